@@ -1,0 +1,341 @@
+import type { Logger } from 'pino';
+import type { WorkflowDef } from '../model/definitions';
+import type { Task } from '../model/execution';
+import type { StartWorkflowRequest, TaskResult } from '../model/requests';
+import { isTerminalTask, isTerminalWorkflow, type WorkflowStatus } from '../model/statuses';
+import * as decider from '../engine/decider';
+import type { Effect } from '../engine/effects';
+import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../engine/state';
+import { isQueuedType } from '../engine/task-types';
+import { updateVariables } from '../engine/variables';
+import type { Actor, ActorContext } from '../runtime/ports';
+import { StaleWriteError, type ExecutionStore } from '../store/ports';
+import { ActorDeactivated } from '../runtime/ports';
+
+// One actor per execution: the only writer of its state. Each call is one turn: decide in memory,
+// commit the changes (with the outbox of cross-actor effects) fenced by rev, then act.
+
+export interface WorkflowActorDeps {
+  store: ExecutionStore;
+  env(): EngineEnv;
+  /** Runs effects after a commit; resolves when the queue-facing ones are done. */
+  runEffects(workflowId: string, effects: Effect[], state: ExecutionState): Promise<void>;
+  /** Runs the persisted (cross-actor) effects in the background; resolves when all succeeded. */
+  runDeferred(workflowId: string, effects: Effect[]): Promise<void>;
+  index(state: ExecutionState, changed: Task[], workflowChanged: boolean): void;
+  /** Calls a method of a WorkflowActor through the host (a later turn, never inside this one). */
+  invoke(workflowId: string, method: string, arg?: unknown): Promise<unknown>;
+  log: Logger;
+  /** Interval of the sweep reminder that re-pushes SCHEDULED tasks to their queues; 0 turns it off. */
+  sweepIntervalMs: number;
+}
+
+export interface StartArg {
+  workflowId: string;
+  /** The id was just generated at random: no stored state can exist. */
+  fresh?: boolean;
+  def: WorkflowDef;
+  request: StartWorkflowRequest;
+  parent?: { workflowId: string; taskId: string };
+  event?: string;
+}
+
+export interface ChildChangedArg {
+  taskId: string;
+  child: { workflowId: string; status: WorkflowStatus; output: Record<string, unknown>; reasonForIncompletion?: string; workflowName: string; workflowVersion: number };
+}
+
+/** Effects that cross to other actors or services: persisted in the outbox until done. */
+const DEFERRED = new Set<Effect['kind']>(['startWorkflow', 'notifyParent', 'terminateWorkflow', 'retryWorkflow', 'publish', 'statusChange', 'index']);
+
+const REMINDER = 'deadline';
+
+export class WorkflowActor implements Actor {
+  private state?: ExecutionState;
+  private rev = 0;
+  private outbox: Effect[] = [];
+  private reminderAt: number | null = null;
+  private loaded = false;
+
+  constructor(
+    private readonly ctx: ActorContext,
+    private readonly deps: WorkflowActorDeps,
+  ) {}
+
+  private get id(): string {
+    return this.ctx.id;
+  }
+
+  /** State loads lazily on the first call, so a start with a freshly generated id costs no read. */
+  async onActivate(): Promise<void> {}
+
+  private async load(): Promise<void> {
+    const stored = await this.deps.store.load(this.id);
+    this.loaded = true;
+    if (!stored) {
+      this.state = undefined;
+      this.rev = 0;
+      this.outbox = [];
+      return;
+    }
+    this.state = { workflow: stored.workflow, tasks: stored.tasks };
+    this.rev = stored.rev;
+    this.outbox = stored.outbox;
+  }
+
+  async onDeactivate(): Promise<void> {
+    this.state = undefined;
+    this.loaded = false;
+  }
+
+  private require(): ExecutionState {
+    if (!this.state) throw new decider.EngineError('notFound', `No such workflow found by id: ${this.id}`);
+    return this.state;
+  }
+
+  /** Runs `fn` as one turn over the state; commits what it changed; then runs the effects. */
+  private async turn<T>(fn: (t: Turn) => T, state = this.require()): Promise<T> {
+    const env = this.deps.env();
+    const log = new TurnLog();
+    const turn: Turn = { state, env, log };
+    const result = fn(turn);
+    await this.commit(turn);
+    return result;
+  }
+
+  private async commit(turn: Turn): Promise<void> {
+    const { state, log } = turn;
+    if (log.changed.size === 0 && !log.workflowChanged && log.effects.length === 0 && log.deletedTaskIds.length === 0) return;
+    const workflowChanged = log.workflowChanged || this.rev === 0;
+    if (workflowChanged) state.workflow.updateTime = turn.env.now;
+    const deferred = log.effects.filter((e) => DEFERRED.has(e.kind));
+    const immediate = log.effects.filter((e) => !DEFERRED.has(e.kind));
+    if (isTerminalWorkflow(state.workflow.status) && log.workflowChanged) deferred.push({ kind: 'index', workflowId: this.id, taskIds: [] });
+    const outbox = [...this.outbox, ...deferred];
+    const changed = [...log.changed];
+    try {
+      await this.deps.store.commit({
+        workflow: state.workflow,
+        upsertTasks: changed,
+        deleteTaskIds: log.deletedTaskIds,
+        outbox,
+        expectedRev: this.rev,
+        workflowUnchanged: !workflowChanged,
+      });
+    } catch (e) {
+      // Memory may now differ from the store: reload before the next turn.
+      this.state = undefined;
+      this.loaded = false;
+      await this.load().catch(() => undefined);
+      if (e instanceof StaleWriteError) throw new ActorDeactivated(`workflow ${this.id} was written by another activation`);
+      throw e;
+    }
+    this.rev += 1;
+    this.outbox = outbox;
+    this.deps.index(state, changed, workflowChanged);
+    await this.deps.runEffects(this.id, immediate, state);
+    await this.updateReminder();
+    if (deferred.length > 0) this.drainOutbox();
+    else this.retireIfDone();
+  }
+
+  /** An ended execution with nothing owed rarely hears from anyone again: free its memory now. */
+  private retireIfDone(): void {
+    if (this.state && isTerminalWorkflow(this.state.workflow.status) && this.outbox.length === 0) this.ctx.deactivateWhenIdle?.();
+  }
+
+  /** Runs the outbox in the background; once done, clears it in a turn of its own. */
+  private drainOutbox(): void {
+    const effects = [...this.outbox];
+    if (effects.length === 0) return;
+    this.deps
+      .runDeferred(this.id, effects)
+      .then(() => this.ctx.setReminder('outbox', null))
+      .then(() => this.deps.invoke(this.id, 'clearOutbox', { done: effects.map((e) => JSON.stringify(e)) }))
+      .catch((e) => {
+        this.deps.log.warn({ err: e, workflowId: this.id }, 'outbox effects failed; retrying by reminder');
+        void this.ctx.setReminder('outbox', Date.now() + 2000);
+      });
+  }
+
+  private async updateReminder(): Promise<void> {
+    const state = this.state;
+    let due = state ? decider.nextDeadline(state, this.deps.env()) : null;
+    if (state && this.deps.sweepIntervalMs > 0 && !isTerminalWorkflow(state.workflow.status)) {
+      const sweep = Date.now() + this.deps.sweepIntervalMs;
+      due = due === null ? sweep : Math.min(due, sweep);
+    }
+    if (due === null) {
+      // An open execution keeps a reminder that is no longer needed: firing early is harmless, and clearing
+      // and re-setting it at every task would cost two writes per task.
+      if (state && !isTerminalWorkflow(state.workflow.status)) return;
+      if (this.reminderAt !== null) {
+        this.reminderAt = null;
+        await this.ctx.setReminder(REMINDER, null);
+      }
+      return;
+    }
+    // Keep an earlier reminder: when it fires the actor re-evaluates and sets the next one.
+    if (this.reminderAt !== null && this.reminderAt <= due && this.reminderAt > Date.now()) return;
+    this.reminderAt = due;
+    await this.ctx.setReminder(REMINDER, due);
+  }
+
+  async onReminder(name: string): Promise<void> {
+    if (!this.loaded) await this.load();
+    if (name === REMINDER) this.reminderAt = null;
+    if (!this.state) return;
+    if (name === 'outbox') {
+      this.drainOutbox();
+      return;
+    }
+    await this.turn((t) => decider.onTimer(t));
+    if (this.deps.sweepIntervalMs > 0) await this.repush();
+    await this.updateReminder();
+  }
+
+  /** The sweeper role: every SCHEDULED queued task is (idempotently) pushed to its queue again. */
+  private async repush(): Promise<void> {
+    const state = this.state;
+    if (!state || isTerminalWorkflow(state.workflow.status)) return;
+    const now = Date.now();
+    const effects: Effect[] = state.tasks
+      .filter((t) => t.status === 'SCHEDULED' && !t.retried && isQueuedType(t.taskType))
+      .map((t) => ({
+        kind: 'enqueue',
+        taskId: t.taskId,
+        workflowId: this.id,
+        queue: decider.queueKeyOf(t),
+        priority: t.workflowPriority,
+        visibleAt: Math.max(now, t.updateTime + t.callbackAfterSeconds * 1000),
+      }));
+    if (effects.length > 0) await this.deps.runEffects(this.id, effects, state);
+  }
+
+  async invoke(method: string, arg: unknown): Promise<unknown> {
+    if (method === 'start' && (arg as StartArg).fresh && !this.loaded) this.loaded = true; // a new random id: nothing to read (fencing still guards)
+    if (!this.loaded) await this.load();
+    switch (method) {
+      case 'start':
+        return this.start(arg as StartArg);
+      case 'update':
+        return this.turn((t) => decider.applyTaskResult(t, arg as TaskResult));
+      case 'updateExternal': {
+        if (!this.state) throw new decider.EngineError('notFound', `No such workflow found by id: ${this.id}`);
+        const t = await this.turn((x) => decider.applyExternalUpdate(x, arg as Parameters<typeof decider.applyExternalUpdate>[1]));
+        return t ? t.taskId : null;
+      }
+      case 'claim': {
+        const { taskId, workerId } = arg as { taskId: string; workerId?: string };
+        if (!this.state) return null;
+        return this.turn((t) => decider.claimTask(t, taskId, workerId));
+      }
+      case 'pause':
+        return this.turn((t) => decider.pauseWorkflow(t));
+      case 'resume':
+        return this.turn((t) => decider.resumeWorkflow(t));
+      case 'terminate':
+        return this.turn((t) => decider.terminateWorkflow(t, (arg as { reason?: string } | undefined)?.reason));
+      case 'retry':
+        await this.turn((t) => decider.retryWorkflow(t));
+        return this.reviveParent();
+      case 'restart':
+        await this.turn((t) => decider.restartWorkflow(t, (arg as { def?: WorkflowDef } | undefined)?.def));
+        return this.reviveParent();
+      case 'rerun':
+        await this.turn((t) => decider.rerunWorkflow(t, arg as decider.RerunArgs));
+        await this.reviveParent();
+        return this.id;
+      case 'skip': {
+        const a = arg as { ref: string; input?: Record<string, unknown>; output?: Record<string, unknown> };
+        return this.turn((t) => decider.skipTask(t, a.ref, a.input, a.output));
+      }
+      case 'childChanged': {
+        const a = arg as ChildChangedArg;
+        if (!this.state) return null;
+        return this.turn((t) => decider.childChanged(t, a.taskId, a.child));
+      }
+      case 'updateVariables': {
+        const a = arg as { variables: Record<string, unknown>; appendArray?: boolean };
+        return this.turn((t) => updateVariables(t, a.variables ?? {}, a.appendArray ?? false));
+      }
+      case 'recover':
+        return this.recover();
+      case 'clearOutbox':
+        return this.clearOutbox((arg as { done: string[] }).done);
+      case 'remove':
+        return this.remove((arg as { archive?: boolean } | undefined)?.archive ?? true);
+      case 'get':
+        return this.state ? { ...this.state.workflow, tasks: this.state.tasks } : null;
+      default:
+        throw new Error(`WorkflowActor has no method ${method}`);
+    }
+  }
+
+  private async start(a: StartArg): Promise<string> {
+    if (this.state) return this.id; // a second start of the same id is a no-op (idempotent effects)
+    const env = this.deps.env();
+    const { state, log } = decider.newExecution({ ...a, workflowId: this.id }, env);
+    this.state = state;
+    this.rev = 0;
+    try {
+      await this.commit({ state, env, log });
+    } catch (e) {
+      if (!(e instanceof ActorDeactivated)) this.state = undefined;
+      throw e;
+    }
+    return this.id;
+  }
+
+  /** A retried or restarted child brings its parent's SUB_WORKFLOW task back to IN_PROGRESS. */
+  private async reviveParent(): Promise<void> {
+    const wf = this.state?.workflow;
+    if (!wf?.parentWorkflowId || !wf.parentWorkflowTaskId) return;
+    await this.deps.runDeferred(this.id, [{ kind: 'notifyParent', parentWorkflowId: wf.parentWorkflowId, parentTaskId: wf.parentWorkflowTaskId, childWorkflowId: this.id }]);
+  }
+
+  private async recover(): Promise<void> {
+    const state = this.state;
+    if (!state) return;
+    this.deps.index(state, state.tasks, true);
+    await this.repush();
+    await this.updateReminder();
+    this.drainOutbox();
+  }
+
+  /** Drops the effects a drain carried out, by value: effects added since (or by an overlapping drain) stay. */
+  private async clearOutbox(done: string[]): Promise<void> {
+    if (!this.state || this.outbox.length === 0) return;
+    const pending = new Map<string, number>();
+    for (const d of done) pending.set(d, (pending.get(d) ?? 0) + 1);
+    const remaining = this.outbox.filter((e) => {
+      const k = JSON.stringify(e);
+      const n = pending.get(k) ?? 0;
+      if (n === 0) return true;
+      pending.set(k, n - 1);
+      return false;
+    });
+    if (remaining.length === this.outbox.length) return;
+    await this.deps.store.commit({ workflow: this.state.workflow, upsertTasks: [], deleteTaskIds: [], outbox: remaining, expectedRev: this.rev, workflowUnchanged: true });
+    this.rev += 1;
+    this.outbox = remaining;
+    this.retireIfDone();
+  }
+
+  private async remove(archive: boolean): Promise<void> {
+    const state = this.require();
+    if (archive && !isTerminalWorkflow(state.workflow.status)) {
+      throw new decider.EngineError('invalid', `Cannot archive workflow: ${this.id} with status: ${state.workflow.status}`);
+    }
+    const dequeues: Effect[] = state.tasks
+      .filter((t) => isQueuedType(t.taskType) && !isTerminalTask(t.status))
+      .map((t) => ({ kind: 'dequeue', taskId: t.taskId, queue: decider.queueKeyOf(t) }));
+    await this.deps.store.remove(this.id);
+    await this.deps.runEffects(this.id, dequeues, state);
+    await this.ctx.setReminder(REMINDER, null);
+    this.reminderAt = null;
+    this.state = undefined;
+    this.rev = 0;
+    this.outbox = [];
+  }
+}

@@ -1,0 +1,74 @@
+import { Router } from 'express';
+import type { SearchIndex } from '../index/ports';
+import type { Task } from '../model/execution';
+import { isTerminalTask } from '../model/statuses';
+import { notFound } from '../services/errors';
+import { withComputed, type WorkflowService } from '../services/workflow-service';
+import type { ExecutionStore } from '../store/ports';
+import { intParam, sendText } from './params';
+
+// /api/admin (reference §1.7): the running configuration, pending tasks of a type, re-queueing.
+
+const SECRET_KEY = /PASSWORD|TOKEN|SECRET|CREDENTIAL/i;
+export const REDACTED = '********';
+
+/** The configuration as served: secrets replaced, and credentials inside URLs too. */
+export function redactConfig(cfg: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(cfg)) {
+    if (v !== undefined && SECRET_KEY.test(k)) out[k] = REDACTED;
+    else if (typeof v === 'string' && /^[a-z][a-z0-9+.-]*:\/\/[^/@]*@/i.test(v)) out[k] = v.replace(/\/\/[^/@]*@/, `//${REDACTED}@`);
+    else out[k] = v;
+  }
+  return out;
+}
+
+export interface AdminDeps {
+  config: Record<string, unknown>;
+  version: string;
+  workflows: WorkflowService;
+  store: ExecutionStore;
+  index: SearchIndex;
+}
+
+export function adminRouter(d: AdminDeps): Router {
+  const r = Router();
+
+  r.get('/config', (_req, res) => {
+    res.json({ ...redactConfig(d.config), version: d.version });
+  });
+
+  // The search index finds the candidates (its lag is the flush interval); the store has the say on
+  // what is still pending, so a task that ended since it was indexed is left out.
+  r.get('/task/:tasktype', async (req, res) => {
+    const start = intParam(req, 'start', 0, 0)!;
+    const count = intParam(req, 'count', 100, 0, 5000)!;
+    const hits = await d.index.searchTasks({
+      query: {
+        op: 'and',
+        left: { op: 'cmp', field: 'taskType', cmp: '=', value: req.params.tasktype },
+        right: { op: 'in', field: 'status', values: ['SCHEDULED', 'IN_PROGRESS'] },
+      },
+      freeText: { kind: 'all' },
+      sort: [{ field: 'scheduledTime', order: 'ASC' }],
+      start,
+      size: count,
+    });
+    const out: Task[] = [];
+    for (const s of hits.results) {
+      const t = await d.store.getTask(s.taskId);
+      if (t && !isTerminalTask(t.status)) out.push(withComputed(t));
+    }
+    res.json(out);
+  });
+
+  // Conductor pushes the workflow to its sweeper queue; Baton asks the actor to re-push its SCHEDULED tasks and re-arm its deadline.
+  r.post('/sweep/requeue/:workflowId', async (req, res) => {
+    const id = req.params.workflowId;
+    if (!(await d.workflows.exists(id))) throw notFound(`No such workflow found by id: ${id}`);
+    await d.workflows.command(id, 'recover');
+    sendText(res, `true.${id}`);
+  });
+
+  return r;
+}

@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { StartWorkflowRequestSchema } from '../model/requests';
+import { TaskResultStatus } from '../model/statuses';
+import { ApiError, notFound } from '../services/errors';
+import { ReturnStrategySchema, signalResponse, snapshotTree, waitForBlockingPoint, type ReturnStrategy } from '../services/blocking-point';
+import type { ExecutionWaiter } from '../services/execution-waiter';
+import { WorkflowTestRequestSchema, type WorkflowTestRunner } from '../services/workflow-test-run';
+import type { WorkflowService } from '../services/workflow-service';
+import type { ExecutionStore } from '../store/ports';
+import { boolParam, intParam, listParam, parseBody, strParam } from './params';
+import { terminateAndRemove, type BulkDeps } from './bulk-routes';
+
+// Requests that wait for an execution to get somewhere: execute (W26), the mocked test run (W23),
+// signals (T7, T8); plus terminate-remove (W17). Mounted before the generic `/api/workflow/{name}` and
+// `/api/tasks/{workflowId}/{ref}/{status}` routes, which would otherwise take these paths.
+
+const jsonObject = z.record(z.string(), z.unknown());
+const MAX_WAIT_SECONDS = 600;
+
+export interface ExecutionRouteDeps extends BulkDeps {
+  store: ExecutionStore;
+  waiter: ExecutionWaiter;
+  testRunner: WorkflowTestRunner;
+}
+
+function returnStrategyOf(req: Request): ReturnStrategy {
+  const v = strParam(req, 'returnStrategy');
+  if (!v) return 'TARGET_WORKFLOW';
+  const r = ReturnStrategySchema.safeParse(v);
+  if (!r.success) throw new ApiError(400, `Invalid returnStrategy '${v}'; expected one of ${ReturnStrategySchema.options.join(', ')}`, [{ path: 'returnStrategy', message: 'unknown return strategy', invalidValue: v }]);
+  return r.data;
+}
+
+/** Aborts when the client goes away, so an abandoned wait ends early. */
+function abortOnClose(res: Response): AbortSignal {
+  const ac = new AbortController();
+  res.on('close', () => ac.abort());
+  return ac.signal;
+}
+
+export function executionRouter(d: ExecutionRouteDeps): Router {
+  const r = Router();
+
+  r.post('/execute/:name/:version', async (req, res) => {
+    const version = Number(req.params.version);
+    if (!Number.isInteger(version) || version < 0) throw new ApiError(400, `Invalid version '${req.params.version}'`);
+    const body = req.body === undefined ? {} : req.body;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'The body must be a StartWorkflowRequest object');
+    // The path names the workflow; version 0 means the latest.
+    const request = parseBody(StartWorkflowRequestSchema, { ...body, name: req.params.name, version: version === 0 ? undefined : version }, 'startWorkflowRequest');
+    const requestId = strParam(req, 'requestId') || randomUUID();
+    const untilRefs = listParam(req, 'waitUntilTaskRef');
+    const waitForSeconds = intParam(req, 'waitForSeconds', 10, 0, MAX_WAIT_SECONDS)!;
+    const strategy = returnStrategyOf(req);
+    const signal = abortOnClose(res);
+    const workflowId = await d.workflows.start(request);
+    const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, { untilRefs, deadline: Date.now() + waitForSeconds * 1000, signal });
+    if (!waited) throw notFound(`No such workflow found by id: ${workflowId}`);
+    res.json(signalResponse(strategy, waited.snap, requestId, waited.timedOut));
+  });
+
+  r.post('/test', async (req, res) => {
+    const request = parseBody(WorkflowTestRequestSchema, req.body, 'workflowTestRequest');
+    res.json(await d.testRunner.run(request));
+  });
+
+  r.delete('/:workflowId/terminate-remove', async (req, res) => {
+    await terminateAndRemove(d, req.params.workflowId, strParam(req, 'reason'), boolParam(req, 'archiveWorkflow', true));
+    res.status(200).end();
+  });
+
+  return r;
+}
+
+/** Completes (or updates) the first blocking task of an execution tree; returns it. */
+async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText: string, body: unknown) {
+  const status = TaskResultStatus.safeParse(statusText);
+  if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
+  const output = body === undefined || body === '' ? {} : parseBody(jsonObject, body, 'output');
+  const snap = await snapshotTree(d.store, workflowId);
+  if (!snap) throw notFound(`No such workflow found by id: ${workflowId}`);
+  const blocking = snap.blocking;
+  if (!blocking) throw notFound(`No task is waiting for a signal in workflow ${workflowId}`);
+  const id = await d.workflows.command<string | null>(blocking.workflow.workflowId, 'updateExternal', { taskId: blocking.task.taskId, status: status.data, output });
+  if (!id) throw notFound(`Task ${blocking.task.referenceTaskName} of workflow ${blocking.workflow.workflowId} is no longer waiting`);
+  return { taskId: id, ended: status.data !== 'IN_PROGRESS' };
+}
+
+/** /api/tasks/{workflowId}/{status}/signal[/sync] (reference T7, T8). */
+export function signalRouter(d: ExecutionRouteDeps): Router {
+  const r = Router();
+
+  r.post('/:workflowId/:status/signal', async (req, res) => {
+    await applySignal(d, req.params.workflowId, req.params.status, req.body);
+    res.status(200).end();
+  });
+
+  r.post('/:workflowId/:status/signal/sync', async (req, res) => {
+    const strategy = returnStrategyOf(req);
+    const timeoutMs = intParam(req, 'timeoutMillis', 5000, 0, MAX_WAIT_SECONDS * 1000)!;
+    const signal = abortOnClose(res);
+    const applied = await applySignal(d, req.params.workflowId, req.params.status, req.body);
+    // Wait for the next blocking point; an IN_PROGRESS signal leaves its task blocking, which is an answer already.
+    const waited = await waitForBlockingPoint(d.store, d.waiter, req.params.workflowId, { exceptTaskId: applied.ended ? applied.taskId : undefined, deadline: Date.now() + timeoutMs, signal });
+    if (!waited) throw notFound(`No such workflow found by id: ${req.params.workflowId}`);
+    res.json(signalResponse(strategy, waited.snap, undefined, waited.timedOut));
+  });
+
+  return r;
+}

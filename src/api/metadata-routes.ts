@@ -1,0 +1,95 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { TaskDefSchema, WorkflowDefSchema, type TaskDef, type WorkflowDef } from '../model/definitions';
+import { ApiError, conflict, notFound } from '../services/errors';
+import type { MetadataService } from '../services/metadata-service';
+import { boolParam, intParam, parseBody } from './params';
+
+// /api/metadata: workflow and task definitions, under both the interface's and Conductor's paths.
+
+export function metadataRouter(metadata: MetadataService): Router {
+  const r = Router();
+  const now = () => Date.now();
+
+  const registerWorkflow = async (def: WorkflowDef, overwrite: boolean): Promise<void> => {
+    const existing = await metadata.store.getWorkflowDef(def.name, def.version);
+    if (existing && !overwrite) throw conflict(`Workflow with ${def.name}.${def.version} already exists!`);
+    await metadata.putWorkflowDef({ ...def, createTime: existing?.createTime || now(), updateTime: existing ? now() : 0 });
+  };
+
+  for (const base of ['/workflowdef', '/workflow']) {
+    r.get(base, async (_req, res) => {
+      res.json(await metadata.store.listWorkflowDefs());
+    });
+    r.post(base, async (req, res) => {
+      const def = parseBody(WorkflowDefSchema, req.body, 'workflowDef');
+      await registerWorkflow(def, boolParam(req, 'overwrite', false));
+      res.status(200).end();
+    });
+    r.post(`${base}/validate`, async (req, res) => {
+      parseBody(WorkflowDefSchema, req.body, 'workflowDef');
+      res.status(200).end();
+    });
+    r.put(base, async (req, res) => {
+      const defs = parseBody(z.array(WorkflowDefSchema).min(1, 'WorkflowDef list cannot be empty'), req.body, 'workflowDefs');
+      for (const def of defs) await registerWorkflow(def, true);
+      res.json({ bulkErrorResults: {}, bulkSuccessfulResults: defs.map((d) => d.name) });
+    });
+    r.get(`${base}/names-and-versions`, async (_req, res) => {
+      const out: Record<string, Array<{ name: string; version: number; createTime: number; updateTime: number }>> = {};
+      for (const d of await metadata.store.listWorkflowDefs()) (out[d.name] ??= []).push({ name: d.name, version: d.version, createTime: d.createTime, updateTime: d.updateTime });
+      res.json(out);
+    });
+    r.get(`${base}/latest-versions`, async (_req, res) => {
+      const latest = new Map<string, WorkflowDef>();
+      for (const d of await metadata.store.listWorkflowDefs()) if ((latest.get(d.name)?.version ?? -1) < d.version) latest.set(d.name, d);
+      res.json([...latest.values()]);
+    });
+    r.get(`${base}/names`, async (_req, res) => {
+      res.json([...new Set((await metadata.store.listWorkflowDefs()).map((d) => d.name))]);
+    });
+    r.get(`${base}/:name`, async (req, res) => {
+      const version = intParam(req, 'version', undefined);
+      const def = await metadata.store.getWorkflowDef(req.params.name, version);
+      if (!def) throw notFound(`No such workflow found by name: ${req.params.name}, version: ${version ?? null}`);
+      res.json(def);
+    });
+    r.delete(`${base}/:name/:version`, async (req, res) => {
+      const version = Number(req.params.version);
+      if (!Number.isInteger(version)) throw new ApiError(400, `Invalid version '${req.params.version}'`);
+      if (!(await metadata.deleteWorkflowDef(req.params.name, version))) throw notFound(`No such workflow definition: ${req.params.name} version: ${version}`);
+      res.status(200).end();
+    });
+  }
+
+  const upsertTaskDef = async (def: TaskDef): Promise<void> => {
+    const existing = await metadata.store.getTaskDef(def.name);
+    await metadata.putTaskDef({ ...def, createTime: existing?.createTime || now(), updateTime: existing ? now() : 0 });
+  };
+
+  for (const base of ['/taskdef', '/taskdefs']) {
+    r.get(base, async (_req, res) => {
+      res.json(await metadata.store.listTaskDefs());
+    });
+    r.post(base, async (req, res) => {
+      const defs = parseBody(z.array(TaskDefSchema).min(1, 'TaskDef list cannot be empty'), req.body, 'taskDefinitions');
+      for (const d of defs) await upsertTaskDef(d);
+      res.status(200).end();
+    });
+    // Conductor answers 404 for an unknown name here; SDK workers register with PUT, so Baton upserts (reference conductor-clients §1.4.1).
+    r.put(base, async (req, res) => {
+      await upsertTaskDef(parseBody(TaskDefSchema, req.body, 'taskDefinition'));
+      res.status(200).end();
+    });
+    r.get(`${base}/:name`, async (req, res) => {
+      const def = await metadata.store.getTaskDef(req.params.name);
+      if (!def) throw notFound(`No such taskType found by name: ${req.params.name}`);
+      res.json(def);
+    });
+    r.delete(`${base}/:name`, async (req, res) => {
+      if (!(await metadata.deleteTaskDef(req.params.name))) throw notFound(`No such task definition: ${req.params.name}`);
+      res.status(200).end();
+    });
+  }
+  return r;
+}

@@ -1,0 +1,253 @@
+import { z } from 'zod';
+import { TaskDefSchema, WorkflowDefSchema } from '../model/definitions';
+import { EventExecutionSchema, EventHandlerSchema } from '../model/events';
+import { TaskExecLogSchema, TaskSchema, WorkflowSchema } from '../model/execution';
+import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, StartWorkflowRequestSchema, TaskResultSchema } from '../model/requests';
+import { WorkflowStatus } from '../model/statuses';
+import { TaskSummarySchema, WorkflowSummarySchema, searchResultSchema } from '../model/summaries';
+import { SignalResponseSchema } from '../services/blocking-point';
+import { WorkflowTestRequestSchema } from '../services/workflow-test-run';
+import { BulkIdsSchema, BulkResponseSchema } from './bulk-routes';
+
+// The OpenAPI 3.1 document served at /api-docs: every route Baton serves, its parameters, and its
+// request and response bodies as JSON Schema generated from the zod schemas (z.toJSONSchema).
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+const ErrorResponseSchema = z.object({
+  status: z.number().int(),
+  message: z.string(),
+  instance: z.string(),
+  retryable: z.boolean(),
+  validationErrors: z.array(z.object({ path: z.string().optional(), message: z.string(), invalidValue: z.unknown().optional() })).optional(),
+});
+
+const PollDataSchema = z.object({ queueName: z.string(), domain: z.string().optional(), workerId: z.string().optional(), lastPollTime: z.number() });
+
+/** Named schemas: responses are described as Baton writes them, request bodies as Baton accepts them. */
+const COMPONENTS: Record<string, { schema: z.ZodType; io: 'input' | 'output' }> = {
+  Workflow: { schema: WorkflowSchema, io: 'output' },
+  Task: { schema: TaskSchema, io: 'output' },
+  WorkflowDef: { schema: WorkflowDefSchema, io: 'output' },
+  TaskDef: { schema: TaskDefSchema, io: 'output' },
+  EventHandler: { schema: EventHandlerSchema, io: 'output' },
+  EventExecution: { schema: EventExecutionSchema, io: 'output' },
+  TaskExecLog: { schema: TaskExecLogSchema, io: 'output' },
+  PollData: { schema: PollDataSchema, io: 'output' },
+  SearchResultWorkflowSummary: { schema: searchResultSchema(WorkflowSummarySchema), io: 'output' },
+  SearchResultTaskSummary: { schema: searchResultSchema(TaskSummarySchema), io: 'output' },
+  SearchResultTask: { schema: searchResultSchema(TaskSchema), io: 'output' },
+  BulkResponse: { schema: BulkResponseSchema, io: 'output' },
+  SignalResponse: { schema: SignalResponseSchema, io: 'output' },
+  ErrorResponse: { schema: ErrorResponseSchema, io: 'output' },
+  WorkflowDefRequest: { schema: WorkflowDefSchema, io: 'input' },
+  TaskDefRequest: { schema: TaskDefSchema, io: 'input' },
+  EventHandlerRequest: { schema: EventHandlerSchema, io: 'input' },
+  StartWorkflowRequest: { schema: StartWorkflowRequestSchema, io: 'input' },
+  WorkflowTestRequest: { schema: WorkflowTestRequestSchema, io: 'input' },
+  TaskResult: { schema: TaskResultSchema, io: 'input' },
+  RerunWorkflowRequest: { schema: RerunWorkflowRequestSchema, io: 'input' },
+  SkipTaskRequest: { schema: SkipTaskRequestSchema, io: 'input' },
+  WorkflowIds: { schema: BulkIdsSchema, io: 'input' },
+};
+type ComponentName = keyof typeof COMPONENTS;
+
+/** A body: a named component, a list of one, an inline schema, plain text, or nothing. */
+type Body = ComponentName | { list: ComponentName } | { inline: z.ZodType } | 'text' | 'empty';
+type QueryKind = 'string' | 'integer' | 'boolean' | 'list';
+
+interface Operation {
+  summary: string;
+  query?: Record<string, QueryKind>;
+  body?: Body;
+  /** The success answer; 200 unless `status` says otherwise. */
+  res: Body;
+  status?: number;
+}
+
+type Method = 'get' | 'post' | 'put' | 'delete';
+interface RouteDoc extends Operation {
+  method: Method;
+  path: string;
+}
+
+const routes: RouteDoc[] = [];
+const add = (method: Method, paths: string | string[], op: Operation): void => {
+  for (const path of Array.isArray(paths) ? paths : [paths]) routes.push({ method, path, ...op });
+};
+
+// ---- health, version, this document
+add('get', ['/health', '/api/health'], { summary: 'Health (always healthy while serving)', res: { inline: z.object({ healthy: z.boolean(), indicators: z.array(z.unknown()) }) } });
+add('get', '/api/version', { summary: 'Baton version', res: 'text' });
+add('get', '/api-docs', { summary: 'This OpenAPI document', res: { inline: jsonObject } });
+
+// ---- metadata (interface and Conductor paths)
+for (const base of ['/api/metadata/workflowdef', '/api/metadata/workflow']) {
+  add('get', base, { summary: 'All workflow definitions (every version)', res: { list: 'WorkflowDef' } });
+  add('post', base, { summary: 'Register a workflow definition (409 when name and version exist, unless overwrite)', query: { overwrite: 'boolean' }, body: 'WorkflowDefRequest', res: 'empty' });
+  add('post', `${base}/validate`, { summary: 'Validate a workflow definition', body: 'WorkflowDefRequest', res: 'empty' });
+  add('put', base, { summary: 'Create or update workflow definitions', body: { inline: z.array(WorkflowDefSchema) }, res: 'BulkResponse' });
+  add('get', `${base}/names-and-versions`, { summary: 'Versions of every workflow definition by name', res: { inline: z.record(z.string(), z.array(z.object({ name: z.string(), version: z.number().int(), createTime: z.number(), updateTime: z.number() }))) } });
+  add('get', `${base}/latest-versions`, { summary: 'The latest version of every workflow definition', res: { list: 'WorkflowDef' } });
+  add('get', `${base}/names`, { summary: 'Workflow definition names', res: { inline: z.array(z.string()) } });
+  add('get', `${base}/{name}`, { summary: 'A workflow definition (latest version unless given)', query: { version: 'integer' }, res: 'WorkflowDef' });
+  add('delete', `${base}/{name}/{version}`, { summary: 'Delete a workflow definition version', res: 'empty' });
+}
+for (const base of ['/api/metadata/taskdef', '/api/metadata/taskdefs']) {
+  add('get', base, { summary: 'All task definitions', res: { list: 'TaskDef' } });
+  add('post', base, { summary: 'Create or update task definitions', body: { inline: z.array(TaskDefSchema) }, res: 'empty' });
+  add('put', base, { summary: 'Create or update one task definition', body: 'TaskDefRequest', res: 'empty' });
+  add('get', `${base}/{name}`, { summary: 'A task definition', res: 'TaskDef' });
+  add('delete', `${base}/{name}`, { summary: 'Delete a task definition', res: 'empty' });
+}
+
+// ---- event handlers
+add('post', '/api/event', { summary: 'Add an event handler (409 when the name exists)', body: 'EventHandlerRequest', res: 'empty' });
+add('put', '/api/event', { summary: 'Update an event handler (404 when unknown)', body: 'EventHandlerRequest', res: 'empty' });
+add('get', '/api/event', { summary: 'All event handlers', res: { list: 'EventHandler' } });
+add('get', '/api/event/execution', { summary: 'What event handlers did: one record per action', res: { list: 'EventExecution' } });
+add('get', '/api/event/execution/{name}', { summary: 'What one event handler did', res: { list: 'EventExecution' } });
+add('delete', '/api/event/{name}', { summary: 'Remove an event handler', res: 'empty' });
+add('get', '/api/event/{event}', { summary: 'Handlers of an event (e.g. conductor:wf:ref)', query: { activeOnly: 'boolean' }, res: { list: 'EventHandler' } });
+
+// ---- admin
+add('get', '/api/admin/config', { summary: 'The running configuration (secrets redacted)', res: { inline: jsonObject } });
+add('get', '/api/admin/task/{tasktype}', { summary: 'Pending (SCHEDULED or IN_PROGRESS) tasks of a type', query: { start: 'integer', count: 'integer' }, res: { list: 'Task' } });
+add('post', '/api/admin/sweep/requeue/{workflowId}', { summary: "Re-push an execution's scheduled tasks and re-arm its deadline; answers true.<workflowId>", res: 'text' });
+
+// ---- workflows
+const bulkOps: Array<[Method, string, string, Record<string, QueryKind>?]> = [
+  ['put', 'pause', 'Pause executions'],
+  ['put', 'resume', 'Resume executions'],
+  ['post', 'restart', 'Restart executions', { useLatestDefinitions: 'boolean' }],
+  ['post', 'retry', 'Retry executions'],
+  ['post', 'terminate', 'Terminate executions', { reason: 'string' }],
+  ['delete', 'remove', 'Remove executions', { archiveWorkflow: 'boolean' }],
+  ['delete', 'terminate-remove', 'Terminate, then remove, executions', { archiveWorkflow: 'boolean', reason: 'string' }],
+];
+for (const [method, op, summary, query] of bulkOps) add(method, `/api/workflow/bulk/${op}`, { summary: `${summary} (up to 1000 ids)`, query, body: 'WorkflowIds', res: 'BulkResponse' });
+add('post', '/api/workflow/execute/{name}/{version}', {
+  summary: 'Start an execution and wait until it ends, blocks (WAIT/HUMAN/YIELD), or a named task ends; version 0 is the latest',
+  query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: 'integer', consistency: 'string', returnStrategy: 'string' },
+  body: 'StartWorkflowRequest',
+  res: 'SignalResponse',
+});
+add('post', '/api/workflow/test', { summary: 'A run driven by mocked task results, in a task domain no worker polls', body: 'WorkflowTestRequest', res: 'Workflow' });
+add('delete', '/api/workflow/{workflowId}/terminate-remove', { summary: 'Terminate, then remove, an execution', query: { reason: 'string', archiveWorkflow: 'boolean' }, res: 'empty' });
+add('post', '/api/workflow', { summary: 'Start an execution; answers its id', body: 'StartWorkflowRequest', res: 'text' });
+const search = { start: 'integer', size: 'integer', sort: 'string', freeText: 'string', query: 'string' } as const;
+add('get', '/api/workflow/search', { summary: 'Search executions', query: search, res: 'SearchResultWorkflowSummary' });
+add('get', '/api/workflow/running/{name}', { summary: 'Ids of running executions of a definition', query: { version: 'integer', startTime: 'integer', endTime: 'integer' }, res: { inline: z.array(z.string()) } });
+const correlated = { includeClosed: 'boolean', includeTasks: 'boolean' } as const;
+add('get', ['/api/workflow/running/{name}/correlated/{correlationId}', '/api/workflow/{name}/correlated/{correlationId}'], { summary: 'Executions of a definition with a correlation id', query: correlated, res: { list: 'Workflow' } });
+add('post', '/api/workflow/{name}/correlated', { summary: 'Executions by correlation id, for each id given', query: correlated, body: { inline: z.array(z.string()) }, res: { inline: z.record(z.string(), z.array(WorkflowSchema)) } });
+add('put', '/api/workflow/decide/{workflowId}', { summary: 'Re-evaluate an execution', res: 'empty' });
+add('put', '/api/workflow/skiptask', { summary: 'Skip a task (ids in the query)', query: { workflowId: 'string', taskReferenceName: 'string', taskInput: 'string', taskOutput: 'string' }, body: 'SkipTaskRequest', res: 'empty' });
+add('put', '/api/workflow/{workflowId}/skiptask/{taskReferenceName}', { summary: 'Skip a task', query: { taskInput: 'string', taskOutput: 'string' }, body: 'SkipTaskRequest', res: 'empty' });
+add('post', '/api/workflow/{name}', { summary: 'Start an execution of a definition with the body as input; answers its id', query: { version: 'integer', correlationId: 'string', priority: 'integer' }, body: { inline: jsonObject }, res: 'text' });
+add('get', '/api/workflow/{workflowId}', { summary: 'An execution', query: { includeTasks: 'boolean' }, res: 'Workflow' });
+add('delete', '/api/workflow/{workflowId}', { summary: 'Terminate an execution', query: { reason: 'string' }, res: 'empty' });
+add('get', '/api/workflow/{workflowId}/status', {
+  summary: 'Status of an execution',
+  query: { includeOutput: 'boolean', includeVariables: 'boolean' },
+  res: { inline: z.object({ workflowId: z.string(), correlationId: z.string().optional(), output: jsonObject.optional(), variables: jsonObject.optional(), status: WorkflowStatus }) },
+});
+add('get', '/api/workflow/{workflowId}/tasks', { summary: 'Tasks of an execution, a page at a time', query: { start: 'integer', count: 'integer', status: 'list' }, res: 'SearchResultTask' });
+add('delete', '/api/workflow/{workflowId}/remove', { summary: 'Remove an execution', query: { archiveWorkflow: 'boolean' }, res: 'empty' });
+add('put', '/api/workflow/{workflowId}/pause', { summary: 'Pause an execution', res: 'empty' });
+add('put', '/api/workflow/{workflowId}/resume', { summary: 'Resume a paused execution', res: 'empty' });
+add('post', '/api/workflow/{workflowId}/rerun', { summary: 'Rerun an ended execution; answers its id', body: 'RerunWorkflowRequest', res: 'text' });
+add('post', '/api/workflow/{workflowId}/restart', { summary: 'Restart an ended execution', query: { useLatestDefinitions: 'boolean' }, res: 'empty', status: 204 });
+add('post', '/api/workflow/{workflowId}/retry', { summary: 'Retry a failed execution from its failed tasks', query: { resumeSubworkflowTasks: 'boolean' }, res: 'empty', status: 204 });
+
+// ---- tasks (Conductor's /api/tasks and the interface's /api/task)
+for (const base of ['/api/tasks', '/api/task']) {
+  add('get', `${base}/poll/batch/{taskType}`, { summary: 'Long-poll up to count tasks', query: { workerid: 'string', domain: 'string', count: 'integer', timeout: 'integer' }, res: { list: 'Task' } });
+  add('get', `${base}/poll/{taskType}`, { summary: 'Poll one task (204 when none)', query: { workerid: 'string', domain: 'string' }, res: 'Task' });
+  add('post', base, { summary: 'Update a task with its result; answers the task id', body: 'TaskResult', res: 'text' });
+  add('post', `${base}/update-v2`, { summary: 'Update a task, then poll the next of its type (204 when none)', body: 'TaskResult', res: 'Task' });
+  add('get', `${base}/search`, { summary: 'Search tasks', query: search, res: 'SearchResultTaskSummary' });
+  add('get', `${base}/queue/all`, { summary: 'Size of every queue', res: { inline: z.record(z.string(), z.number().int()) } });
+  add('get', `${base}/queue/all/verbose`, { summary: 'Size and leased count of every queue partition', res: { inline: z.record(z.string(), z.record(z.string(), z.object({ size: z.number().int(), uacked: z.number().int() }))) } });
+  add('get', `${base}/queue/sizes`, { summary: 'Queue sizes of task types', query: { taskType: 'list' }, res: { inline: z.record(z.string(), z.number().int()) } });
+  add('get', `${base}/queue/size`, { summary: 'Size of one queue', query: { taskType: 'string', domain: 'string', isolationGroupId: 'string', executionNamespace: 'string' }, res: { inline: z.number().int() } });
+  add('get', `${base}/queue/polldata`, { summary: 'Last polls of a task type', query: { taskType: 'string' }, res: { list: 'PollData' } });
+  add('get', `${base}/queue/polldata/all`, { summary: 'Last polls of every task type', res: { list: 'PollData' } });
+  add('post', `${base}/{taskId}/log`, { summary: 'Add a log line to a task', body: 'text', res: 'empty' });
+  add('get', `${base}/{taskId}/log`, { summary: 'Log lines of a task (204 when none)', res: { list: 'TaskExecLog' } });
+  add('get', `${base}/{taskId}`, { summary: 'A task', res: 'Task' });
+  add('post', `${base}/{workflowId}/{status}/signal`, { summary: 'Signal the first waiting (WAIT/HUMAN/YIELD) task, in the execution or its running sub-workflows', body: { inline: jsonObject }, res: 'empty' });
+  add('post', `${base}/{workflowId}/{status}/signal/sync`, { summary: 'Signal, then wait for the next blocking point', query: { returnStrategy: 'string', timeoutMillis: 'integer' }, body: { inline: jsonObject }, res: 'SignalResponse' });
+  add('post', `${base}/{workflowId}/{taskRefName}/{status}`, { summary: 'Update a pending task by reference, merging the body into its output; answers its id', query: { workerid: 'string' }, body: { inline: jsonObject }, res: 'text' });
+  add('post', `${base}/{workflowId}/{taskRefName}/{status}/sync`, { summary: 'Update a pending task by reference; answers the execution', query: { workerid: 'string' }, body: { inline: jsonObject }, res: 'Workflow' });
+}
+add('get', '/apitasks/{taskId}', { summary: 'A task (the interface spells this path without its slash)', res: 'Task' });
+add('post', '/api/queue/update/{workflowId}/task/{taskId}/{status}', { summary: 'Complete a pending task by id with the body as output', body: { inline: jsonObject }, res: 'empty' });
+add('post', '/api/queue/update/{workflowId}/{taskRefName}/{status}', { summary: 'Complete a pending task by reference with the body as output', body: { inline: jsonObject }, res: 'empty' });
+
+/** Every documented (method, path), for tests. */
+export const DOCUMENTED_ROUTES: ReadonlyArray<{ method: Method; path: string }> = routes.map(({ method, path }) => ({ method, path }));
+
+type JsonSchema = Record<string, unknown>;
+
+/** One component as JSON Schema, its `$defs` hoisted to components (prefixed) so every `$ref` resolves in the document. */
+function toComponent(name: string, schema: z.ZodType, io: 'input' | 'output', into: Record<string, JsonSchema>): JsonSchema {
+  const { $schema: _drop, $defs, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+  const rewrite = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(rewrite);
+    if (!v || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' && x.startsWith('#/$defs/') ? `#/components/schemas/${name}_${x.slice(8)}` : k === '$ref' && x === '#' ? `#/components/schemas/${name}` : rewrite(x)]),
+    );
+  };
+  for (const [def, s] of Object.entries($defs ?? {})) into[`${name}_${def}`] = rewrite(s) as JsonSchema;
+  return rewrite(rest) as JsonSchema;
+}
+
+function content(body: Body, inline: (s: z.ZodType) => JsonSchema): Record<string, unknown> | undefined {
+  if (body === 'empty') return undefined;
+  if (body === 'text') return { 'text/plain': { schema: { type: 'string' } } };
+  const ref = (n: string) => ({ $ref: `#/components/schemas/${n}` });
+  const schema = typeof body === 'string' ? ref(body) : 'list' in body ? { type: 'array', items: ref(body.list) } : inline(body.inline);
+  return { 'application/json': { schema } };
+}
+
+const QUERY_SCHEMA: Record<QueryKind, JsonSchema> = {
+  string: { type: 'string' },
+  integer: { type: 'integer' },
+  boolean: { type: 'boolean' },
+  list: { type: 'array', items: { type: 'string' } },
+};
+
+/** Builds the document (once per app). */
+export function openApiDocument(version: string): Record<string, unknown> {
+  const schemas: Record<string, JsonSchema> = {};
+  for (const [name, c] of Object.entries(COMPONENTS)) schemas[name] = toComponent(name, c.schema, c.io, schemas);
+  let n = 0;
+  const inline = (s: z.ZodType): JsonSchema => toComponent(`Inline${++n}`, s, 'output', schemas);
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const pathParams = [...r.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
+    const queryParams = Object.entries(r.query ?? {}).map(([name, kind]) => ({ name, in: 'query', required: false, schema: QUERY_SCHEMA[kind], ...(kind === 'list' ? { style: 'form', explode: false } : {}) }));
+    const requestContent = r.body ? content(r.body, inline) : undefined;
+    const responseContent = content(r.res, inline);
+    const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
+    (paths[r.path] ??= {})[r.method] = {
+      summary: r.summary,
+      ...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
+      ...(requestContent ? { requestBody: { required: r.body !== 'text', content: requestContent } } : {}),
+      responses: {
+        [String(r.status ?? 200)]: { description: 'Success', ...(responseContent ? { content: responseContent } : {}) },
+        '4XX': { description: 'Client mistake: 400 invalid input, 404 unknown id, 409 conflicting state, 413 too large', content: errorContent },
+        '5XX': { description: 'Server error', content: errorContent },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Baton', version, description: 'The Conductor REST API as Baton serves it.' },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    paths,
+    components: { schemas },
+  };
+}

@@ -1,0 +1,174 @@
+import { Router, type Request } from 'express';
+import { z } from 'zod';
+import type { SearchIndex } from '../index/ports';
+import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, StartWorkflowRequestSchema, PrioritySchema } from '../model/requests';
+import type { Workflow } from '../model/execution';
+import { ApiError, notFound } from '../services/errors';
+import type { MetadataService } from '../services/metadata-service';
+import type { ExecutionStore } from '../store/ports';
+import type { WorkflowService } from '../services/workflow-service';
+import { boolParam, intParam, parseBody, sendText, strParam } from './params';
+import { searchRequestOf } from './search';
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+// /api/workflow: start, read, search and manage executions (interface §4.1–§4.4, reference §1.1).
+
+export function workflowRouter(deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService }): Router {
+  const { workflows, store, index } = deps;
+  const r = Router();
+
+  const loadMany = async (ids: string[], includeTasks: boolean): Promise<Workflow[]> => {
+    const out: Workflow[] = [];
+    for (const id of ids) {
+      const w = await workflows.get(id, includeTasks).catch(() => undefined);
+      if (w) out.push(w);
+    }
+    return out.sort((a, b) => a.createTime - b.createTime);
+  };
+
+  r.post('/', async (req, res) => {
+    const request = parseBody(StartWorkflowRequestSchema, req.body, 'startWorkflowRequest');
+    sendText(res, await workflows.start(request));
+  });
+
+  r.get('/search', async (req, res) => {
+    res.json(await index.searchWorkflows(searchRequestOf(req, 'workflow')));
+  });
+
+  r.get('/running/:name', async (req, res) => {
+    const version = intParam(req, 'version', undefined);
+    const start = intParam(req, 'startTime', 0)!;
+    const end = intParam(req, 'endTime', 0)!;
+    let ids = await store.runningWorkflowIds(req.params.name, version);
+    if (start > 0 && end > 0) ids = (await loadMany(ids, false)).filter((w) => w.createTime >= start && w.createTime <= end).map((w) => w.workflowId);
+    res.json(ids);
+  });
+
+  const correlated = async (req: Request, name: string, correlationId: string): Promise<Workflow[]> => {
+    const ids = await store.workflowIdsByCorrelationId(name, correlationId, boolParam(req, 'includeClosed', false));
+    return loadMany(ids, boolParam(req, 'includeTasks', false));
+  };
+  r.get('/running/:name/correlated/:correlationId', async (req, res) => {
+    res.json(await correlated(req, req.params.name, req.params.correlationId));
+  });
+
+  r.put('/decide/:workflowId', async (req, res) => {
+    await workflows.command(req.params.workflowId, 'recover');
+    res.status(200).end();
+  });
+
+  r.put(['/skiptask', '/:workflowId/skiptask/:taskReferenceName'], async (req, res) => {
+    const params = req.params as Record<string, string | undefined>;
+    const workflowId = params.workflowId ?? strParam(req, 'workflowId');
+    const ref = params.taskReferenceName ?? strParam(req, 'taskReferenceName');
+    if (!workflowId || !ref) throw new ApiError(400, 'workflowId and taskReferenceName are required');
+    // Conductor binds the payload from query parameters; Baton also takes a JSON body (issue: skiptask payload).
+    let payload: z.infer<typeof SkipTaskRequestSchema> = {};
+    if (req.body && typeof req.body === 'object' && Object.keys(req.body).length > 0) payload = parseBody(SkipTaskRequestSchema, req.body, 'skipTaskRequest');
+    else {
+      const fromQuery = (k: string): Record<string, unknown> | undefined => {
+        const v = strParam(req, k);
+        if (!v) return undefined;
+        try {
+          return parseBody(jsonObject, JSON.parse(v), k);
+        } catch (e) {
+          if (e instanceof ApiError) throw e;
+          throw new ApiError(400, `Query parameter '${k}' must be a JSON object`);
+        }
+      };
+      payload = { taskInput: fromQuery('taskInput'), taskOutput: fromQuery('taskOutput') };
+    }
+    await workflows.command(workflowId, 'skip', { ref, input: payload.taskInput, output: payload.taskOutput });
+    res.status(200).end();
+  });
+
+  r.post('/:name/correlated', async (req, res) => {
+    const ids = parseBody(z.array(z.string()), req.body, 'correlationIds');
+    const out: Record<string, Workflow[]> = {};
+    for (const id of ids) out[id] = await correlated(req, req.params.name, id);
+    res.json(out);
+  });
+
+  r.get('/:name/correlated/:correlationId', async (req, res) => {
+    res.json(await correlated(req, req.params.name, req.params.correlationId));
+  });
+
+  r.post('/:name', async (req, res) => {
+    const input = req.body === undefined || (typeof req.body === 'object' && !Array.isArray(req.body) && Object.keys(req.body).length === 0) ? {} : parseBody(jsonObject, req.body, 'input');
+    const priority = intParam(req, 'priority', 0);
+    const p = PrioritySchema.safeParse(priority);
+    if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
+    const request = { name: req.params.name, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input };
+    sendText(res, await workflows.start(request));
+  });
+
+  r.get('/:workflowId', async (req, res) => {
+    res.json(await workflows.get(req.params.workflowId, boolParam(req, 'includeTasks', true)));
+  });
+
+  r.get('/:workflowId/status', async (req, res) => {
+    const w = await workflows.get(req.params.workflowId, false);
+    res.json({
+      workflowId: w.workflowId,
+      ...(w.correlationId ? { correlationId: w.correlationId } : {}),
+      ...(boolParam(req, 'includeOutput', false) ? { output: w.output } : {}),
+      ...(boolParam(req, 'includeVariables', false) ? { variables: w.variables } : {}),
+      status: w.status,
+    });
+  });
+
+  r.get('/:workflowId/tasks', async (req, res) => {
+    const w = await workflows.get(req.params.workflowId, true);
+    const statuses = ([] as string[]).concat((req.query.status as string | string[] | undefined) ?? []).map((s) => s.toUpperCase());
+    const all = statuses.length ? w.tasks.filter((t) => statuses.includes(t.status)) : w.tasks;
+    const start = intParam(req, 'start', 0, 0)!;
+    const count = intParam(req, 'count', 15, 0)!;
+    res.json({ totalHits: all.length, results: all.slice(start, start + count) });
+  });
+
+  r.delete('/:workflowId', async (req, res) => {
+    await workflows.command(req.params.workflowId, 'terminate', { reason: strParam(req, 'reason') });
+    res.status(200).end();
+  });
+
+  r.delete('/:workflowId/remove', async (req, res) => {
+    const archive = boolParam(req, 'archiveWorkflow', true);
+    if (!(await workflows.exists(req.params.workflowId))) throw notFound(`No such workflow found by id: ${req.params.workflowId}`);
+    await workflows.command(req.params.workflowId, 'remove', { archive });
+    if (!archive) await index.removeWorkflow(req.params.workflowId);
+    res.status(200).end();
+  });
+
+  r.put('/:workflowId/pause', async (req, res) => {
+    await workflows.command(req.params.workflowId, 'pause');
+    res.status(200).end();
+  });
+
+  r.put('/:workflowId/resume', async (req, res) => {
+    await workflows.command(req.params.workflowId, 'resume');
+    res.status(200).end();
+  });
+
+  r.post('/:workflowId/rerun', async (req, res) => {
+    const body = parseBody(RerunWorkflowRequestSchema, req.body ?? {}, 'rerunWorkflowRequest');
+    sendText(res, String(await workflows.command(req.params.workflowId, 'rerun', body)));
+  });
+
+  r.post('/:workflowId/restart', async (req, res) => {
+    let def;
+    if (boolParam(req, 'useLatestDefinitions', false)) {
+      const current = await workflows.get(req.params.workflowId, false);
+      def = await deps.metadata.getWorkflowDef(current.workflowName);
+    }
+    await workflows.command(req.params.workflowId, 'restart', { def });
+    res.status(204).end();
+  });
+
+  r.post('/:workflowId/retry', async (req, res) => {
+    await workflows.retry(req.params.workflowId, boolParam(req, 'resumeSubworkflowTasks', false));
+    res.status(204).end();
+  });
+
+  return r;
+}

@@ -1,0 +1,74 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { SearchIndex } from './index/ports';
+import type { ExecutionStore } from './store/ports';
+import type { MetadataService } from './services/metadata-service';
+import type { TaskService } from './services/task-service';
+import type { WorkflowService } from './services/workflow-service';
+import { errorHandler, notFoundHandler } from './api/errors';
+import { metadataRouter } from './api/metadata-routes';
+import { queueRouter, taskRouter } from './api/task-routes';
+import { workflowRouter } from './api/workflow-routes';
+import { adminRouter } from './api/admin-routes';
+import { bulkRouter } from './api/bulk-routes';
+import { eventRouter } from './api/event-routes';
+import { executionRouter, signalRouter } from './api/execution-routes';
+import { openApiDocument } from './api/openapi';
+import { ExecutionWaiter } from './services/execution-waiter';
+import { WorkflowTestRunner } from './services/workflow-test-run';
+
+export interface AppDeps {
+  workflows: WorkflowService;
+  tasks: TaskService;
+  metadata: MetadataService;
+  store: ExecutionStore;
+  index: SearchIndex;
+  log: Logger;
+  maxBodyBytes: number;
+  version: string;
+  /** Wakes requests that wait for executions (execute, signal/sync, test); without it they only poll. */
+  waiter?: ExecutionWaiter;
+  /** The configuration served by /api/admin/config (secrets redacted there). */
+  config?: Record<string, unknown>;
+  /** Extra routes mounted before the body parsers and the API (the Dapr app channel in the distributed profile). */
+  mount?: (app: Express) => void;
+}
+
+/** The express front end: stateless, every change goes to an actor. */
+export function createApp(d: AppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
+  d.mount?.(app);
+  // JSON for any JSON-ish type; strict off so a bare JSON string (task log) parses too.
+  app.use(express.json({ limit: d.maxBodyBytes, strict: false, type: ['application/json', 'application/*+json'] }));
+  app.use(express.text({ limit: d.maxBodyBytes, type: 'text/*' }));
+  const health = { healthy: true, indicators: [] };
+  app.get(['/health', '/api/health'], (_req, res) => void res.json(health));
+  app.get('/api/version', (_req, res) => void res.type('text/plain').send(d.version));
+  let docs: Record<string, unknown> | undefined; // built on first request: most processes never serve it
+  app.get('/api-docs', (_req, res) => void res.json((docs ??= openApiDocument(d.version))));
+  app.use('/api/metadata', metadataRouter(d.metadata));
+  app.use('/api/event', eventRouter(d.metadata.store));
+  app.use('/api/admin', adminRouter({ config: d.config ?? {}, version: d.version, workflows: d.workflows, store: d.store, index: d.index }));
+  const waiter = d.waiter ?? new ExecutionWaiter();
+  const execution = { workflows: d.workflows, store: d.store, index: d.index, metadata: d.metadata, waiter, testRunner: new WorkflowTestRunner({ workflows: d.workflows, store: d.store, waiter }) };
+  // Before the workflow and task routers, whose `/{name}` and `/{workflowId}/{ref}/{status}` patterns would take these paths.
+  app.use('/api/workflow/bulk', bulkRouter(execution));
+  app.use('/api/workflow', executionRouter(execution));
+  app.use(['/api/tasks', '/api/task'], signalRouter(execution));
+  app.use('/api/workflow', workflowRouter({ workflows: d.workflows, store: d.store, index: d.index, metadata: d.metadata }));
+  const tasks = taskRouter({ tasks: d.tasks, workflows: d.workflows, store: d.store, index: d.index });
+  app.use('/api/tasks', tasks);
+  app.use('/api/task', tasks);
+  // The interface lists the task-details path without its slash (interface §4.5).
+  app.get('/apitasks/:taskId', (req, res, next) => {
+    req.url = `/${req.params.taskId}`;
+    tasks(req, res, next);
+  });
+  app.use('/api/queue', queueRouter(d.workflows));
+  app.use(notFoundHandler);
+  app.use(errorHandler(d.log));
+  return app;
+}

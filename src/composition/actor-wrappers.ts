@@ -1,0 +1,61 @@
+import type { Actor, ActorFactory } from '../runtime/ports';
+
+type Log = { warn(o: object, m: string): void };
+
+/** Every turn first waits for `gate` when it returns a promise (e.g. a definition reload in flight). */
+export const gatedTurns =
+  (factory: ActorFactory, gate: () => Promise<void> | undefined): ActorFactory =>
+  (ctx) => {
+    const inner = factory(ctx);
+    return {
+      onActivate: inner.onActivate && (() => inner.onActivate!()),
+      onDeactivate: inner.onDeactivate && (() => inner.onDeactivate!()),
+      async invoke(method, arg) {
+        const wait = gate();
+        if (wait) await wait;
+        return inner.invoke(method, arg);
+      },
+      async onReminder(name) {
+        const wait = gate();
+        if (wait) await wait;
+        return inner.onReminder(name);
+      },
+    } satisfies Actor;
+  };
+
+/** Methods whose own work makes a recovery pass pointless (a new execution, or recovery itself). */
+const SKIP_RECOVERY = new Set(['start', 'recover']);
+
+/**
+ * Runs the actor's `recover` method at the start of the first turn of every activation. On Dapr an
+ * actor re-activates elsewhere when its replica dies: this re-pushes its SCHEDULED tasks to queues
+ * that may have died with it and re-runs an outbox the dead replica had not finished.
+ */
+export const recoveringOnActivation =
+  (factory: ActorFactory, log: Log): ActorFactory =>
+  (ctx) => {
+    const inner = factory(ctx);
+    let due = true;
+    const recoverOnce = async (method?: string): Promise<void> => {
+      if (!due) return;
+      due = false;
+      if (method !== undefined && SKIP_RECOVERY.has(method)) return;
+      // A failed pass is not fatal: the sweep reminder re-pushes, a failed outbox re-arms itself.
+      await inner.invoke('recover', undefined).catch((err) => log.warn({ err, type: ctx.type, id: ctx.id }, 'recovery on activation failed'));
+    };
+    return {
+      async onActivate() {
+        due = true;
+        await inner.onActivate?.();
+      },
+      onDeactivate: inner.onDeactivate && (() => inner.onDeactivate!()),
+      async invoke(method, arg) {
+        await recoverOnce(method);
+        return inner.invoke(method, arg);
+      },
+      async onReminder(name) {
+        await recoverOnce();
+        return inner.onReminder(name);
+      },
+    } satisfies Actor;
+  };

@@ -1,0 +1,36 @@
+import type { Express } from 'express';
+import type { TaskCompletionMessage } from '../events/dapr/task-completion-message';
+import type { EventBus } from '../events/ports';
+import type { SearchIndex } from '../index/ports';
+import type { QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
+import type { ActorFactory, ActorHost } from '../runtime/ports';
+import type { ExecutionStore, MetadataStore } from '../store/ports';
+
+/** What a profile plugs into the one composition root (src/server.ts); both profiles return this set. */
+export interface Adapters {
+  stores: { executions: ExecutionStore; metadata: MetadataStore };
+  index: SearchIndex;
+  host: ActorHost;
+  wakeUps: WakeUps;
+  limits: TaskLimits;
+  /** Poll data and queue names, shared by the replicas. */
+  directory: QueueDirectory;
+  /** How often a replica refreshes its view of others' polls (0 in the embedded profile). */
+  directoryRefreshMs: number;
+  bus: EventBus;
+  /** Routes mounted before the body parsers (the Dapr app channel). */
+  mount?: (app: Express) => void;
+  /**
+   * Where the host starts: 'beforeListen' (embedded: recover every open execution, then serve) or
+   * 'afterListen' (Dapr: the sidecar reads /dapr/config once the port opens; recovery runs in the background).
+   */
+  startHost: 'beforeListen' | 'afterListen';
+  /** Wraps the factory of an actor type before registration (per-profile turn behaviour). */
+  wrapActor(type: string, factory: ActorFactory): ActorFactory;
+  /** Connects the definition cache to changes made by other replicas; `refresh` reloads it. */
+  watchDefinitions(refresh: () => Promise<void>): Promise<void>;
+  /** Registers the consumer of task completions published by other services (a no-op without a broker). */
+  onTaskCompletion(handler: (m: TaskCompletionMessage, eventId: string) => Promise<void>): void;
+  /** Closes every adapter (after the host stopped). */
+  close(): Promise<void>;
+}

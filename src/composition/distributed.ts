@@ -1,0 +1,167 @@
+import { CommunicationProtocolEnum, DaprClient, LogLevel } from '@dapr/dapr';
+import Redis from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { createDaprEventBus } from '../events/dapr/dapr-event-bus';
+import { RedisDeliveryDedupe } from '../events/dapr/delivery-dedupe';
+import { ElasticsearchSearchIndex } from '../index/elasticsearch/elasticsearch-index';
+import type { SearchIndex } from '../index/ports';
+import { SqliteSearchIndex } from '../index/sqlite/sqlite-index';
+import { createRedisLimits } from '../limits/redis';
+import { RedisQueueDirectory } from '../limits/redis/redis-queue-directory';
+import { createDaprActorHost } from '../runtime/dapr/dapr-actor-host';
+import { goDurationFromMs } from '../runtime/dapr/durations';
+import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
+import { openDatabase, openSqliteStores } from '../store/sqlite';
+import type { ExecutionStore, MetadataStore } from '../store/ports';
+import { gatedTurns, recoveringOnActivation } from './actor-wrappers';
+import type { Adapters } from './adapters';
+import { MetadataChanges } from './metadata-changes';
+import { reviveBatonError } from './remote-errors';
+
+/** Settings of the Cassandra store, from the validated configuration. */
+export function cassandraConfig(cfg: Config): CassandraStoreConfig {
+  return {
+    contactPoints: (cfg.CASSANDRA_CONTACT_POINTS ?? '').split(',').map((p) => p.trim()).filter(Boolean),
+    localDataCenter: cfg.CASSANDRA_LOCAL_DC,
+    keyspace: cfg.CASSANDRA_KEYSPACE,
+    username: cfg.CASSANDRA_USERNAME,
+    password: cfg.CASSANDRA_PASSWORD,
+    consistency: cfg.CASSANDRA_CONSISTENCY,
+    replication: cfg.CASSANDRA_REPLICATION,
+    migrate: cfg.BATON_CASSANDRA_MIGRATE,
+    payloadLimits: { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES },
+  };
+}
+
+interface OpenedStores {
+  executions: ExecutionStore;
+  metadata: MetadataStore;
+  /** The SQLite file when BATON_STORE=sqlite (tests and development on one machine). */
+  sqlite?: ReturnType<typeof openDatabase>;
+  close(): Promise<void>;
+}
+
+/** Cassandra, or (BATON_STORE=sqlite, tests only) one SQLite file shared by every replica on this machine. */
+export async function openStores(cfg: Config): Promise<OpenedStores> {
+  if (cfg.BATON_STORE === 'cassandra') return openCassandraStores(cassandraConfig(cfg));
+  const s = openSqliteStores(cfg.BATON_DATA_DIR, { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES });
+  return { executions: s.executions, metadata: s.metadata, sqlite: s.db, close: () => s.close() };
+}
+
+/** Elasticsearch, or (BATON_INDEX=sqlite, tests only) the SQLite file of BATON_DATA_DIR. */
+export async function openIndex(cfg: Config, sqlite: OpenedStores['sqlite']): Promise<{ index: SearchIndex; close(): Promise<void> }> {
+  if (cfg.BATON_INDEX === 'elasticsearch') {
+    const index = new ElasticsearchSearchIndex({
+      node: cfg.ELASTICSEARCH_URL!,
+      indexPrefix: cfg.ELASTICSEARCH_INDEX_PREFIX,
+      username: cfg.ELASTICSEARCH_USERNAME,
+      password: cfg.ELASTICSEARCH_PASSWORD,
+    });
+    await index.init();
+    return { index, close: () => index.close() };
+  }
+  const db = sqlite ?? openDatabase(cfg.BATON_DATA_DIR);
+  const index = new SqliteSearchIndex(db);
+  return {
+    index,
+    async close() {
+      await index.close();
+      if (!sqlite && db.open) db.close();
+    },
+  };
+}
+
+/**
+ * The distributed profile: actors placed by Dapr sidecars across replicas, executions in Cassandra,
+ * search in Elasticsearch, long-poll wake-ups, limits, delivery dedupe and definition changes in Redis.
+ */
+export async function distributedAdapters(cfg: Config, log: Logger): Promise<Adapters> {
+  const prefix = cfg.BATON_REDIS_KEY_PREFIX;
+  const redisError = (err: unknown): void => log.warn({ err }, 'redis error');
+  const redis = (): Redis => new Redis(cfg.REDIS_URL).on('error', redisError);
+  const stores = await openStores(cfg);
+  const opened: Array<() => Promise<void>> = [() => stores.close()];
+  try {
+    const search = await openIndex(cfg, stores.sqlite);
+    opened.unshift(() => search.close());
+    const client = new DaprClient({
+      daprHost: '127.0.0.1',
+      daprPort: String(cfg.DAPR_HTTP_PORT),
+      communicationProtocol: CommunicationProtocolEnum.HTTP,
+      daprApiToken: cfg.DAPR_API_TOKEN,
+      logger: { level: LogLevel.Error },
+      maxBodySizeMb: Math.ceil(cfg.BATON_MAX_BODY_BYTES / (1024 * 1024)),
+    });
+    const { host, router: actorRoutes } = createDaprActorHost({
+      client,
+      log,
+      appApiToken: cfg.APP_API_TOKEN,
+      actorIdleTimeout: goDurationFromMs(cfg.BATON_ACTOR_IDLE_TIMEOUT_MS),
+      // A queue's entries live in memory: keep it active long after its last poll (the sweep refills a lost one).
+      entitiesConfig: { QueueActor: { actorIdleTimeout: '24h' } },
+      reviveError: reviveBatonError,
+      routingRetryBudgetMs: cfg.BATON_DAPR_ROUTING_RETRY_MS,
+      maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
+    });
+    const { wakeUps, taskLimits } = createRedisLimits({ url: cfg.REDIS_URL, keyPrefix: prefix, onError: redisError });
+    const dedupeRedis = redis();
+    const directory = new RedisQueueDirectory(redis(), prefix, redisError);
+    const changes = new MetadataChanges(redis(), redis(), prefix, log);
+    opened.unshift(
+      () => wakeUps.close(),
+      () => taskLimits.close(),
+      () => directory.close(),
+      () => changes.close(),
+      async () => void (await dedupeRedis.quit().catch(() => undefined)),
+    );
+    // daprd reads the subscriptions once at its start: topics of handlers added later need a restart.
+    let externalEvents: string[] = [];
+    const loadExternalEvents = async (): Promise<void> => {
+      externalEvents = (await stores.metadata.listEventHandlers()).map((h) => h.event).filter((e) => e.startsWith('dapr:'));
+    };
+    await loadExternalEvents();
+    const { bus, router: eventRoutes } = createDaprEventBus({
+      client,
+      log,
+      pubsubName: cfg.BATON_DAPR_PUBSUB,
+      completionTopic: cfg.BATON_DAPR_COMPLETION_TOPIC,
+      internalTopic: cfg.BATON_DAPR_STATUS_TOPIC,
+      externalEvents: () => externalEvents,
+      dedupe: new RedisDeliveryDedupe(dedupeRedis, prefix),
+      appApiToken: cfg.APP_API_TOKEN,
+      maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
+    });
+    return {
+      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata) },
+      index: search.index,
+      host,
+      wakeUps,
+      limits: taskLimits,
+      directory,
+      directoryRefreshMs: 2000,
+      bus,
+      mount: (app) => {
+        app.use(actorRoutes);
+        app.use(eventRoutes);
+      },
+      startHost: 'afterListen',
+      wrapActor: (type, factory) =>
+        type === 'WorkflowActor' ? gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()) : factory,
+      watchDefinitions: (refresh) =>
+        changes.start(async () => {
+          await refresh();
+          await loadExternalEvents();
+        }),
+      onTaskCompletion: (handler) => bus.onTaskCompletion(handler),
+      async close() {
+        await bus.close();
+        for (const close of opened) await close().catch((err) => log.warn({ err }, 'closing an adapter failed'));
+        await client.stop().catch(() => undefined);
+      },
+    };
+  } catch (err) {
+    for (const close of opened) await close().catch(() => undefined);
+    throw err;
+  }
+}

@@ -1,0 +1,44 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { LocalEventBus } from '../events/local/local-event-bus';
+import { SqliteSearchIndex } from '../index/sqlite/sqlite-index';
+import { LocalTaskLimits } from '../limits/local/local-task-limits';
+import { LocalWakeUps } from '../limits/local/local-wake-ups';
+import { LocalQueueDirectory } from '../limits/local/local-queue-directory';
+import { LocalActorHost } from '../runtime/local/local-actor-host';
+import { SqliteReminderStore } from '../runtime/local/reminder-store';
+import { openSqliteStores } from '../store/sqlite';
+import type { Adapters } from './adapters';
+
+/** The embedded profile: one process, one SQLite file (executions, definitions, search, reminders). */
+export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapters> {
+  const stores = openSqliteStores(cfg.BATON_DATA_DIR, { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES }, (m) =>
+    log.warn({ error: m }, 'WAL checkpoint failed'),
+  );
+  const index = new SqliteSearchIndex(stores.db);
+  const host = new LocalActorHost(new SqliteReminderStore(stores.db), log, { idleTimeoutMs: cfg.BATON_ACTOR_IDLE_TIMEOUT_MS });
+  const wakeUps = new LocalWakeUps();
+  const limits = new LocalTaskLimits();
+  const bus = new LocalEventBus();
+  return {
+    stores,
+    index,
+    host,
+    wakeUps,
+    limits,
+    directory: new LocalQueueDirectory(),
+    directoryRefreshMs: 0,
+    bus,
+    startHost: 'beforeListen',
+    wrapActor: (_type, factory) => factory,
+    watchDefinitions: async () => undefined, // the only writer is this process
+    onTaskCompletion: () => undefined, // no broker: HUMAN tasks complete through the API
+    async close() {
+      await wakeUps.close();
+      await limits.close();
+      await bus.close();
+      await index.close();
+      await stores.close();
+    },
+  };
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+
+// Every setting is an environment variable, validated once at start (README lists them all).
+
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const optionalInt = (min: number) => z.coerce.number().int().min(min).optional();
+const bool = (def: boolean) =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(def ? 'true' : 'false')
+    .transform((v) => v === 'true' || v === '1');
+
+const FieldsSchema = z.object({
+  PORT: int(8080, 0).pipe(z.number().max(65535)),
+  BATON_PROFILE: z.enum(['embedded', 'distributed']).default('embedded'),
+  BATON_DATA_DIR: z.string().min(1).default('./data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BATON_QUEUE_PARTITIONS: int(1, 1),
+  BATON_ACTOR_IDLE_TIMEOUT_MS: int(60_000, 1000),
+  BATON_HTTP_TASK_WORKERS: int(4, 0),
+  BATON_SCRIPT_TIMEOUT_MS: int(4000, 10),
+  BATON_SCRIPT_MEMORY_MB: int(32, 1),
+  BATON_TASK_PAYLOAD_MAX_BYTES: int(3 * 1024 * 1024, 1024),
+  BATON_WORKFLOW_PAYLOAD_MAX_BYTES: int(10 * 1024 * 1024, 1024),
+  // Profile-dependent defaults (see withProfileDefaults): embedded 0/0, distributed 15 s/10 s.
+  BATON_SWEEP_INTERVAL_MS: optionalInt(0),
+  BATON_METADATA_CACHE_TTL_MS: optionalInt(0),
+  BATON_INDEX_FLUSH_MS: int(200, 1),
+  BATON_MAX_BODY_BYTES: int(20 * 1024 * 1024, 1024),
+  BATON_SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
+  // Distributed profile
+  BATON_STORE: z.enum(['sqlite', 'cassandra']).optional(),
+  BATON_INDEX: z.enum(['sqlite', 'elasticsearch']).optional(),
+  REDIS_URL: z.string().default('redis://127.0.0.1:6379'),
+  BATON_REDIS_KEY_PREFIX: z.string().default('baton:'),
+  DAPR_HTTP_PORT: int(3500, 1),
+  DAPR_API_TOKEN: z.string().optional(),
+  APP_API_TOKEN: z.string().optional(),
+  BATON_DAPR_PUBSUB: z.string().default('baton-pubsub'),
+  BATON_DAPR_COMPLETION_TOPIC: z.string().default('baton-task-completions'),
+  BATON_DAPR_STATUS_TOPIC: z.string().default('baton-status-changes'),
+  BATON_DAPR_ROUTING_RETRY_MS: int(20_000, 0),
+  CASSANDRA_CONTACT_POINTS: z.string().optional(),
+  CASSANDRA_LOCAL_DC: z.string().default('datacenter1'),
+  CASSANDRA_KEYSPACE: z.string().default('baton'),
+  CASSANDRA_USERNAME: z.string().optional(),
+  CASSANDRA_PASSWORD: z.string().optional(),
+  CASSANDRA_CONSISTENCY: z.string().default('LOCAL_QUORUM'),
+  CASSANDRA_REPLICATION: z.string().default("{'class': 'SimpleStrategy', 'replication_factor': 1}"),
+  BATON_CASSANDRA_MIGRATE: bool(false),
+  ELASTICSEARCH_URL: z.string().optional(),
+  ELASTICSEARCH_USERNAME: z.string().optional(),
+  ELASTICSEARCH_PASSWORD: z.string().optional(),
+  ELASTICSEARCH_INDEX_PREFIX: z.string().default('baton'),
+});
+
+/** Fills the defaults that depend on BATON_PROFILE and checks the combinations each profile needs. */
+export const ConfigSchema = FieldsSchema.transform((c, ctx) => {
+  const distributed = c.BATON_PROFILE === 'distributed';
+  const config = {
+    ...c,
+    // Queues are derived data a moved QueueActor loses: WorkflowActors re-push on this sweep.
+    BATON_SWEEP_INTERVAL_MS: c.BATON_SWEEP_INTERVAL_MS ?? (distributed ? 15_000 : 0),
+    // Other replicas write definitions; changes are also broadcast, this bounds a missed broadcast.
+    BATON_METADATA_CACHE_TTL_MS: c.BATON_METADATA_CACHE_TTL_MS ?? (distributed ? 10_000 : 0),
+    BATON_STORE: c.BATON_STORE ?? (distributed ? 'cassandra' : 'sqlite'),
+    BATON_INDEX: c.BATON_INDEX ?? (distributed ? 'elasticsearch' : 'sqlite'),
+  };
+  const issue = (variable: string, message: string): void => {
+    ctx.issues.push({ code: 'custom', path: [variable], message: `${message} (BATON_PROFILE=${c.BATON_PROFILE})`, input: c });
+  };
+  if (!distributed) {
+    if (config.BATON_STORE !== 'sqlite') issue('BATON_STORE', 'the embedded profile stores in SQLite only');
+    if (config.BATON_INDEX !== 'sqlite') issue('BATON_INDEX', 'the embedded profile indexes in SQLite only');
+  } else {
+    if (config.BATON_STORE === 'cassandra' && !config.CASSANDRA_CONTACT_POINTS)
+      issue('CASSANDRA_CONTACT_POINTS', 'required for BATON_STORE=cassandra, the distributed default (BATON_STORE=sqlite is for tests on one machine)');
+    if (config.BATON_INDEX === 'elasticsearch' && !config.ELASTICSEARCH_URL)
+      issue('ELASTICSEARCH_URL', 'required for BATON_INDEX=elasticsearch, the distributed default (BATON_INDEX=sqlite is for tests on one machine)');
+    if (config.BATON_METADATA_CACHE_TTL_MS === 0) issue('BATON_METADATA_CACHE_TTL_MS', 'must be above 0 with several replicas');
+  }
+  return config;
+});
+export type Config = z.output<typeof ConfigSchema>;
+
+export class ConfigError extends Error {}
+
+/** Reads the configuration; a bad value stops the start with a message naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const r = ConfigSchema.safeParse(present);
+  if (!r.success) {
+    const lines = r.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message} (got ${JSON.stringify(present[String(i.path[0])])})`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return r.data;
+}

@@ -1,0 +1,51 @@
+import type { StartWorkflowRequest } from '../model/requests';
+import type { WorkflowDef } from '../model/definitions';
+import type { WorkflowStatus } from '../model/statuses';
+
+// What a decision owes the world after its state is persisted (the outbox). Every effect is
+// idempotent: enqueue by task id, start by a deterministic workflow id, publish with an event id.
+
+/** Identifies one task queue: Conductor's queue name is `[domain:]type[@namespace][-isolationGroup]` (reference §4.13). */
+export interface QueueKey {
+  taskType: string;
+  domain?: string;
+  isolationGroupId?: string;
+  executionNameSpace?: string;
+}
+
+export const queueName = (q: QueueKey): string =>
+  `${q.domain ? `${q.domain}:` : ''}${q.taskType}${q.executionNameSpace ? `@${q.executionNameSpace}` : ''}${q.isolationGroupId ? `-${q.isolationGroupId}` : ''}`;
+
+export type Effect =
+  /** Make the task pollable from its queue at `visibleAt` (epoch ms). */
+  | { kind: 'enqueue'; taskId: string; workflowId: string; queue: QueueKey; priority: number; visibleAt: number }
+  /** Drop the queue entry of a task that no longer needs a worker. */
+  | { kind: 'dequeue'; taskId: string; queue: QueueKey }
+  /** Refresh the search index entry of the execution (and of the given tasks). */
+  | { kind: 'index'; workflowId: string; taskIds: string[] }
+  /** Start a workflow with a known id (sub-workflow, START_WORKFLOW, failure workflow); a second start of the same id is a no-op. */
+  | {
+      kind: 'startWorkflow';
+      workflowId: string;
+      request: StartWorkflowRequest & { workflowDef?: WorkflowDef | null };
+      parent?: { workflowId: string; taskId: string };
+      event?: string;
+    }
+  /** Tell a parent execution that its SUB_WORKFLOW task's child changed status. */
+  | { kind: 'notifyParent'; parentWorkflowId: string; parentTaskId: string; childWorkflowId: string }
+  /** Terminate a child execution (parent ended, or its SUB_WORKFLOW task was canceled). */
+  | { kind: 'terminateWorkflow'; workflowId: string; reason: string }
+  /** Ask a terminal child to retry or rerun itself as part of the parent's retry. */
+  | { kind: 'retryWorkflow'; workflowId: string }
+  /** Publish an event (EVENT task sink, status listener) with a unique id. */
+  | { kind: 'publish'; eventId: string; sink: string; payload: Record<string, unknown> }
+  /** Status-change notification for listeners and event handlers. */
+  | {
+      kind: 'statusChange';
+      eventId: string;
+      workflowId: string;
+      workflowName: string;
+      status: WorkflowStatus | string;
+      /** Set for a task's status change. */
+      task?: { taskId: string; taskRef: string; taskType: string };
+    };

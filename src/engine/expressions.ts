@@ -1,0 +1,174 @@
+import { JSONPath } from 'jsonpath-plus';
+
+// `${...}` input resolution (reference §4.3). A value that is exactly one `${path}` keeps the
+// resolved JSON type; inside a longer string it interpolates. Unresolvable paths resolve to null.
+
+/** Looks up the root of a path: `workflow` or a task reference name. */
+export type RootLookup = (name: string) => unknown;
+
+const SIMPLE_SEGMENT = /^[A-Za-z0-9_\-$]+$/;
+
+interface ParsedPath {
+  root: string;
+  /** Plain property/index steps, or undefined when the path needs full JSONPath. */
+  steps?: Array<string | number>;
+  jsonPath: string;
+}
+
+const pathCache = new Map<string, ParsedPath>();
+
+function parsePath(expr: string): ParsedPath {
+  const cached = pathCache.get(expr);
+  if (cached) return cached;
+  const steps: Array<string | number> = [];
+  let i = 0;
+  let simple = true;
+  const readName = (): string => {
+    const start = i;
+    while (i < expr.length && expr[i] !== '.' && expr[i] !== '[') i++;
+    return expr.slice(start, i);
+  };
+  const root = readName();
+  while (i < expr.length && simple) {
+    if (expr[i] === '.') {
+      i++;
+      if (expr[i] === '.') {
+        simple = false;
+        break;
+      }
+      const name = readName();
+      if (!SIMPLE_SEGMENT.test(name)) {
+        simple = name === 'length()' && i === expr.length;
+        if (simple) steps.push('length()');
+        break;
+      }
+      steps.push(name);
+    } else if (expr[i] === '[') {
+      const close = expr.indexOf(']', i);
+      if (close < 0) {
+        simple = false;
+        break;
+      }
+      const inner = expr.slice(i + 1, close).trim();
+      i = close + 1;
+      if (/^\d+$/.test(inner)) steps.push(Number(inner));
+      else if (/^'[^']*'$/.test(inner) || /^"[^"]*"$/.test(inner)) steps.push(inner.slice(1, -1));
+      else {
+        simple = false;
+        break;
+      }
+    } else {
+      simple = false;
+    }
+  }
+  const parsed: ParsedPath = { root, steps: simple ? steps : undefined, jsonPath: `$.${expr}` };
+  if (pathCache.size > 10_000) pathCache.clear();
+  pathCache.set(expr, parsed);
+  return parsed;
+}
+
+/** Resolves one path like `workflow.input.a[0].b` or `t1.output..price` against the lookup. */
+export function resolvePath(expr: string, lookup: RootLookup): unknown {
+  const p = parsePath(expr.trim());
+  if (!p.root) return null;
+  const rootValue = lookup(p.root);
+  if (rootValue === undefined) return null;
+  if (p.steps) {
+    let cur: unknown = rootValue;
+    for (const step of p.steps) {
+      if (step === 'length()') {
+        if (Array.isArray(cur) || typeof cur === 'string') return cur.length;
+        if (cur && typeof cur === 'object') return Object.keys(cur).length;
+        return null;
+      }
+      if (cur === null || typeof cur !== 'object') return null;
+      cur = (cur as Record<string | number, unknown>)[step];
+      if (cur === undefined) return null;
+    }
+    return cur;
+  }
+  // Full JSONPath (deep scan, filters, wildcards) through a maintained library.
+  try {
+    const result = JSONPath({ path: p.jsonPath, json: { [p.root]: rootValue } as object, wrap: true }) as unknown[];
+    if (!Array.isArray(result) || result.length === 0) return null;
+    const definite = !/\.\.|\*|\?\(|,|:/.test(expr);
+    return definite ? result[0] : result;
+  } catch {
+    return null;
+  }
+}
+
+/** Finds the end of the `${` ... `}` that starts at `open`, honouring nested `${...}`. */
+function matchingBrace(s: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < s.length; i++) {
+    if (s[i] === '$' && s[i + 1] === '{') {
+      depth++;
+      i++;
+    } else if (s[i] === '}') {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/** Renders a value inside a longer string as Conductor (Java toString) does: `{a=1, b=[x, y]}`. */
+function stringify(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return `[${v.map(stringify).join(', ')}]`;
+  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${k}=${stringify(x)}`).join(', ')}}`;
+  return String(v);
+}
+
+/** Resolves `${...}` occurrences in one string. */
+export function resolveString(s: string, lookup: RootLookup): unknown {
+  if (!s.includes('${')) return s;
+  // Whole-value form keeps the type.
+  if (s.startsWith('${') && matchingBrace(s, 0) === s.length - 1) {
+    const inner = s.slice(2, -1);
+    const path = inner.includes('${') ? stringify(resolveString(inner, lookup)) : inner;
+    return path.trim() === '' ? '' : resolvePath(path, lookup);
+  }
+  let out = '';
+  let i = 0;
+  while (i < s.length) {
+    if (s[i] === '$' && s[i + 1] === '$' && s[i + 2] === '{') {
+      out += '${'; // `$${` escapes a literal `${`
+      i += 3;
+      continue;
+    }
+    if (s[i] === '$' && s[i + 1] === '{') {
+      const close = matchingBrace(s, i);
+      if (close < 0) {
+        out += s.slice(i);
+        break;
+      }
+      const inner = s.slice(i + 2, close);
+      const path = inner.includes('${') ? stringify(resolveString(inner, lookup)) : inner;
+      out += path.trim() === '' ? '' : stringify(resolvePath(path, lookup));
+      i = close + 1;
+      continue;
+    }
+    out += s[i];
+    i++;
+  }
+  return out;
+}
+
+/** Walks maps and lists recursively, resolving every string; other scalars pass through. */
+export function resolveValue(v: unknown, lookup: RootLookup): unknown {
+  if (typeof v === 'string') return resolveString(v, lookup);
+  if (Array.isArray(v)) return v.map((x) => resolveValue(x, lookup));
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = resolveValue(x, lookup);
+    return out;
+  }
+  return v;
+}
+
+export function resolveParams(params: Record<string, unknown> | undefined, lookup: RootLookup): Record<string, unknown> {
+  return (resolveValue(params ?? {}, lookup) as Record<string, unknown>) ?? {};
+}

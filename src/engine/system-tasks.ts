@@ -1,0 +1,417 @@
+import type { WorkflowTask } from '../model/definitions';
+import { walkTasks } from '../model/definitions';
+import type { Task } from '../model/execution';
+import { isSuccessfulTask, isTerminalTask, type WorkflowStatus } from '../model/statuses';
+import { isConductorTrue } from '../scripting/truthy';
+import { blueprintOf } from './blueprint';
+import { latestByRef, resolveInput } from './context';
+import type { ControlFlowHooks } from './decider';
+import { parseWaitDuration, parseWaitUntil } from './durations';
+import type { Turn } from './state';
+
+// System task behaviour (reference §3.3): what happens when a system task is scheduled
+// (runInlineTask) and, for tasks that wait on others, at each decision (evaluateTask).
+
+function complete(turn: Turn, t: Task, output: Record<string, unknown>, status: Task['status'] = 'COMPLETED', reason?: string): void {
+  t.status = status;
+  t.outputData = output;
+  if (reason !== undefined) t.reasonForIncompletion = reason.slice(0, 500);
+  if (!t.startTime) t.startTime = turn.env.now;
+  t.endTime = turn.env.now;
+  t.updateTime = turn.env.now;
+  t.workerId = turn.env.hostName;
+  turn.log.touch(t);
+}
+
+function inProgress(turn: Turn, t: Task): void {
+  t.status = 'IN_PROGRESS';
+  if (!t.startTime) t.startTime = turn.env.now;
+  t.updateTime = turn.env.now;
+  turn.log.touch(t);
+}
+
+const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+function evaluate(turn: Turn, evaluatorType: string | undefined, expression: string, input: Record<string, unknown>): unknown {
+  switch (evaluatorType ?? 'javascript') {
+    case 'value-param':
+      return input[expression];
+    case 'javascript':
+    case 'graaljs':
+      return turn.env.scripts.evalExpression(expression, input);
+    default:
+      throw new Error(`Evaluator type ${evaluatorType} is not supported`);
+  }
+}
+
+const caseKey = (v: unknown): string => (v === null || v === undefined ? 'null' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+function runBranch(turn: Turn, t: Task, branch: WorkflowTask[] | undefined, hooks: ControlFlowHooks): void {
+  t.executed = true;
+  turn.log.touch(t);
+  const suffix = t.referenceTaskName.slice(t.workflowTask.taskReferenceName.length);
+  if (branch && branch.length > 0) hooks.scheduleTask(turn, branch[0]!, suffix, t.iteration);
+  else hooks.scheduleNext(turn, t);
+}
+
+/** Runs a system task at scheduling time. Worker and queued system tasks are left SCHEDULED. */
+export function runInlineTask(turn: Turn, t: Task, hooks: ControlFlowHooks, rerun = false): void {
+  const wt = t.workflowTask;
+  const input = t.inputData;
+  switch (t.taskType) {
+    case 'SWITCH':
+    case 'DECISION': {
+      let key: string;
+      try {
+        if (t.taskType === 'DECISION') {
+          key = wt.caseValueParam ? caseKey(input[wt.caseValueParam]) : caseKey(turn.env.scripts.evalExpression(wt.caseExpression ?? 'null', input));
+        } else {
+          key = caseKey(evaluate(turn, wt.evaluatorType, wt.expression ?? '', input));
+        }
+      } catch (e) {
+        complete(turn, t, { error: errorMessage(e) }, 'FAILED', `Error evaluating the expression: ${errorMessage(e)}`);
+        return;
+      }
+      const chosen = wt.decisionCases?.[key];
+      complete(turn, t, t.taskType === 'DECISION' ? { caseOutput: [key] } : { evaluationResult: [key], selectedCase: chosen ? key : 'defaultCase' });
+      runBranch(turn, t, chosen ?? wt.defaultCase, hooks);
+      return;
+    }
+    case 'FORK': {
+      if (wt.type === 'FORK_JOIN_DYNAMIC') return runDynamicFork(turn, t, hooks);
+      complete(turn, t, {});
+      t.inputData = { ...t.inputData, forkedTasks: (wt.forkTasks ?? []).map((b) => b[0]?.taskReferenceName).filter(Boolean) };
+      t.executed = true;
+      const suffix = t.referenceTaskName.slice(wt.taskReferenceName.length);
+      for (const branch of wt.forkTasks ?? []) if (branch[0]) hooks.scheduleTask(turn, branch[0], suffix, t.iteration); // scheduleTask stops once a branch ended the workflow
+      const join = blueprintOf(turn.state.workflow.workflowDefinition).following(wt.taskReferenceName);
+      if (join) hooks.scheduleTask(turn, join, suffix, t.iteration);
+      return;
+    }
+    case 'DO_WHILE': {
+      inProgress(turn, t);
+      const items = wt.items !== undefined ? resolveInput(turn.state, { items: wt.items }).items : undefined;
+      if (Array.isArray(items) && items.length === 0) {
+        complete(turn, t, { iteration: 0 });
+        return;
+      }
+      startIteration(turn, t, 1, hooks, Array.isArray(items) ? items : undefined);
+      return;
+    }
+    case 'SET_VARIABLE': {
+      const vars = { ...turn.state.workflow.variables, ...input };
+      if (JSON.stringify(vars).length > 256 * 1024) {
+        complete(turn, t, {}, 'FAILED_WITH_TERMINAL_ERROR', 'The variables payload size is above the limit of 256 KB');
+        return;
+      }
+      turn.state.workflow.variables = vars;
+      turn.log.workflowChanged = true;
+      complete(turn, t, {});
+      return;
+    }
+    case 'INLINE': {
+      try {
+        const result = evaluate(turn, input.evaluatorType as string | undefined, String(input.expression ?? ''), input);
+        complete(turn, t, { result });
+      } catch (e) {
+        complete(turn, t, { error: errorMessage(e) }, 'FAILED', errorMessage(e));
+      }
+      return;
+    }
+    case 'LAMBDA': {
+      try {
+        complete(turn, t, { result: turn.env.scripts.evalFunctionBody(String(input.scriptExpression ?? ''), input) });
+      } catch (e) {
+        complete(turn, t, { error: errorMessage(e) }, 'FAILED', errorMessage(e));
+      }
+      return;
+    }
+    case 'JSON_JQ_TRANSFORM': {
+      try {
+        const results = turn.env.scripts.jq(String(input.queryExpression ?? '.'), input);
+        complete(turn, t, { result: results[0] ?? null, resultList: results });
+      } catch (e) {
+        complete(turn, t, { error: errorMessage(e) }, 'FAILED', errorMessage(e));
+      }
+      return;
+    }
+    case 'NOOP':
+      complete(turn, t, {});
+      return;
+    case 'TERMINATE': {
+      const status = String(input.terminationStatus ?? '');
+      if (!['COMPLETED', 'FAILED', 'TERMINATED'].includes(status)) {
+        complete(turn, t, {}, 'FAILED', `The termination status ${status} is not valid; use COMPLETED, FAILED or TERMINATED`);
+        return;
+      }
+      const wo = input.workflowOutput;
+      const output = wo && typeof wo === 'object' && !Array.isArray(wo) ? (wo as Record<string, unknown>) : wo === undefined ? {} : { output: wo };
+      complete(turn, t, output);
+      t.executed = true;
+      const reason = (input.terminationReason as string | undefined) ?? `Workflow is ${status} by TERMINATE task: ${t.taskId}`;
+      hooks.endWorkflow(turn, status as WorkflowStatus, status === 'COMPLETED' && input.terminationReason === undefined ? undefined : reason, { output, lastTask: t, ...(status === 'COMPLETED' ? {} : { failedTask: t }) });
+      return;
+    }
+    case 'EVENT': {
+      const wf = turn.state.workflow;
+      const sink = wt.sink ?? '';
+      const event = sink === 'conductor' ? `conductor:${wf.workflowName}:${t.referenceTaskName}` : sink.startsWith('conductor:') && sink.split(':').length === 2 ? `conductor:${wf.workflowName}:${sink.slice(10)}` : sink;
+      const payload = { ...input, workflowInstanceId: wf.workflowId, workflowType: wf.workflowName, workflowVersion: wf.workflowVersion, correlationId: wf.correlationId };
+      turn.log.emit({ kind: 'publish', eventId: t.taskId, sink: event, payload });
+      if (wt.asyncComplete) inProgress(turn, t);
+      else complete(turn, t, { ...payload, event_produced: event });
+      return;
+    }
+    case 'START_WORKFLOW': {
+      const req = input.startWorkflow as Record<string, unknown> | undefined;
+      if (!req || typeof req !== 'object' || typeof req.name !== 'string') {
+        complete(turn, t, {}, 'FAILED', 'Missing or invalid startWorkflow request in input');
+        return;
+      }
+      const wf = turn.state.workflow;
+      const id = turn.env.derivedId(`start:${wf.workflowId}:${t.taskId}`);
+      turn.log.emit({
+        kind: 'startWorkflow',
+        workflowId: id,
+        request: {
+          name: req.name,
+          version: typeof req.version === 'number' ? req.version : undefined,
+          input: (req.input as Record<string, unknown>) ?? {},
+          correlationId: (req.correlationId as string | undefined) ?? wf.correlationId,
+          taskToDomain: (req.taskToDomain as Record<string, string> | undefined) ?? wf.taskToDomain,
+          priority: typeof req.priority === 'number' ? req.priority : undefined,
+        },
+      });
+      complete(turn, t, { workflowId: id });
+      return;
+    }
+    case 'SUB_WORKFLOW': {
+      const wf = turn.state.workflow;
+      const p = wt.subWorkflowParam ?? {};
+      const childId = turn.env.derivedId(`subworkflow:${wf.workflowId}:${t.taskId}:${t.retryCount}${rerun ? `:${turn.env.now}` : ''}`);
+      const inlineDef = p.workflowDefinition && typeof p.workflowDefinition === 'object' ? (p.workflowDefinition as never) : undefined;
+      t.subWorkflowId = childId;
+      t.outputData = { subWorkflowId: childId };
+      inProgress(turn, t);
+      turn.log.emit({
+        kind: 'startWorkflow',
+        workflowId: childId,
+        parent: { workflowId: wf.workflowId, taskId: t.taskId },
+        request: {
+          name: p.name ?? (inlineDef as { name?: string } | undefined)?.name ?? wt.name,
+          version: p.version ?? undefined,
+          input: t.inputData,
+          correlationId: wf.correlationId,
+          taskToDomain: p.taskToDomain ?? wf.taskToDomain,
+          priority: typeof p.priority === 'number' ? p.priority : wf.priority,
+          workflowDef: inlineDef,
+        },
+      });
+      return;
+    }
+    case 'WAIT': {
+      inProgress(turn, t);
+      try {
+        if (input.duration !== undefined && input.duration !== null && input.duration !== '') {
+          t.waitTimeout = turn.env.now + parseWaitDuration(String(input.duration)) * 1000;
+        } else if (input.until !== undefined && input.until !== null && input.until !== '') {
+          t.waitTimeout = parseWaitUntil(String(input.until));
+        }
+        if (t.waitTimeout !== undefined) t.callbackAfterSeconds = Math.max(0, Math.ceil((t.waitTimeout - turn.env.now) / 1000));
+      } catch (e) {
+        complete(turn, t, {}, 'FAILED_WITH_TERMINAL_ERROR', errorMessage(e));
+      }
+      return;
+    }
+    case 'HUMAN':
+    case 'JOIN':
+    case 'EXCLUSIVE_JOIN':
+      inProgress(turn, t);
+      return;
+    default:
+      return; // worker tasks and queued system tasks stay SCHEDULED in their queue
+  }
+}
+
+function runDynamicFork(turn: Turn, t: Task, hooks: ControlFlowHooks): void {
+  const wt = t.workflowTask;
+  const input = t.inputData;
+  let tasks: WorkflowTask[] = [];
+  let inputs: Record<string, unknown> = {};
+  try {
+    if ('forkTaskName' in input || 'forkTaskWorkflow' in input || 'forkTaskInputs' in input) {
+      const list = Array.isArray(input.forkTaskInputs) ? input.forkTaskInputs : [];
+      const name = String(input.forkTaskName ?? input.forkTaskWorkflow ?? '');
+      const type = input.forkTaskWorkflow ? 'SUB_WORKFLOW' : String(input.forkTaskType ?? 'SIMPLE');
+      tasks = list.map((_, i) => ({
+        name,
+        taskReferenceName: `_${name}_${i}`,
+        type,
+        inputParameters: {},
+        ...(type === 'SUB_WORKFLOW' ? { subWorkflowParam: { name, version: (input.forkTaskWorkflowVersion as number | undefined) ?? undefined } } : {}),
+      }));
+      list.forEach((v, i) => (inputs[`_${name}_${i}`] = { ...(v && typeof v === 'object' && !Array.isArray(v) ? v : { input: v }), __index: i }));
+    } else if (wt.dynamicForkJoinTasksParam) {
+      const spec = input[wt.dynamicForkJoinTasksParam] as { dynamicTasks?: Array<Record<string, unknown>> } | undefined;
+      for (const d of spec?.dynamicTasks ?? []) {
+        const ref = String(d.referenceName);
+        tasks.push({ name: String(d.taskName), taskReferenceName: ref, type: String(d.type ?? 'SIMPLE'), inputParameters: {}, ...(d.workflowName ? { subWorkflowParam: { name: String(d.workflowName) } } : {}) });
+        inputs[ref] = d.input ?? {};
+      }
+    } else {
+      const list = input[wt.dynamicForkTasksParam ?? ''];
+      if (!Array.isArray(list)) throw new Error(`Input '${wt.dynamicForkTasksParam}' must be a list of tasks`);
+      tasks = list.map((x) => {
+        const w = x as WorkflowTask;
+        return { ...w, type: w.type ?? 'SIMPLE', inputParameters: w.inputParameters ?? {} };
+      });
+      const m = input[wt.dynamicForkTasksInputParamName ?? ''];
+      if (m !== undefined && (m === null || typeof m !== 'object' || Array.isArray(m))) throw new Error(`Input '${wt.dynamicForkTasksInputParamName}' must be a map of reference name to input`);
+      inputs = (m as Record<string, unknown>) ?? {};
+    }
+    const refs = tasks.map((x) => x.taskReferenceName);
+    const dup = refs.find((r, i) => refs.indexOf(r) !== i || (!!r && !!latestByRef(turn.state.tasks, r)));
+    if (refs.some((r) => !r)) throw new Error('Every dynamic fork task needs a taskReferenceName');
+    if (dup) throw new Error(`Duplicate task reference name ${dup} in dynamic fork`);
+  } catch (e) {
+    complete(turn, t, { error: errorMessage(e) }, 'FAILED', errorMessage(e));
+    return;
+  }
+  complete(turn, t, {});
+  t.inputData = { ...t.inputData, forkedTasks: tasks.map((x) => x.taskReferenceName), forkedTaskDefs: tasks };
+  t.executed = true;
+  const suffix = t.referenceTaskName.slice(wt.taskReferenceName.length);
+  for (const dt of tasks) {
+    const taskInput = (inputs[dt.taskReferenceName] as Record<string, unknown>) ?? {};
+    hooks.addTask(turn, hooks.makeTask(turn, dt, { suffix, iteration: t.iteration, input: taskInput }));
+    const added = turn.state.tasks[turn.state.tasks.length - 1]!;
+    runInlineTask(turn, added, hooks);
+  }
+  const join = blueprintOf(turn.state.workflow.workflowDefinition).following(wt.taskReferenceName);
+  if (join) hooks.scheduleTask(turn, { ...join, joinOn: tasks.map((x) => x.taskReferenceName) }, suffix, t.iteration);
+}
+
+function loopBodyRefs(wt: WorkflowTask): Set<string> {
+  return new Set([...walkTasks(wt.loopOver ?? [])].map((x) => x.taskReferenceName));
+}
+
+function startIteration(turn: Turn, t: Task, iteration: number, hooks: ControlFlowHooks, items?: unknown[]): void {
+  const wt = t.workflowTask;
+  t.iteration = iteration;
+  t.outputData = { ...t.outputData, iteration, ...(items ? { item: items[iteration - 1], index: iteration - 1 } : {}) };
+  turn.log.touch(t);
+  const first = wt.loopOver?.[0];
+  const loopSuffix = t.referenceTaskName.slice(wt.taskReferenceName.length);
+  if (first) hooks.scheduleTask(turn, first, `${loopSuffix}__${iteration}`, iteration);
+}
+
+/** Re-evaluates a waiting system task. Returns true when it changed. */
+export function evaluateTask(turn: Turn, t: Task, hooks: ControlFlowHooks): boolean {
+  switch (t.taskType) {
+    case 'JOIN':
+      return evaluateJoin(turn, t);
+    case 'EXCLUSIVE_JOIN':
+      return evaluateExclusiveJoin(turn, t);
+    case 'DO_WHILE':
+      return evaluateLoop(turn, t, hooks);
+    case 'WAIT':
+      if (t.waitTimeout !== undefined && t.waitTimeout > 0 && turn.env.now >= t.waitTimeout) {
+        complete(turn, t, t.outputData ?? {});
+        return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+function joinOnOf(turn: Turn, t: Task): string[] {
+  const joinOn = t.workflowTask.joinOn ?? [];
+  if (joinOn.length > 0) return joinOn;
+  // An empty joinOn waits for the last task of every branch of the fork before it.
+  const bp = blueprintOf(turn.state.workflow.workflowDefinition);
+  const fork = bp.forkBefore(t.workflowTask.taskReferenceName);
+  return fork ? bp.branchEnds(fork.taskReferenceName) : [];
+}
+
+function evaluateJoin(turn: Turn, t: Task): boolean {
+  const suffix = t.referenceTaskName.slice(t.workflowTask.taskReferenceName.length);
+  const output: Record<string, unknown> = {};
+  let withErrors = false;
+  for (const ref of joinOnOf(turn, t)) {
+    const x = latestByRef(turn.state.tasks, ref + suffix);
+    if (!x || !isTerminalTask(x.status) || x.retried) return false;
+    if (!isSuccessfulTask(x.status)) return false; // the failing branch ends or retries the workflow itself
+    if (x.status === 'COMPLETED_WITH_ERRORS') withErrors = true;
+    if (x.outputData && Object.keys(x.outputData).length > 0) output[ref] = x.outputData;
+  }
+  complete(turn, t, output, withErrors ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED');
+  return true;
+}
+
+function evaluateExclusiveJoin(turn: Turn, t: Task): boolean {
+  const suffix = t.referenceTaskName.slice(t.workflowTask.taskReferenceName.length);
+  for (const ref of t.workflowTask.joinOn ?? []) {
+    const x = latestByRef(turn.state.tasks, ref + suffix);
+    if (!x || x.status === 'SKIPPED') continue;
+    if (!isTerminalTask(x.status) || x.retried) return false;
+    complete(turn, t, { ...x.outputData }, isSuccessfulTask(x.status) ? 'COMPLETED' : 'FAILED', x.reasonForIncompletion);
+    return true;
+  }
+  const pending = turn.state.tasks.some((x) => x !== t && !x.retried && !isTerminalTask(x.status));
+  if (pending) return false;
+  for (const ref of t.workflowTask.defaultExclusiveJoinTask ?? []) {
+    const x = latestByRef(turn.state.tasks, ref + suffix);
+    if (x && isTerminalTask(x.status)) {
+      complete(turn, t, { ...x.outputData }, isSuccessfulTask(x.status) ? 'COMPLETED' : 'FAILED', x.reasonForIncompletion);
+      return true;
+    }
+  }
+  complete(turn, t, {});
+  return true;
+}
+
+function evaluateLoop(turn: Turn, t: Task, hooks: ControlFlowHooks): boolean {
+  const wt = t.workflowTask;
+  const bodyRefs = loopBodyRefs(wt);
+  const loopSuffix = t.referenceTaskName.slice(wt.taskReferenceName.length);
+  const iterSuffix = `${loopSuffix}__${t.iteration}`;
+  const body = turn.state.tasks.filter((x) => bodyRefs.has(x.workflowTask.taskReferenceName) && x.referenceTaskName.slice(x.workflowTask.taskReferenceName.length).startsWith(iterSuffix));
+  if (body.length === 0) return false;
+  for (const x of body) {
+    if (x.retried) continue;
+    if (!isTerminalTask(x.status)) return false;
+    if (isSuccessfulTask(x.status) && !x.executed && x.status !== 'SKIPPED') return false;
+    if (!isSuccessfulTask(x.status)) return false;
+  }
+  const iterationOutput: Record<string, unknown> = {};
+  for (const x of body) if (!x.retried && x.referenceTaskName === x.workflowTask.taskReferenceName + iterSuffix) iterationOutput[x.workflowTask.taskReferenceName] = x.outputData;
+  const output: Record<string, unknown> = { ...t.outputData, [String(t.iteration)]: iterationOutput, iteration: t.iteration };
+  t.outputData = output;
+  turn.log.touch(t);
+  const items = wt.items !== undefined ? resolveInput(turn.state, { items: wt.items }).items : undefined;
+  let again: boolean;
+  if (Array.isArray(items)) {
+    again = t.iteration < items.length;
+  } else {
+    const bindings: Record<string, unknown> = { ...t.inputData, [wt.taskReferenceName]: output };
+    for (const [ref, out] of Object.entries(iterationOutput)) bindings[ref] = out;
+    try {
+      again = isConductorTrue(turn.env.scripts.evalExpression(wt.loopCondition ?? 'false', bindings));
+    } catch (e) {
+      complete(turn, t, output, 'FAILED', `Unable to evaluate loopCondition ${wt.loopCondition}: ${errorMessage(e)}`);
+      return true;
+    }
+  }
+  if (again) {
+    startIteration(turn, t, t.iteration + 1, hooks, Array.isArray(items) ? items : undefined);
+  } else {
+    complete(turn, t, output);
+  }
+  return true;
+}
+
+/** When a WAIT task ends by itself, if it does. */
+export function waitDeadline(t: Task): number | undefined {
+  return t.taskType === 'WAIT' && t.status === 'IN_PROGRESS' && t.waitTimeout ? t.waitTimeout : undefined;
+}

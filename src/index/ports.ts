@@ -1,0 +1,46 @@
+import type { Task, WorkflowRecord } from '../model/execution';
+import type { SearchResult, TaskSummary, WorkflowSummary } from '../model/summaries';
+
+/**
+ * The parsed `query` parameter. Produced by `parseQuery` in `index/query.ts` (pure) and translated by
+ * each adapter (SQL for SQLite, query DSL for Elasticsearch).
+ */
+export type QueryAst =
+  | { op: 'and' | 'or'; left: QueryAst; right: QueryAst }
+  | { op: 'cmp'; field: string; cmp: '=' | '!=' | '>' | '<' | '>=' | '<='; value: string | number }
+  | { op: 'in'; field: string; values: Array<string | number> }
+  | { op: 'isNull'; field: string; negated: boolean }
+  | { op: 'between'; field: string; low: number; high: number }
+  | { op: 'startsWith'; field: string; value: string };
+
+/** `freeText`: `*` (everything), `field:value` terms and plain words, implicitly AND-ed. */
+export type FreeText = { kind: 'all' } | { kind: 'terms'; terms: Array<{ field?: string; value: string }> };
+
+export interface SortKey {
+  field: string;
+  order: 'ASC' | 'DESC';
+}
+
+export interface SearchRequest {
+  query?: QueryAst;
+  freeText: FreeText;
+  sort: SortKey[];
+  /** Offset of the first result. */
+  start: number;
+  size: number;
+}
+
+/** What the index receives from the outbox: the full records, summarised by the adapter. */
+export interface WorkflowIndexDoc {
+  workflow: WorkflowRecord;
+}
+
+export interface SearchIndex {
+  /** Upserts; a document older (by updateTime) than the stored one is ignored. */
+  indexWorkflows(docs: WorkflowRecord[]): Promise<void>;
+  indexTasks(tasks: Task[]): Promise<void>;
+  removeWorkflow(workflowId: string): Promise<void>;
+  searchWorkflows(req: SearchRequest): Promise<SearchResult<WorkflowSummary>>;
+  searchTasks(req: SearchRequest): Promise<SearchResult<TaskSummary>>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,45 @@
+/**
+ * Cross-request coordination a poll needs: long-poll wake-ups and the per-task-type limits of
+ * TaskDef (rateLimitPerFrequency / rateLimitFrequencyInSeconds, concurrentExecLimit). Local adapter
+ * for one process; Redis adapter shared by all replicas.
+ */
+export interface WakeUps {
+  /** Signals that `queue` (a queue name) has new work. */
+  notify(queue: string): void;
+  /** Resolves true when `queue` is notified before `timeoutMs`, false on timeout or abort. */
+  wait(queue: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface TaskLimits {
+  /**
+   * Tries to take one slot of the rate window for `taskDefName`. Returns true when allowed.
+   * `perFrequency` 0 means unlimited.
+   */
+  tryRate(taskDefName: string, perFrequency: number, frequencySeconds: number, now: number): Promise<boolean>;
+  /** Tries to reserve a concurrency slot (0 = unlimited); `taskId` makes the reservation idempotent. */
+  tryAcquire(taskDefName: string, limit: number, taskId: string): Promise<boolean>;
+  /** Frees the slot held by taskId (no-op when none). */
+  release(taskDefName: string, taskId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface PollRecord {
+  queueName: string;
+  domain?: string;
+  workerId?: string;
+  lastPollTime: number;
+}
+
+/**
+ * Who polls which queue, and which queues exist: shared by all replicas so that `queue/polldata`,
+ * `queue/all` and the `taskToDomain` fallback (a domain counts while a worker polled it within 10 s)
+ * see every replica's workers. Writes are fire-and-forget and may be throttled.
+ */
+export interface QueueDirectory {
+  recordPoll(p: PollRecord): void;
+  recordQueue(name: string): void;
+  pollData(): Promise<PollRecord[]>;
+  queues(): Promise<string[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,18 @@
+import Redis from 'ioredis';
+import { RedisTaskLimits } from './redis-task-limits';
+import { RedisWakeUps } from './redis-wake-ups';
+
+export { RedisTaskLimits, RedisWakeUps };
+
+export interface RedisLimitsConfig {
+  url: string;
+  keyPrefix: string;
+  slotTtlMs?: number;
+  onError?: (err: unknown) => void;
+}
+
+/** Composition-root helper: both limit ports of the distributed profile, each owning its connections. */
+export const createRedisLimits = (cfg: RedisLimitsConfig): { wakeUps: RedisWakeUps; taskLimits: RedisTaskLimits } => ({
+  wakeUps: new RedisWakeUps(new Redis(cfg.url), cfg.keyPrefix, cfg.onError),
+  taskLimits: new RedisTaskLimits(new Redis(cfg.url), { keyPrefix: cfg.keyPrefix, slotTtlMs: cfg.slotTtlMs }),
+});

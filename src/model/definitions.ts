@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { RetryLogic, TimeoutPolicy, WorkflowTimeoutPolicy } from './statuses';
+
+// Definitions as Conductor serialises them (reference §2.3–§2.6), with Conductor's defaults.
+// Unknown properties are kept (passthrough), as Jackson ignores-but-we-preserve them for round trips.
+
+const jsonObject = z.record(z.string(), z.unknown());
+const int = z.number().int();
+
+export const TaskDefSchema = z
+  .looseObject({
+    name: z.string().min(1, 'TaskDef name cannot be null or empty'),
+    description: z.string().optional(),
+    retryCount: int.min(0).default(3),
+    timeoutSeconds: int.min(0).default(0),
+    inputKeys: z.array(z.string()).default([]),
+    outputKeys: z.array(z.string()).default([]),
+    timeoutPolicy: TimeoutPolicy.default('TIME_OUT_WF'),
+    retryLogic: RetryLogic.default('FIXED'),
+    retryDelaySeconds: int.min(0).default(60),
+    responseTimeoutSeconds: int.min(1).default(3600),
+    concurrentExecLimit: int.min(0).nullish(),
+    inputTemplate: jsonObject.default({}),
+    rateLimitPerFrequency: int.min(0).nullish(),
+    rateLimitFrequencyInSeconds: int.min(0).nullish(),
+    isolationGroupId: z.string().nullish(),
+    executionNameSpace: z.string().nullish(),
+    ownerEmail: z.string().nullish(),
+    pollTimeoutSeconds: int.min(0).nullish(),
+    backoffScaleFactor: int.min(1).default(1),
+    maxRetryDelaySeconds: int.min(0).default(0),
+    totalTimeoutSeconds: int.min(0).default(0),
+    ownerApp: z.string().nullish(),
+    createTime: z.number().default(0),
+    updateTime: z.number().default(0),
+    createdBy: z.string().nullish(),
+    updatedBy: z.string().nullish(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.timeoutSeconds > 0 && d.responseTimeoutSeconds > d.timeoutSeconds) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['responseTimeoutSeconds'],
+        message: `TaskDef: ${d.name} responseTimeoutSeconds: ${d.responseTimeoutSeconds} must be less than timeoutSeconds: ${d.timeoutSeconds}`,
+      });
+    }
+  });
+export type TaskDef = z.infer<typeof TaskDefSchema>;
+
+export interface WorkflowTask {
+  name: string;
+  taskReferenceName: string;
+  type: string;
+  description?: string;
+  inputParameters: Record<string, unknown>;
+  optional?: boolean;
+  startDelay?: number;
+  asyncComplete?: boolean;
+  retryCount?: number | null;
+  taskDefinition?: TaskDef | null;
+  // control flow
+  dynamicTaskNameParam?: string;
+  caseValueParam?: string;
+  caseExpression?: string;
+  evaluatorType?: string;
+  expression?: string;
+  decisionCases?: Record<string, WorkflowTask[]>;
+  defaultCase?: WorkflowTask[];
+  forkTasks?: WorkflowTask[][];
+  joinOn?: string[];
+  defaultExclusiveJoinTask?: string[];
+  dynamicForkTasksParam?: string;
+  dynamicForkTasksInputParamName?: string;
+  dynamicForkJoinTasksParam?: string;
+  loopCondition?: string;
+  loopOver?: WorkflowTask[];
+  items?: string;
+  subWorkflowParam?: SubWorkflowParams;
+  sink?: string;
+  [key: string]: unknown;
+}
+
+export interface SubWorkflowParams {
+  name?: string;
+  version?: number | null;
+  taskToDomain?: Record<string, string>;
+  workflowDefinition?: unknown;
+  priority?: unknown;
+  [key: string]: unknown;
+}
+
+export const SubWorkflowParamsSchema: z.ZodType<SubWorkflowParams> = z.looseObject({
+  name: z.string().optional(),
+  version: int.nullish(),
+  taskToDomain: z.record(z.string(), z.string()).optional(),
+  workflowDefinition: z.unknown().optional(),
+  priority: z.unknown().optional(),
+});
+
+export const WorkflowTaskSchema: z.ZodType<WorkflowTask, unknown> = z.lazy(() =>
+  z.looseObject({
+    name: z.string().min(1, 'WorkflowTask name cannot be empty or null'),
+    taskReferenceName: z.string().min(1, 'WorkflowTask taskReferenceName name cannot be empty or null'),
+    type: z.string().min(1).default('SIMPLE'),
+    description: z.string().optional(),
+    inputParameters: jsonObject.default({}),
+    optional: z.boolean().optional(),
+    startDelay: int.min(0).optional(),
+    asyncComplete: z.boolean().optional(),
+    retryCount: int.min(0).nullish(),
+    taskDefinition: TaskDefSchema.nullish(),
+    dynamicTaskNameParam: z.string().optional(),
+    caseValueParam: z.string().optional(),
+    caseExpression: z.string().optional(),
+    evaluatorType: z.string().optional(),
+    expression: z.string().optional(),
+    decisionCases: z.record(z.string(), z.array(WorkflowTaskSchema)).optional(),
+    defaultCase: z.array(WorkflowTaskSchema).optional(),
+    forkTasks: z.array(z.array(WorkflowTaskSchema)).optional(),
+    joinOn: z.array(z.string()).optional(),
+    defaultExclusiveJoinTask: z.array(z.string()).optional(),
+    dynamicForkTasksParam: z.string().optional(),
+    dynamicForkTasksInputParamName: z.string().optional(),
+    dynamicForkJoinTasksParam: z.string().optional(),
+    loopCondition: z.string().optional(),
+    loopOver: z.array(WorkflowTaskSchema).optional(),
+    items: z.string().optional(),
+    subWorkflowParam: SubWorkflowParamsSchema.optional(),
+    sink: z.string().optional(),
+  }),
+) as unknown as z.ZodType<WorkflowTask, unknown>;
+
+export const WorkflowDefSchema = z
+  .looseObject({
+    name: z.string().min(1, 'WorkflowDef name cannot be null or empty'),
+    description: z.string().nullish(),
+    version: int.min(0).default(1),
+    tasks: z.array(WorkflowTaskSchema).min(1, 'WorkflowTask list cannot be empty'),
+    inputParameters: z.array(z.string()).default([]),
+    outputParameters: jsonObject.default({}),
+    failureWorkflow: z.string().nullish(),
+    failureWorkflowVersion: int.nullish(),
+    schemaVersion: int.default(2),
+    restartable: z.boolean().default(true),
+    workflowStatusListenerEnabled: z.boolean().default(false),
+    ownerEmail: z.string().nullish(),
+    ownerApp: z.string().nullish(),
+    timeoutPolicy: WorkflowTimeoutPolicy.default('ALERT_ONLY'),
+    timeoutSeconds: int.min(0).default(0),
+    variables: jsonObject.default({}),
+    inputTemplate: jsonObject.default({}),
+    createTime: z.number().default(0),
+    updateTime: z.number().default(0),
+    createdBy: z.string().nullish(),
+    updatedBy: z.string().nullish(),
+  })
+  .superRefine((def, ctx) => {
+    for (const issue of validateWorkflowTree(def.tasks)) ctx.addIssue({ code: 'custom', ...issue });
+  });
+export type WorkflowDef = z.infer<typeof WorkflowDefSchema>;
+
+/** Walks every task of a definition tree, depth first, including branches, forks and loops. */
+export function* walkTasks(tasks: WorkflowTask[]): Generator<WorkflowTask> {
+  for (const t of tasks) {
+    yield t;
+    for (const branch of Object.values(t.decisionCases ?? {})) yield* walkTasks(branch);
+    if (t.defaultCase) yield* walkTasks(t.defaultCase);
+    for (const branch of t.forkTasks ?? []) yield* walkTasks(branch);
+    if (t.loopOver) yield* walkTasks(t.loopOver);
+  }
+}
+
+interface TreeIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+// Registration-time checks of Conductor's WorkflowTaskTypeConstraint and TaskReferenceNameUniqueConstraint (reference §2.5).
+function validateWorkflowTree(tasks: WorkflowTask[]): TreeIssue[] {
+  const issues: TreeIssue[] = [];
+  const seen = new Set<string>();
+  for (const t of walkTasks(tasks)) {
+    const ref = t.taskReferenceName;
+    const at = ['tasks', ref];
+    if (seen.has(ref)) issues.push({ path: at, message: `taskReferenceName: ${ref} should be unique across tasks for a given workflowDefinition` });
+    seen.add(ref);
+    switch (t.type) {
+      case 'SWITCH':
+        if (!t.evaluatorType) issues.push({ path: at, message: `evaluatorType should be set for task: ${ref}` });
+        if (!t.expression) issues.push({ path: at, message: `expression should be set for task: ${ref}` });
+        if (!t.decisionCases || Object.keys(t.decisionCases).length === 0)
+          issues.push({ path: at, message: `decisionCases should have atleast one task for task: ${ref}` });
+        break;
+      case 'DECISION':
+        if (!t.caseValueParam && !t.caseExpression)
+          issues.push({ path: at, message: `caseValueParam or caseExpression field is required for task: ${ref}` });
+        if (!t.decisionCases || Object.keys(t.decisionCases).length === 0)
+          issues.push({ path: at, message: `decisionCases should have atleast one task for task: ${ref}` });
+        break;
+      case 'DO_WHILE':
+        if (!t.loopCondition) issues.push({ path: at, message: `loopCondition field is required for task: ${ref}` });
+        if (!t.loopOver || t.loopOver.length === 0) issues.push({ path: at, message: `loopOver field is required for task: ${ref}` });
+        break;
+      case 'DYNAMIC':
+        if (!t.dynamicTaskNameParam) issues.push({ path: at, message: `dynamicTaskNameParam field is required for task: ${ref}` });
+        break;
+      case 'FORK_JOIN':
+        if (!t.forkTasks || t.forkTasks.length === 0) issues.push({ path: at, message: `forkTasks should have atleast one task for task: ${ref}` });
+        break;
+      case 'FORK_JOIN_DYNAMIC': {
+        const ip = t.inputParameters ?? {};
+        const simpleForm = 'forkTaskName' in ip || 'forkTaskWorkflow' in ip || 'forkTaskInputs' in ip;
+        if (!simpleForm && !t.dynamicForkJoinTasksParam && !(t.dynamicForkTasksParam && t.dynamicForkTasksInputParamName))
+          issues.push({ path: at, message: `dynamicForkTasksParam and dynamicForkTasksInputParamName are required for task: ${ref}` });
+        break;
+      }
+      case 'EVENT':
+        if (!t.sink) issues.push({ path: at, message: `sink field is required for task: ${ref}` });
+        break;
+      case 'SUB_WORKFLOW':
+        if (!t.subWorkflowParam) issues.push({ path: at, message: `subWorkflowParam field is required for task: ${ref}` });
+        break;
+      case 'JSON_JQ_TRANSFORM':
+        if (!t.inputParameters || !('queryExpression' in t.inputParameters))
+          issues.push({ path: at, message: `queryExpression is required for task: ${ref}` });
+        break;
+      case 'TERMINATE': {
+        if (t.optional) issues.push({ path: at, message: `terminate task cannot be optional, taskName: ${t.name}` });
+        const s = t.inputParameters?.terminationStatus;
+        if (typeof s === 'string' && !s.includes('${') && !['COMPLETED', 'FAILED', 'TERMINATED'].includes(s))
+          issues.push({ path: at, message: `terminationStatus should be one of COMPLETED, FAILED, TERMINATED for task: ${ref}` });
+        break;
+      }
+      case 'WAIT': {
+        const ip = t.inputParameters ?? {};
+        if (ip.duration !== undefined && ip.until !== undefined)
+          issues.push({ path: at, message: `Both 'duration' and 'until' specified for task: ${ref}; only one is allowed` });
+        break;
+      }
+      case 'HTTP': {
+        const ip = t.inputParameters ?? {};
+        const tmpl = t.taskDefinition?.inputTemplate ?? {};
+        if (!('http_request' in ip) && !('uri' in ip) && !('http_request' in tmpl))
+          issues.push({ path: at, message: `inputParameters.http_request field is required for task: ${ref}` });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return issues;
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { TaskDefSchema, WorkflowDefSchema, WorkflowTaskSchema } from './definitions';
+import { TaskStatus, WorkflowStatus } from './statuses';
+
+// Execution records exactly as Conductor serialises Workflow and Task (reference §2.1, §2.2).
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const TaskExecLogSchema = z.object({
+  log: z.string(),
+  taskId: z.string().optional(),
+  createdTime: z.number().optional(),
+});
+export type TaskExecLog = z.infer<typeof TaskExecLogSchema>;
+
+export const TaskSchema = z.object({
+  taskId: z.string(),
+  taskType: z.string(),
+  taskDefName: z.string(),
+  referenceTaskName: z.string(),
+  status: TaskStatus,
+  inputData: jsonObject,
+  outputData: jsonObject,
+  workflowInstanceId: z.string(),
+  workflowType: z.string(),
+  correlationId: z.string().optional(),
+  workflowPriority: z.number().int(),
+  retryCount: z.number().int(),
+  seq: z.number().int(),
+  pollCount: z.number().int(),
+  scheduledTime: z.number(),
+  startTime: z.number(),
+  endTime: z.number(),
+  updateTime: z.number(),
+  startDelayInSeconds: z.number().int(),
+  retriedTaskId: z.string().optional(),
+  retried: z.boolean(),
+  executed: z.boolean(),
+  callbackFromWorker: z.boolean(),
+  responseTimeoutSeconds: z.number(),
+  callbackAfterSeconds: z.number(),
+  reasonForIncompletion: z.string().optional(),
+  workerId: z.string().optional(),
+  workflowTask: WorkflowTaskSchema,
+  domain: z.string().optional(),
+  rateLimitPerFrequency: z.number().int(),
+  rateLimitFrequencyInSeconds: z.number().int(),
+  isolationGroupId: z.string().optional(),
+  executionNameSpace: z.string().optional(),
+  iteration: z.number().int(),
+  subWorkflowId: z.string().optional(),
+  subworkflowChanged: z.boolean().optional(),
+  parentTaskId: z.string().optional(),
+  firstStartTime: z.number().optional(),
+  /** When a WAIT task with `duration`/`until` completes (epoch ms). */
+  waitTimeout: z.number().optional(),
+  queueWaitTime: z.number().optional(),
+  loopOverTask: z.boolean().optional(),
+  taskDefinition: TaskDefSchema.optional(),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+export const WorkflowSchema = z.object({
+  workflowId: z.string(),
+  status: WorkflowStatus,
+  createTime: z.number(),
+  startTime: z.number(),
+  updateTime: z.number(),
+  endTime: z.number(),
+  lastRetriedTime: z.number(),
+  input: jsonObject,
+  output: jsonObject,
+  tasks: z.array(TaskSchema),
+  correlationId: z.string().optional(),
+  parentWorkflowId: z.string().optional(),
+  parentWorkflowTaskId: z.string().optional(),
+  reRunFromWorkflowId: z.string().optional(),
+  reasonForIncompletion: z.string().optional(),
+  event: z.string().optional(),
+  taskToDomain: z.record(z.string(), z.string()),
+  failedReferenceTaskNames: z.array(z.string()),
+  failedTaskNames: z.array(z.string()),
+  workflowDefinition: WorkflowDefSchema,
+  workflowName: z.string(),
+  workflowVersion: z.number().int(),
+  externalInputPayloadStoragePath: z.string().optional(),
+  priority: z.number().int(),
+  variables: jsonObject,
+  ownerApp: z.string().optional(),
+  createdBy: z.string().optional(),
+});
+export type Workflow = z.infer<typeof WorkflowSchema>;
+
+/** The stored execution: the workflow row without tasks, plus its tasks by id. */
+export type WorkflowRecord = Omit<Workflow, 'tasks'>;

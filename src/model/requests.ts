@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { WorkflowDefSchema } from './definitions';
+import { TaskExecLogSchema } from './execution';
+import { TaskResultStatus } from './statuses';
+
+// Request bodies the API accepts (reference §2.7–§2.9, §2.11), zod-first.
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const PrioritySchema = z
+  .number({ error: 'priority must be an integer' })
+  .int('priority must be an integer')
+  .min(0, 'priority: must be greater than or equal to 0')
+  .max(99, 'priority: must be less than or equal to 99');
+
+export const StartWorkflowRequestSchema = z.looseObject({
+  name: z.string({ error: 'Workflow name cannot be null or empty' }).min(1, 'Workflow name cannot be null or empty'),
+  version: z.number().int().nullish(),
+  correlationId: z.string().nullish(),
+  input: jsonObject.nullish(),
+  taskToDomain: z.record(z.string(), z.string()).nullish(),
+  workflowDef: WorkflowDefSchema.nullish(),
+  externalInputPayloadStoragePath: z.string().nullish(),
+  priority: PrioritySchema.nullish(),
+  createdBy: z.string().nullish(),
+  idempotencyKey: z.string().nullish(),
+});
+export type StartWorkflowRequest = z.infer<typeof StartWorkflowRequestSchema>;
+
+export const TaskResultSchema = z.looseObject({
+  workflowInstanceId: z.string({ error: 'Workflow Id cannot be null or empty' }).min(1, 'Workflow Id cannot be null or empty'),
+  taskId: z.string({ error: 'Task ID cannot be null or empty' }).min(1, 'Task ID cannot be null or empty'),
+  status: TaskResultStatus,
+  outputData: jsonObject.nullish(),
+  reasonForIncompletion: z.string().nullish(),
+  callbackAfterSeconds: z.number().int().min(0).nullish(),
+  workerId: z.string().nullish(),
+  logs: z.array(TaskExecLogSchema).nullish(),
+  extendLease: z.boolean().nullish(),
+  subWorkflowId: z.string().nullish(),
+  externalOutputPayloadStoragePath: z.string().nullish(),
+});
+export type TaskResult = z.infer<typeof TaskResultSchema>;
+
+export const RerunWorkflowRequestSchema = z.looseObject({
+  reRunFromWorkflowId: z.string().nullish(),
+  workflowInput: jsonObject.nullish(),
+  reRunFromTaskId: z.string().nullish(),
+  taskInput: jsonObject.nullish(),
+  correlationId: z.string().nullish(),
+});
+export type RerunWorkflowRequest = z.infer<typeof RerunWorkflowRequestSchema>;
+
+export const SkipTaskRequestSchema = z.looseObject({
+  taskInput: jsonObject.nullish(),
+  taskOutput: jsonObject.nullish(),
+});
+export type SkipTaskRequest = z.infer<typeof SkipTaskRequestSchema>;

@@ -1,0 +1,13 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+
+/** Rejects app-channel calls whose `dapr-api-token` differs from APP_API_TOKEN (reference §1.3); no-op when unset. */
+export const requireDaprAppToken = (token: string | undefined): RequestHandler => {
+  const expected = token ? Buffer.from(token) : undefined;
+  return (req, res, next) => {
+    if (!expected) return next();
+    const given = Buffer.from(req.get('dapr-api-token') ?? '');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return next();
+    res.status(401).json({ error: { name: 'Unauthorized', message: 'missing or wrong dapr-api-token' } });
+  };
+};

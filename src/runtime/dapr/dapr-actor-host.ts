@@ -1,0 +1,266 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { DaprClient } from '@dapr/dapr';
+import type { Logger } from 'pino';
+import { ActorDeactivated, type Actor, type ActorContext, type ActorFactory, type ActorHost, type ActorStateStore } from '../ports';
+import { serializeActorError, type ErrorReviver } from './actor-errors';
+import { requireDaprAppToken } from './app-token';
+import { isRetriableRouting, SidecarActorApi } from './sidecar-api';
+import { TurnQueue } from './turn-queue';
+
+type Log = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/** Per-type overrides served in `entitiesConfig` of GET /dapr/config (Go duration strings, no `d` unit). */
+export interface ActorTypeConfig {
+  actorIdleTimeout?: string;
+  drainOngoingCallTimeout?: string;
+}
+
+export interface DaprActorHostOptions {
+  client: DaprClient;
+  log: Log;
+  /** daprd's APP_API_TOKEN: when set, every app-channel call must carry it as `dapr-api-token`. */
+  appApiToken?: string;
+  actorIdleTimeout?: string;
+  drainOngoingCallTimeout?: string;
+  entitiesConfig?: Record<string, ActorTypeConfig>;
+  /** Interval of the retry-forever failure policy of every reminder, and the re-arm delay after a failed reminder turn. */
+  reminderRetryMs?: number;
+  /** How long `invoke` keeps retrying failures that happened before any turn ran (placement not ready, sidecar restarting). */
+  routingRetryBudgetMs?: number;
+  /** Maps a remote actor error (by name) to the caller's own error class. */
+  reviveError?: ErrorReviver;
+  maxBodyBytes?: number;
+  /** Clock, injectable for tests. */
+  now?: () => number;
+}
+
+interface Activation {
+  actor: Actor;
+  /** The due time each reminder was last armed with in this activation; skips identical re-registration. */
+  armed: Map<string, number | null>;
+}
+
+const keyOf = (type: string, id: string): string => `${type}||${id}`;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * ActorHost on Dapr virtual actors: daprd places each (type, id) on one replica and calls it
+ * through the app channel routes below; this class keeps the activations of this replica.
+ */
+export class DaprActorHost implements ActorHost {
+  private readonly factories = new Map<string, ActorFactory>();
+  private readonly active = new Map<string, Activation>();
+  private readonly turns = new TurnQueue();
+  private readonly api: SidecarActorApi;
+  private readonly log: Log;
+  private readonly now: () => number;
+  private readonly reminderRetryMs: number;
+  private stopping = false;
+
+  constructor(private readonly opts: DaprActorHostOptions) {
+    this.api = new SidecarActorApi(opts.client, opts.reviveError);
+    this.log = opts.log;
+    this.now = opts.now ?? Date.now;
+    this.reminderRetryMs = opts.reminderRetryMs ?? 2000;
+  }
+
+  register(type: string, factory: ActorFactory): void {
+    if (this.factories.has(type)) throw new Error(`actor type ${type} is already registered`);
+    this.factories.set(type, factory);
+  }
+
+  async invoke<T = unknown>(type: string, id: string, method: string, arg?: unknown): Promise<T> {
+    const budget = this.opts.routingRetryBudgetMs ?? 20_000;
+    const started = this.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return (await this.api.invoke(type, id, method, arg)) as T;
+      } catch (err) {
+        if (!isRetriableRouting(err) || this.now() - started >= budget) throw err;
+        await sleep(Math.min(100 * 2 ** attempt, 1000));
+      }
+    }
+  }
+
+  /** Waits for the sidecar. Call after the app listens: daprd reads /dapr/config once the port opens. */
+  async start(): Promise<void> {
+    this.stopping = false;
+    await this.api.ready();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all([...this.active.keys()].map((key) => this.turns.run(key, () => this.deactivate(key))));
+  }
+
+  /** GET /dapr/config body (reference §1.2). */
+  appConfig(): Record<string, unknown> {
+    const types = [...this.factories.keys()];
+    const perType = Object.entries(this.opts.entitiesConfig ?? {}).filter(([t]) => this.factories.has(t));
+    return {
+      entities: types,
+      actorIdleTimeout: this.opts.actorIdleTimeout ?? '15m',
+      drainOngoingCallTimeout: this.opts.drainOngoingCallTimeout ?? '10s',
+      drainRebalancedActors: true,
+      reentrancy: { enabled: false },
+      ...(perType.length ? { entitiesConfig: perType.map(([t, c]) => ({ entities: [t], ...c })) } : {}),
+    };
+  }
+
+  /**
+   * The Dapr app channel. Mount it before any body parser and before listen(): daprd asks
+   * /dapr/config once, as soon as the port accepts connections.
+   */
+  router(): Router {
+    const r = express.Router();
+    const body = express.raw({ type: () => true, limit: this.opts.maxBodyBytes ?? 16 * 1024 * 1024 });
+    r.get('/healthz', (_req, res) => {
+      res.status(this.stopping ? 503 : 200).json({ status: this.stopping ? 'stopping' : 'ok' });
+    });
+    // Hand-written app channel: the @dapr/dapr actor server acks failed reminders/deactivations without an answer, loses error bodies, cannot serve entitiesConfig or check dapr-api-token (reference §2.5).
+    const token = requireDaprAppToken(this.opts.appApiToken);
+    r.get('/dapr/config', token, (_req, res) => {
+      res.json(this.appConfig());
+    });
+    r.put('/actors/:type/:id/method/remind/*name', token, body, (req, res) => this.onReminderCall(req, res));
+    r.put('/actors/:type/:id/method/timer/*name', token, body, (req, res) => this.onReminderCall(req, res));
+    r.put('/actors/:type/:id/method/:method', token, body, (req, res) => this.onMethodCall(req, res));
+    r.delete('/actors/:type/:id', token, (req, res) => this.onDeactivateCall(req, res));
+    return r;
+  }
+
+  private async onMethodCall(req: Request, res: Response): Promise<void> {
+    const { type, id, method } = req.params as Record<string, string>;
+    if (!this.accepting(type, res)) return;
+    let arg: unknown;
+    try {
+      arg = parseBody(req.body);
+    } catch (err) {
+      res.status(400).json(serializeActorError(err));
+      return;
+    }
+    try {
+      const result = await this.turn(type, id, (actor) => actor.invoke(method, arg));
+      res.status(200).type('application/json').send(JSON.stringify(result ?? null));
+    } catch (err) {
+      replyError(res, err);
+    }
+  }
+
+  private async onReminderCall(req: Request, res: Response): Promise<void> {
+    const { type, id } = req.params as Record<string, string>;
+    const name = joinWildcard(req.params.name);
+    if (!this.accepting(type, res)) return;
+    try {
+      await this.turn(type, id, (actor, activation) => {
+        activation.armed.delete(name); // a one-shot reminder that fired is no longer registered
+        return actor.onReminder(name);
+      });
+      res.status(200).end();
+    } catch (err) {
+      this.log.warn({ err, type, id, reminder: name }, 'reminder turn failed; re-arming');
+      // Re-arm ourselves rather than trust the failure policy alone (its HTTP form is unverified, reference Open question 1).
+      try {
+        await this.api.setReminder(type, id, name, this.reminderRetryMs, { retry: true }, `${this.reminderRetryMs}ms`);
+        res.status(200).end();
+      } catch (rearmErr) {
+        this.log.error({ err: rearmErr, type, id, reminder: name }, 'could not re-arm reminder; daprd will retry');
+        replyError(res, err);
+      }
+    }
+  }
+
+  private async onDeactivateCall(req: Request, res: Response): Promise<void> {
+    const { type, id } = req.params as Record<string, string>;
+    try {
+      await this.turns.run(keyOf(type, id), () => this.deactivate(keyOf(type, id)));
+      res.status(200).end();
+    } catch (err) {
+      this.log.warn({ err, type, id }, 'onDeactivate failed; actor dropped anyway');
+      replyError(res, err);
+    }
+  }
+
+  private accepting(type: string, res: Response): boolean {
+    if (this.stopping) {
+      res.status(503).json({ error: { name: 'Unavailable', message: 'actor host is stopping' } });
+      return false;
+    }
+    if (!this.factories.has(type)) {
+      res.status(404).json({ error: { name: 'ActorTypeNotRegistered', message: `actor type ${type} is not hosted here` } });
+      return false;
+    }
+    return true;
+  }
+
+  private turn<T>(type: string, id: string, body: (actor: Actor, activation: Activation) => Promise<T>): Promise<T> {
+    const key = keyOf(type, id);
+    return this.turns.run(key, async () => {
+      const activation = await this.activation(type, id);
+      try {
+        return await body(activation.actor, activation);
+      } catch (err) {
+        if (err instanceof ActorDeactivated) this.active.delete(key); // next call re-activates and reloads
+        throw err;
+      }
+    });
+  }
+
+  private async activation(type: string, id: string): Promise<Activation> {
+    const key = keyOf(type, id);
+    const existing = this.active.get(key);
+    if (existing) return existing;
+    const factory = this.factories.get(type);
+    if (!factory) throw new Error(`actor type ${type} is not registered`);
+    const armed = new Map<string, number | null>();
+    const actor = factory(this.context(type, id, armed));
+    await actor.onActivate?.();
+    const activation = { actor, armed };
+    this.active.set(key, activation);
+    return activation;
+  }
+
+  private context(type: string, id: string, armed: Map<string, number | null>): ActorContext {
+    const api = this.api;
+    const state: ActorStateStore = {
+      get: async <T>(key: string) => (await api.getState(type, id, key)) as T | undefined,
+      transact: (ops) => api.transactState(type, id, ops),
+    };
+    return {
+      type,
+      id,
+      state,
+      setReminder: async (name, dueAt) => {
+        if (armed.has(name) && armed.get(name) === dueAt) return;
+        if (dueAt === null) await api.deleteReminder(type, id, name);
+        else await api.setReminder(type, id, name, dueAt - this.now(), { dueAt }, `${this.reminderRetryMs}ms`);
+        armed.set(name, dueAt);
+      },
+    };
+  }
+
+  private async deactivate(key: string): Promise<void> {
+    const activation = this.active.get(key);
+    if (!activation) return; // daprd may deactivate ids this process never held (e.g. after a restart)
+    this.active.delete(key);
+    await activation.actor.onDeactivate?.();
+  }
+}
+
+const parseBody = (body: unknown): unknown => {
+  if (Buffer.isBuffer(body)) return body.length === 0 ? undefined : JSON.parse(body.toString('utf8'));
+  return body; // already parsed by a body parser mounted in front of the router
+};
+
+const joinWildcard = (v: unknown): string => (Array.isArray(v) ? v.join('/') : String(v));
+
+const replyError = (res: Response, err: unknown): void => {
+  // The header makes daprd hand status and body back to the caller verbatim (reference §1.3).
+  res.status(500).set('X-DaprErrorResponseHeader', 'true').json(serializeActorError(err));
+};
+
+/** Composition-root helper: the distributed profile's actor host and its app-channel router. */
+export const createDaprActorHost = (opts: DaprActorHostOptions): { host: DaprActorHost; router: Router } => {
+  const host = new DaprActorHost(opts);
+  return { host, router: host.router() };
+};

@@ -1,0 +1,59 @@
+/**
+ * Where actors live. The local host runs them in this process; the Dapr host lets the sidecar place
+ * them across replicas. Actor code (src/actors) sees only these interfaces.
+ *
+ * Arguments and results of `invoke` must be JSON-serialisable: on Dapr they cross HTTP.
+ */
+export interface ActorContext {
+  readonly type: string;
+  readonly id: string;
+  /** Sets (dueAt = epoch ms) or clears (null) the actor's reminder `name`. Survives restarts. */
+  setReminder(name: string, dueAt: number | null): Promise<void>;
+  /** Optional hint: the actor expects no more calls (e.g. its execution ended); the host may drop it once idle. */
+  deactivateWhenIdle?(): void;
+  /**
+   * Optional per-actor key/value state kept by the host (the Dapr actor state store on the Dapr
+   * host). Use it only inside a turn. Absent when the host offers no such store.
+   */
+  readonly state?: ActorStateStore;
+}
+
+/** One write of an actor state transaction; values must be JSON and not the empty string. */
+export type ActorStateOp = { operation: 'upsert'; key: string; value: unknown } | { operation: 'delete'; key: string };
+
+export interface ActorStateStore {
+  /** The stored value of `key`, or undefined when it has none. */
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  /** Applies all operations atomically. */
+  transact(ops: ActorStateOp[]): Promise<void>;
+}
+
+export interface Actor {
+  /** Called once per activation, before the first method; load state here. */
+  onActivate?(): Promise<void>;
+  onDeactivate?(): Promise<void>;
+  /** When it returns true the host must not deactivate the actor for idleness (it holds state kept nowhere else). */
+  keepAlive?(): boolean;
+  /** One turn: the host never runs two calls of the same actor at once. */
+  invoke(method: string, arg: unknown): Promise<unknown>;
+  /** A reminder fired; also one turn. */
+  onReminder(name: string): Promise<void>;
+}
+
+export type ActorFactory = (ctx: ActorContext) => Actor;
+
+export interface ActorHost {
+  register(type: string, factory: ActorFactory): void;
+  invoke<T = unknown>(type: string, id: string, method: string, arg?: unknown): Promise<T>;
+  start(): Promise<void>;
+  /** Deactivates every actor (their in-flight turns finish first) and stops firing reminders. */
+  stop(): Promise<void>;
+}
+
+/** Raised inside a turn when the actor must be dropped and re-activated (e.g. fenced by a newer writer). */
+export class ActorDeactivated extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ActorDeactivated';
+  }
+}

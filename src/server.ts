@@ -1,0 +1,156 @@
+import { createHash, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import os from 'node:os';
+import pino, { type Logger } from 'pino';
+import { createApp } from './app';
+import type { Config } from './config';
+import { QueueActor } from './actors/queue-actor';
+import { WorkflowActor } from './actors/workflow-actor';
+import type { EngineEnv } from './engine/state';
+import type { Adapters } from './composition/adapters';
+import { embeddedAdapters } from './composition/embedded';
+import { completionHandler } from './composition/task-completions';
+import { createScriptEngine } from './scripting/script-engine';
+import { EventProcessor } from './events/event-processor';
+import { EffectRunner } from './services/effect-runner';
+import { ExecutionWaiter } from './services/execution-waiter';
+import { HttpTaskWorker } from './services/http-task-worker';
+import { Indexer } from './services/indexer';
+import { MetadataService } from './services/metadata-service';
+import { QueuePartitions } from './services/queues';
+import { TaskService } from './services/task-service';
+import { WorkflowService } from './services/workflow-service';
+
+const VERSION = '0.1.0';
+
+/** Name-based UUID (v5 layout over SHA-1) so re-run effects start the same workflow once. */
+export function derivedUuid(seed: string): string {
+  const h = createHash('sha1').update(seed).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+export interface RunningServer {
+  port: number;
+  log: Logger;
+  /** The listening HTTP server (tests stop it abruptly to simulate a dead replica). */
+  httpServer: http.Server;
+  close(): Promise<void>;
+}
+
+/** The composition root: config -> adapters -> actors -> app -> listen. */
+export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.LOG_LEVEL })): Promise<RunningServer> {
+  // The profile decides the adapters; everything below is the same for both.
+  // The Dapr, Cassandra and Elasticsearch clients load only when the distributed profile runs.
+  const adapters: Adapters =
+    cfg.BATON_PROFILE === 'distributed' ? await (await import('./composition/distributed')).distributedAdapters(cfg, log) : await embeddedAdapters(cfg, log);
+  const { stores, index, host, wakeUps, limits, bus } = adapters;
+  const scripts = await createScriptEngine({ timeoutMs: cfg.BATON_SCRIPT_TIMEOUT_MS, memoryLimitBytes: cfg.BATON_SCRIPT_MEMORY_MB * 1024 * 1024 });
+  const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS);
+  await metadata.start();
+  await adapters.watchDefinitions(() => metadata.refresh());
+  const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
+  const indexer = new Indexer(index, log, cfg.BATON_INDEX_FLUSH_MS);
+  const tasks = new TaskService({ host, partitions, store: stores.executions, metadata, limits, wakeUps, log, directory: adapters.directory, directoryRefreshMs: adapters.directoryRefreshMs });
+  const effects = new EffectRunner({ host, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log });
+  const hostName = os.hostname();
+  // Wakes execute/signal requests waiting on an execution as soon as one of its turns commits.
+  const waiter = new ExecutionWaiter();
+  const env = (): EngineEnv => ({
+    now: Date.now(),
+    newId: randomUUID,
+    derivedId: derivedUuid,
+    scripts,
+    taskDef: (name) => metadata.taskDef(name),
+    isDomainActive: tasks.isDomainActive,
+    hostName,
+  });
+  host.register('WorkflowActor', adapters.wrapActor('WorkflowActor', (ctx) =>
+    new WorkflowActor(ctx, {
+      store: stores.executions,
+      env,
+      runEffects: (id, e, state) => effects.runImmediate(id, e, state),
+      runDeferred: (id, e) => effects.runDeferred(id, e),
+      index: (state, changed, workflowChanged) => {
+        indexer.add(workflowChanged ? state.workflow : undefined, changed);
+        waiter.changed(state.workflow.workflowId);
+      },
+      invoke: (id, method, arg) => host.invoke('WorkflowActor', id, method, arg),
+      log,
+      sweepIntervalMs: cfg.BATON_SWEEP_INTERVAL_MS,
+    }),
+  ));
+  // The partition id is `<queue name>#<n>`: wake-ups are per queue name.
+  host.register('QueueActor', adapters.wrapActor('QueueActor', (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(id.slice(0, id.lastIndexOf('#'))))));
+  adapters.onTaskCompletion(completionHandler(host, log));
+  const workflows = new WorkflowService(host, stores.executions, metadata);
+  bus.subscribe(new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log }).handle);
+
+  // Recovery: queues are derived data; every open execution re-pushes its SCHEDULED tasks and re-runs its outbox.
+  let stopping = false;
+  const recover = async (): Promise<void> => {
+    let recovered = 0;
+    for await (const id of stores.executions.idsNeedingRecovery()) {
+      if (stopping) return;
+      await host.invoke('WorkflowActor', id, 'recover').catch((e) => log.error({ err: e, workflowId: id }, 'recovery failed'));
+      recovered++;
+    }
+    if (recovered > 0) log.info({ recovered }, 'recovered open executions');
+  };
+  if (adapters.startHost === 'beforeListen') {
+    await host.start();
+    await recover();
+  }
+
+  const httpWorker = new HttpTaskWorker(tasks, log, { concurrency: cfg.BATON_HTTP_TASK_WORKERS, hostName });
+
+  const app = createApp({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, version: VERSION, mount: adapters.mount, waiter, config: cfg });
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(cfg.PORT, () => resolve());
+  });
+  const port = (server.address() as { port: number }).port;
+  if (adapters.startHost === 'afterListen') {
+    // The sidecar reads /dapr/config once the port accepts; recovery of a restarted replica runs behind.
+    try {
+      await host.start();
+    } catch (e) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      scripts.dispose();
+      await adapters.close().catch(() => undefined);
+      throw e;
+    }
+    void recover().catch((e) => log.error({ err: e }, 'recovery scan failed'));
+  }
+  httpWorker.start();
+  log.info({ port, profile: cfg.BATON_PROFILE, store: cfg.BATON_STORE, index: cfg.BATON_INDEX, dataDir: cfg.BATON_DATA_DIR }, 'Baton listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    log,
+    httpServer: server,
+    close() {
+      closing ??= (async () => {
+        stopping = true;
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+          setTimeout(() => server.closeAllConnections(), cfg.BATON_SHUTDOWN_TIMEOUT_MS).unref();
+        });
+        await httpWorker.stop();
+        tasks.stop();
+        await host.stop();
+        await indexer.flush();
+        metadata.stop();
+        scripts.dispose();
+        await adapters.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,114 @@
+import type { Logger } from 'pino';
+import type { Effect } from '../engine/effects';
+import { queueName } from '../engine/effects';
+import type { ExecutionState } from '../engine/state';
+import type { EventBus } from '../events/ports';
+import type { TaskLimits, WakeUps } from '../limits/ports';
+import type { ActorHost } from '../runtime/ports';
+import type { ExecutionStore } from '../store/ports';
+import type { Indexer } from './indexer';
+import type { MetadataService } from './metadata-service';
+import type { QueuePartitions } from './queues';
+
+/** Carries out what turns owe: queue pushes and removals, child starts, parent notifications, events. */
+export class EffectRunner {
+  constructor(
+    private readonly deps: {
+      host: ActorHost;
+      partitions: QueuePartitions;
+      store: ExecutionStore;
+      metadata: MetadataService;
+      indexer: Indexer;
+      bus: EventBus;
+      limits: TaskLimits;
+      wakeUps: WakeUps;
+      log: Logger;
+    },
+  ) {}
+
+  /** Queue-facing effects, awaited by the turn that produced them. */
+  async runImmediate(_workflowId: string, effects: Effect[], state: ExecutionState): Promise<void> {
+    if (effects.length === 0) return;
+    const { host, partitions } = this.deps;
+    const pushes = new Map<string, Array<{ taskId: string; workflowId: string; priority: number; visibleAt: number }>>();
+    const ops: Promise<unknown>[] = [];
+    for (const e of effects) {
+      if (e.kind === 'enqueue') {
+        const id = partitions.actorIdFor(e.queue, e.taskId);
+        let list = pushes.get(id);
+        if (!list) pushes.set(id, (list = []));
+        list.push({ taskId: e.taskId, workflowId: e.workflowId, priority: e.priority, visibleAt: e.visibleAt });
+      } else if (e.kind === 'dequeue') {
+        ops.push(host.invoke('QueueActor', partitions.actorIdFor(e.queue, e.taskId), 'remove', { taskId: e.taskId }));
+        const t = state.tasks.find((x) => x.taskId === e.taskId);
+        if (t) ops.push(this.deps.limits.release(t.taskDefName, t.taskId));
+      }
+    }
+    for (const [id, list] of pushes) ops.push(host.invoke('QueueActor', id, list.length === 1 ? 'push' : 'pushMany', list.length === 1 ? list[0] : list));
+    await Promise.all(ops);
+    for (const e of effects) if (e.kind === 'enqueue') this.deps.wakeUps.notify(queueName(e.queue));
+  }
+
+  /** Cross-actor effects from the outbox; each is idempotent, so a re-run after a crash is harmless. */
+  async runDeferred(workflowId: string, effects: Effect[]): Promise<void> {
+    for (const e of effects) await this.runOne(workflowId, e);
+  }
+
+  private async runOne(workflowId: string, e: Effect): Promise<void> {
+    const { host, store, metadata } = this.deps;
+    switch (e.kind) {
+      case 'startWorkflow': {
+        const req = e.request;
+        const def = req.workflowDef ?? (await metadata.getWorkflowDef(req.name, req.version ?? undefined));
+        if (!def) {
+          const reason = `No such workflow found by name: ${req.name}, version: ${req.version ?? null}`;
+          if (e.parent) {
+            await host.invoke('WorkflowActor', e.parent.workflowId, 'update', {
+              workflowInstanceId: e.parent.workflowId,
+              taskId: e.parent.taskId,
+              status: 'FAILED',
+              reasonForIncompletion: reason,
+              outputData: { subWorkflowId: e.workflowId },
+            });
+          } else this.deps.log.warn({ workflowId, reason }, 'could not start workflow');
+          return;
+        }
+        await host.invoke('WorkflowActor', e.workflowId, 'start', { workflowId: e.workflowId, def, request: req, parent: e.parent, event: e.event });
+        return;
+      }
+      case 'notifyParent': {
+        const child = await store.load(e.childWorkflowId);
+        if (!child) return;
+        const w = child.workflow;
+        await host.invoke('WorkflowActor', e.parentWorkflowId, 'childChanged', {
+          taskId: e.parentTaskId,
+          child: { workflowId: w.workflowId, status: w.status, output: w.output, reasonForIncompletion: w.reasonForIncompletion, workflowName: w.workflowName, workflowVersion: w.workflowVersion },
+        });
+        return;
+      }
+      case 'terminateWorkflow':
+        await host.invoke('WorkflowActor', e.workflowId, 'terminate', { reason: e.reason }).catch(() => undefined);
+        return;
+      case 'retryWorkflow':
+        await host.invoke('WorkflowActor', e.workflowId, 'retry').catch(() => undefined);
+        return;
+      case 'publish':
+        await this.deps.bus.publish({ id: e.eventId, event: e.sink, payload: e.payload });
+        return;
+      case 'statusChange':
+        // Listeners (and event handlers) see `baton:workflow:<name>` and `baton:task:<type>` events.
+        await this.deps.bus.publish({
+          id: e.eventId,
+          event: e.task ? `baton:task:${e.task.taskType}` : `baton:workflow:${e.workflowName}`,
+          payload: { workflowId: e.workflowId, workflowType: e.workflowName, status: e.status, ...(e.task ? { taskId: e.task.taskId, taskReferenceName: e.task.taskRef, taskType: e.task.taskType } : {}) },
+        });
+        return;
+      case 'index':
+        // The committing actor handed the state to the indexer already (also on recovery): wait until it is written.
+        await this.deps.indexer.settled();
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import type { Logger } from 'pino';
+import type { Task, WorkflowRecord } from '../model/execution';
+import type { SearchIndex } from '../index/ports';
+
+/**
+ * Feeds the search index from committed turns: coalesces by id (the latest state wins) and writes
+ * in batches, so the index is visible within a second and costs one write per batch, not per turn.
+ */
+export class Indexer {
+  private workflows = new Map<string, WorkflowRecord>();
+  private tasks = new Map<string, Task>();
+  private timer?: NodeJS.Timeout;
+  private flushing: Promise<void> = Promise.resolve();
+  private waiters: Array<{ resolve(): void; reject(e: unknown): void }> = [];
+
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly log: Logger,
+    private readonly delayMs = 200,
+  ) {}
+
+  add(workflow: WorkflowRecord | undefined, tasks: Iterable<Task>): void {
+    if (workflow) this.workflows.set(workflow.workflowId, workflow);
+    for (const t of tasks) this.tasks.set(t.taskId, t);
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.delayMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Resolves once everything added so far is in the index, at the next regular flush. */
+  settled(): Promise<void> {
+    if (!this.timer && this.workflows.size === 0 && this.tasks.size === 0) return this.flushing;
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ resolve, reject });
+    });
+  }
+
+  /** Writes everything added so far; resolves when it is in the index. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    // Adapters summarise synchronously at the start of the call, so references (not copies) suffice.
+    const workflows = [...this.workflows.values()];
+    const tasks = [...this.tasks.values()];
+    this.workflows = new Map();
+    this.tasks = new Map();
+    const waiters = this.waiters;
+    this.waiters = [];
+    this.flushing = this.flushing.then(async () => {
+      if (workflows.length === 0 && tasks.length === 0) return void waiters.forEach((w) => w.resolve());
+      try {
+        if (workflows.length) await this.index.indexWorkflows(workflows);
+        if (tasks.length) await this.index.indexTasks(tasks);
+        waiters.forEach((w) => w.resolve());
+      } catch (e) {
+        waiters.forEach((w) => w.reject(e));
+        this.log.error({ err: e }, 'indexing failed; documents will be re-added');
+        for (const w of workflows) if (!this.workflows.has(w.workflowId)) this.workflows.set(w.workflowId, w);
+        for (const t of tasks) if (!this.tasks.has(t.taskId)) this.tasks.set(t.taskId, t);
+        if (!this.timer) {
+          this.timer = setTimeout(() => void this.flush(), 1000);
+          this.timer.unref();
+        }
+      }
+    });
+    return this.flushing;
+  }
+}

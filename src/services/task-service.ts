@@ -1,0 +1,179 @@
+import type { Logger } from 'pino';
+import { queueName, type QueueKey } from '../engine/effects';
+import type { QueueEntry, LeaseResult } from '../actors/queue-actor';
+import type { Task } from '../model/execution';
+import type { TaskResult } from '../model/requests';
+import type { PollRecord, QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
+import type { ActorHost } from '../runtime/ports';
+import type { ExecutionStore } from '../store/ports';
+import type { MetadataService } from './metadata-service';
+import type { QueuePartitions } from './queues';
+import { withComputed } from './workflow-service';
+
+export type PollData = PollRecord;
+
+export interface PollArgs {
+  workerId?: string;
+  domain?: string;
+  count: number;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** Conductor postpones a task held back by a limit by 60 s; Baton retries sooner, as the limit frees up. */
+const LIMIT_POSTPONE_MS = 1000;
+const LEASE_MS = 30_000;
+
+/** The matching side of the front end: long polls over queue partitions, claims, updates. */
+export class TaskService {
+  private readonly pollData = new Map<string, PollData>();
+  private rotation = 0;
+
+  constructor(
+    private readonly deps: {
+      host: ActorHost;
+      partitions: QueuePartitions;
+      store: ExecutionStore;
+      metadata: MetadataService;
+      limits: TaskLimits;
+      wakeUps: WakeUps;
+      directory: QueueDirectory;
+      log: Logger;
+      /** How often the domain-activity view is refreshed from the shared directory (0: this process only). */
+      directoryRefreshMs?: number;
+    },
+  ) {
+    const every = deps.directoryRefreshMs ?? 0;
+    if (every > 0) {
+      this.refresher = setInterval(() => void this.refreshPollData(), every);
+      this.refresher.unref();
+    }
+  }
+
+  private refresher?: NodeJS.Timeout;
+
+  /** Merges other replicas' polls into the view the decider reads synchronously (isDomainActive). */
+  private async refreshPollData(): Promise<void> {
+    try {
+      for (const p of await this.deps.directory.pollData()) {
+        const k = `${p.queueName}\u0000${p.domain ?? ''}`;
+        if ((this.pollData.get(k)?.lastPollTime ?? 0) < p.lastPollTime) this.pollData.set(k, p);
+      }
+    } catch (e) {
+      this.deps.log.warn({ err: e }, 'poll data refresh failed');
+    }
+  }
+
+  stop(): void {
+    if (this.refresher) clearInterval(this.refresher);
+  }
+
+  isDomainActive = (taskType: string, domain: string): boolean => {
+    const p = this.pollData.get(`${taskType}\u0000${domain}`);
+    return !!p && Date.now() - p.lastPollTime < 10_000;
+  };
+
+  private recordPoll(taskType: string, domain: string | undefined, workerId: string | undefined): void {
+    const p: PollData = { queueName: taskType, domain, workerId, lastPollTime: Date.now() };
+    this.pollData.set(`${taskType}\u0000${domain ?? ''}`, p);
+    this.deps.directory.recordPoll(p);
+  }
+
+  /** Poll data of every replica (reference §2.13 PollData). */
+  async listPollData(taskType?: string): Promise<PollData[]> {
+    const latest = new Map<string, PollData>();
+    for (const p of [...(await this.deps.directory.pollData()), ...this.pollData.values()]) {
+      const k = `${p.queueName}\u0000${p.domain ?? ''}`;
+      if ((latest.get(k)?.lastPollTime ?? 0) <= p.lastPollTime) latest.set(k, p);
+    }
+    return [...latest.values()].filter((p) => !taskType || p.queueName === taskType);
+  }
+
+  async poll(taskType: string, a: PollArgs): Promise<Task[]> {
+    const { host, partitions, wakeUps } = this.deps;
+    this.recordPoll(taskType, a.domain, a.workerId);
+    const def = this.deps.metadata.taskDef(taskType);
+    const q: QueueKey = { taskType, domain: a.domain || undefined, isolationGroupId: def?.isolationGroupId ?? undefined, executionNameSpace: def?.executionNameSpace ?? undefined };
+    const name = queueName(q);
+    const deadline = Date.now() + a.timeoutMs;
+    const out: Task[] = [];
+    for (;;) {
+      let nextVisibleAt = Infinity;
+      for (const actorId of partitions.actorIds(name, this.rotation++)) {
+        if (out.length >= a.count) break;
+        const r = await host.invoke<LeaseResult>('QueueActor', actorId, 'lease', { count: a.count - out.length, now: Date.now(), leaseMs: LEASE_MS });
+        if (r.nextVisibleAt) nextVisibleAt = Math.min(nextVisibleAt, r.nextVisibleAt);
+        if (r.entries.length === 0) continue;
+        // Claims of different executions run side by side (and share one group commit); order is kept.
+        const claimed = await Promise.all(r.entries.map((e) => this.claim(actorId, e, a.workerId, taskType)));
+        const settled = r.entries.filter((_, i) => claimed[i] !== undefined).map((e) => e.taskId);
+        if (settled.length > 0) await host.invoke('QueueActor', actorId, 'removeMany', { taskIds: settled });
+        for (const t of claimed) if (t) out.push(t);
+      }
+      const now = Date.now();
+      if (out.length > 0 || now >= deadline || a.signal?.aborted) return out;
+      await wakeUps.wait(name, Math.max(1, Math.min(deadline, nextVisibleAt) - now), a.signal);
+    }
+  }
+
+  /** Claims one leased entry: the task (handed out), null (entry is stale: drop it) or undefined (leave the entry alone). */
+  private async claim(actorId: string, e: QueueEntry, workerId: string | undefined, taskDefName: string): Promise<Task | null | undefined> {
+    const { host, limits } = this.deps;
+    // A queue holds tasks of one type, and a worker task's definition is named after its type.
+    const def = this.deps.metadata.taskDef(taskDefName);
+    const limit = def?.concurrentExecLimit ?? 0;
+    const rate = def?.rateLimitPerFrequency ?? 0;
+    if (limit > 0 || rate > 0) {
+      const allowed =
+        (limit <= 0 || (await limits.tryAcquire(taskDefName, limit, e.taskId))) &&
+        (rate <= 0 || (await limits.tryRate(taskDefName, rate, def?.rateLimitFrequencyInSeconds ?? 1, Date.now())));
+      if (!allowed) {
+        if (limit > 0) await limits.release(taskDefName, e.taskId);
+        await host.invoke('QueueActor', actorId, 'release', { taskId: e.taskId, visibleAt: Date.now() + LIMIT_POSTPONE_MS });
+        return undefined;
+      }
+    }
+    let claimed: Task | null;
+    try {
+      claimed = await host.invoke<Task | null>('WorkflowActor', e.workflowId, 'claim', { taskId: e.taskId, workerId });
+    } catch (err) {
+      this.deps.log.warn({ err, taskId: e.taskId }, 'claim failed; the lease will expire and the task return');
+      return undefined;
+    }
+    return claimed ? withComputed(claimed) : null;
+  }
+
+  async update(result: TaskResult): Promise<'applied' | 'ignored'> {
+    return this.deps.host.invoke('WorkflowActor', result.workflowInstanceId, 'update', result);
+  }
+
+  async getTask(taskId: string): Promise<Task | undefined> {
+    const t = await this.deps.store.getTask(taskId);
+    return t ? withComputed(t) : undefined;
+  }
+
+  /** Every queue name pushed to, by any replica. */
+  async knownQueues(): Promise<string[]> {
+    return [...new Set([...this.deps.partitions.known, ...(await this.deps.directory.queues())])].sort();
+  }
+
+  async queueSize(q: QueueKey): Promise<number> {
+    return this.queueSizeByName(queueName(q));
+  }
+
+  async queueSizeByName(name: string): Promise<number> {
+    let n = 0;
+    for (const id of this.deps.partitions.actorIds(name)) n += await this.deps.host.invoke<number>('QueueActor', id, 'size', { now: Date.now() });
+    return n;
+  }
+
+  /** Size and leased (unacknowledged) count per partition. */
+  async queueShards(name: string): Promise<Record<string, { size: number; uacked: number }>> {
+    const out: Record<string, { size: number; uacked: number }> = {};
+    for (const id of this.deps.partitions.actorIds(name)) {
+      const s = await this.deps.host.invoke<{ size: number; leased: number }>('QueueActor', id, 'stats');
+      out[id.slice(name.length + 1)] = { size: s.size - s.leased, uacked: s.leased };
+    }
+    return out;
+  }
+}

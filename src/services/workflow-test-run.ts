@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { EVALUATED_TYPES, INLINE_TYPES } from '../engine/task-types';
+import type { Workflow } from '../model/execution';
+import { StartWorkflowRequestSchema } from '../model/requests';
+import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
+import type { ExecutionStore } from '../store/ports';
+import { notFound } from './errors';
+import type { ExecutionWaiter } from './execution-waiter';
+import type { WorkflowService } from './workflow-service';
+
+// POST /api/workflow/test (reference §4.20): a real execution in a private task domain, so no worker
+// ever sees its tasks, driven by mocked task results until it ends or nothing mocked is left to do.
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const TaskMockSchema = z.looseObject({
+  status: z.enum(['IN_PROGRESS', 'FAILED', 'FAILED_WITH_TERMINAL_ERROR', 'COMPLETED']).nullish(),
+  output: jsonObject.nullish(),
+  executionTime: z.number().nullish(),
+  queueWaitTime: z.number().nullish(),
+});
+export type TaskMock = z.infer<typeof TaskMockSchema>;
+
+export interface WorkflowTestRequest extends z.infer<typeof StartWorkflowRequestSchema> {
+  taskRefToMockOutput?: Record<string, TaskMock[]> | null;
+  subWorkflowTestRequest?: Record<string, WorkflowTestRequest> | null;
+}
+
+export const WorkflowTestRequestSchema: z.ZodType<WorkflowTestRequest> = StartWorkflowRequestSchema.extend({
+  taskRefToMockOutput: z.record(z.string(), z.array(TaskMockSchema)).nullish(),
+  get subWorkflowTestRequest() {
+    return z.record(z.string(), WorkflowTestRequestSchema).nullish();
+  },
+}) as z.ZodType<WorkflowTestRequest>;
+
+/** Tasks the decider finishes by itself; only the others need a mocked result. */
+const isOperator = (type: string): boolean => INLINE_TYPES.has(type) || (EVALUATED_TYPES.has(type) && type !== 'WAIT');
+
+const TEST_RUN_LIMIT_MS = 30_000;
+
+type Step = { kind: 'progressed' } | { kind: 'ended' } | { kind: 'stuck' } | { kind: 'waiting'; watch: string[] };
+
+export class WorkflowTestRunner {
+  constructor(
+    private readonly deps: { workflows: WorkflowService; store: ExecutionStore; waiter: ExecutionWaiter },
+    private readonly limitMs = TEST_RUN_LIMIT_MS,
+  ) {}
+
+  async run(req: WorkflowTestRequest): Promise<Workflow> {
+    const { taskRefToMockOutput: _mocks, subWorkflowTestRequest: _subs, ...start } = req;
+    // Conductor's trick: a fresh domain for every task type, which no worker polls.
+    const workflowId = await this.deps.workflows.start({ ...start, taskToDomain: { '*': randomUUID() } });
+    await this.drive(workflowId, req, Date.now() + this.limitMs);
+    return this.deps.workflows.get(workflowId, true);
+  }
+
+  /** Applies mocks until the execution ends, nothing can move, or the deadline passes. */
+  private async drive(workflowId: string, req: WorkflowTestRequest, deadline: number): Promise<void> {
+    const mocks = new Map(Object.entries(req.taskRefToMockOutput ?? {}).map(([ref, list]) => [ref, [...list]]));
+    const driven = new Set<string>();
+    // A step that moved the execution changed it while it ran, so the waiter checks again at once.
+    await this.deps.waiter.until(async () => {
+      const step = await this.step(workflowId, mocks, req.subWorkflowTestRequest ?? {}, driven, deadline);
+      if (step.kind === 'ended' || step.kind === 'stuck') return { done: true, value: undefined };
+      return { done: false, watch: step.kind === 'waiting' ? step.watch : [workflowId, ...driven] };
+    }, deadline);
+  }
+
+  private async step(workflowId: string, mocks: Map<string, TaskMock[]>, subs: Record<string, WorkflowTestRequest>, driven: Set<string>, deadline: number): Promise<Step> {
+    const { store, workflows } = this.deps;
+    const s = await store.load(workflowId);
+    if (!s) throw notFound(`No such workflow found by id: ${workflowId}`);
+    if (isTerminalWorkflow(s.workflow.status)) return { kind: 'ended' };
+    const watch: string[] = [];
+    for (const t of s.tasks) {
+      if (t.retried || isTerminalTask(t.status) || isOperator(t.taskType)) continue;
+      const queue = mocks.get(t.referenceTaskName) ?? mocks.get(t.workflowTask.taskReferenceName);
+      const mock = queue?.shift();
+      if (mock) {
+        await workflows.command(workflowId, 'update', { workflowInstanceId: workflowId, taskId: t.taskId, status: mock.status ?? 'COMPLETED', outputData: mock.output ?? {} });
+        return { kind: 'progressed' };
+      }
+      if (t.taskType !== 'SUB_WORKFLOW') continue;
+      // The child starts after the parent's turn, and the parent hears of its end after the child's.
+      const child = t.subWorkflowId ? await store.load(t.subWorkflowId) : undefined;
+      if (!child || isTerminalWorkflow(child.workflow.status)) {
+        watch.push(workflowId, ...(t.subWorkflowId ? [t.subWorkflowId] : []));
+        continue;
+      }
+      if (driven.has(child.workflow.workflowId)) continue;
+      driven.add(child.workflow.workflowId);
+      const ref = subs[t.referenceTaskName] ? t.referenceTaskName : t.workflowTask.taskReferenceName;
+      await this.drive(child.workflow.workflowId, subs[ref] ?? { name: child.workflow.workflowName }, deadline);
+      return { kind: 'progressed' };
+    }
+    return watch.length > 0 ? { kind: 'waiting', watch } : { kind: 'stuck' };
+  }
+}

@@ -1,0 +1,69 @@
+import { types } from 'cassandra-driver';
+import type { PayloadLimits } from '../payload-limits';
+import type { IndexLayout } from './rows';
+
+// Settings of the Cassandra store, and their reading from environment variables.
+
+export interface CassandraStoreConfig {
+  contactPoints: string[];
+  localDataCenter: string;
+  keyspace: string;
+  username?: string;
+  password?: string;
+  /** Consistency of reads and writes, e.g. LOCAL_QUORUM (default), QUORUM, EACH_QUORUM. */
+  consistency?: string;
+  /** Keyspace replication when migrations create it (see replicationClause). */
+  replication?: string;
+  /** Apply pending migrations at start. */
+  migrate: boolean;
+  payloadLimits?: Partial<PayloadLimits>;
+  layout?: Partial<IndexLayout>;
+  /** TTL of event executions, seconds; 0 keeps them forever. Default 7 days. */
+  eventExecutionTtlSeconds?: number;
+  /** Delay before the driver sends a speculative copy of an idempotent request to another node, ms; 0 disables. */
+  speculativeDelayMs?: number;
+}
+
+/** Driver consistency code for a name such as LOCAL_QUORUM or localQuorum. */
+export function consistencyOf(name: string): types.consistencies {
+  const key = name.trim().toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  const code = (types.consistencies as unknown as Record<string, number | undefined>)[key];
+  if (typeof code !== 'number') throw new Error(`unknown Cassandra consistency level: ${name}`);
+  return code;
+}
+
+/**
+ * The replication map of CREATE KEYSPACE from a setting:
+ * empty ⇒ SimpleStrategy rf 1 (development); `3` ⇒ SimpleStrategy rf 3; `dc1:3,dc2:3` ⇒ NetworkTopologyStrategy;
+ * or a CQL map literal such as `{'class':'NetworkTopologyStrategy','dc1':3}` (double quotes accepted).
+ */
+export function replicationClause(spec: string | undefined): string {
+  const s = (spec ?? '').trim();
+  if (s === '') return `{'class': 'SimpleStrategy', 'replication_factor': 1}`;
+  if (/^\d+$/.test(s)) return `{'class': 'SimpleStrategy', 'replication_factor': ${Number(s)}}`;
+  if (s.startsWith('{')) {
+    const cql = s.replace(/"/g, "'");
+    if (!/^\{[\w\s'.:,-]*\}$/.test(cql) || !/'class'\s*:/.test(cql)) throw new Error(`invalid CASSANDRA_REPLICATION map: ${s}`);
+    return cql;
+  }
+  const dcs = s.split(',').map((part) => part.trim().split(':'));
+  if (dcs.every((p) => p.length === 2 && /^[\w.-]+$/.test(p[0]!) && /^\d+$/.test(p[1]!)))
+    return `{'class': 'NetworkTopologyStrategy', ${dcs.map(([dc, rf]) => `'${dc}': ${Number(rf)}`).join(', ')}}`;
+  throw new Error(`invalid CASSANDRA_REPLICATION: ${s} (use a CQL map, a replication factor, or dc:rf,dc:rf)`);
+}
+
+/** Reads CASSANDRA_* and BATON_CASSANDRA_MIGRATE; undefined when CASSANDRA_CONTACT_POINTS is not set. */
+export function cassandraConfigFromEnv(env: NodeJS.ProcessEnv): CassandraStoreConfig | undefined {
+  const points = env.CASSANDRA_CONTACT_POINTS?.split(',').map((p) => p.trim()).filter(Boolean);
+  if (!points || points.length === 0) return undefined;
+  return {
+    contactPoints: points,
+    localDataCenter: env.CASSANDRA_LOCAL_DC || 'datacenter1',
+    keyspace: env.CASSANDRA_KEYSPACE || 'baton',
+    username: env.CASSANDRA_USERNAME || undefined,
+    password: env.CASSANDRA_PASSWORD || undefined,
+    consistency: env.CASSANDRA_CONSISTENCY || undefined,
+    replication: env.CASSANDRA_REPLICATION || undefined,
+    migrate: env.BATON_CASSANDRA_MIGRATE === 'true',
+  };
+}

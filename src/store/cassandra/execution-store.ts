@@ -1,0 +1,395 @@
+import { type Client, errors, type QueryOptions, types } from 'cassandra-driver';
+import type { TaskExecLog, Task } from '../../model/execution';
+import { type ExecutionCommit, type ExecutionStore, StaleWriteError, type StoredExecution } from '../ports';
+import { assertPayloadLimits, DEFAULT_PAYLOAD_LIMITS, type PayloadLimits } from '../payload-limits';
+import { indexPlan, removalWrites, type Write } from './index-plan';
+import {
+  bucketIsPast,
+  decodeKeys,
+  DEFAULT_INDEX_LAYOUT,
+  effectiveDeletes,
+  encodeKeys,
+  encodeOutbox,
+  encodeTask,
+  encodeWorkflow,
+  executionFromRows,
+  type ExecutionRow,
+  type IndexKeys,
+  type IndexLayout,
+  indexKeysOf,
+  RECOVERY_INDEX_NAME,
+  runningIndexName,
+  sameKeys,
+  toNumber,
+} from './rows';
+import { executionStatements, type ExecutionStatements } from './statements';
+
+export interface CassandraExecutionStoreOptions {
+  keyspace: string;
+  consistency?: types.consistencies;
+  payloadLimits?: PayloadLimits;
+  layout?: IndexLayout;
+  /** Index writes that fail after a turn is durable are reported here; the next load or commit repairs them. */
+  onIndexError?: (err: unknown, workflowId: string) => void;
+  now?: () => number;
+  /** How many executions' index state is remembered between load and commit (saves one read per turn). */
+  cacheSize?: number;
+}
+
+/** What this process knows the stored execution looks like after its last load or commit. */
+interface Known {
+  rev: number;
+  indexed: IndexKeys | undefined;
+  /** Task ids whose lookup rows exist; undefined when unknown (then every upserted task gets one). */
+  taskIds: Set<string> | undefined;
+}
+
+// A registry row is deleted with a timestamp this far before the read that found its bucket empty,
+// so a writer that adds an entry right after the read (entry first, registry row second) still wins
+// against clock skew of up to this much between hosts.
+const PRUNE_MARGIN_MS = 60_000;
+const PAGE = 500;
+
+/** ExecutionStore over Cassandra: one partition per execution, rev fenced with a lightweight transaction (docs/cassandra.md). */
+export class CassandraExecutionStore implements ExecutionStore {
+  private readonly q: ExecutionStatements;
+  private readonly consistency: types.consistencies;
+  private readonly limits: PayloadLimits;
+  private readonly layout: IndexLayout;
+  private readonly now: () => number;
+  private readonly known = new Map<string, Known>();
+  private readonly cacheSize: number;
+
+  constructor(
+    private readonly client: Client,
+    private readonly opts: CassandraExecutionStoreOptions,
+  ) {
+    this.q = executionStatements(opts.keyspace);
+    this.consistency = opts.consistency ?? types.consistencies.localQuorum;
+    this.limits = opts.payloadLimits ?? DEFAULT_PAYLOAD_LIMITS;
+    this.layout = opts.layout ?? DEFAULT_INDEX_LAYOUT;
+    this.now = opts.now ?? Date.now;
+    this.cacheSize = opts.cacheSize ?? 10_000;
+  }
+
+  private idempotent(extra: QueryOptions = {}) {
+    return { prepare: true, consistency: this.consistency, isIdempotent: true, ...extra };
+  }
+
+  private async run(writes: Write[]): Promise<void> {
+    await Promise.all(writes.map((w) => this.client.execute(w.query, w.params, this.idempotent())));
+  }
+
+  private async runStages(stages: Write[][]): Promise<void> {
+    for (const stage of stages) await this.run(stage);
+  }
+
+  private remember(workflowId: string, k: Known): void {
+    this.known.delete(workflowId);
+    this.known.set(workflowId, k);
+    if (this.known.size > this.cacheSize) this.known.delete(this.known.keys().next().value as string);
+  }
+
+  async commit(c: ExecutionCommit): Promise<void> {
+    assertPayloadLimits(c, this.limits);
+    const id = c.workflow.workflowId;
+    const next = indexKeysOf(c.workflow, c.outbox, this.layout);
+    const prev = await this.knownAt(id, c.expectedRev);
+    const plan = indexPlan(this.q, id, prev.indexed, next);
+    const deletes = effectiveDeletes(c.deleteTaskIds, c.upsertTasks);
+
+    // Lookups and the recovery entry go first: if the batch then loses, they point at nothing and readers verify.
+    const newTasks = c.upsertTasks.filter((t) => !prev.taskIds?.has(t.taskId));
+    const [firstStage = [], ...laterStages] = plan.before;
+    await this.runStages([
+      [...newTasks.map((t) => ({ query: this.q.upsertTaskLookup, params: [t.taskId, id] })), ...firstStage],
+      ...laterStages,
+    ]);
+
+    const commitId = types.Uuid.random();
+    const workflowJson = encodeWorkflow(c.workflow);
+    const outboxJson = encodeOutbox(c.outbox);
+    const keysText = encodeKeys(next);
+    const head: Write =
+      c.expectedRev === 0
+        ? { query: this.q.insertExecution, params: [id, 1, commitId, workflowJson, outboxJson, keysText] }
+        : { query: this.q.updateExecution, params: [c.expectedRev + 1, commitId, workflowJson, outboxJson, keysText, id, c.expectedRev] };
+    const batch = [
+      head,
+      ...c.upsertTasks.map((t) => ({ query: this.q.upsertTask, params: [id, t.taskId, encodeTask(t)] })),
+      ...deletes.map((taskId) => ({ query: this.q.deleteTask, params: [id, taskId] })),
+    ];
+    const applied = await this.conditionalBatch(id, batch, commitId, c.expectedRev);
+    if (!applied) {
+      this.known.delete(id);
+      throw new StaleWriteError(id, c.expectedRev);
+    }
+
+    const taskIds = prev.taskIds && new Set(prev.taskIds);
+    for (const t of c.upsertTasks) taskIds?.add(t.taskId);
+    for (const t of deletes) taskIds?.delete(t);
+    this.remember(id, { rev: c.expectedRev + 1, indexed: prev.indexed, taskIds });
+
+    try {
+      await this.runStages([
+        [
+          ...(plan.after[0] ?? []),
+          ...deletes.flatMap((taskId) => [
+            { query: this.q.deleteTaskLookup, params: [taskId] },
+            { query: this.q.deleteTaskLogs, params: [taskId] },
+          ]),
+        ],
+        ...plan.after.slice(1),
+      ]);
+      if (!sameKeys(prev.indexed, next)) {
+        await this.run([{ query: this.q.setIndexedKeys, params: [keysText, id] }]);
+        this.remember(id, { rev: c.expectedRev + 1, indexed: next, taskIds });
+      }
+    } catch (err) {
+      // The turn is durable; the indexes catch up on the next load or commit of this execution.
+      this.known.delete(id);
+      this.opts.onIndexError?.(err, id);
+    }
+  }
+
+  /** The index state at expectedRev: from memory when this process wrote or read that rev, else one read. */
+  private async knownAt(id: string, expectedRev: number): Promise<Known> {
+    const k = this.known.get(id);
+    if (k && k.rev === expectedRev) return k;
+    if (expectedRev === 0) return { rev: 0, indexed: undefined, taskIds: new Set() };
+    const row = (await this.client.execute(this.q.selectHead, [id], this.idempotent())).first();
+    if (!row || row.get('rev') == null || toNumber(row.get('rev')) !== expectedRev) throw new StaleWriteError(id, expectedRev);
+    return { rev: expectedRev, indexed: decodeKeys(row.get('indexed_keys') as string | null), taskIds: undefined };
+  }
+
+  /** Runs the single-partition conditional batch; an unknown outcome (timeout) is settled by a serial read of commit_id. */
+  private async conditionalBatch(id: string, batch: Write[], commitId: types.Uuid, expectedRev: number): Promise<boolean> {
+    try {
+      const rs = await this.client.batch(batch, {
+        prepare: true,
+        logged: true,
+        consistency: this.consistency,
+        serialConsistency: types.consistencies.localSerial,
+        isIdempotent: false,
+      });
+      return rs.wasApplied();
+    } catch (err) {
+      if (!outcomeUnknown(err)) throw err;
+      // A SERIAL read finishes any in-flight Paxos round before answering.
+      const row = (
+        await this.client.execute(this.q.selectHead, [id], this.idempotent({ consistency: types.consistencies.localSerial }))
+      ).first();
+      const storedCommit = row?.get('commit_id') as types.Uuid | null | undefined;
+      if (storedCommit && storedCommit.equals(commitId)) return true;
+      const storedRev = row?.get('rev') == null ? 0 : toNumber(row.get('rev'));
+      if (storedRev === expectedRev) throw err;
+      return false;
+    }
+  }
+
+  async load(workflowId: string): Promise<StoredExecution | undefined> {
+    const rows: ExecutionRow[] = [];
+    let indexedText: string | null = null;
+    let keysText: string | null = null;
+    let pageState: string | undefined;
+    do {
+      const rs = await this.client.execute(this.q.selectExecution, [workflowId], this.idempotent({ fetchSize: PAGE, pageState }));
+      for (const r of rs.rows) {
+        if (rows.length === 0) {
+          indexedText = r.get('indexed_keys') as string | null;
+          keysText = r.get('keys') as string | null;
+        }
+        rows.push({
+          rev: r.get('rev'),
+          workflow_json: r.get('workflow_json') as string | null,
+          outbox_json: r.get('outbox_json') as string | null,
+          task_id: r.get('task_id') as string | null,
+          task_json: r.get('task_json') as string | null,
+        });
+      }
+      pageState = rs.pageState ?? undefined;
+    } while (pageState);
+    const stored = executionFromRows(rows);
+    if (!stored) {
+      this.known.delete(workflowId);
+      return undefined;
+    }
+    let indexed = decodeKeys(indexedText);
+    const keys = decodeKeys(keysText);
+    if (keys && !sameKeys(indexed, keys)) indexed = await this.repairIndexes(workflowId, indexed, keys);
+    this.remember(workflowId, { rev: stored.rev, indexed, taskIds: new Set(stored.tasks.map((t) => t.taskId)) });
+    return stored;
+  }
+
+  /** Finishes the index writes of a turn whose index phase did not complete; returns the key set now indexed. */
+  private async repairIndexes(id: string, indexed: IndexKeys | undefined, keys: IndexKeys): Promise<IndexKeys | undefined> {
+    const plan = indexPlan(this.q, id, indexed, keys);
+    try {
+      await this.runStages([...plan.before, ...plan.after]);
+      await this.run([{ query: this.q.setIndexedKeys, params: [encodeKeys(keys), id] }]);
+      return keys;
+    } catch (err) {
+      this.opts.onIndexError?.(err, id);
+      return indexed;
+    }
+  }
+
+  async remove(workflowId: string): Promise<void> {
+    const taskIds: string[] = [];
+    const keySets: IndexKeys[] = [];
+    let pageState: string | undefined;
+    do {
+      const rs = await this.client.execute(this.q.selectTaskIds, [workflowId], this.idempotent({ fetchSize: PAGE, pageState }));
+      for (const r of rs.rows) {
+        if (keySets.length === 0 && taskIds.length === 0)
+          for (const col of ['keys', 'indexed_keys']) {
+            const k = decodeKeys(r.get(col) as string | null);
+            if (k) keySets.push(k);
+          }
+        const taskId = r.get('task_id') as string | null;
+        if (taskId != null) taskIds.push(taskId);
+      }
+      pageState = rs.pageState ?? undefined;
+    } while (pageState);
+    // Everything that points at the execution goes first, the partition last, so a failed remove can be repeated.
+    await this.run([
+      ...removalWrites(this.q, workflowId, keySets),
+      ...taskIds.flatMap((taskId) => [
+        { query: this.q.deleteTaskLookup, params: [taskId] },
+        { query: this.q.deleteTaskLogs, params: [taskId] },
+      ]),
+    ]);
+    await this.run([{ query: this.q.deleteExecution, params: [workflowId] }]);
+    this.known.delete(workflowId);
+  }
+
+  async getTask(taskId: string): Promise<Task | undefined> {
+    const workflowId = await this.lookup(taskId);
+    if (!workflowId) return undefined;
+    const row = (await this.client.execute(this.q.selectTask, [workflowId, taskId], this.idempotent())).first();
+    const json = row?.get('task_json') as string | null | undefined;
+    return json ? (JSON.parse(json) as Task) : undefined;
+  }
+
+  async workflowIdOfTask(taskId: string): Promise<string | undefined> {
+    const workflowId = await this.lookup(taskId);
+    if (!workflowId) return undefined;
+    // A lookup written before a batch that lost points at no task: verify.
+    const row = (await this.client.execute(this.q.selectTask, [workflowId, taskId], this.idempotent())).first();
+    return row?.get('task_json') != null ? workflowId : undefined;
+  }
+
+  private async lookup(taskId: string): Promise<string | undefined> {
+    const row = (await this.client.execute(this.q.selectTaskLookup, [taskId], this.idempotent())).first();
+    return (row?.get('workflow_id') as string | null | undefined) ?? undefined;
+  }
+
+  async runningWorkflowIds(name: string, version?: number): Promise<string[]> {
+    const ids: string[] = [];
+    for (const bucket of await this.buckets(runningIndexName(name))) {
+      const readStart = this.now();
+      const found =
+        version === undefined
+          ? await this.allRows(this.q.selectRunning, [name, bucket])
+          : await this.allRows(this.q.selectRunningVersion, [name, bucket, version]);
+      for (const r of found) ids.push(r.get('workflow_id') as string);
+      if (version === undefined && found.length === 0)
+        await this.pruneBucket(runningIndexName(name), bucket, this.layout.runningBucketMs, readStart);
+    }
+    return ids;
+  }
+
+  async workflowIdsByCorrelationId(name: string, correlationId: string, includeClosed: boolean): Promise<string[]> {
+    const rows = await this.allRows(this.q.selectCorrelation, [name, correlationId]);
+    return rows.filter((r) => includeClosed || r.get('terminal') !== true).map((r) => r.get('workflow_id') as string);
+  }
+
+  async *idsNeedingRecovery(): AsyncIterable<string> {
+    for (const bucket of await this.buckets(RECOVERY_INDEX_NAME)) {
+      const readStart = this.now();
+      let entries = 0;
+      for (let shard = 0; shard < this.layout.recoveryShards; shard++) {
+        let pageState: string | undefined;
+        do {
+          const rs = await this.client.execute(this.q.selectRecovery, [bucket, shard], this.idempotent({ fetchSize: PAGE, pageState }));
+          pageState = rs.pageState ?? undefined;
+          entries += rs.rows.length;
+          const ids = rs.rows.map((r) => r.get('workflow_id') as string);
+          const valid = await Promise.all(ids.map((id) => this.recoveryEntryValid(id, bucket, shard, readStart)));
+          for (let i = 0; i < ids.length; i++) if (valid[i]) yield ids[i]!;
+        } while (pageState);
+      }
+      if (entries === 0) await this.pruneBucket(RECOVERY_INDEX_NAME, bucket, this.layout.recoveryBucketMs, readStart);
+    }
+  }
+
+  async *listWorkflowIds(): AsyncIterable<string> {
+    let pageState: string | undefined;
+    do {
+      const rs = await this.client.execute(this.q.selectAllIds, [], this.idempotent({ fetchSize: PAGE, pageState }));
+      pageState = rs.pageState ?? undefined;
+      for (const r of rs.rows) yield r.get('workflow_id') as string;
+    } while (pageState);
+  }
+
+  /** An entry is valid when the committed state still needs recovery in this bucket and shard; stale ones (from a batch that lost, or a delete that failed) are deleted. */
+  private async recoveryEntryValid(id: string, bucket: number, shard: number, readStart: number): Promise<boolean> {
+    const row = (await this.client.execute(this.q.selectHead, [id], this.idempotent())).first();
+    const keys = decodeKeys(row?.get('keys') as string | null | undefined);
+    if (keys?.needsRecovery && keys.recoveryBucket === bucket && keys.recoveryShard === shard) return true;
+    // Timestamped before the read: an entry rewritten by a commit that started after it survives.
+    await this.client.execute(this.q.deleteRecovery, [bucket, shard, id], this.idempotent({ timestamp: micros(readStart - PRUNE_MARGIN_MS) }));
+    return false;
+  }
+
+  private async buckets(indexName: string): Promise<number[]> {
+    return (await this.allRows(this.q.selectBuckets, [indexName])).map((r) => toNumber(r.get('bucket')));
+  }
+
+  private async pruneBucket(indexName: string, bucket: number, widthMs: number, readStart: number): Promise<void> {
+    if (!bucketIsPast(bucket, widthMs, this.now())) return;
+    await this.client.execute(this.q.deleteBucket, [indexName, bucket], this.idempotent({ timestamp: micros(readStart - PRUNE_MARGIN_MS) }));
+  }
+
+  private async allRows(query: string, params: unknown[]): Promise<types.Row[]> {
+    const out: types.Row[] = [];
+    let pageState: string | undefined;
+    do {
+      const rs = await this.client.execute(query, params, this.idempotent({ fetchSize: PAGE, pageState }));
+      out.push(...rs.rows);
+      pageState = rs.pageState ?? undefined;
+    } while (pageState);
+    return out;
+  }
+
+  async appendTaskLogs(logs: Array<TaskExecLog & { taskId: string; createdTime: number }>): Promise<void> {
+    const byTask = new Map<string, Write[]>();
+    for (const l of logs) {
+      // TimeUuid.now() is monotonic within this process, so logs with equal createdTime keep their order.
+      const w = { query: this.q.insertTaskLog, params: [l.taskId, l.createdTime, types.TimeUuid.now(), l.log] };
+      byTask.set(l.taskId, [...(byTask.get(l.taskId) ?? []), w]);
+    }
+    // One unlogged batch per task: a single partition, so it is applied atomically without the batch log.
+    await Promise.all(
+      [...byTask.values()].map((ws) => this.client.batch(ws, { prepare: true, logged: false, consistency: this.consistency, isIdempotent: true })),
+    );
+  }
+
+  async taskLogs(taskId: string): Promise<TaskExecLog[]> {
+    const rows = await this.allRows(this.q.selectTaskLogs, [taskId]);
+    return rows.map((r) => ({ log: r.get('log') as string, taskId, createdTime: toNumber(r.get('created_time')) }));
+  }
+
+  async close(): Promise<void> {
+    this.known.clear();
+  }
+}
+
+const micros = (ms: number): types.Long => types.Long.fromNumber(ms).multiply(1000);
+
+/** A conditional write whose outcome the coordinator could not confirm. */
+function outcomeUnknown(err: unknown): boolean {
+  if (err instanceof errors.OperationTimedOutError) return true;
+  // A write timeout of a CAS round may or may not have been applied; unavailable means nothing was tried.
+  return err instanceof errors.ResponseError && err.code === types.responseErrorCodes.writeTimeout;
+}

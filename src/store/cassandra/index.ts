@@ -1,0 +1,79 @@
+import { Client, policies, types } from 'cassandra-driver';
+import { DEFAULT_PAYLOAD_LIMITS } from '../payload-limits';
+import type { ExecutionStore, MetadataStore } from '../ports';
+import { type CassandraStoreConfig, consistencyOf } from './config';
+import { CassandraExecutionStore } from './execution-store';
+import { CassandraMetadataStore } from './metadata-store';
+import { migrate } from './migrate';
+import { DEFAULT_INDEX_LAYOUT } from './rows';
+import { assertKeyspaceName } from './statements';
+
+export { type CassandraStoreConfig, cassandraConfigFromEnv, replicationClause } from './config';
+export { migrate } from './migrate';
+export { CassandraExecutionStore } from './execution-store';
+export { CassandraMetadataStore } from './metadata-store';
+
+export interface CassandraStores {
+  executions: ExecutionStore;
+  metadata: MetadataStore;
+  client: Client;
+  close(): Promise<void>;
+}
+
+/** A driver client with Baton's policies: retries and speculative executions only for requests marked idempotent (the driver's rule). */
+export function createCassandraClient(cfg: CassandraStoreConfig): Client {
+  const speculativeDelayMs = cfg.speculativeDelayMs ?? 200;
+  return new Client({
+    contactPoints: cfg.contactPoints,
+    localDataCenter: cfg.localDataCenter,
+    credentials: cfg.username ? { username: cfg.username, password: cfg.password ?? '' } : undefined,
+    policies: {
+      retry: new policies.retry.RetryPolicy(),
+      speculativeExecution:
+        speculativeDelayMs > 0
+          ? new policies.speculativeExecution.ConstantSpeculativeExecutionPolicy(speculativeDelayMs, 1)
+          : new policies.speculativeExecution.NoSpeculativeExecutionPolicy(),
+    },
+    queryOptions: {
+      consistency: consistencyOf(cfg.consistency ?? 'LOCAL_QUORUM'),
+      serialConsistency: types.consistencies.localSerial,
+    },
+  });
+}
+
+/** Connects, applies migrations when cfg.migrate, and returns both stores over one client. */
+export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<CassandraStores> {
+  const keyspace = assertKeyspaceName(cfg.keyspace);
+  const consistency = consistencyOf(cfg.consistency ?? 'LOCAL_QUORUM');
+  const client = createCassandraClient(cfg);
+  try {
+    await client.connect();
+    if (cfg.migrate) await migrate(client, { keyspace, replication: cfg.replication });
+  } catch (err) {
+    await client.shutdown();
+    throw err;
+  }
+  const layout = { ...DEFAULT_INDEX_LAYOUT, ...cfg.layout };
+  const executions = new CassandraExecutionStore(client, {
+    keyspace,
+    consistency,
+    layout,
+    payloadLimits: { ...DEFAULT_PAYLOAD_LIMITS, ...cfg.payloadLimits },
+  });
+  const metadata = new CassandraMetadataStore(client, {
+    keyspace,
+    consistency,
+    layout,
+    eventExecutionTtlSeconds: cfg.eventExecutionTtlSeconds,
+  });
+  return {
+    executions,
+    metadata,
+    client,
+    async close() {
+      await executions.close();
+      await metadata.close();
+      await client.shutdown();
+    },
+  };
+}

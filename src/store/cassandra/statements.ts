@@ -1,0 +1,86 @@
+// Every CQL statement the Cassandra adapters run, prepared by the driver (`prepare: true`).
+// Tables are keyspace-qualified so one client can serve any keyspace without `USE`.
+
+const KEYSPACE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,47}$/;
+
+/** Throws unless `name` is a valid unquoted Cassandra keyspace name (it is spliced into CQL text). */
+export function assertKeyspaceName(name: string): string {
+  if (!KEYSPACE_NAME.test(name)) throw new Error(`invalid Cassandra keyspace name: ${JSON.stringify(name)}`);
+  return name;
+}
+
+export function executionStatements(keyspace: string) {
+  const ks = assertKeyspaceName(keyspace);
+  return {
+    /** Creates the execution (static row) if it does not exist: the fence for rev 0. */
+    insertExecution: `INSERT INTO ${ks}.executions (workflow_id, rev, commit_id, workflow_json, outbox_json, keys) VALUES (?, ?, ?, ?, ?, ?) IF NOT EXISTS`,
+    /** Replaces the static row when rev is still the expected one: the fence for every later turn. */
+    updateExecution: `UPDATE ${ks}.executions SET rev = ?, commit_id = ?, workflow_json = ?, outbox_json = ?, keys = ? WHERE workflow_id = ? IF rev = ?`,
+    upsertTask: `INSERT INTO ${ks}.executions (workflow_id, task_id, task_json) VALUES (?, ?, ?)`,
+    deleteTask: `DELETE FROM ${ks}.executions WHERE workflow_id = ? AND task_id = ?`,
+    selectExecution: `SELECT rev, workflow_json, outbox_json, keys, indexed_keys, task_id, task_json FROM ${ks}.executions WHERE workflow_id = ?`,
+    selectHead: `SELECT rev, commit_id, keys, indexed_keys FROM ${ks}.executions WHERE workflow_id = ? LIMIT 1`,
+    selectTaskIds: `SELECT task_id, keys, indexed_keys FROM ${ks}.executions WHERE workflow_id = ?`,
+    selectTask: `SELECT task_id, task_json FROM ${ks}.executions WHERE workflow_id = ? AND task_id = ?`,
+    setIndexedKeys: `UPDATE ${ks}.executions SET indexed_keys = ? WHERE workflow_id = ?`,
+    deleteExecution: `DELETE FROM ${ks}.executions WHERE workflow_id = ?`,
+    /** Every partition key: a full token-range scan, paged (reindexing only). */
+    selectAllIds: `SELECT DISTINCT workflow_id FROM ${ks}.executions`,
+
+    upsertTaskLookup: `INSERT INTO ${ks}.task_lookup (task_id, workflow_id) VALUES (?, ?)`,
+    deleteTaskLookup: `DELETE FROM ${ks}.task_lookup WHERE task_id = ?`,
+    selectTaskLookup: `SELECT workflow_id FROM ${ks}.task_lookup WHERE task_id = ?`,
+
+    insertRunning: `INSERT INTO ${ks}.running_by_name (workflow_name, bucket, workflow_version, workflow_id) VALUES (?, ?, ?, ?)`,
+    deleteRunning: `DELETE FROM ${ks}.running_by_name WHERE workflow_name = ? AND bucket = ? AND workflow_version = ? AND workflow_id = ?`,
+    selectRunning: `SELECT workflow_id FROM ${ks}.running_by_name WHERE workflow_name = ? AND bucket = ?`,
+    selectRunningVersion: `SELECT workflow_id FROM ${ks}.running_by_name WHERE workflow_name = ? AND bucket = ? AND workflow_version = ?`,
+
+    insertRecovery: `INSERT INTO ${ks}.needs_recovery (bucket, shard, workflow_id) VALUES (?, ?, ?)`,
+    deleteRecovery: `DELETE FROM ${ks}.needs_recovery WHERE bucket = ? AND shard = ? AND workflow_id = ?`,
+    selectRecovery: `SELECT workflow_id FROM ${ks}.needs_recovery WHERE bucket = ? AND shard = ?`,
+
+    insertBucket: `INSERT INTO ${ks}.index_buckets (index_name, bucket) VALUES (?, ?)`,
+    deleteBucket: `DELETE FROM ${ks}.index_buckets WHERE index_name = ? AND bucket = ?`,
+    selectBuckets: `SELECT bucket FROM ${ks}.index_buckets WHERE index_name = ?`,
+
+    upsertCorrelation: `INSERT INTO ${ks}.workflows_by_correlation (workflow_name, correlation_id, workflow_id, terminal) VALUES (?, ?, ?, ?)`,
+    deleteCorrelation: `DELETE FROM ${ks}.workflows_by_correlation WHERE workflow_name = ? AND correlation_id = ? AND workflow_id = ?`,
+    selectCorrelation: `SELECT workflow_id, terminal FROM ${ks}.workflows_by_correlation WHERE workflow_name = ? AND correlation_id = ?`,
+
+    insertTaskLog: `INSERT INTO ${ks}.task_logs (task_id, created_time, log_id, log) VALUES (?, ?, ?, ?)`,
+    selectTaskLogs: `SELECT created_time, log FROM ${ks}.task_logs WHERE task_id = ?`,
+    deleteTaskLogs: `DELETE FROM ${ks}.task_logs WHERE task_id = ?`,
+  };
+}
+
+export function metadataStatements(keyspace: string) {
+  const ks = assertKeyspaceName(keyspace);
+  return {
+    upsertTaskDef: `INSERT INTO ${ks}.task_defs (name, def_json) VALUES (?, ?)`,
+    selectTaskDef: `SELECT def_json FROM ${ks}.task_defs WHERE name = ?`,
+    selectTaskDefs: `SELECT def_json FROM ${ks}.task_defs`,
+    deleteTaskDef: `DELETE FROM ${ks}.task_defs WHERE name = ?`,
+
+    upsertWorkflowDef: `INSERT INTO ${ks}.workflow_defs (name, version, def_json) VALUES (?, ?, ?)`,
+    selectWorkflowDef: `SELECT def_json FROM ${ks}.workflow_defs WHERE name = ? AND version = ?`,
+    selectLatestWorkflowDef: `SELECT def_json FROM ${ks}.workflow_defs WHERE name = ? LIMIT 1`,
+    selectWorkflowDefs: `SELECT def_json FROM ${ks}.workflow_defs`,
+    deleteWorkflowDef: `DELETE FROM ${ks}.workflow_defs WHERE name = ? AND version = ?`,
+
+    upsertEventHandler: `INSERT INTO ${ks}.event_handlers (name, handler_json) VALUES (?, ?)`,
+    selectEventHandler: `SELECT handler_json FROM ${ks}.event_handlers WHERE name = ?`,
+    selectEventHandlers: `SELECT handler_json FROM ${ks}.event_handlers`,
+    deleteEventHandler: `DELETE FROM ${ks}.event_handlers WHERE name = ?`,
+
+    insertEventExecution: `INSERT INTO ${ks}.event_executions (handler_name, bucket, created, id, execution_json) VALUES (?, ?, ?, ?, ?) USING TTL ?`,
+    selectEventExecutions: `SELECT execution_json FROM ${ks}.event_executions WHERE handler_name = ? AND bucket = ?`,
+    insertEventBucket: `INSERT INTO ${ks}.index_buckets (index_name, bucket) VALUES (?, ?) USING TTL ?`,
+    selectEventBuckets: `SELECT bucket FROM ${ks}.index_buckets WHERE index_name = ?`,
+    upsertEventExecutionHandler: `INSERT INTO ${ks}.event_execution_handlers (shard, handler_name) VALUES (0, ?)`,
+    selectEventExecutionHandlers: `SELECT handler_name FROM ${ks}.event_execution_handlers WHERE shard = 0`,
+  };
+}
+
+export type ExecutionStatements = ReturnType<typeof executionStatements>;
+export type MetadataStatements = ReturnType<typeof metadataStatements>;

@@ -1,0 +1,86 @@
+import type { TaskDef, WorkflowDef } from '../model/definitions';
+import type { EventHandler, EventExecution } from '../model/events';
+import type { Task, TaskExecLog, WorkflowRecord } from '../model/execution';
+import type { Effect } from '../engine/effects';
+
+/**
+ * The stored form of one execution: the workflow row (without tasks), its tasks, and the outbox of
+ * effects it still owes. `rev` increases by one with every commit and fences stale writers.
+ */
+export interface StoredExecution {
+  workflow: WorkflowRecord;
+  tasks: Task[];
+  outbox: Effect[];
+  rev: number;
+}
+
+/** One actor turn, written atomically. */
+export interface ExecutionCommit {
+  workflow: WorkflowRecord;
+  /** Tasks created or changed in this turn (full records). Unchanged tasks are not rewritten. */
+  upsertTasks: Task[];
+  /** Task ids deleted in this turn (restart, rerun). */
+  deleteTaskIds: string[];
+  /** Effects still owed after this turn, replacing the stored outbox. */
+  outbox: Effect[];
+  /** rev of the state this turn was computed from; 0 for a new execution. The store writes rev+1. */
+  expectedRev: number;
+  /** True when the workflow row equals the stored one (only tasks, outbox and rev change); an adapter may skip rewriting it. */
+  workflowUnchanged?: boolean;
+}
+
+/** Thrown when expectedRev does not match: another activation of the same actor wrote first. */
+export class StaleWriteError extends Error {
+  constructor(readonly workflowId: string, readonly expectedRev: number) {
+    super(`stale write to workflow ${workflowId} at rev ${expectedRev}`);
+    this.name = 'StaleWriteError';
+  }
+}
+
+/** Thrown when a payload is larger than the store accepts. */
+export class PayloadTooLargeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PayloadTooLargeError';
+  }
+}
+
+export interface ExecutionStore {
+  /** Writes one turn atomically; throws StaleWriteError when `expectedRev` is not the stored rev. */
+  commit(c: ExecutionCommit): Promise<void>;
+  load(workflowId: string): Promise<StoredExecution | undefined>;
+  /** Deletes the execution, its tasks, its task-id lookups and its outbox. */
+  remove(workflowId: string): Promise<void>;
+  getTask(taskId: string): Promise<Task | undefined>;
+  workflowIdOfTask(taskId: string): Promise<string | undefined>;
+  /** Ids of non-terminal (RUNNING or PAUSED) executions of a definition; all versions when version is undefined. */
+  runningWorkflowIds(name: string, version?: number): Promise<string[]>;
+  /** Ids of executions of `name` with this correlation id; only non-terminal unless includeClosed. */
+  workflowIdsByCorrelationId(name: string, correlationId: string, includeClosed: boolean): Promise<string[]>;
+  /** Executions a restarted host must look at: non-terminal ones and any with a non-empty outbox. */
+  idsNeedingRecovery(): AsyncIterable<string>;
+  /** Every stored execution id, open or closed, in no particular order (rebuilding the search index). */
+  listWorkflowIds(): AsyncIterable<string>;
+  appendTaskLogs(logs: Array<TaskExecLog & { taskId: string; createdTime: number }>): Promise<void>;
+  taskLogs(taskId: string): Promise<TaskExecLog[]>;
+  close(): Promise<void>;
+}
+
+export interface MetadataStore {
+  putTaskDef(def: TaskDef): Promise<void>;
+  getTaskDef(name: string): Promise<TaskDef | undefined>;
+  listTaskDefs(): Promise<TaskDef[]>;
+  deleteTaskDef(name: string): Promise<boolean>;
+  putWorkflowDef(def: WorkflowDef): Promise<void>;
+  /** The given version, or the highest version when version is undefined. */
+  getWorkflowDef(name: string, version?: number): Promise<WorkflowDef | undefined>;
+  listWorkflowDefs(): Promise<WorkflowDef[]>;
+  deleteWorkflowDef(name: string, version: number): Promise<boolean>;
+  putEventHandler(h: EventHandler): Promise<void>;
+  getEventHandler(name: string): Promise<EventHandler | undefined>;
+  listEventHandlers(): Promise<EventHandler[]>;
+  deleteEventHandler(name: string): Promise<boolean>;
+  addEventExecution(e: EventExecution): Promise<void>;
+  listEventExecutions(handlerName?: string): Promise<EventExecution[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,20 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Opens (creating when missing) the embedded profile's single SQLite file in WAL mode. */
+export function openDatabase(dataDir: string, fileName = 'baton.db'): Database.Database {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, fileName));
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode: a commit survives a process crash; only an OS crash can lose the last commits.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  // Checkpoints run on a worker thread (WalCheckpointer), not inside commits on the event loop.
+  db.pragma('wal_autocheckpoint = 0');
+  // After a burst the WAL is cut back to 64 MiB when the writer restarts it (never blocks).
+  db.pragma('journal_size_limit = 67108864');
+  return db;
+}

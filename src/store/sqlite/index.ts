@@ -1,0 +1,30 @@
+import type Database from 'better-sqlite3';
+import type { PayloadLimits } from '../payload-limits';
+import { WalCheckpointer } from './checkpointer';
+import { openDatabase } from './database';
+import { SqliteExecutionStore } from './execution-store';
+import { SqliteMetadataStore } from './metadata-store';
+
+export { openDatabase, SqliteExecutionStore, SqliteMetadataStore };
+
+export interface SqliteStores {
+  db: Database.Database;
+  executions: SqliteExecutionStore;
+  metadata: SqliteMetadataStore;
+  close(): Promise<void>;
+}
+
+/** The embedded profile's stores, sharing one SQLite file under `dir`. */
+export function openSqliteStores(dir: string, limits?: PayloadLimits, onError?: (message: string) => void): SqliteStores {
+  const db = openDatabase(dir);
+  const checkpointer = new WalCheckpointer(db.name, 500, onError);
+  return {
+    db,
+    executions: new SqliteExecutionStore(db, limits),
+    metadata: new SqliteMetadataStore(db),
+    async close() {
+      await checkpointer.stop();
+      if (db.open) db.close();
+    },
+  };
+}
