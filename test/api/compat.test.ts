@@ -1,0 +1,423 @@
+import { call, eventually, startBaton, type TestBaton } from '../support/baton';
+
+// The rest of Conductor's API over real HTTP: execute (W26), the mocked test run (W23, §4.20),
+// signals (T7, T8), bulk operations (§1.2), terminate-remove (W17), admin (§1.7), /api-docs.
+
+let b: TestBaton;
+let n = 0;
+const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
+
+beforeAll(async () => {
+  b = await startBaton({ CASSANDRA_PASSWORD: 'hunter2', APP_API_TOKEN: 'app-token-value', REDIS_URL: 'redis://alice:s3cret@127.0.0.1:6379' });
+});
+afterAll(async () => {
+  await b?.stop();
+});
+
+const api = <T = any>(method: string, path: string, body?: unknown) => call<T>(b.url, method, path, body);
+
+async function register(def: Record<string, unknown>): Promise<void> {
+  const r = await api('POST', '/api/metadata/workflowdef', { version: 1, schemaVersion: 2, ...def });
+  expect(r.status).toBe(200);
+}
+
+async function start(name: string, input: Record<string, unknown> = {}): Promise<string> {
+  const r = await api('POST', '/api/workflow', { name, input });
+  expect(r.status).toBe(200);
+  return r.text;
+}
+
+const wf = async (id: string) => (await api('GET', `/api/workflow/${id}`)).body;
+const waitStatus = (id: string, status: string) => eventually(async () => ((await wf(id)).status === status ? wf(id) : undefined));
+const waitTask = (id: string, ref: string, status: string) =>
+  eventually(async () => (await wf(id)).tasks.find((t: any) => t.referenceTaskName === ref && t.status === status));
+const pollOne = (type: string) =>
+  eventually(async () => {
+    const r = await api('GET', `/api/tasks/poll/batch/${type}?count=1&timeout=200`);
+    return r.body[0];
+  });
+const complete = async (t: any, output: Record<string, unknown> = {}) => {
+  const r = await api('POST', '/api/tasks', { workflowInstanceId: t.workflowInstanceId, taskId: t.taskId, status: 'COMPLETED', outputData: output });
+  expect(r.status).toBe(200);
+};
+
+/** A parent whose SUB_WORKFLOW child waits in two HUMAN tasks. */
+async function registerNestedHumans(): Promise<{ parent: string; child: string }> {
+  const child = uniq('child');
+  await register({ name: child, tasks: [{ name: 'h1', taskReferenceName: 'h1', type: 'HUMAN' }, { name: 'h2', taskReferenceName: 'h2', type: 'HUMAN', inputParameters: { prev: '${h1.output.answer}' } }], outputParameters: { answer: '${h2.output.answer}' } });
+  const parent = uniq('parent');
+  await register({ name: parent, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 } }], outputParameters: { answer: '${call.output.answer}' } });
+  return { parent, child };
+}
+
+describe('POST /api/workflow/execute/{name}/{version}', () => {
+  test('answers when the execution blocks in a WAIT task, with the WorkflowRun fields and the request id', async () => {
+    const name = uniq('exec_wait');
+    await register({ name, tasks: [{ name: 'set', taskReferenceName: 'set', type: 'SET_VARIABLE', inputParameters: { k: '${workflow.input.k}' } }, { name: 'gate', taskReferenceName: 'gate', type: 'WAIT' }] });
+    const r = await api('POST', `/api/workflow/execute/${name}/1?requestId=req-1`, { input: { k: 'v' }, correlationId: 'corr' });
+    expect(r.status).toBe(200);
+    expect(r.contentType).toContain('application/json');
+    expect(r.body).toMatchObject({ responseType: 'TARGET_WORKFLOW', requestId: 'req-1', targetWorkflowStatus: 'RUNNING', status: 'RUNNING', correlationId: 'corr', input: { k: 'v' }, variables: { k: 'v' }, signalTimeout: false });
+    expect(r.body.workflowId).toBe(r.body.targetWorkflowId);
+    expect(r.body.tasks.map((t: any) => [t.referenceTaskName, t.status])).toEqual([
+      ['set', 'COMPLETED'],
+      ['gate', 'IN_PROGRESS'],
+    ]);
+  });
+
+  test('blocking strategies descend into the running sub-workflow', async () => {
+    const { parent, child } = await registerNestedHumans();
+    const task = await api('POST', `/api/workflow/execute/${parent}/1?returnStrategy=BLOCKING_TASK`, { input: {} });
+    expect(task.body).toMatchObject({ responseType: 'BLOCKING_TASK', taskType: 'HUMAN', referenceTaskName: 'h1', status: 'IN_PROGRESS', workflowType: child, targetWorkflowStatus: 'RUNNING', output: {} });
+    expect(task.body.workflowId).not.toBe(task.body.targetWorkflowId);
+    expect((await wf(task.body.workflowId)).parentWorkflowId).toBe(task.body.targetWorkflowId);
+
+    const flow = await api('POST', `/api/workflow/execute/${parent}/1?returnStrategy=BLOCKING_WORKFLOW`, { input: {} });
+    expect(flow.body.responseType).toBe('BLOCKING_WORKFLOW');
+    expect(flow.body.tasks.map((t: any) => t.referenceTaskName)).toEqual(['h1']);
+    expect((await wf(flow.body.workflowId)).workflowName).toBe(child);
+
+    const input = await api('POST', `/api/workflow/execute/${parent}/1?returnStrategy=BLOCKING_TASK_INPUT`, { input: {} });
+    expect(input.body).toMatchObject({ responseType: 'BLOCKING_TASK_INPUT', referenceTaskName: 'h1', input: {} });
+    expect(input.body).not.toHaveProperty('output');
+  });
+
+  test('waitUntilTaskRef answers once that task ends, before the execution does', async () => {
+    const name = uniq('exec_until');
+    const type = uniq('exec_worker');
+    await register({ name, tasks: [{ name: type, taskReferenceName: 'first', type: 'SIMPLE' }, { name: type, taskReferenceName: 'second', type: 'SIMPLE' }] });
+    const pending = api('POST', `/api/workflow/execute/${name}/1?waitUntilTaskRef=first,other&waitForSeconds=30`, { input: {} });
+    const first = await pollOne(type);
+    expect(first.referenceTaskName).toBe('first');
+    await complete(first, { done: 1 });
+    const r = await pending;
+    expect(r.body).toMatchObject({ status: 'RUNNING', signalTimeout: false });
+    expect(r.body.tasks.map((t: any) => [t.referenceTaskName, t.status])).toEqual([
+      ['first', 'COMPLETED'],
+      ['second', 'SCHEDULED'],
+    ]);
+  });
+
+  test('after waitForSeconds it answers the current state with signalTimeout', async () => {
+    const name = uniq('exec_slow');
+    await register({ name, tasks: [{ name: uniq('nobody_polls'), taskReferenceName: 'slow', type: 'SIMPLE' }] });
+    const r = await api('POST', `/api/workflow/execute/${name}/1?waitForSeconds=1`, { input: {} });
+    expect(r.body).toMatchObject({ status: 'RUNNING', signalTimeout: true, tasks: [{ referenceTaskName: 'slow', status: 'SCHEDULED' }] });
+  });
+
+  test('version 0 is the latest version; the path names the workflow', async () => {
+    const name = uniq('exec_versions');
+    for (const version of [1, 2]) await register({ name, version, tasks: [{ name: 'noop', taskReferenceName: 'noop', type: 'NOOP' }], outputParameters: { version } });
+    expect((await api('POST', `/api/workflow/execute/${name}/1`, { name: 'ignored', input: {} })).body).toMatchObject({ status: 'COMPLETED', output: { version: 1 } });
+    expect((await api('POST', `/api/workflow/execute/${name}/0`, {})).body).toMatchObject({ status: 'COMPLETED', output: { version: 2 } });
+  });
+
+  test('bad requests are refused and start nothing', async () => {
+    const name = uniq('exec_bad');
+    await register({ name, tasks: [{ name: 'gate', taskReferenceName: 'gate', type: 'WAIT' }] });
+    expect((await api('POST', `/api/workflow/execute/${uniq('unknown')}/1`, {})).status).toBe(404);
+    expect((await api('POST', `/api/workflow/execute/${name}/1?returnStrategy=SOMETHING`, {})).status).toBe(400);
+    expect((await api('POST', `/api/workflow/execute/${name}/x`, {})).status).toBe(400);
+    expect((await api('POST', `/api/workflow/execute/${name}/1?waitForSeconds=-1`, {})).status).toBe(400);
+    expect((await api('POST', `/api/workflow/execute/${name}/1`, { input: 'not an object' })).status).toBe(400);
+    expect((await api('GET', `/api/workflow/running/${name}`)).body).toEqual([]);
+  });
+});
+
+describe('signals', () => {
+  test('POST .../{status}/signal completes the waiting task with the body as output', async () => {
+    const name = uniq('signal_async');
+    await register({ name, tasks: [{ name: 'gate', taskReferenceName: 'gate', type: 'WAIT' }], outputParameters: { got: '${gate.output.value}' } });
+    const id = await start(name);
+    await waitTask(id, 'gate', 'IN_PROGRESS');
+    const r = await api('POST', `/api/tasks/${id}/COMPLETED/signal`, { value: 42 });
+    expect(r.status).toBe(200);
+    expect(r.text).toBe('');
+    expect((await waitStatus(id, 'COMPLETED')).output).toEqual({ got: 42 });
+  });
+
+  test('signal/sync reaches into the sub-workflow and answers at the next blocking point', async () => {
+    const { parent } = await registerNestedHumans();
+    const id = await start(parent);
+    await eventually(async () => (await wf(id)).tasks[0]?.subWorkflowId);
+    const childId = (await wf(id)).tasks[0].subWorkflowId;
+    await waitTask(childId, 'h1', 'IN_PROGRESS');
+
+    const first = await api('POST', `/api/task/${id}/COMPLETED/signal/sync?returnStrategy=BLOCKING_TASK`, { answer: 'yes' });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ responseType: 'BLOCKING_TASK', referenceTaskName: 'h2', workflowId: childId, targetWorkflowId: id, input: { prev: 'yes' }, signalTimeout: false });
+
+    const second = await api('POST', `/api/tasks/${id}/COMPLETED/signal/sync`, { answer: 'done' });
+    expect(second.body).toMatchObject({ responseType: 'TARGET_WORKFLOW', workflowId: id, status: 'COMPLETED', output: { answer: 'done' } });
+  });
+
+  test('an IN_PROGRESS signal updates the task and leaves it waiting', async () => {
+    const name = uniq('signal_progress');
+    await register({ name, tasks: [{ name: 'gate', taskReferenceName: 'gate', type: 'HUMAN' }] });
+    const id = await start(name);
+    await waitTask(id, 'gate', 'IN_PROGRESS');
+    const r = await api('POST', `/api/tasks/${id}/IN_PROGRESS/signal/sync?returnStrategy=BLOCKING_TASK`, { step: 1 });
+    expect(r.body).toMatchObject({ responseType: 'BLOCKING_TASK', referenceTaskName: 'gate', status: 'IN_PROGRESS', output: { step: 1 } });
+  });
+
+  test('nothing waiting, an unknown workflow or a bad status is refused', async () => {
+    const name = uniq('signal_none');
+    await register({ name, tasks: [{ name: uniq('worker'), taskReferenceName: 'w', type: 'SIMPLE' }] });
+    const id = await start(name);
+    expect((await api('POST', `/api/tasks/${id}/COMPLETED/signal/sync`, {})).status).toBe(404);
+    expect((await api('POST', `/api/tasks/${id}/COMPLETED/signal`, {})).status).toBe(404);
+    expect((await api('POST', `/api/tasks/${uniq('nope')}/COMPLETED/signal`, {})).status).toBe(404);
+    expect((await api('POST', `/api/tasks/${id}/DONE/signal`, {})).status).toBe(400);
+    expect((await wf(id)).tasks[0].status).toBe('SCHEDULED');
+  });
+});
+
+describe('POST /api/workflow/test', () => {
+  test('mocks drive worker tasks in order, a failed mock is retried by the next one, operators decide themselves', async () => {
+    const name = uniq('mocked');
+    const def = {
+      name,
+      version: 1,
+      schemaVersion: 2,
+      tasks: [
+        { name: 'fetch', taskReferenceName: 'fetch', type: 'SIMPLE' },
+        {
+          name: 'route',
+          taskReferenceName: 'route',
+          type: 'SWITCH',
+          evaluatorType: 'value-param',
+          expression: 'kind',
+          inputParameters: { kind: '${fetch.output.kind}' },
+          decisionCases: { big: [{ name: 'big', taskReferenceName: 'big', type: 'SIMPLE' }] },
+          defaultCase: [{ name: 'small', taskReferenceName: 'small', type: 'SIMPLE' }],
+        },
+        { name: 'gate', taskReferenceName: 'gate', type: 'WAIT' },
+      ],
+      outputParameters: { result: '${big.output.r}', gate: '${gate.output.ok}' },
+    };
+    const r = await api('POST', '/api/workflow/test', {
+      name,
+      workflowDef: def,
+      input: {},
+      taskRefToMockOutput: {
+        fetch: [{ status: 'FAILED', output: {} }, { status: 'COMPLETED', output: { kind: 'big' } }],
+        big: [{ output: { r: 'mocked big' } }],
+        gate: [{ status: 'COMPLETED', output: { ok: true } }],
+      },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: 'COMPLETED', output: { result: 'mocked big', gate: true } });
+    expect(r.body.tasks.map((t: any) => [t.referenceTaskName, t.status])).toEqual([
+      ['fetch', 'FAILED'],
+      ['fetch', 'COMPLETED'],
+      ['route', 'COMPLETED'],
+      ['big', 'COMPLETED'],
+      ['gate', 'COMPLETED'],
+    ]);
+    // Every task ran in a domain of its own, which no worker polls.
+    expect(new Set(r.body.tasks.filter((t: any) => t.taskType === 'big').map((t: any) => t.domain)).size).toBe(1);
+    expect(r.body.taskToDomain['*']).toEqual(expect.any(String));
+  });
+
+  test('subWorkflowTestRequest mocks the tasks of a child', async () => {
+    const child = uniq('mock_child');
+    await register({ name: child, tasks: [{ name: 'inner', taskReferenceName: 'inner', type: 'SIMPLE' }], outputParameters: { v: '${inner.output.v}' } });
+    const parent = uniq('mock_parent');
+    await register({ name: parent, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 } }], outputParameters: { v: '${call.output.v}' } });
+    const r = await api('POST', '/api/workflow/test', { name: parent, version: 1, input: {}, subWorkflowTestRequest: { call: { name: child, taskRefToMockOutput: { inner: [{ output: { v: 'from child' } }] } } } });
+    expect(r.body).toMatchObject({ status: 'COMPLETED', output: { v: 'from child' } });
+  });
+
+  test('a task without a mock stops the run: the execution is answered as it stands, and real workers never see its tasks', async () => {
+    const name = uniq('unmocked');
+    const type = uniq('unmocked_worker');
+    await register({ name, tasks: [{ name: type, taskReferenceName: 'a', type: 'SIMPLE' }] });
+    const r = await api('POST', '/api/workflow/test', { name, input: {} });
+    expect(r.body).toMatchObject({ status: 'RUNNING', tasks: [{ referenceTaskName: 'a', status: 'SCHEDULED' }] });
+    expect((await api('GET', `/api/tasks/poll/batch/${type}?count=1&timeout=100`)).body).toEqual([]);
+  });
+
+  test('a bad request is a 400, never a start of a workflow named "test"', async () => {
+    await register({ name: 'test', tasks: [{ name: 'noop', taskReferenceName: 'noop', type: 'NOOP' }] });
+    const r = await api('POST', '/api/workflow/test', { input: {} });
+    expect(r.status).toBe(400);
+    expect((await api('GET', '/api/workflow/running/test')).body).toEqual([]);
+  });
+});
+
+describe('bulk operations and terminate-remove', () => {
+  async function humans(count: number): Promise<string[]> {
+    const name = uniq('bulk');
+    await register({ name, tasks: [{ name: 'gate', taskReferenceName: 'gate', type: 'HUMAN' }] });
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) ids.push(await start(name));
+    return ids;
+  }
+
+  test('pause, resume, terminate, retry, restart, remove: each id succeeds or fails on its own', async () => {
+    const ids = await humans(2);
+    const unknown = uniq('missing');
+    const paused = await api('PUT', '/api/workflow/bulk/pause', [...ids, unknown]);
+    expect(paused.status).toBe(200);
+    expect(paused.body.bulkSuccessfulResults).toEqual(ids);
+    expect(Object.keys(paused.body.bulkErrorResults)).toEqual([unknown]);
+    expect(paused.body.bulkErrorResults[unknown]).toContain(unknown);
+    for (const id of ids) expect((await wf(id)).status).toBe('PAUSED');
+
+    expect((await api('PUT', '/api/workflow/bulk/resume', ids)).body.bulkSuccessfulResults).toEqual(ids);
+    for (const id of ids) expect((await wf(id)).status).toBe('RUNNING');
+    // Resuming a running workflow is a conflict, reported per id.
+    expect(Object.keys((await api('PUT', '/api/workflow/bulk/resume', ids)).body.bulkErrorResults)).toEqual(ids);
+
+    expect((await api('POST', '/api/workflow/bulk/terminate?reason=enough', ids)).body.bulkSuccessfulResults).toEqual(ids);
+    for (const id of ids) expect(await wf(id)).toMatchObject({ status: 'TERMINATED', reasonForIncompletion: 'enough' });
+
+    expect((await api('POST', '/api/workflow/bulk/retry', [ids[0]])).body.bulkSuccessfulResults).toEqual([ids[0]]);
+    expect((await wf(ids[0]!)).status).toBe('RUNNING');
+    expect((await api('POST', '/api/workflow/bulk/restart?useLatestDefinitions=true', [ids[1]])).body.bulkSuccessfulResults).toEqual([ids[1]]);
+    expect((await wf(ids[1]!)).status).toBe('RUNNING');
+
+    const removed = await api('DELETE', '/api/workflow/bulk/terminate-remove?archiveWorkflow=false', ids);
+    expect(removed.body).toEqual({ bulkErrorResults: {}, bulkSuccessfulResults: ids });
+    for (const id of ids) expect((await api('GET', `/api/workflow/${id}`)).status).toBe(404);
+  });
+
+  test('bulk remove refuses to archive a running workflow but removes an ended one', async () => {
+    const [running, ended] = await humans(2);
+    await api('DELETE', `/api/workflow/${ended}?reason=x`);
+    const r = await api('DELETE', '/api/workflow/bulk/remove', [running, ended]);
+    expect(r.body.bulkSuccessfulResults).toEqual([ended]);
+    expect(Object.keys(r.body.bulkErrorResults)).toEqual([running]);
+    expect((await api('GET', `/api/workflow/${ended}`)).status).toBe(404);
+    expect((await wf(running!)).status).toBe('RUNNING');
+  });
+
+  test('an empty list, more than 1000 ids, a non-list body or a bad parameter is a 400 and changes nothing', async () => {
+    const [id] = await humans(1);
+    expect((await api('PUT', '/api/workflow/bulk/pause', [])).status).toBe(400);
+    expect((await api('PUT', '/api/workflow/bulk/pause', Array.from({ length: 1001 }, (_, i) => (i === 0 ? id : `x${i}`)))).status).toBe(400);
+    expect((await api('PUT', '/api/workflow/bulk/pause', { ids: [id] })).status).toBe(400);
+    expect((await api('DELETE', '/api/workflow/bulk/remove?archiveWorkflow=maybe', [id])).status).toBe(400);
+    expect((await wf(id!)).status).toBe('RUNNING');
+  });
+
+  test('DELETE /api/workflow/{id}/terminate-remove', async () => {
+    const [id] = await humans(1);
+    expect((await api('DELETE', `/api/workflow/${id}/terminate-remove?reason=gone`)).status).toBe(200);
+    expect((await api('GET', `/api/workflow/${id}`)).status).toBe(404);
+    expect((await api('DELETE', `/api/workflow/${id}/terminate-remove`)).status).toBe(404);
+  });
+});
+
+describe('admin', () => {
+  test('GET /api/admin/config shows the configuration with secrets redacted', async () => {
+    const r = await api('GET', '/api/admin/config');
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ BATON_PROFILE: 'embedded', PORT: 0, version: expect.any(String) });
+    expect(r.body.CASSANDRA_PASSWORD).not.toBe('hunter2');
+    expect(r.body.APP_API_TOKEN).not.toBe('app-token-value');
+    expect(r.body.REDIS_URL).not.toContain('s3cret');
+    expect(r.body.REDIS_URL).toContain('127.0.0.1:6379');
+    expect(r.text).not.toMatch(/hunter2|app-token-value|s3cret/);
+  });
+
+  test('GET /api/admin/task/{tasktype} lists pending tasks of the type, scheduled and in progress', async () => {
+    const name = uniq('admin_tasks');
+    const type = uniq('admin_worker');
+    await register({ name, tasks: [{ name: type, taskReferenceName: 'w', type: 'SIMPLE' }] });
+    const ids = [await start(name), await start(name), await start(name)];
+    const claimed = await pollOne(type);
+    const done = await pollOne(type);
+    await complete(done);
+    const pending = await eventually(async () => {
+      const r = await api('GET', `/api/admin/task/${type}`);
+      const list = r.body as any[];
+      return list.length === 2 && list.some((t) => t.status === 'IN_PROGRESS') ? list : undefined;
+    });
+    expect(pending.map((t) => t.taskId)).toContain(claimed.taskId);
+    expect(pending.map((t) => t.taskId)).not.toContain(done.taskId);
+    expect(new Set(pending.map((t) => t.workflowInstanceId)).size).toBe(2);
+    expect(ids).toEqual(expect.arrayContaining(pending.map((t) => t.workflowInstanceId)));
+    expect((await api('GET', `/api/admin/task/${type}?start=1&count=5`)).body).toHaveLength(1);
+    expect((await api('GET', `/api/admin/task/${type}?count=-1`)).status).toBe(400);
+  });
+
+  test('POST /api/admin/sweep/requeue/{workflowId} answers true.<id>; the task is still handed out once', async () => {
+    const name = uniq('requeue');
+    const type = uniq('requeue_worker');
+    await register({ name, tasks: [{ name: type, taskReferenceName: 'w', type: 'SIMPLE' }] });
+    const id = await start(name);
+    const r = await api('POST', `/api/admin/sweep/requeue/${id}`);
+    expect(r.status).toBe(200);
+    expect(r.contentType).toContain('text/plain');
+    expect(r.text).toBe(`true.${id}`);
+    const t = await pollOne(type);
+    expect(t.workflowInstanceId).toBe(id);
+    expect((await api('GET', `/api/tasks/poll/batch/${type}?count=5&timeout=200`)).body).toEqual([]);
+    expect((await api('POST', `/api/admin/sweep/requeue/${uniq('nope')}`)).status).toBe(404);
+  });
+});
+
+describe('/api-docs and content types', () => {
+  /** Every (method, path) the express app routes, read from its router stack. */
+  function expressRoutes(): string[] {
+    const app = b.server.httpServer.listeners('request')[0] as any;
+    const out: string[] = [];
+    const join = (prefix: string, p: string) => (prefix + (p === '/' ? '' : p)).replace(/:([A-Za-z0-9_]+)/g, '{$1}') || '/';
+    const walk = (stack: any[], prefix: string) => {
+      for (const layer of stack) {
+        if (layer.route) {
+          for (const p of [].concat(layer.route.path)) for (const m of Object.keys(layer.route.methods)) out.push(`${m.toUpperCase()} ${join(prefix, p)}`);
+        } else if (layer.handle?.stack) {
+          for (const p of [].concat(layer.rawPath)) walk(layer.handle.stack, join(prefix, p));
+        }
+      }
+    };
+    walk(app.router.stack, '');
+    return out;
+  }
+
+  test('the OpenAPI document lists every route Baton serves, and every $ref in it resolves', async () => {
+    const r = await api('GET', '/api-docs');
+    expect(r.status).toBe(200);
+    expect(r.contentType).toContain('application/json');
+    const doc = r.body;
+    expect(doc.openapi).toBe('3.1.0');
+    const documented = new Set(Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)));
+    const routes = expressRoutes();
+    expect(routes.length).toBeGreaterThan(100);
+    expect(routes.filter((x) => !documented.has(x))).toEqual([]);
+    // And nothing is documented that is not served.
+    expect([...documented].filter((x) => !routes.includes(x))).toEqual([]);
+
+    const refs: string[] = [];
+    const collect = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(collect);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === '$ref' ? refs.push(String(x)) : collect(x);
+    };
+    collect(doc);
+    expect(refs.length).toBeGreaterThan(50);
+    for (const ref of new Set(refs)) {
+      expect(ref.startsWith('#/components/schemas/')).toBe(true);
+      expect(doc.components.schemas[ref.slice('#/components/schemas/'.length)]).toBeDefined();
+    }
+    expect(doc.components.schemas.Workflow.properties.tasks.type).toBe('array');
+    expect(doc.components.schemas.EventHandlerRequest.required).toEqual(expect.arrayContaining(['name', 'event', 'actions']));
+    expect(doc.paths['/api/workflow/execute/{name}/{version}'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/StartWorkflowRequest');
+  });
+
+  test('JSON answers, errors included, carry Content-Type application/json; /api/token does not exist', async () => {
+    for (const path of ['/health', '/api/metadata/workflowdef', '/api/metadata/taskdefs', '/api/event', '/api/event/execution', '/api/admin/config', '/api/tasks/queue/all', '/api/workflow/search', '/api/workflow/no-such-id', '/api/nothing-here']) {
+      const r = await api('GET', path);
+      expect([path, r.contentType]).toEqual([path, expect.stringContaining('application/json')]);
+    }
+    const bad = await api('POST', '/api/event', { name: '' });
+    expect(bad.status).toBe(400);
+    expect(bad.contentType).toContain('application/json');
+    for (const method of ['GET', 'POST']) {
+      const token = await api(method, '/api/token', method === 'POST' ? { keyId: 'k', keySecret: 's' } : undefined);
+      expect(token.status).toBe(404);
+      expect(token.contentType).toContain('application/json');
+    }
+  });
+});

@@ -1,0 +1,121 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Redis from 'ioredis';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { createServer, type RunningServer } from '../../src/server';
+import { DaprClusterDouble } from '../support/dapr-sidecar-double';
+import { freePort } from '../support/dapr/counter-app';
+
+/**
+ * Baton's distributed profile in this process: the Dapr sidecar double (one sidecar per replica,
+ * actor state and reminders in real Redis) and N replicas built by the real composition root with
+ * BATON_PROFILE=distributed, sharing one SQLite file (BATON_STORE/BATON_INDEX=sqlite, tests only)
+ * and Redis under a key prefix unique to the run.
+ */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+export const APP_ID = 'baton';
+export const PUBSUB = 'baton-pubsub';
+export const COMPLETION_TOPIC = 'baton-task-completions';
+
+export interface Replica {
+  name: string;
+  port: number;
+  url: string;
+  daprHttpPort: number;
+  server: RunningServer;
+  /** False once killed. */
+  alive: boolean;
+}
+
+export interface TestCluster {
+  double: DaprClusterDouble;
+  replicas: Replica[];
+  dataDir: string;
+  /** URL of the next live replica, round robin. */
+  nextUrl(): string;
+  addReplica(name: string): Promise<Replica>;
+  /** Kills a replica abruptly: its HTTP server and sidecar vanish mid-request, nothing is drained. */
+  kill(r: Replica): Promise<void>;
+  /** Publishes `data` on a topic of the cluster's pub/sub through a live replica's sidecar. */
+  publish(topic: string, data: unknown): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export async function startCluster(opts: { replicas: string[]; env?: Record<string, string> }): Promise<TestCluster> {
+  const run = `baton-test:distributed:${process.pid}:${Date.now().toString(36)}:${Math.random().toString(36).slice(2, 8)}:`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-dist-'));
+  const double = await DaprClusterDouble.start({ redisUrl: REDIS_URL, keyPrefix: `${run}dapr:`, pubsubRetryMs: 100 });
+  const replicas: Replica[] = [];
+  let turn = 0;
+  const closing: Promise<void>[] = [];
+  const live = (): Replica[] => replicas.filter((r) => r.alive);
+
+  const addReplica = async (name: string): Promise<Replica> => {
+    const port = await freePort();
+    const sidecar = await double.addApp({ appId: APP_ID, appPort: port });
+    const cfg = loadConfig({
+      PORT: String(port),
+      BATON_PROFILE: 'distributed',
+      DAPR_HTTP_PORT: String(sidecar.daprHttpPort),
+      BATON_STORE: 'sqlite',
+      BATON_INDEX: 'sqlite',
+      BATON_DATA_DIR: dataDir,
+      REDIS_URL,
+      BATON_REDIS_KEY_PREFIX: `${run}baton:`,
+      BATON_DAPR_PUBSUB: PUBSUB,
+      BATON_DAPR_COMPLETION_TOPIC: COMPLETION_TOPIC,
+      BATON_HTTP_TASK_WORKERS: '2',
+      LOG_LEVEL: 'silent',
+      ...opts.env,
+    });
+    const server = await createServer(cfg, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }).child({ replica: name }));
+    await sidecar.ready; // read /dapr/config and /dapr/subscribe, joined placement
+    const r: Replica = { name, port, url: `http://127.0.0.1:${port}`, daprHttpPort: sidecar.daprHttpPort, server, alive: true };
+    replicas.push(r);
+    return r;
+  };
+
+  for (const name of opts.replicas) await addReplica(name);
+
+  return {
+    double,
+    replicas,
+    dataDir,
+    nextUrl() {
+      const l = live();
+      return l[turn++ % l.length]!.url;
+    },
+    addReplica,
+    async kill(r) {
+      r.alive = false;
+      r.server.httpServer.closeAllConnections();
+      r.server.httpServer.close();
+      await double.removeApp(r.port);
+      // What the dead process held is released behind the test's back (its stuck calls give up by themselves).
+      closing.push(r.server.close().catch(() => undefined));
+    },
+    async publish(topic, data) {
+      const via = live()[0]!;
+      const res = await fetch(`http://127.0.0.1:${via.daprHttpPort}/v1.0/publish/${PUBSUB}/${topic}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(data),
+      });
+      return res.status;
+    },
+    async stop() {
+      // Killed replicas still hold their adapters (a dead pod's process would be gone): release them too.
+      for (const r of replicas) if (r.alive) await r.server.close().catch(() => undefined);
+      await Promise.all(closing);
+      await double.purge();
+      await double.close();
+      const redis = new Redis(REDIS_URL);
+      const keys = await redis.keys(`${run}*`);
+      if (keys.length) await redis.del(...keys);
+      await redis.quit();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

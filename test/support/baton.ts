@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { createServer, type RunningServer } from '../../src/server';
+
+/** An embedded Baton on a free port with a fresh data directory, for tests over real HTTP. */
+export interface TestBaton {
+  url: string;
+  server: RunningServer;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startBaton(env: Record<string, string> = {}): Promise<TestBaton> {
+  const dataDir = env.BATON_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'baton-test-'));
+  const cfg = loadConfig({ PORT: '0', BATON_DATA_DIR: dataDir, LOG_LEVEL: 'silent', BATON_HTTP_TASK_WORKERS: '2', ...env });
+  const server = await createServer(cfg, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    server,
+    dataDir,
+    async stop() {
+      await server.close();
+    },
+  };
+}
+
+export interface Reply<T = unknown> {
+  status: number;
+  body: T;
+  text: string;
+  contentType: string;
+}
+
+/** Minimal JSON client: sends a JSON body (or a raw string with `raw`), returns status, parsed body and text. */
+export async function call<T = any>(base: string, method: string, path: string, body?: unknown, opts: { raw?: string; contentType?: string } = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = {};
+  let payload: string | undefined;
+  if (opts.raw !== undefined) {
+    payload = opts.raw;
+    headers['content-type'] = opts.contentType ?? 'application/json';
+  } else if (body !== undefined) {
+    payload = JSON.stringify(body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(base + path, { method, headers, body: payload });
+  const text = await res.text();
+  const contentType = res.headers.get('content-type') ?? '';
+  let parsed: unknown = text;
+  if (contentType.includes('json') && text) parsed = JSON.parse(text);
+  return { status: res.status, body: parsed as T, text, contentType };
+}
+
+/** Polls `fn` until it returns a truthy value or the limit passes (no fixed sleeps in tests). */
+export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, limitMs = 20_000, everyMs = 50): Promise<T> {
+  const until = Date.now() + limitMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v as T;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > until) throw new Error(`condition not met within ${limitMs} ms${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

@@ -1,0 +1,177 @@
+import { parseArgs } from '../../../bench/options';
+import { buildLatest, RunRecord } from '../../../bench/report/results';
+import { formatTable, renderReport } from '../../../bench/report/table';
+import type { LatencySummary } from '../../../bench/stats/percentiles';
+
+const lat = (p99: number): LatencySummary => ({ count: 100, min: 1, mean: 2, p50: 2, p90: 3, p99, p999: p99, max: p99 });
+const server = { cpuCores: 1, rssMbPeak: 120 };
+
+function record(overrides: Partial<RunRecord> = {}): RunRecord {
+  return {
+    mode: 'full',
+    startedAt: '2025-01-01T00:00:00.000Z',
+    durationSeconds: 300,
+    machine: { cores: 2, nodeVersion: 'v20.20.2', cpuModel: 'test cpu', totalMemoryMb: 4096, platform: 'linux-x64', loadAverageAtStart: [0.5, 0.4, 0.3] },
+    settings: { latencyLoad: 0.7 },
+    ceiling: { ok: true, result: { requestsPerSecond: 10_000, latencyMs: lat(9), errors: 0, loadProcessCpuCores: 1 }, server },
+    bullmq: { ok: true, result: { jobsPerSecond: 4000, chainsPerSecond: 1333, jobLatencyMs: lat(30), concurrencyPerQueue: 16, inFlightChains: 96, loadProcessCpuCores: 1, errors: 0 }, server },
+    simple3: {
+      ok: true,
+      server,
+      result: {
+        shape: 'simple3',
+        useUpdateV2: false,
+        inFlightWorkflows: 96,
+        tasksPerSecond: 3000,
+        workflowsPerSecond: 1000,
+        startsPerSecond: 1000,
+        httpRequestsPerSecond: 6000,
+        pollsPerSecond: 2000,
+        tasksPerPoll: 1.5,
+        startLatencyMs: lat(10),
+        updateLatencyMs: lat(12),
+        scheduleToPollMs: lat(20),
+        loadProcessCpuCores: 0.8,
+        totalWorkflowsCompleted: 100_000,
+        soakSeconds: 90,
+        errors: { count: 0, samples: [] },
+        verification: { checked: 20, completed: 20, statuses: { COMPLETED: 20 }, indexCompletedTotal: 100_000 },
+      },
+    },
+    latency: {
+      ok: true,
+      server,
+      result: {
+        shape: 'simple3',
+        targetStartsPerSecond: 700,
+        achievedStartsPerSecond: 700,
+        tasksPerSecond: 2100,
+        workflowsPerSecond: 700,
+        startsSkipped: 0,
+        backlogAtWindowStart: 40,
+        pollsPerSecond: 900,
+        tasksPerPoll: 2.33,
+        startLatencyMs: lat(8),
+        startServiceTimeMs: lat(7),
+        updateLatencyMs: lat(25),
+        scheduleToPollMs: lat(40),
+        loadProcessCpuCores: 0.6,
+        errors: { count: 0, samples: [] },
+      },
+    },
+    inFlight: [{ ok: false, error: 'boom\nstack' }],
+    memory: {
+      rssMbPeak: 150,
+      soakTarget: 100_000,
+      soakCompleted: 100_000,
+      rssMbAfterSoak: 130,
+      samples: [],
+      trend: { firstMb: 100, maxMb: 140, baselineMb: 125, finalMb: 130, growthMb: 5, slopeMbPer10k: 0.4, flat: true, rule: 'rule' },
+    },
+    ...overrides,
+  };
+}
+
+describe('buildLatest', () => {
+  it('puts the headline figures under the keys the issue names, with ratios', () => {
+    const j = buildLatest(record());
+    expect(j).toMatchObject({
+      tasksPerSecond: 3000,
+      workflowsPerSecond: 1000,
+      httpCeilingRps: 10_000,
+      ratioToHttpCeiling: 0.6,
+      taskRatioToHttpCeiling: 0.3,
+      bullmqTasksPerSecond: 4000,
+      ratioToBullmq: 0.75,
+      startP99Ms: 8,
+      updateP99Ms: 25,
+      scheduleToPollP99Ms: 40,
+      rssMbPeak: 150,
+      rssMbAfter100k: 130,
+      machine: { cores: 2, nodeVersion: 'v20.20.2' },
+    });
+  });
+
+  it('judges every target and reports a miss as a miss', () => {
+    const byName = Object.fromEntries(buildLatest(record()).targets.map((t) => [t.name, t.met]));
+    expect(byName).toEqual({
+      ratioToHttpCeiling: true,
+      'tasksPerSecond (3-task)': true,
+      ratioToBullmq: true,
+      'updateP99Ms at 70%': false,
+      'scheduleToPollP99Ms at 70%': true,
+      'RSS flat after 100k workflows': true,
+    });
+  });
+
+  it('keeps every key, as null, when phases failed or were not run (quick mode)', () => {
+    const j = buildLatest(
+      record({
+        mode: 'quick',
+        simple3: { ok: false, error: 'server down' },
+        latency: undefined,
+        memory: { rssMbPeak: null, soakTarget: 0, soakCompleted: null, rssMbAfterSoak: null, samples: [], trend: null },
+      }),
+    );
+    expect(j.tasksPerSecond).toBeNull();
+    expect(j.ratioToHttpCeiling).toBeNull();
+    expect(j.ratioToBullmq).toBeNull();
+    expect(j.updateP99Ms).toBeNull();
+    expect(j.rssMbAfter100k).toBeNull();
+    expect(j.httpCeilingRps).toBe(10_000);
+    expect(j.targets.map((t) => t.met)).toEqual([null, null, null, null, null, null]);
+  });
+
+  it('does not report RSS after 100k when the soak stopped short', () => {
+    const base = record();
+    const j = buildLatest(record({ memory: { ...base.memory, soakCompleted: 60_000 } }));
+    expect(j.rssMbAfter100k).toBeNull();
+  });
+});
+
+describe('formatTable and renderReport', () => {
+  it('aligns columns and right-aligns numeric ones', () => {
+    const t = formatTable(['name', 'rate'], [['a', '1,500'], ['longer', '20']]);
+    expect(t.split('\n')).toEqual(['name     rate', '------  -----', 'a       1,500', 'longer     20']);
+  });
+
+  it('renders figures, failures and target verdicts', () => {
+    const text = renderReport(buildLatest(record()));
+    expect(text).toContain('2.0 / 9.0');
+    expect(text).toContain('10,000 req/s');
+    expect(text).toContain('FAILED: boom');
+    expect(text).not.toContain('stack');
+    expect(text).toMatch(/updateP99Ms at 70%\s+<= 20 ms\s+25\s+MISSED/);
+  });
+});
+
+describe('parseArgs', () => {
+  it('gives quick mode short windows, small levels and no soak', () => {
+    const o = parseArgs(['--quick']);
+    expect(o.mode).toBe('quick');
+    expect(o.soakWorkflows).toBe(0);
+    expect(Math.max(...o.inFlightLevels)).toBeLessThan(100_000);
+    expect(o.phases).not.toContain('update-v2');
+  });
+
+  it('gives full mode the 1k/10k/100k levels and the 100k soak', () => {
+    const o = parseArgs([]);
+    expect(o.inFlightLevels).toEqual([1000, 10_000, 100_000]);
+    expect(o.soakWorkflows).toBe(100_000);
+  });
+
+  it('accepts --name value and --name=value', () => {
+    const o = parseArgs(['--concurrency', '8', '--levels=10,20', '--only', 'ceiling,simple3', '--no-build']);
+    expect(o.worker.concurrencyPerType).toBe(8);
+    expect(o.inFlightLevels).toEqual([10, 20]);
+    expect(o.phases).toEqual(['ceiling', 'simple3']);
+    expect(o.build).toBe(false);
+  });
+
+  it('rejects unknown options, phases and bad numbers', () => {
+    expect(() => parseArgs(['--fast'])).toThrow(/unknown option/);
+    expect(() => parseArgs(['--only', 'nope'])).toThrow(/unknown phase/);
+    expect(() => parseArgs(['--concurrency', 'x'])).toThrow(/number/);
+    expect(() => parseArgs(['--levels', '0'])).toThrow(/positive/);
+  });
+});

@@ -1,0 +1,143 @@
+import {
+  applyExternalUpdate,
+  applyTaskResult,
+  claimTask,
+  newExecution,
+  nextDeadline,
+  onTimer,
+  type StartArgs,
+} from '../../../src/engine/decider';
+import type { Effect } from '../../../src/engine/effects';
+import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../../../src/engine/state';
+import { TaskDefSchema, WorkflowDefSchema, type TaskDef, type WorkflowDef } from '../../../src/model/definitions';
+import type { Task } from '../../../src/model/execution';
+import type { StartWorkflowRequest, TaskResult } from '../../../src/model/requests';
+import type { ScriptEngine } from '../../../src/scripting/script-engine';
+
+// A deterministic world for the pure decider: time moves only when a test advances it.
+
+export const T0 = 1_700_000_000_000;
+
+export class TestEnv implements EngineEnv {
+  now = T0;
+  hostName = 'test';
+  private seq = 0;
+  readonly defs = new Map<string, TaskDef>();
+  /** Active pollers as `domain:taskType`. */
+  readonly activeDomains = new Set<string>();
+
+  constructor(readonly scripts: ScriptEngine) {}
+
+  newId(): string {
+    this.seq += 1;
+    return `id-${this.seq}`;
+  }
+  derivedId(seed: string): string {
+    return `derived(${seed})`;
+  }
+  taskDef(name: string): TaskDef | undefined {
+    return this.defs.get(name);
+  }
+  isDomainActive(taskType: string, domain: string): boolean {
+    return this.activeDomains.has(`${domain}:${taskType}`);
+  }
+
+  advance(seconds: number): this {
+    this.now += Math.round(seconds * 1000);
+    return this;
+  }
+  register(def: Record<string, unknown>): TaskDef {
+    const parsed = TaskDefSchema.parse(def);
+    this.defs.set(parsed.name, parsed);
+    return parsed;
+  }
+}
+
+export function workflowDef(def: Record<string, unknown>): WorkflowDef {
+  return WorkflowDefSchema.parse({ name: 'wf', ...def });
+}
+
+/** One execution driven through the decider's commands, one turn (and one log) per call. */
+export class Run {
+  readonly state: ExecutionState;
+  log: TurnLog;
+
+  constructor(
+    readonly env: TestEnv,
+    def: WorkflowDef,
+    request: Partial<StartWorkflowRequest> = {},
+    extra: Partial<StartArgs> = {},
+  ) {
+    const started = newExecution({ workflowId: 'wf-1', def, request: { name: def.name, ...request }, ...extra }, env);
+    this.state = started.state;
+    this.log = started.log;
+  }
+
+  get wf() {
+    return this.state.workflow;
+  }
+  get tasks(): Task[] {
+    return this.state.tasks;
+  }
+
+  /** Runs one command in a fresh turn; its log replaces `log`. */
+  turn<R>(fn: (turn: Turn) => R): R {
+    this.log = new TurnLog();
+    return fn({ state: this.state, env: this.env, log: this.log });
+  }
+
+  /** Latest task with this runtime reference name. */
+  task(ref: string): Task {
+    const found = [...this.state.tasks].reverse().find((t) => t.referenceTaskName === ref);
+    if (!found) throw new Error(`no task ${ref}; have ${this.refs().join(', ')}`);
+    return found;
+  }
+  has(ref: string): boolean {
+    return this.state.tasks.some((t) => t.referenceTaskName === ref);
+  }
+  refs(): string[] {
+    return this.state.tasks.map((t) => t.referenceTaskName);
+  }
+  /** `ref:STATUS` of every task in seq order. */
+  summary(): string[] {
+    return this.state.tasks.map((t) => `${t.referenceTaskName}:${t.taskType}:${t.status}`);
+  }
+
+  poll(ref: string, workerId = 'w'): Task | null {
+    return this.turn((t) => claimTask(t, this.task(ref).taskId, workerId));
+  }
+  update(ref: string, result: Partial<TaskResult> & Pick<TaskResult, 'status'>) {
+    const task = this.task(ref);
+    return this.turn((t) => applyTaskResult(t, { workflowInstanceId: this.wf.workflowId, taskId: task.taskId, ...result }));
+  }
+  /** Poll then complete, as a worker would. */
+  complete(ref: string, outputData: Record<string, unknown> = {}) {
+    if (this.task(ref).status === 'SCHEDULED') this.poll(ref);
+    return this.update(ref, { status: 'COMPLETED', outputData });
+  }
+  fail(ref: string, reasonForIncompletion = 'boom', status: 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR' = 'FAILED') {
+    if (this.task(ref).status === 'SCHEDULED') this.poll(ref);
+    return this.update(ref, { status, reasonForIncompletion });
+  }
+  external(ref: string, status: TaskResult['status'], output: Record<string, unknown> = {}) {
+    return this.turn((t) => applyExternalUpdate(t, { ref, status, output }));
+  }
+  timer(): void {
+    this.turn((t) => onTimer(t));
+  }
+  deadline(): number | null {
+    return nextDeadline(this.state, this.env);
+  }
+  effects<K extends Effect['kind']>(kind: K): Extract<Effect, { kind: K }>[] {
+    return this.log.effects.filter((e): e is Extract<Effect, { kind: K }> => e.kind === kind);
+  }
+}
+
+/** Shorthand for a worker task node. */
+export const simple = (ref: string, name = `task_${ref}`, inputParameters: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  name,
+  taskReferenceName: ref,
+  type: 'SIMPLE',
+  inputParameters,
+  ...extra,
+});

@@ -1,0 +1,172 @@
+import { type Client, errors, types } from 'cassandra-driver';
+import { CassandraExecutionStore } from '../../../../src/store/cassandra/execution-store';
+import { encodeKeys, indexKeysOf, DEFAULT_INDEX_LAYOUT } from '../../../../src/store/cassandra/rows';
+import { executionStatements } from '../../../../src/store/cassandra/statements';
+import { PayloadTooLargeError, StaleWriteError, type ExecutionCommit } from '../../../../src/store/ports';
+import { makeTask, makeWorkflowRecord } from '../../../contracts/fixtures';
+
+// A driver double that records every request and answers from per-statement scripts: enough to check
+// the order of writes, the options of each request and how outcomes of the conditional batch are read.
+type Call = { kind: 'execute' | 'batch'; query: string | string[]; params: unknown; options: Record<string, unknown> };
+type Reply = { rows?: Record<string, unknown>[]; applied?: boolean } | Error;
+/** A reply, or a function of the calls so far that gives one. */
+type Answer = Reply | ((calls: Call[]) => Reply);
+
+class RecordingClient {
+  calls: Call[] = [];
+  answers = new Map<string, Answer[]>();
+
+  answer(query: string, ...a: Answer[]): void {
+    this.answers.set(query, [...(this.answers.get(query) ?? []), ...a]);
+  }
+
+  private reply(query: string): unknown {
+    const next = this.answers.get(query)?.shift() ?? {};
+    const a = typeof next === 'function' ? next(this.calls) : next;
+    if (a instanceof Error) throw a;
+    const rows = (a.rows ?? []).map((r) => ({ get: (c: string) => r[c] }));
+    return { rows, first: () => rows[0] ?? null, pageState: null, wasApplied: () => a.applied ?? true };
+  }
+
+  async execute(query: string, params: unknown, options: Record<string, unknown>) {
+    this.calls.push({ kind: 'execute', query, params, options });
+    return this.reply(query);
+  }
+
+  async batch(queries: { query: string; params: unknown[] }[], options: Record<string, unknown>) {
+    this.calls.push({ kind: 'batch', query: queries.map((q) => q.query), params: queries.map((q) => q.params), options });
+    return this.reply(queries[0]!.query);
+  }
+}
+
+const q = executionStatements('ks');
+const nameOf = new Map(Object.entries(q).map(([k, v]) => [v, k]));
+const names = (calls: Call[]): string[] =>
+  calls.map((c) => (c.kind === 'batch' ? `batch[${(c.query as string[]).map((s) => nameOf.get(s)).join(',')}]` : nameOf.get(c.query as string)!));
+
+function setup() {
+  const client = new RecordingClient();
+  const indexErrors: unknown[] = [];
+  const store = new CassandraExecutionStore(client as unknown as Client, { keyspace: 'ks', onIndexError: (e) => indexErrors.push(e) });
+  const workflow = makeWorkflowRecord({ workflowId: 'wf-1', correlationId: 'c' });
+  const task = makeTask({ taskId: 't-1', workflowInstanceId: 'wf-1' });
+  const commit = (over: Partial<ExecutionCommit> = {}): ExecutionCommit => ({
+    workflow,
+    upsertTasks: [task],
+    deleteTaskIds: [],
+    outbox: [],
+    expectedRev: 0,
+    ...over,
+  });
+  return { client, store, workflow, task, commit, indexErrors };
+}
+
+describe('CassandraExecutionStore commit', () => {
+  it('writes lookups and the recovery entry, then the fenced batch, then the other indexes and indexed_keys', async () => {
+    const { client, store, commit } = setup();
+    await store.commit(commit());
+    expect(names(client.calls)).toEqual([
+      'upsertTaskLookup',
+      'insertRecovery',
+      'insertBucket',
+      'batch[insertExecution,upsertTask]',
+      'insertRunning',
+      'upsertCorrelation',
+      'insertBucket',
+      'setIndexedKeys',
+    ]);
+  });
+
+  it('sends the batch as a logged, non-idempotent LWT at LOCAL_QUORUM / LOCAL_SERIAL, and everything else prepared and idempotent', async () => {
+    const { client, store, commit } = setup();
+    await store.commit(commit());
+    const batch = client.calls.find((c) => c.kind === 'batch')!;
+    expect(batch.options).toEqual({
+      prepare: true,
+      logged: true,
+      consistency: types.consistencies.localQuorum,
+      serialConsistency: types.consistencies.localSerial,
+      isIdempotent: false,
+    });
+    const params = batch.params as unknown[][];
+    expect(params[0]![0]).toBe('wf-1');
+    expect(params[0]![1]).toBe(1);
+    for (const c of client.calls.filter((c) => c.kind === 'execute'))
+      expect(c.options).toMatchObject({ prepare: true, isIdempotent: true, consistency: types.consistencies.localQuorum });
+  });
+
+  it('fences later turns with IF rev = expectedRev and needs no read when this process knows the rev', async () => {
+    const { client, store, commit, workflow } = setup();
+    await store.commit(commit());
+    client.calls = [];
+    await store.commit(commit({ expectedRev: 1, upsertTasks: [], workflow: { ...workflow, variables: { a: 1 } } }));
+    expect(names(client.calls)).toEqual(['batch[updateExecution]']);
+    const params = (client.calls[0]!.params as unknown[][])[0]!;
+    expect(params.slice(-2)).toEqual(['wf-1', 1]);
+    expect(params[0]).toBe(2);
+  });
+
+  it('throws StaleWriteError and writes no index entry when the batch is not applied', async () => {
+    const { client, store, commit } = setup();
+    client.answer(q.insertExecution, { applied: false });
+    await expect(store.commit(commit())).rejects.toBeInstanceOf(StaleWriteError);
+    expect(names(client.calls).slice(3)).toEqual(['batch[insertExecution,upsertTask]']);
+  });
+
+  it('reads the stored head once when it does not know the rev, and refuses a mismatch without writing', async () => {
+    const { client, store, commit } = setup();
+    client.answer(q.selectHead, { rows: [{ rev: types.Long.fromNumber(3), indexed_keys: null }] });
+    await expect(store.commit(commit({ expectedRev: 2 }))).rejects.toBeInstanceOf(StaleWriteError);
+    expect(names(client.calls)).toEqual(['selectHead']);
+  });
+
+  it('diffs against the stored indexed_keys on a cache miss, so an unchanged turn writes no index entry', async () => {
+    const { client, store, commit, workflow, task } = setup();
+    const keys = encodeKeys(indexKeysOf(workflow, [], DEFAULT_INDEX_LAYOUT));
+    client.answer(q.selectHead, { rows: [{ rev: types.Long.fromNumber(4), indexed_keys: keys }] });
+    await store.commit(commit({ expectedRev: 4 }));
+    expect(names(client.calls)).toEqual(['selectHead', 'upsertTaskLookup', 'batch[updateExecution,upsertTask]']);
+    expect((client.calls[1]!.params as unknown[])[0]).toBe(task.taskId);
+  });
+
+  it('settles a timed-out batch by a LOCAL_SERIAL read of commit_id: ours ⇒ applied', async () => {
+    const { client, store, commit } = setup();
+    client.answer(q.insertExecution, new errors.ResponseError(types.responseErrorCodes.writeTimeout, 'CAS timeout'));
+    // The serial read returns the commit id the batch carried.
+    client.answer(q.selectHead, (calls) => {
+      const batch = calls.find((c) => c.kind === 'batch')!;
+      return { rows: [{ rev: types.Long.fromNumber(1), commit_id: (batch.params as unknown[][])[0]![2] }] };
+    });
+    await expect(store.commit(commit())).resolves.toBeUndefined();
+    const serial = client.calls.find((c) => c.query === q.selectHead)!;
+    expect(serial.options.consistency).toBe(types.consistencies.localSerial);
+  });
+
+  it('settles a timed-out batch: rev unchanged ⇒ rethrows the timeout; another commit ⇒ StaleWriteError', async () => {
+    const timeout = () => new errors.ResponseError(types.responseErrorCodes.writeTimeout, 'CAS timeout');
+    const a = setup();
+    a.client.answer(q.insertExecution, timeout());
+    a.client.answer(q.selectHead, { rows: [] });
+    await expect(a.store.commit(a.commit())).rejects.toBeInstanceOf(errors.ResponseError);
+
+    const b = setup();
+    b.client.answer(q.insertExecution, timeout());
+    b.client.answer(q.selectHead, { rows: [{ rev: types.Long.fromNumber(1), commit_id: types.Uuid.random() }] });
+    await expect(b.store.commit(b.commit())).rejects.toBeInstanceOf(StaleWriteError);
+  });
+
+  it('refuses an oversized payload before sending anything', async () => {
+    const { client, store, commit, task } = setup();
+    const big = { ...task, outputData: { s: 'x'.repeat(3 * 1024 * 1024) } };
+    await expect(store.commit(commit({ upsertTasks: [big] }))).rejects.toBeInstanceOf(PayloadTooLargeError);
+    expect(client.calls).toEqual([]);
+  });
+
+  it('reports an index write that fails after the batch instead of failing the durable turn', async () => {
+    const { client, store, commit, indexErrors } = setup();
+    client.answer(q.insertRunning, new Error('node down'));
+    await expect(store.commit(commit())).resolves.toBeUndefined();
+    expect(indexErrors).toHaveLength(1);
+    expect(names(client.calls)).not.toContain('setIndexedKeys');
+  });
+});

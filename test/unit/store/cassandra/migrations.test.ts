@@ -1,0 +1,97 @@
+import { readMigrationFiles } from '../../../../src/store/cassandra/migrate';
+import { checksumOf, migrationFiles, migrationStatements, pendingMigrations } from '../../../../src/store/cassandra/migrations';
+import { cassandraConfigFromEnv, consistencyOf, replicationClause } from '../../../../src/store/cassandra/config';
+import { types } from 'cassandra-driver';
+
+describe('migration files', () => {
+  it('orders NNN_name.cql files by version and ignores other files', () => {
+    const files = migrationFiles([
+      { fileName: '010_more.cql', text: 'b' },
+      { fileName: 'README.md', text: '' },
+      { fileName: '002_next.cql', text: 'a' },
+    ]);
+    expect(files.map((f) => [f.version, f.name])).toEqual([
+      [2, '002_next.cql'],
+      [10, '010_more.cql'],
+    ]);
+  });
+
+  it('refuses two files with the same version', () => {
+    expect(() => migrationFiles([{ fileName: '001_a.cql', text: '' }, { fileName: '1_b.cql', text: '' }])).toThrow(/two migrations/);
+  });
+
+  it('splits statements on semicolons outside quotes, drops comments, substitutes the keyspace', () => {
+    const text = "-- header; not a statement\nCREATE TABLE {{keyspace}}.t (a text); -- trailing\nINSERT INTO {{keyspace}}.t (a) VALUES ('x;y');\n\n";
+    expect(migrationStatements(text, 'ks')).toEqual(['CREATE TABLE ks.t (a text)', "INSERT INTO ks.t (a) VALUES ('x;y')"]);
+  });
+
+  it('applies only files not recorded, and refuses edited or missing applied files', () => {
+    const files = migrationFiles([
+      { fileName: '001_a.cql', text: 'A' },
+      { fileName: '002_b.cql', text: 'B' },
+    ]);
+    expect(pendingMigrations(files, []).map((f) => f.name)).toEqual(['001_a.cql', '002_b.cql']);
+    expect(pendingMigrations(files, [{ version: 1, name: '001_a.cql', checksum: checksumOf('A') }]).map((f) => f.name)).toEqual(['002_b.cql']);
+    expect(() => pendingMigrations(files, [{ version: 1, name: '001_a.cql', checksum: checksumOf('changed') }])).toThrow(/changed after it was applied/);
+    expect(() => pendingMigrations(files, [{ version: 7, name: '007_x.cql', checksum: 'x' }])).toThrow(/file is missing/);
+  });
+
+  it('reads the repository migrations: 001_init creates every table the statements use, idempotently', () => {
+    const files = readMigrationFiles();
+    expect(files[0]?.name).toBe('001_init.cql');
+    const statements = migrationStatements(files[0]!.text, 'baton');
+    const tables = statements.map((s) => /^CREATE TABLE IF NOT EXISTS baton\.(\w+)/.exec(s)?.[1]);
+    expect(tables).toEqual([
+      'executions',
+      'task_lookup',
+      'running_by_name',
+      'needs_recovery',
+      'index_buckets',
+      'workflows_by_correlation',
+      'task_logs',
+      'workflow_defs',
+      'task_defs',
+      'event_handlers',
+      'event_executions',
+      'event_execution_handlers',
+    ]);
+    expect(statements.find((s) => s.includes('baton.executions'))).toMatch(/rev bigint static/);
+    expect(statements.find((s) => s.includes('baton.workflow_defs'))).toMatch(/CLUSTERING ORDER BY \(version DESC\)/);
+  });
+});
+
+describe('Cassandra settings', () => {
+  it('maps consistency names to driver codes', () => {
+    expect(consistencyOf('LOCAL_QUORUM')).toBe(types.consistencies.localQuorum);
+    expect(consistencyOf('each_quorum')).toBe(types.consistencies.eachQuorum);
+    expect(consistencyOf('ONE')).toBe(types.consistencies.one);
+    expect(() => consistencyOf('MOSTLY')).toThrow(/unknown Cassandra consistency/);
+  });
+
+  it('builds the keyspace replication map from the shorthand forms and CQL maps', () => {
+    expect(replicationClause(undefined)).toBe("{'class': 'SimpleStrategy', 'replication_factor': 1}");
+    expect(replicationClause('3')).toBe("{'class': 'SimpleStrategy', 'replication_factor': 3}");
+    expect(replicationClause('dc1:3, dc2:2')).toBe("{'class': 'NetworkTopologyStrategy', 'dc1': 3, 'dc2': 2}");
+    expect(replicationClause("{'class':'NetworkTopologyStrategy','dc1':3}")).toBe("{'class':'NetworkTopologyStrategy','dc1':3}");
+    expect(replicationClause('{"class":"SimpleStrategy","replication_factor":1}')).toBe("{'class':'SimpleStrategy','replication_factor':1}");
+    expect(() => replicationClause("{'dc1':3}")).toThrow(/invalid/);
+    expect(() => replicationClause("{'class':'X'}; DROP KEYSPACE y")).toThrow(/invalid/);
+    expect(() => replicationClause('lots')).toThrow(/invalid/);
+  });
+
+  it('reads the environment', () => {
+    expect(cassandraConfigFromEnv({})).toBeUndefined();
+    expect(
+      cassandraConfigFromEnv({ CASSANDRA_CONTACT_POINTS: 'a:9042, b', CASSANDRA_LOCAL_DC: 'dc1', BATON_CASSANDRA_MIGRATE: 'true', CASSANDRA_REPLICATION: 'dc1:3' }),
+    ).toEqual({
+      contactPoints: ['a:9042', 'b'],
+      localDataCenter: 'dc1',
+      keyspace: 'baton',
+      username: undefined,
+      password: undefined,
+      consistency: undefined,
+      replication: 'dc1:3',
+      migrate: true,
+    });
+  });
+});
