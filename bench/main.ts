@@ -1,0 +1,386 @@
+/** `npm run bench`: starts every process of the run, drives the phases in order, prints the table and writes latest.json. */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { LoadDriver } from './load-driver';
+import type { BullmqResult, CeilingResult, InFlightResult, LatencyResult, LoadCommand, ThroughputResult } from './load/protocol';
+import { ALL_PHASES, BenchOptions, parseArgs, PhaseName, UsageRequested, USAGE } from './options';
+import { RunningBaton, startBaton } from './processes/baton-server';
+import { RunningCeiling, startCeilingApp } from './processes/ceiling-server';
+import { killAllManagedChildren } from './processes/managed-child';
+import { ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
+import { RunningRedis, startRedis } from './processes/redis-server';
+import { buildLatest, InFlightFigures, Machine, Outcome, RunRecord } from './report/results';
+import { fmt, renderReport } from './report/table';
+import { CpuProfile, hotFunctions } from './stats/cpu-profile';
+import { judgeRssTrend, RssSample } from './stats/rss-trend';
+
+const log = (msg: string): void => {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+};
+
+function findProjectRoot(from: string): string {
+  for (let dir = from; dir !== dirname(dir); dir = dirname(dir)) {
+    const pkg = join(dir, 'package.json');
+    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'baton') return dir;
+  }
+  throw new Error(`no Baton package.json above ${from}`);
+}
+
+function machine(): Machine {
+  const c = cpus();
+  return {
+    cores: c.length,
+    nodeVersion: process.version,
+    cpuModel: c[0]?.model.trim() ?? 'unknown',
+    totalMemoryMb: Math.round(totalmem() / 1024 / 1024),
+    platform: `${process.platform}-${process.arch}`,
+    loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
+  };
+}
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** CPU the observed process used between the load process's window-start and window-end events. */
+class WindowCpu {
+  private from: ProcReading | undefined;
+  cores: number | null = null;
+
+  constructor(private readonly pid: number) {}
+
+  onEvent(name: string): void {
+    try {
+      if (name === 'window-start') this.from = readProc(this.pid);
+      if (name === 'window-end' && this.from) {
+        const to = readProc(this.pid);
+        this.cores = Math.round(((to.cpuSeconds - this.from.cpuSeconds) / ((to.atMs - this.from.atMs) / 1000)) * 100) / 100;
+      }
+    } catch {
+      this.cores = null;
+    }
+  }
+}
+
+class Bench {
+  private readonly driver = new LoadDriver();
+  private peakRssMb = 0;
+  private batonReady: string | null = null;
+  readonly run: RunRecord;
+
+  constructor(
+    private readonly opts: BenchOptions,
+    private readonly root: string,
+  ) {
+    this.run = {
+      mode: opts.mode,
+      startedAt: new Date().toISOString(),
+      durationSeconds: 0,
+      machine: machine(),
+      settings: {
+        timing: opts.timing,
+        latencyTiming: opts.latencyTiming,
+        worker: opts.worker,
+        inFlightPerType: opts.inFlightPerType,
+        latencyLoad: opts.latencyLoad,
+        inFlightLevels: opts.inFlightLevels,
+        soakWorkflows: opts.soakWorkflows,
+        phases: opts.phases,
+        profiled: opts.profile,
+        client: 'undici Pool, keep-alive, pipelining 1, one load process (child_process.fork)',
+      },
+      inFlight: [],
+      memory: { rssMbPeak: null, soakTarget: opts.soakWorkflows, soakCompleted: null, rssMbAfterSoak: null, samples: [], trend: null },
+    };
+  }
+
+  private has(p: PhaseName): boolean {
+    return this.opts.phases.includes(p);
+  }
+
+  private windowTimeout(): number {
+    return this.opts.timing.warmupMs + this.opts.timing.windowMs + 45_000;
+  }
+
+  build(): void {
+    if (!this.opts.build) {
+      this.batonReady = existsSync(join(this.root, 'dist', 'main.js')) ? null : 'dist/main.js is missing and --no-build was given';
+      return;
+    }
+    log('building Baton (npm run build)');
+    const r = spawnSync('npm', ['run', 'build', '--silent'], { cwd: this.root, stdio: ['ignore', 'inherit', 'inherit'], timeout: 300_000 });
+    if (r.status !== 0) this.batonReady = `npm run build failed (exit ${r.status ?? r.signal})`;
+    else if (!existsSync(join(this.root, 'dist', 'main.js'))) this.batonReady = 'npm run build produced no dist/main.js';
+  }
+
+  /** A fresh Baton (new port, new data directory) for one phase; its RSS is sampled all along. */
+  private async withBaton<T>(label: string, body: (b: RunningBaton) => Promise<T>): Promise<Outcome<T>> {
+    if (this.batonReady) return { ok: false, error: this.batonReady };
+    let baton: RunningBaton | undefined;
+    let sampler: ProcSampler | undefined;
+    const profileDir = this.opts.profile ? mkdtempSync(join(tmpdir(), 'baton-bench-prof-')) : undefined;
+    try {
+      baton = await startBaton(this.root, { cpuProfileDir: profileDir });
+      sampler = new ProcSampler(baton.child.pid).start();
+      log(`${label}: Baton pid ${baton.child.pid} at ${baton.baseUrl}`);
+      const result = await body(baton);
+      sampler.sample();
+      this.peakRssMb = Math.max(this.peakRssMb, sampler.peakRssMb);
+      return { ok: true, result, server: { cpuCores: null, rssMbPeak: sampler.peakRssMb } };
+    } catch (e) {
+      const tail = baton && !baton.child.running ? `\nBaton exited (code ${baton.child.exitCode}):\n${baton.child.output()}` : '';
+      log(`${label} FAILED: ${errorText(e)}${tail}`);
+      return { ok: false, error: errorText(e) + tail };
+    } finally {
+      if (sampler) this.peakRssMb = Math.max(this.peakRssMb, sampler.peakRssMb);
+      sampler?.stop();
+      await baton?.stop();
+      if (profileDir) this.collectProfile(label, profileDir);
+    }
+  }
+
+  /** The profile V8 wrote when Baton exited, boiled down to its hottest functions. */
+  private collectProfile(label: string, dir: string): void {
+    try {
+      const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+      if (!file) {
+        log(`${label}: Baton wrote no CPU profile (did it exit cleanly on SIGTERM?)`);
+        return;
+      }
+      const text = readFileSync(join(dir, file), 'utf8');
+      // Kept for flame graphs (Chrome DevTools / speedscope) next to the results.
+      writeFileSync(join(this.root, 'bench', 'results', `${label.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`), text);
+      const profile = JSON.parse(text) as CpuProfile;
+      this.run.profiles = { ...this.run.profiles, [label]: hotFunctions(profile, this.root) };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  private async drive<T>(command: LoadCommand, pid: number, timeoutMs: number, hook?: (name: string, data: Record<string, number | string>) => void): Promise<{ result: T; cpuCores: number | null }> {
+    const cpu = new WindowCpu(pid);
+    let lastProgressLog = 0;
+    const result = await this.driver.run<T>(
+      command,
+      (name, data) => {
+        cpu.onEvent(name);
+        hook?.(name, data);
+        if (name === 'progress' && performance.now() - lastProgressLog > 5000) {
+          lastProgressLog = performance.now();
+          log(`  ${command.kind}: ${Object.entries(data).map(([k, v]) => `${k} ${typeof v === 'number' ? fmt(v) : v}`).join(', ')}`);
+        }
+      },
+      timeoutMs,
+    );
+    return { result, cpuCores: cpu.cores };
+  }
+
+  async ceiling(): Promise<void> {
+    log('HTTP ceiling: express 5 trivial JSON endpoint');
+    const inFlight = 3 * this.opts.worker.concurrencyPerType;
+    let app: RunningCeiling | undefined;
+    try {
+      app = await startCeilingApp();
+      const r = await this.drive<CeilingResult>({ kind: 'ceiling', baseUrl: app.baseUrl, inFlight, timing: this.opts.timing }, app.child.pid, this.windowTimeout());
+      this.run.ceiling = { ok: true, result: r.result, server: { cpuCores: r.cpuCores, rssMbPeak: null } };
+      log(`  ${fmt(r.result.requestsPerSecond)} req/s`);
+    } catch (e) {
+      this.run.ceiling = { ok: false, error: errorText(e) };
+      log(`  FAILED: ${errorText(e)}`);
+    } finally {
+      await app?.stop();
+    }
+  }
+
+  async bullmq(): Promise<void> {
+    log('BullMQ reference: 3-job chains, redis-server with appendonly yes, appendfsync everysec');
+    let redis: RunningRedis | undefined;
+    try {
+      redis = await startRedis();
+      const c = this.opts.worker.concurrencyPerType;
+      const r = await this.drive<BullmqResult>(
+        { kind: 'bullmq', redisPort: redis.port, concurrency: c, inFlightChains: 3 * this.opts.inFlightPerType, timing: this.opts.timing },
+        redis.pid,
+        this.windowTimeout(),
+      );
+      this.run.bullmq = { ok: true, result: r.result, server: { cpuCores: r.cpuCores, rssMbPeak: null } };
+      log(`  ${fmt(r.result.jobsPerSecond)} jobs/s`);
+    } catch (e) {
+      this.run.bullmq = { ok: false, error: errorText(e) };
+      log(`  FAILED: ${errorText(e)}`);
+    } finally {
+      await redis?.stop();
+    }
+  }
+
+  async throughput(shape: 'simple3' | 'steps13', useUpdateV2: boolean, soak: boolean): Promise<Outcome<ThroughputResult>> {
+    const types = shape === 'simple3' ? 3 : 5;
+    const soakWorkflows = soak ? this.opts.soakWorkflows : 0;
+    const label = `${shape}${useUpdateV2 ? ' (update-v2)' : ''} closed loop${soakWorkflows ? `, then on to ${fmt(soakWorkflows)} workflows` : ''}`;
+    log(label);
+    const soakTimeoutMs = Math.max(60_000, soakWorkflows * 10);
+    let cpuCores: number | null = null;
+    const outcome = await this.withBaton(label, async (baton) => {
+      const pid = baton.child.pid;
+      const samples: RssSample[] = [];
+      const r = await this.drive<ThroughputResult>(
+        {
+          kind: 'closed-loop',
+          baseUrl: baton.baseUrl,
+          shape,
+          settings: this.opts.worker,
+          inFlightWorkflows: types * this.opts.inFlightPerType,
+          timing: this.opts.timing,
+          useUpdateV2,
+          soakWorkflows,
+          soakTimeoutMs,
+        },
+        pid,
+        this.windowTimeout() + (soakWorkflows ? soakTimeoutMs : 0),
+        (name, data) => {
+          if (!soakWorkflows || (name !== 'progress' && name !== 'drained')) return;
+          try {
+            samples.push({ completedWorkflows: Number(data.completedWorkflows), rssMb: readProc(pid).rssMb });
+          } catch {
+            /* the process is gone; the outcome says why */
+          }
+        },
+      );
+      cpuCores = r.cpuCores;
+      if (soakWorkflows) {
+        const last = samples[samples.length - 1];
+        this.run.memory.samples = samples;
+        this.run.memory.soakCompleted = last?.completedWorkflows ?? null;
+        this.run.memory.rssMbAfterSoak = last?.rssMb ?? null;
+        this.run.memory.trend = judgeRssTrend(samples);
+      }
+      log(`  ${fmt(r.result.tasksPerSecond)} tasks/s, ${fmt(r.result.workflowsPerSecond, 1)} workflows/s, errors ${r.result.errors.count}`);
+      return r.result;
+    });
+    return outcome.ok ? { ...outcome, server: { ...outcome.server, cpuCores } } : outcome;
+  }
+
+  async latency(): Promise<void> {
+    const s3 = this.run.simple3;
+    if (!s3 || !s3.ok || !(s3.result.workflowsPerSecond > 0)) {
+      this.run.latency = { ok: false, error: 'needs the maximum rate of the 3-task closed loop, which was not measured' };
+      return;
+    }
+    const rate = Math.max(1, Math.round(s3.result.workflowsPerSecond * this.opts.latencyLoad * 10) / 10);
+    log(`latency: open loop at ${fmt(rate, 1)} workflow starts/s (${this.opts.latencyLoad * 100}% of max)`);
+    let cpuCores: number | null = null;
+    const outcome = await this.withBaton('latency', async (baton) => {
+      const r = await this.drive<LatencyResult>(
+        { kind: 'open-loop', baseUrl: baton.baseUrl, shape: 'simple3', settings: this.opts.worker, ratePerSecond: rate, timing: this.opts.latencyTiming },
+        baton.child.pid,
+        this.windowTimeout() + 30_000,
+      );
+      cpuCores = r.cpuCores;
+      const l = r.result;
+      log(`  start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`);
+      return l;
+    });
+    this.run.latency = outcome.ok ? { ...outcome, server: { ...outcome.server, cpuCores } } : outcome;
+  }
+
+  async inFlight(): Promise<void> {
+    for (const level of this.opts.inFlightLevels) {
+      log(`in flight: ${fmt(level)} workflows pre-started, then drained`);
+      const timeoutMs = Math.max(30_000, level * 12);
+      const outcome = await this.withBaton(`in-flight ${level}`, async (baton) => {
+        const pid = baton.child.pid;
+        let rssMbWithBacklog: number | null = null;
+        let rssMbAfterDrain: number | null = null;
+        const r = await this.drive<InFlightResult>(
+          { kind: 'in-flight', baseUrl: baton.baseUrl, shape: 'simple3', settings: this.opts.worker, level, timeoutMs },
+          pid,
+          timeoutMs + 30_000,
+          (name) => {
+            try {
+              if (name === 'prestarted') rssMbWithBacklog = readProc(pid).rssMb;
+              if (name === 'drained') rssMbAfterDrain = readProc(pid).rssMb;
+            } catch {
+              /* the process is gone; the outcome says why */
+            }
+          },
+        );
+        log(`  started at ${fmt(r.result.startsPerSecond)}/s, drained ${fmt(r.result.drained)} at ${fmt(r.result.tasksPerSecond)} tasks/s`);
+        const figures: InFlightFigures = { ...r.result, rssMbWithBacklog, rssMbAfterDrain };
+        return figures;
+      });
+      this.run.inFlight.push(outcome);
+    }
+  }
+
+  async all(): Promise<void> {
+    const t0 = performance.now();
+    try {
+      if (this.has('ceiling')) await this.ceiling();
+      if (this.has('bullmq')) await this.bullmq();
+      const needsBaton = this.opts.phases.some((p) => p !== 'ceiling' && p !== 'bullmq');
+      if (needsBaton) this.build();
+      if (this.has('simple3')) this.run.simple3 = await this.throughput('simple3', false, this.opts.soakWorkflows > 0);
+      if (this.has('steps13')) this.run.steps13 = await this.throughput('steps13', false, false);
+      if (this.has('update-v2')) this.run.updateV2 = await this.throughput('simple3', true, false);
+      if (this.has('latency')) await this.latency();
+      if (this.has('in-flight')) await this.inFlight();
+    } finally {
+      this.driver.stop();
+      this.run.memory.rssMbPeak = this.peakRssMb > 0 ? this.peakRssMb : null;
+      this.run.durationSeconds = Math.round((performance.now() - t0) / 100) / 10;
+    }
+  }
+
+  failures(): string[] {
+    const r = this.run;
+    const named: [string, Outcome<unknown> | undefined][] = [
+      ['ceiling', r.ceiling],
+      ['bullmq', r.bullmq],
+      ['simple3', r.simple3],
+      ['steps13', r.steps13],
+      ['update-v2', r.updateV2],
+      ['latency', r.latency],
+      ...r.inFlight.map((o, i): [string, Outcome<unknown>] => [`in-flight ${this.opts.inFlightLevels[i]}`, o]),
+    ];
+    return named.filter(([, o]) => o && !o.ok).map(([n]) => n);
+  }
+}
+
+async function main(): Promise<void> {
+  const opts = parseArgs(process.argv.slice(2));
+  const root = findProjectRoot(__dirname);
+  const bench = new Bench(opts, root);
+  const abort = (): void => {
+    killAllManagedChildren();
+    process.exit(130);
+  };
+  process.once('SIGINT', abort);
+  process.once('SIGTERM', abort);
+  log(`mode ${opts.mode}; phases ${opts.phases.join(', ')} (of ${ALL_PHASES.join(', ')})`);
+  try {
+    await bench.all();
+  } finally {
+    killAllManagedChildren();
+  }
+  const latest = buildLatest(bench.run);
+  const out = resolve(root, opts.out);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(latest, null, 2) + '\n');
+  process.stdout.write(renderReport(latest) + '\n');
+  log(`results written to ${out}`);
+  const failed = bench.failures();
+  if (failed.length > 0) {
+    log(`phases that failed: ${failed.join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((e: unknown) => {
+  killAllManagedChildren();
+  if (e instanceof UsageRequested) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,97 @@
+/** Command line of `npm run bench` to the settings of a run (pure). */
+import type { Timing, WorkerSettings } from './load/protocol';
+
+export type PhaseName = 'ceiling' | 'bullmq' | 'simple3' | 'steps13' | 'update-v2' | 'latency' | 'in-flight';
+export const ALL_PHASES: readonly PhaseName[] = ['ceiling', 'bullmq', 'simple3', 'steps13', 'update-v2', 'latency', 'in-flight'];
+
+export interface BenchOptions {
+  mode: 'quick' | 'full';
+  timing: Timing;
+  /** Timing of the open-loop phase (its warm-up ramps the rate up from zero). */
+  latencyTiming: Timing;
+  worker: WorkerSettings;
+  /** Workflows kept running in the closed loop, per task type of the shape. */
+  inFlightPerType: number;
+  /** Fraction of the measured maximum at which latencies are taken. */
+  latencyLoad: number;
+  inFlightLevels: number[];
+  /** Completed workflows after which RSS is read (0: no soak). */
+  soakWorkflows: number;
+  phases: PhaseName[];
+  build: boolean;
+  /** Run every Baton under `node --cpu-prof` and report where its CPU time went (figures get lower). */
+  profile: boolean;
+  out: string;
+}
+
+export const USAGE = `usage: npm run bench -- [--quick] [--concurrency N] [--in-flight-per-type N] [--window S] [--warmup S]
+  [--levels 1000,10000] [--soak N] [--only ceiling,bullmq,simple3,steps13,update-v2,latency,in-flight] [--no-build] [--profile] [--out FILE]`;
+
+/** Thrown for --help: the caller prints USAGE and exits successfully. */
+export class UsageRequested extends Error {}
+
+export function parseArgs(argv: readonly string[]): BenchOptions {
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}\n${USAGE}`);
+    const eq = arg.indexOf('=');
+    if (eq > 0) {
+      flags.set(arg.slice(2, eq), arg.slice(eq + 1));
+    } else if (argv[i + 1] !== undefined && !(argv[i + 1] as string).startsWith('--')) {
+      flags.set(arg.slice(2), argv[++i] as string);
+    } else {
+      flags.set(arg.slice(2), true);
+    }
+  }
+  const known = new Set(['quick', 'concurrency', 'in-flight-per-type', 'window', 'warmup', 'levels', 'soak', 'only', 'no-build', 'profile', 'out', 'help']);
+  for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
+  if (flags.has('help')) throw new UsageRequested();
+
+  const quick = flags.get('quick') === true;
+  const num = (name: string, fallback: number, min: number): number => {
+    const v = flags.get(name);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (v === true || !Number.isFinite(n) || n < min) throw new Error(`--${name} needs a number >= ${min}`);
+    return n;
+  };
+  const list = (name: string): string[] | undefined => {
+    const v = flags.get(name);
+    if (v === undefined) return undefined;
+    if (v === true) throw new Error(`--${name} needs a comma-separated list`);
+    return v.split(',').map((x) => x.trim()).filter(Boolean);
+  };
+
+  const windowS = num('window', quick ? 3 : 20, 1);
+  const warmupS = num('warmup', quick ? 1.5 : 5, 0);
+  const levels = (list('levels') ?? (quick ? ['1000', '3000'] : ['1000', '10000', '100000'])).map((x) => {
+    const n = Number(x);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`--levels: ${x} is not a positive integer`);
+    return n;
+  });
+  const only = list('only');
+  for (const p of only ?? []) if (!ALL_PHASES.includes(p as PhaseName)) throw new Error(`--only: unknown phase ${p}\n${USAGE}`);
+  const defaultPhases = ALL_PHASES.filter((p) => !(quick && p === 'update-v2'));
+  const out = flags.get('out');
+  return {
+    mode: quick ? 'quick' : 'full',
+    timing: { warmupMs: warmupS * 1000, windowMs: windowS * 1000 },
+    latencyTiming: { warmupMs: Math.max(warmupS, quick ? 1.5 : 5) * 1000, windowMs: windowS * 1000 },
+    worker: {
+      concurrencyPerType: num('concurrency', 16, 1),
+      pollTimeoutMs: 100,
+      pollIntervalMs: 0,
+      maxBackoffMs: 100,
+      starters: 8,
+    },
+    inFlightPerType: num('in-flight-per-type', 32, 1),
+    latencyLoad: 0.7,
+    inFlightLevels: levels,
+    soakWorkflows: num('soak', quick ? 0 : 100_000, 0),
+    phases: only ? (only as PhaseName[]) : [...defaultPhases],
+    build: !flags.has('no-build'),
+    profile: flags.get('profile') === true,
+    out: typeof out === 'string' ? out : 'bench/results/latest.json',
+  };
+}
