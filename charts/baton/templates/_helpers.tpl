@@ -1,0 +1,135 @@
+{{/* Chart name, overridable by nameOverride. */}}
+{{- define "baton.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Resource name prefix: "<release>-baton", or just the release name when it already contains the chart name. */}}
+{{- define "baton.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* "baton-0.1.0", for the helm.sh/chart label. */}}
+{{- define "baton.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Labels that select the pods; never change them, a Deployment's selector is immutable. */}}
+{{- define "baton.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "baton.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end }}
+
+{{/* Labels on every resource. */}}
+{{- define "baton.labels" -}}
+helm.sh/chart: {{ include "baton.chart" . }}
+{{ include "baton.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: baton
+{{- end }}
+
+{{- define "baton.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "baton.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{- define "baton.image" -}}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+
+{{/* Name of the Dapr Configuration rendered by the chart. */}}
+{{- define "baton.daprConfigurationName" -}}
+{{- printf "%s-dapr" (include "baton.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/* Value of dapr.io/config: an explicit name, else the chart's own Configuration, else none. */}}
+{{- define "baton.daprConfig" -}}
+{{- if .Values.dapr.config }}
+{{- .Values.dapr.config }}
+{{- else if and .Values.dapr.components.enabled .Values.dapr.components.configuration.enabled }}
+{{- include "baton.daprConfigurationName" . }}
+{{- end }}
+{{- end }}
+
+{{/* host:port of Redis for the Dapr components. */}}
+{{- define "baton.daprRedisHost" -}}
+{{- default (printf "%s:%v" .Values.redis.host .Values.redis.port) .Values.dapr.components.redis.host }}
+{{- end }}
+
+{{/*
+Pod annotations that make the Dapr injector add the sidecar. Every value is a quoted string: the
+injector reads annotations as strings and Kubernetes rejects non-string annotation values.
+dapr.io/app-max-concurrency is deliberately not set: it caps every request from daprd into the app,
+actor callbacks included, and a cap shared by all actors lets a few slow turns (or long polls
+arriving by service invocation) starve the WorkflowActor and QueueActor calls that would unblock
+them. Baton bounds its own work instead.
+*/}}
+{{- define "baton.daprAnnotations" -}}
+{{- if .Values.dapr.enabled }}
+dapr.io/enabled: "true"
+dapr.io/app-id: {{ .Values.dapr.appId | quote }}
+dapr.io/app-port: {{ .Values.containerPort | int | quote }}
+dapr.io/app-protocol: {{ .Values.dapr.appProtocol | quote }}
+{{- with (include "baton.daprConfig" .) }}
+dapr.io/config: {{ . | quote }}
+{{- end }}
+dapr.io/log-level: {{ .Values.dapr.logLevel | quote }}
+dapr.io/log-as-json: {{ .Values.dapr.logAsJson | toString | quote }}
+dapr.io/enable-metrics: {{ .Values.dapr.enableMetrics | toString | quote }}
+dapr.io/metrics-port: {{ .Values.dapr.metricsPort | int | quote }}
+dapr.io/graceful-shutdown-seconds: {{ .Values.dapr.gracefulShutdownSeconds | int | quote }}
+{{- if .Values.dapr.enableApiLogging }}
+dapr.io/enable-api-logging: "true"
+{{- end }}
+{{- with .Values.dapr.maxBodySize }}
+dapr.io/max-body-size: {{ . | quote }}
+{{- end }}
+{{- with .Values.dapr.sidecar.resources.requests.cpu }}
+dapr.io/sidecar-cpu-request: {{ . | toString | quote }}
+{{- end }}
+{{- with .Values.dapr.sidecar.resources.requests.memory }}
+dapr.io/sidecar-memory-request: {{ . | toString | quote }}
+{{- end }}
+{{- with .Values.dapr.sidecar.resources.limits.cpu }}
+dapr.io/sidecar-cpu-limit: {{ . | toString | quote }}
+{{- end }}
+{{- with .Values.dapr.sidecar.resources.limits.memory }}
+dapr.io/sidecar-memory-limit: {{ . | toString | quote }}
+{{- end }}
+{{- with .Values.dapr.apiTokenSecret }}
+dapr.io/api-token-secret: {{ . | quote }}
+{{- end }}
+{{- with .Values.dapr.appTokenSecret }}
+dapr.io/app-token-secret: {{ . | quote }}
+{{- end }}
+{{- if .Values.dapr.appHealthCheck.enabled }}
+dapr.io/enable-app-health-check: "true"
+dapr.io/app-health-check-path: {{ .Values.dapr.appHealthCheck.path | quote }}
+dapr.io/app-health-probe-interval: {{ .Values.dapr.appHealthCheck.intervalSeconds | int | quote }}
+dapr.io/app-health-probe-timeout: {{ .Values.dapr.appHealthCheck.timeoutMilliseconds | int | quote }}
+dapr.io/app-health-threshold: {{ .Values.dapr.appHealthCheck.threshold | int | quote }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/* REDIS_URL without the password part; the Deployment adds $(REDIS_PASSWORD) when auth is on. */}}
+{{- define "baton.redisUrl" -}}
+{{- $scheme := ternary "rediss" "redis" .Values.redis.tls }}
+{{- if .Values.redis.auth.enabled }}
+{{- printf "%s://:$(REDIS_PASSWORD)@%s:%v/%v" $scheme .Values.redis.host .Values.redis.port .Values.redis.db }}
+{{- else }}
+{{- printf "%s://%s:%v/%v" $scheme .Values.redis.host .Values.redis.port .Values.redis.db }}
+{{- end }}
+{{- end }}
