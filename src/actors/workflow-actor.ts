@@ -232,6 +232,8 @@ export class WorkflowActor implements Actor {
       }
       case 'pause':
         return this.turn((t) => decider.pauseWorkflow(t));
+      case 'resetCallbacks':
+        return this.turn((t) => decider.resetCallbacks(t));
       case 'resume':
         return this.turn((t) => decider.resumeWorkflow(t));
       case 'terminate':

@@ -158,6 +158,7 @@ add('put', '/api/workflow/{workflowId}/pause', { summary: 'Pause an execution', 
 add('put', '/api/workflow/{workflowId}/resume', { summary: 'Resume a paused execution', res: 'empty' });
 add('post', '/api/workflow/{workflowId}/rerun', { summary: 'Rerun an ended execution; answers its id', body: 'RerunWorkflowRequest', res: 'text' });
 add('post', '/api/workflow/{workflowId}/restart', { summary: 'Restart an ended execution', query: { useLatestDefinitions: 'boolean' }, res: 'empty', status: 204 });
+add('post', '/api/workflow/{workflowId}/resetcallbacks', { summary: 'Make scheduled worker tasks waiting for callbackAfterSeconds pollable now', res: 'empty', status: 204 });
 add('post', '/api/workflow/{workflowId}/retry', { summary: 'Retry a failed execution from its failed tasks', query: { resumeSubworkflowTasks: 'boolean' }, res: 'empty', status: 204 });
 
 // ---- tasks (Conductor's /api/tasks and the interface's /api/task)

@@ -165,6 +165,11 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
     res.status(204).end();
   });
 
+  r.post('/:workflowId/resetcallbacks', async (req, res) => {
+    await workflows.command(req.params.workflowId, 'resetCallbacks');
+    res.status(204).end();
+  });
+
   r.post('/:workflowId/retry', async (req, res) => {
     await workflows.retry(req.params.workflowId, boolParam(req, 'resumeSubworkflowTasks', false));
     res.status(204).end();

@@ -632,6 +632,26 @@ export function claimTask(turn: Turn, taskId: string, workerId: string | undefin
   return t;
 }
 
+/**
+ * Scheduled worker tasks held back by `callbackAfterSeconds` become pollable now (reference §4.17).
+ * Returns how many tasks were reset.
+ */
+export function resetCallbacks(turn: Turn): number {
+  const { state, env } = turn;
+  const wf = state.workflow;
+  if (isTerminalWorkflow(wf.status)) throw new EngineError('conflict', `Workflow is in terminal state. Status = ${wf.status}`);
+  let n = 0;
+  for (const t of state.tasks) {
+    if (t.status !== 'SCHEDULED' || t.retried || !isWorkerType(t.taskType) || t.callbackAfterSeconds <= 0) continue;
+    t.callbackAfterSeconds = 0;
+    t.updateTime = env.now;
+    turn.log.touch(t);
+    turn.log.emit({ kind: 'enqueue', taskId: t.taskId, workflowId: wf.workflowId, queue: queueKeyOf(t), priority: t.workflowPriority, visibleAt: env.now });
+    n++;
+  }
+  return n;
+}
+
 /** Reminder fired: timeouts, WAIT deadlines, re-evaluation. */
 export function onTimer(turn: Turn): void {
   decide(turn);

@@ -358,6 +358,28 @@ describe('admin', () => {
   });
 });
 
+describe('POST /api/workflow/{id}/resetcallbacks', () => {
+  test('a task held back by callbackAfterSeconds is handed out again at once; an ended execution is a 409', async () => {
+    const name = uniq('reset_cb');
+    const type = uniq('reset_cb_t');
+    await register({ name, tasks: [{ name: type, taskReferenceName: 'x' }] });
+    const id = await start(name);
+    const first = await pollOne(type);
+    const r = await api('POST', '/api/tasks', { workflowInstanceId: id, taskId: first.taskId, status: 'IN_PROGRESS', callbackAfterSeconds: 3600 });
+    expect(r.status).toBe(200);
+    expect((await api('GET', `/api/tasks/poll/batch/${type}?count=1&timeout=100`)).body).toEqual([]);
+    expect((await api('POST', `/api/workflow/${id}/resetcallbacks`)).status).toBe(204);
+    const again = await pollOne(type);
+    expect(again).toMatchObject({ taskId: first.taskId, pollCount: 2, callbackAfterSeconds: 0 });
+    await complete(again);
+    await waitStatus(id, 'COMPLETED');
+    const ended = await api('POST', `/api/workflow/${id}/resetcallbacks`);
+    expect(ended.status).toBe(409);
+    expect(ended.body).toMatchObject({ status: 409 });
+    expect((await api('POST', '/api/workflow/no-such-id/resetcallbacks')).status).toBe(404);
+  });
+});
+
 describe('/api-docs and content types', () => {
   /** Every (method, path) the express app routes, read from its router stack. */
   function expressRoutes(): string[] {

@@ -2,6 +2,7 @@ import {
   applyTaskResult,
   EngineError,
   pauseWorkflow,
+  resetCallbacks,
   rerunWorkflow,
   restartWorkflow,
   resumeWorkflow,
@@ -301,6 +302,20 @@ describe('A2: IN_PROGRESS from a worker and lease extension', () => {
     expect(run.has('t2')).toBe(false);
     env.advance(30);
     expect(run.poll('t1')).toMatchObject({ status: 'IN_PROGRESS', pollCount: 2, callbackAfterSeconds: 0, startTime: T0 });
+  });
+
+  it('resetcallbacks makes a task waiting for its callback pollable now; running and ended executions differ', () => {
+    const run = new Run(env, twoStep());
+    run.poll('t1');
+    run.update('t1', { status: 'IN_PROGRESS', callbackAfterSeconds: 600 });
+    env.advance(2);
+    expect(run.turn((t) => resetCallbacks(t))).toBe(1);
+    expect(run.task('t1')).toMatchObject({ status: 'SCHEDULED', callbackAfterSeconds: 0, updateTime: T0 + 2000 });
+    expect(run.effects('enqueue')).toEqual([{ kind: 'enqueue', taskId: run.task('t1').taskId, workflowId: 'wf-1', queue: { taskType: 'task_a' }, priority: 0, visibleAt: T0 + 2000 }]);
+    expect(run.turn((t) => resetCallbacks(t))).toBe(0);
+    expect(run.log.effects).toEqual([]);
+    run.turn((t) => terminateWorkflow(t, 'done'));
+    expect(() => run.turn((t) => resetCallbacks(t))).toThrow(expect.objectContaining({ kind: 'conflict' }));
   });
 
   it('extendLease only bumps updateTime', () => {
