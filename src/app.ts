@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { SearchIndex } from './index/ports';
@@ -16,6 +17,8 @@ import { executionRouter, signalRouter } from './api/execution-routes';
 import { openApiDocument } from './api/openapi';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { WorkflowTestRunner } from './services/workflow-test-run';
+import { hotPath } from './api/hot-path';
+import { workerCalls, type WorkerCalls } from './api/worker-calls';
 
 export interface AppDeps {
   workflows: WorkflowService;
@@ -34,8 +37,19 @@ export interface AppDeps {
   mount?: (app: Express) => void;
 }
 
+/** The HTTP front end: the hot worker calls straight on node:http, everything else through express. */
+export function createRequestHandler(d: AppDeps): ((req: IncomingMessage, res: ServerResponse) => void) & { app: Express } {
+  const calls = workerCalls(d);
+  const app = createApp(d, calls);
+  const hot = hotPath(calls, { maxBodyBytes: d.maxBodyBytes, log: d.log });
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!hot(req, res)) app(req, res);
+  };
+  return Object.assign(handler, { app });
+}
+
 /** The express front end: stateless, every change goes to an actor. */
-export function createApp(d: AppDeps): Express {
+export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
@@ -58,8 +72,8 @@ export function createApp(d: AppDeps): Express {
   app.use('/api/workflow/bulk', bulkRouter(execution));
   app.use('/api/workflow', executionRouter(execution));
   app.use(['/api/tasks', '/api/task'], signalRouter(execution));
-  app.use('/api/workflow', workflowRouter({ workflows: d.workflows, store: d.store, index: d.index, metadata: d.metadata }));
-  const tasks = taskRouter({ tasks: d.tasks, workflows: d.workflows, store: d.store, index: d.index });
+  app.use('/api/workflow', workflowRouter({ workflows: d.workflows, store: d.store, index: d.index, metadata: d.metadata, startCall: calls.start }));
+  const tasks = taskRouter({ tasks: d.tasks, workflows: d.workflows, store: d.store, index: d.index, calls });
   app.use('/api/tasks', tasks);
   app.use('/api/task', tasks);
   // The interface lists the task-details path without its slash (interface §4.5).

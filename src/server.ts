@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import pino, { type Logger } from 'pino';
-import { createApp } from './app';
+import { createRequestHandler } from './app';
 import type { Config } from './config';
 import { QueueActor } from './actors/queue-actor';
 import { WorkflowActor } from './actors/workflow-actor';
@@ -106,8 +106,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
 
   const httpWorker = new HttpTaskWorker(tasks, log, { concurrency: cfg.BATON_HTTP_TASK_WORKERS, hostName });
 
-  const app = createApp({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, version: VERSION, mount: adapters.mount, waiter, config: cfg });
-  const server = http.createServer(app);
+  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, version: VERSION, mount: adapters.mount, waiter, config: cfg });
+  const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

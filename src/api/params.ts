@@ -1,10 +1,15 @@
-import type { Request } from 'express';
+import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { ApiError } from '../services/errors';
 
-// Query-string readers that turn a bad value into a 400 naming the parameter.
+// Query-string readers that turn a bad value into a 400 naming the parameter. They read only
+// `query`, so express requests and the hot path's parsed URLs share them.
 
-export function boolParam(req: Request, name: string, def: boolean): boolean {
+export interface WithQuery {
+  query: Record<string, unknown>;
+}
+
+export function boolParam(req: WithQuery, name: string, def: boolean): boolean {
   const v = req.query[name];
   if (v === undefined || v === '') return def;
   if (v === 'true') return true;
@@ -12,7 +17,7 @@ export function boolParam(req: Request, name: string, def: boolean): boolean {
   throw new ApiError(400, `Invalid value for query parameter '${name}': expected true or false`, [{ path: name, message: 'must be true or false', invalidValue: v }]);
 }
 
-export function intParam(req: Request, name: string, def: number | undefined, min?: number, max?: number): number | undefined {
+export function intParam(req: WithQuery, name: string, def: number | undefined, min?: number, max?: number): number | undefined {
   const v = req.query[name];
   if (v === undefined || v === '') return def;
   const n = Number(v);
@@ -22,14 +27,14 @@ export function intParam(req: Request, name: string, def: number | undefined, mi
   return n;
 }
 
-export function strParam(req: Request, name: string): string | undefined {
+export function strParam(req: WithQuery, name: string): string | undefined {
   const v = req.query[name];
   if (v === undefined) return undefined;
   if (Array.isArray(v)) return v.map(String).join(',');
   return String(v);
 }
 
-export function listParam(req: Request, name: string): string[] {
+export function listParam(req: WithQuery, name: string): string[] {
   const v = req.query[name];
   if (v === undefined) return [];
   return (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
@@ -51,14 +56,14 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: s
 
 // The hot paths (start, poll, update) answer through these: plain `end` skips express's send
 // machinery (type lookup, freshness checks), measurable at thousands of requests per second.
-export const sendText = (res: import('express').Response, text: string): void => {
+export const sendText = (res: ServerResponse, text: string): void => {
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/plain; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 };
 
-export const sendJson = (res: import('express').Response, body: unknown): void => {
+export const sendJson = (res: ServerResponse, body: unknown): void => {
   const text = JSON.stringify(body);
   res.statusCode = 200;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');

@@ -1,56 +1,45 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { SearchIndex } from '../index/ports';
-import { TaskResultSchema } from '../model/requests';
 import { TaskResultStatus } from '../model/statuses';
 import { ApiError, notFound } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
-import { intParam, listParam, parseBody, sendJson, sendText, strParam } from './params';
+import { listParam, parseBody, sendJson, sendText, strParam } from './params';
+import type { WorkerCalls } from './worker-calls';
 import { searchRequestOf } from './search';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
 // /api/tasks (and the interface's /api/task): poll, update, task reads, queues, logs.
 
-export function taskRouter(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore; index: SearchIndex }): Router {
-  const { tasks, workflows, store } = deps;
+export function taskRouter(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; calls: WorkerCalls }): Router {
+  const { tasks, workflows, store, calls } = deps;
   const r = Router();
 
-  const pollArgs = (req: import('express').Request, count: number, timeoutMs: number) => {
+  const abortOnClose = (req: import('express').Request): AbortSignal => {
     const ac = new AbortController();
     req.on('close', () => ac.abort());
-    return { workerId: strParam(req, 'workerid'), domain: strParam(req, 'domain') || undefined, count, timeoutMs, signal: ac.signal };
+    return ac.signal;
   };
 
   r.get('/poll/batch/:taskType', async (req, res) => {
-    const count = intParam(req, 'count', 1, 1, 1000)!;
-    const timeout = req.query.timeout;
-    if (timeout !== undefined && Number(timeout) > 5000) throw new ApiError(400, 'Long Poll Timeout value cannot be more than 5 seconds');
-    sendJson(res, await tasks.poll(req.params.taskType, pollArgs(req, count, intParam(req, 'timeout', 100, 0, 5000)!)));
+    sendJson(res, await calls.pollBatch(req.params.taskType, req, abortOnClose(req)));
   });
 
   r.get('/poll/:taskType', async (req, res) => {
-    const [t] = await tasks.poll(req.params.taskType, pollArgs(req, 1, 100));
+    const [t] = await tasks.poll(req.params.taskType, { workerId: strParam(req, 'workerid'), domain: strParam(req, 'domain') || undefined, count: 1, timeoutMs: 100, signal: abortOnClose(req) });
     if (!t) res.status(204).end();
     else sendJson(res, t);
   });
 
   r.post('/', async (req, res) => {
-    const result = parseBody(TaskResultSchema, req.body, 'taskResult');
-    if (result.logs?.length) await store.appendTaskLogs(result.logs.slice(0, 10).map((l) => ({ ...l, taskId: result.taskId, createdTime: l.createdTime ?? Date.now() })));
-    await tasks.update(result);
-    sendText(res, result.taskId);
+    sendText(res, await calls.update(req.body));
   });
 
   r.post('/update-v2', async (req, res) => {
-    const result = parseBody(TaskResultSchema, req.body, 'taskResult');
-    if (result.logs?.length) await store.appendTaskLogs(result.logs.slice(0, 10).map((l) => ({ ...l, taskId: result.taskId, createdTime: l.createdTime ?? Date.now() })));
-    await tasks.update(result);
-    const done = await store.getTask(result.taskId);
-    if (!done) return void res.status(204).end();
-    const [next] = await tasks.poll(done.taskType, { workerId: result.workerId ?? undefined, domain: done.domain, count: 1, timeoutMs: 0 });
+    const next = await calls.updateV2(req.body);
     if (!next) res.status(204).end();
     else sendJson(res, next);
   });

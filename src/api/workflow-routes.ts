@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { SearchIndex } from '../index/ports';
-import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, StartWorkflowRequestSchema, PrioritySchema } from '../model/requests';
+import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, PrioritySchema } from '../model/requests';
 import type { Workflow } from '../model/execution';
 import { ApiError, notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
@@ -9,13 +9,14 @@ import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, intParam, parseBody, sendText, strParam } from './params';
 import { searchRequestOf } from './search';
+import type { WorkerCalls } from './worker-calls';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
 // /api/workflow: start, read, search and manage executions (interface §4.1–§4.4, reference §1.1).
 
-export function workflowRouter(deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService }): Router {
-  const { workflows, store, index } = deps;
+export function workflowRouter(deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService; startCall: WorkerCalls['start'] }): Router {
+  const { workflows, store, index, startCall } = deps;
   const r = Router();
 
   const loadMany = async (ids: string[], includeTasks: boolean): Promise<Workflow[]> => {
@@ -28,8 +29,7 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
   };
 
   r.post('/', async (req, res) => {
-    const request = parseBody(StartWorkflowRequestSchema, req.body, 'startWorkflowRequest');
-    sendText(res, await workflows.start(request));
+    sendText(res, await startCall(req.body));
   });
 
   r.get('/search', async (req, res) => {

@@ -1,0 +1,58 @@
+import type { Task } from '../model/execution';
+import { StartWorkflowRequestSchema, TaskResultSchema } from '../model/requests';
+import { ApiError } from '../services/errors';
+import type { TaskService } from '../services/task-service';
+import type { WorkflowService } from '../services/workflow-service';
+import type { ExecutionStore } from '../store/ports';
+import { intParam, parseBody, strParam, type WithQuery } from './params';
+
+// The calls workers and starters make thousands of times a second. Both front ends answer them
+// through these functions: the express routes and the hot path (hot-path.ts).
+
+export interface WorkerCalls {
+  /** GET /api/tasks/poll/batch/{taskType}: `signal` aborts the long poll when the client goes away. */
+  pollBatch(taskType: string, req: WithQuery, signal: AbortSignal): Promise<Task[]>;
+  /** POST /api/tasks: answers the task id. */
+  update(body: unknown): Promise<string>;
+  /** POST /api/tasks/update-v2: answers the next task of the same type and domain, if one is waiting. */
+  updateV2(body: unknown): Promise<Task | undefined>;
+  /** POST /api/workflow: answers the new workflow id. */
+  start(body: unknown): Promise<string>;
+}
+
+export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore }): WorkerCalls {
+  const { tasks, workflows, store } = deps;
+
+  const applyResult = async (body: unknown) => {
+    const result = parseBody(TaskResultSchema, body, 'taskResult');
+    if (result.logs?.length) await store.appendTaskLogs(result.logs.slice(0, 10).map((l) => ({ ...l, taskId: result.taskId, createdTime: l.createdTime ?? Date.now() })));
+    await tasks.update(result);
+    return result;
+  };
+
+  return {
+    async pollBatch(taskType, req, signal) {
+      const count = intParam(req, 'count', 1, 1, 1000)!;
+      const timeout = req.query.timeout;
+      if (timeout !== undefined && Number(timeout) > 5000) throw new ApiError(400, 'Long Poll Timeout value cannot be more than 5 seconds');
+      const timeoutMs = intParam(req, 'timeout', 100, 0, 5000)!;
+      return tasks.poll(taskType, { workerId: strParam(req, 'workerid'), domain: strParam(req, 'domain') || undefined, count, timeoutMs, signal });
+    },
+
+    async update(body) {
+      return (await applyResult(body)).taskId;
+    },
+
+    async updateV2(body) {
+      const result = await applyResult(body);
+      const done = await store.getTask(result.taskId);
+      if (!done) return undefined;
+      const [next] = await tasks.poll(done.taskType, { workerId: result.workerId ?? undefined, domain: done.domain, count: 1, timeoutMs: 0 });
+      return next;
+    },
+
+    async start(body) {
+      return workflows.start(parseBody(StartWorkflowRequestSchema, body, 'startWorkflowRequest'));
+    },
+  };
+}
