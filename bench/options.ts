@@ -72,7 +72,6 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
   });
   const only = list('only');
   for (const p of only ?? []) if (!ALL_PHASES.includes(p as PhaseName)) throw new Error(`--only: unknown phase ${p}\n${USAGE}`);
-  const defaultPhases = ALL_PHASES.filter((p) => !(quick && p === 'update-v2'));
   const out = flags.get('out');
   return {
     mode: quick ? 'quick' : 'full',
@@ -89,7 +88,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     latencyLoad: 0.7,
     inFlightLevels: levels,
     soakWorkflows: num('soak', quick ? 0 : 100_000, 0),
-    phases: only ? (only as PhaseName[]) : [...defaultPhases],
+    phases: only ? (only as PhaseName[]) : [...ALL_PHASES],
     build: !flags.has('no-build'),
     profile: flags.get('profile') === true,
     out: typeof out === 'string' ? out : 'bench/results/latest.json',

@@ -67,6 +67,9 @@ export interface LatestJson {
   taskRatioToHttpCeiling: number | null;
   bullmqTasksPerSecond: number | null;
   ratioToBullmq: number | null;
+  /** The same 3-task workflow with workers that report through update-v2 and run the task it returns (the JS SDK 4 path). */
+  updateV2TasksPerSecond: number | null;
+  ratioToBullmqUpdateV2: number | null;
   startP99Ms: number | null;
   updateP99Ms: number | null;
   scheduleToPollP99Ms: number | null;
@@ -102,6 +105,8 @@ export const DEFINITIONS: Record<string, string> = {
   bullmqTasksPerSecond: 'BullMQ job completions per second, 3-job chains, in-process workers, Redis appendonly + appendfsync everysec',
   taskRatioToHttpCeiling: 'tasksPerSecond / httpCeilingRps (each task costs at least one update request plus its share of polls and starts)',
   ratioToBullmq: 'tasksPerSecond / bullmqTasksPerSecond',
+  updateV2TasksPerSecond: 'as tasksPerSecond, with workers reporting through POST /api/tasks/update-v2 and running the task it returns, as the official JS SDK 4 TaskRunner does',
+  ratioToBullmqUpdateV2: 'updateV2TasksPerSecond / bullmqTasksPerSecond',
   startP99Ms: 'p99 of POST /api/workflow at 70% of the max workflow rate, from the scheduled send instant (open loop)',
   updateP99Ms: 'p99 of POST /api/tasks (send to answer) at 70% load',
   scheduleToPollP99Ms: "p99 of (poll answer time - task.scheduledTime) at 70% load; both from this machine's wall clock",
@@ -114,6 +119,7 @@ export function buildLatest(run: RunRecord): LatestJson {
   const ceiling = value(run.ceiling);
   const bull = value(run.bullmq);
   const lat = value(run.latency);
+  const v2 = value(run.updateV2);
   const soakDone = run.memory.soakTarget > 0 && (run.memory.soakCompleted ?? 0) >= run.memory.soakTarget;
   const rssMbAfter100k = soakDone && run.memory.soakTarget >= 100_000 ? run.memory.rssMbAfterSoak : null;
   const latest = {
@@ -124,6 +130,8 @@ export function buildLatest(run: RunRecord): LatestJson {
     taskRatioToHttpCeiling: ratio(s3?.tasksPerSecond, ceiling?.requestsPerSecond),
     bullmqTasksPerSecond: bull?.jobsPerSecond ?? null,
     ratioToBullmq: ratio(s3?.tasksPerSecond, bull?.jobsPerSecond),
+    updateV2TasksPerSecond: v2?.tasksPerSecond ?? null,
+    ratioToBullmqUpdateV2: ratio(v2?.tasksPerSecond, bull?.jobsPerSecond),
     startP99Ms: lat?.startLatencyMs?.p99 ?? null,
     updateP99Ms: lat?.updateLatencyMs?.p99 ?? null,
     scheduleToPollP99Ms: lat?.scheduleToPollMs?.p99 ?? null,
@@ -134,6 +142,7 @@ export function buildLatest(run: RunRecord): LatestJson {
     atLeast('ratioToHttpCeiling', 0.5, latest.ratioToHttpCeiling),
     atLeast('tasksPerSecond (3-task)', 1500, latest.tasksPerSecond, '/s'),
     atLeast('ratioToBullmq', 0.5, latest.ratioToBullmq),
+    atLeast('ratioToBullmq, update-v2 workers', 0.5, latest.ratioToBullmqUpdateV2),
     atMost('updateP99Ms at 70%', 20, latest.updateP99Ms, ' ms'),
     atMost('scheduleToPollP99Ms at 70%', 50, latest.scheduleToPollP99Ms, ' ms'),
     {

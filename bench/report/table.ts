@@ -148,6 +148,8 @@ export function renderReport(j: LatestJson): string {
         ['taskRatioToHttpCeiling (tasks)', fmt(j.taskRatioToHttpCeiling, 3)],
         ['bullmqTasksPerSecond', fmt(j.bullmqTasksPerSecond)],
         ['ratioToBullmq', fmt(j.ratioToBullmq, 3)],
+        ['updateV2TasksPerSecond', fmt(j.updateV2TasksPerSecond)],
+        ['ratioToBullmqUpdateV2', fmt(j.ratioToBullmqUpdateV2, 3)],
         ['startP99Ms', fmt(j.startP99Ms, 2)],
         ['updateP99Ms', fmt(j.updateP99Ms, 2)],
         ['scheduleToPollP99Ms', fmt(j.scheduleToPollP99Ms, 2)],

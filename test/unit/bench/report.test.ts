@@ -38,6 +38,11 @@ function record(overrides: Partial<RunRecord> = {}): RunRecord {
         verification: { checked: 20, completed: 20, statuses: { COMPLETED: 20 }, indexCompletedTotal: 100_000 },
       },
     },
+    updateV2: (() => {
+      const base = { shape: 'simple3' as const, inFlightWorkflows: 96, workflowsPerSecond: 600, startsPerSecond: 600, httpRequestsPerSecond: 2400, pollsPerSecond: 30, tasksPerPoll: 60 };
+      const rest = { startLatencyMs: lat(10), updateLatencyMs: lat(12), scheduleToPollMs: lat(20), loadProcessCpuCores: 0.8, totalWorkflowsCompleted: 5000, soakSeconds: 0 };
+      return { ok: true, server, result: { ...base, ...rest, useUpdateV2: true, tasksPerSecond: 1800, errors: { count: 0, samples: [] }, verification: { checked: 20, completed: 20, statuses: { COMPLETED: 20 }, indexCompletedTotal: 5000 } } };
+    })(),
     latency: {
       ok: true,
       server,
@@ -83,6 +88,8 @@ describe('buildLatest', () => {
       taskRatioToHttpCeiling: 0.3,
       bullmqTasksPerSecond: 4000,
       ratioToBullmq: 0.75,
+      updateV2TasksPerSecond: 1800,
+      ratioToBullmqUpdateV2: 0.45,
       startP99Ms: 8,
       updateP99Ms: 25,
       scheduleToPollP99Ms: 40,
@@ -98,6 +105,7 @@ describe('buildLatest', () => {
       ratioToHttpCeiling: true,
       'tasksPerSecond (3-task)': true,
       ratioToBullmq: true,
+      'ratioToBullmq, update-v2 workers': false,
       'updateP99Ms at 70%': false,
       'scheduleToPollP99Ms at 70%': true,
       'RSS flat after 100k workflows': true,
@@ -109,6 +117,7 @@ describe('buildLatest', () => {
       record({
         mode: 'quick',
         simple3: { ok: false, error: 'server down' },
+        updateV2: undefined,
         latency: undefined,
         memory: { rssMbPeak: null, soakTarget: 0, soakCompleted: null, rssMbAfterSoak: null, samples: [], trend: null },
       }),
@@ -119,7 +128,8 @@ describe('buildLatest', () => {
     expect(j.updateP99Ms).toBeNull();
     expect(j.rssMbAfter100k).toBeNull();
     expect(j.httpCeilingRps).toBe(10_000);
-    expect(j.targets.map((t) => t.met)).toEqual([null, null, null, null, null, null]);
+    expect(j.ratioToBullmqUpdateV2).toBeNull();
+    expect(j.targets.map((t) => t.met)).toEqual([null, null, null, null, null, null, null]);
   });
 
   it('does not report RSS after 100k when the soak stopped short', () => {
@@ -151,7 +161,7 @@ describe('parseArgs', () => {
     expect(o.mode).toBe('quick');
     expect(o.soakWorkflows).toBe(0);
     expect(Math.max(...o.inFlightLevels)).toBeLessThan(100_000);
-    expect(o.phases).not.toContain('update-v2');
+    expect(o.phases).toContain('update-v2'); // the JS SDK 4 path: every run reports it
   });
 
   it('gives full mode the 1k/10k/100k levels and the 100k soak', () => {
