@@ -17,6 +17,7 @@ const FieldsSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BATON_QUEUE_PARTITIONS: int(1, 1),
   BATON_ACTOR_IDLE_TIMEOUT_MS: int(60_000, 1000),
+  BATON_ACTOR_MAX_ACTIVE: int(20_000, 10),
   BATON_HTTP_TASK_WORKERS: int(4, 0),
   BATON_SCRIPT_TIMEOUT_MS: int(4000, 10),
   BATON_SCRIPT_MEMORY_MB: int(32, 1),

@@ -16,7 +16,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
     log.warn({ error: m }, 'WAL checkpoint failed'),
   );
   const index = new SqliteSearchIndex(stores.db);
-  const host = new LocalActorHost(new SqliteReminderStore(stores.db), log, { idleTimeoutMs: cfg.BATON_ACTOR_IDLE_TIMEOUT_MS });
+  const host = new LocalActorHost(new SqliteReminderStore(stores.db), log, { idleTimeoutMs: cfg.BATON_ACTOR_IDLE_TIMEOUT_MS, maxActive: cfg.BATON_ACTOR_MAX_ACTIVE });
   const wakeUps = new LocalWakeUps();
   const limits = new LocalTaskLimits();
   const bus = new LocalEventBus();

@@ -37,7 +37,12 @@ export class LocalActorHost implements ActorHost {
   constructor(
     private readonly store: SqliteReminderStore,
     private readonly log: Logger,
-    private readonly opts: { idleTimeoutMs: number; clock?: () => number },
+    private readonly opts: {
+      idleTimeoutMs: number;
+      /** Most activations kept in memory: past it, the least recently used idle ones are deactivated (their state is in the store). */
+      maxActive?: number;
+      clock?: () => number;
+    },
   ) {}
 
   private now(): number {
@@ -69,7 +74,11 @@ export class LocalActorHost implements ActorHost {
   private slot(type: string, id: string): Slot {
     const k = key(type, id);
     let s = this.slots.get(k);
-    if (!s) {
+    if (s) {
+      // Re-inserting keeps the map in least-recently-used order for evictOverflow.
+      this.slots.delete(k);
+      this.slots.set(k, s);
+    } else {
       const factory = this.factories.get(type);
       if (!factory) throw new Error(`unknown actor type ${type}`);
       const ctx: ActorContext = {
@@ -83,8 +92,20 @@ export class LocalActorHost implements ActorHost {
       };
       s = { actor: factory(ctx), tail: Promise.resolve(), pending: 0, lastUsed: this.now(), activated: false };
       this.slots.set(k, s);
+      if (this.opts.maxActive && this.slots.size > this.opts.maxActive) this.evictOverflow(this.opts.maxActive, k);
     }
     return s;
+  }
+
+  /** Deactivates idle activations, least recently used first, down to 90% of `max` (a batch, so this runs rarely). */
+  private evictOverflow(max: number, keep: string): void {
+    const goal = Math.floor(max * 0.9);
+    for (const [k, s] of this.slots) {
+      if (this.slots.size <= goal) break;
+      if (k === keep || s.pending > 0 || s.actor.keepAlive?.()) continue;
+      this.slots.delete(k);
+      if (s.activated) void s.actor.onDeactivate?.().catch(() => undefined);
+    }
   }
 
   private enqueue<T>(type: string, id: string, fn: (a: Actor) => Promise<T>): Promise<T> {

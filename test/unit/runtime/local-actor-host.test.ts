@@ -84,3 +84,41 @@ test('a reminder survives a restart of the host and fires on the new one', async
   expect(fired).toEqual(['x:deadline']);
   await second.stop();
 });
+
+test('past maxActive the least recently used idle activations go; busy ones, queues with entries and the newcomer stay', async () => {
+  const clock = { now: 0 };
+  const db = new Database(':memory:');
+  const host = new LocalActorHost(new SqliteReminderStore(db), pino({ level: 'silent' }), { idleTimeoutMs: 60_000, maxActive: 10, clock: () => clock.now });
+  const deactivated: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  host.register('Plain', (ctx): Actor => ({
+    async invoke(method: string) {
+      if (method === 'hold') await gate;
+      return ctx.id;
+    },
+    async onReminder() {},
+    async onDeactivate() {
+      deactivated.push(ctx.id);
+    },
+  }));
+  host.register('QueueActor', (ctx) => new QueueActor(ctx, () => undefined));
+  await host.start();
+  await host.invoke('QueueActor', 'q#0', 'push', { taskId: 't1', workflowId: 'w', priority: 0, visibleAt: 0 });
+  const held = host.invoke('Plain', 'busy', 'hold');
+  for (let i = 0; i < 8; i++) await host.invoke('Plain', `a${i}`, 'x');
+  await host.invoke('Plain', 'a0', 'x'); // used again: now the most recent of the idle ones
+  expect(host.activeCount).toBe(10);
+  await host.invoke('Plain', 'new', 'x');
+  await new Promise((r) => setImmediate(r));
+  // 11 activations > 10: evicted down to 9, least recently used first (a1, a2), never the busy one or the queue.
+  expect(deactivated).toEqual(['a1', 'a2']);
+  expect(host.activeCount).toBe(9);
+  release();
+  await held;
+  // An evicted actor comes back on its next call.
+  expect(await host.invoke('Plain', 'a1', 'x')).toBe('a1');
+  const r = await host.invoke<LeaseResult>('QueueActor', 'q#0', 'lease', { count: 5, now: clock.now, leaseMs: 1000 });
+  expect(r.entries.map((e) => e.taskId)).toEqual(['t1']);
+  await host.stop();
+});
