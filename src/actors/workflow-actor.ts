@@ -10,7 +10,7 @@ import { isQueuedType } from '../engine/task-types';
 import { updateVariables } from '../engine/variables';
 import type { Actor, ActorContext } from '../runtime/ports';
 import { StaleWriteError, type ExecutionStore } from '../store/ports';
-import { ActorDeactivated } from '../runtime/ports';
+import { ActorDeactivated, HostStopping } from '../runtime/ports';
 
 // One actor per execution: the only writer of its state. Each call is one turn: decide in memory,
 // commit the changes (with the outbox of cross-actor effects) fenced by rev, then act.
@@ -153,6 +153,8 @@ export class WorkflowActor implements Actor {
       .then(() => this.ctx.setReminder('outbox', null))
       .then(() => this.deps.invoke(this.id, 'clearOutbox', { done: effects.map((e) => JSON.stringify(e)) }))
       .catch((e) => {
+        // At shutdown the outbox stays stored and runs again after the next start: no warning due.
+        if (e instanceof HostStopping) return;
         this.deps.log.warn({ err: e, workflowId: this.id }, 'outbox effects failed; retrying by reminder');
         void this.ctx.setReminder('outbox', Date.now() + 2000);
       });

@@ -57,3 +57,11 @@ export class ActorDeactivated extends Error {
     this.name = 'ActorDeactivated';
   }
 }
+
+/** A call made while the host shuts down: nothing ran; what was owed is re-derived at the next start. */
+export class HostStopping extends Error {
+  constructor() {
+    super('actor host is stopping');
+    this.name = 'HostStopping';
+  }
+}

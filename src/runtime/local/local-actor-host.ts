@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Actor, ActorContext, ActorFactory, ActorHost } from '../ports';
+import { HostStopping, type Actor, type ActorContext, type ActorFactory, type ActorHost } from '../ports';
 import { MinHeap } from './min-heap';
 import type { SqliteReminderStore } from './reminder-store';
 
@@ -133,7 +133,7 @@ export class LocalActorHost implements ActorHost {
   }
 
   invoke<T = unknown>(type: string, id: string, method: string, arg?: unknown): Promise<T> {
-    if (this.stopped) return Promise.reject(new Error('actor host is stopping'));
+    if (this.stopped) return Promise.reject(new HostStopping());
     return this.enqueue(type, id, (a) => a.invoke(method, arg) as Promise<T>);
   }
 
