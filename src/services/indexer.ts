@@ -40,7 +40,9 @@ export class Indexer {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    // Adapters summarise synchronously at the start of the call, so references (not copies) suffice.
+    // References, not copies: an adapter summarises a document when it writes it, so a document may
+    // show a later committed (or committing) turn of its execution than the one that queued it. The
+    // next flush writes that turn anyway, and recovery re-indexes open executions after a crash.
     const workflows = [...this.workflows.values()];
     const tasks = [...this.tasks.values()];
     this.workflows = new Map();

@@ -141,6 +141,19 @@ function taskRow(t: Task): Row {
 
 const STATEMENT_CACHE_LIMIT = 256;
 
+/**
+ * A flush of a busy second holds hundreds of documents: written at once it blocked the event loop
+ * for ~20-30 ms (the update p99 at 70% load); in transactions of CHUNK with a turn of the loop
+ * between them, requests are answered in between.
+ */
+const CHUNK = 64;
+async function inChunks<T>(items: T[], write: (chunk: T[]) => void): Promise<void> {
+  for (let i = 0; i < items.length; i += CHUNK) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    write(items.slice(i, i + CHUNK));
+  }
+}
+
 export class SqliteSearchIndex implements SearchIndex {
   private readonly writeWorkflows: (rows: Row[]) => void;
   private readonly writeTasks: (rows: Row[]) => void;
@@ -167,11 +180,11 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   async indexWorkflows(docs: WorkflowRecord[]): Promise<void> {
-    if (docs.length > 0) this.writeWorkflows(docs.map(workflowRow));
+    await inChunks(docs, (chunk) => this.writeWorkflows(chunk.map(workflowRow)));
   }
 
   async indexTasks(tasks: Task[]): Promise<void> {
-    if (tasks.length > 0) this.writeTasks(tasks.map(taskRow));
+    await inChunks(tasks, (chunk) => this.writeTasks(chunk.map(taskRow)));
   }
 
   /** Removes the workflow's record and the records of its tasks. */
