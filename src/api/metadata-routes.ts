@@ -7,6 +7,9 @@ import { boolParam, intParam, parseBody } from './params';
 
 // /api/metadata: workflow and task definitions, under both the interface's and Conductor's paths.
 
+type DefSummary = { name: string; version: number; createTime: number; updateTime: number };
+const defSummary = (d: WorkflowDef): DefSummary => ({ name: d.name, version: d.version, createTime: d.createTime, updateTime: d.updateTime });
+
 export function metadataRouter(metadata: MetadataService): Router {
   const r = Router();
   const now = () => Date.now();
@@ -36,9 +39,13 @@ export function metadataRouter(metadata: MetadataService): Router {
       res.json({ bulkErrorResults: {}, bulkSuccessfulResults: defs.map((d) => d.name) });
     });
     r.get(`${base}/names-and-versions`, async (_req, res) => {
-      const out: Record<string, Array<{ name: string; version: number; createTime: number; updateTime: number }>> = {};
-      for (const d of await metadata.store.listWorkflowDefs()) (out[d.name] ??= []).push({ name: d.name, version: d.version, createTime: d.createTime, updateTime: d.updateTime });
+      const out: Record<string, DefSummary[]> = {};
+      for (const d of await metadata.store.listWorkflowDefs()) (out[d.name] ??= []).push(defSummary(d));
       res.json(out);
+    });
+    r.get(`${base}/:name/versions`, async (req, res) => {
+      const defs = (await metadata.store.listWorkflowDefs()).filter((d) => d.name === req.params.name);
+      res.json(defs.sort((a, b) => a.version - b.version).map(defSummary));
     });
     r.get(`${base}/latest-versions`, async (_req, res) => {
       const latest = new Map<string, WorkflowDef>();

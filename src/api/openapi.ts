@@ -37,6 +37,7 @@ const COMPONENTS: Record<string, { schema: z.ZodType; io: 'input' | 'output' }> 
   SearchResultWorkflowSummary: { schema: searchResultSchema(WorkflowSummarySchema), io: 'output' },
   SearchResultTaskSummary: { schema: searchResultSchema(TaskSummarySchema), io: 'output' },
   SearchResultTask: { schema: searchResultSchema(TaskSchema), io: 'output' },
+  SearchResultWorkflow: { schema: searchResultSchema(WorkflowSchema), io: 'output' },
   BulkResponse: { schema: BulkResponseSchema, io: 'output' },
   SignalResponse: { schema: SignalResponseSchema, io: 'output' },
   ErrorResponse: { schema: ErrorResponseSchema, io: 'output' },
@@ -90,6 +91,7 @@ for (const base of ['/api/metadata/workflowdef', '/api/metadata/workflow']) {
   add('get', `${base}/names-and-versions`, { summary: 'Versions of every workflow definition by name', res: { inline: z.record(z.string(), z.array(z.object({ name: z.string(), version: z.number().int(), createTime: z.number(), updateTime: z.number() }))) } });
   add('get', `${base}/latest-versions`, { summary: 'The latest version of every workflow definition', res: { list: 'WorkflowDef' } });
   add('get', `${base}/names`, { summary: 'Workflow definition names', res: { inline: z.array(z.string()) } });
+  add('get', `${base}/{name}/versions`, { summary: 'Versions of one workflow definition', res: { inline: z.array(z.object({ name: z.string(), version: z.number().int(), createTime: z.number(), updateTime: z.number() })) } });
   add('get', `${base}/{name}`, { summary: 'A workflow definition (latest version unless given)', query: { version: 'integer' }, res: 'WorkflowDef' });
   add('delete', `${base}/{name}/{version}`, { summary: 'Delete a workflow definition version', res: 'empty' });
 }
@@ -137,6 +139,9 @@ add('delete', '/api/workflow/{workflowId}/terminate-remove', { summary: 'Termina
 add('post', '/api/workflow', { summary: 'Start an execution; answers its id', body: 'StartWorkflowRequest', res: 'text' });
 const search = { start: 'integer', size: 'integer', sort: 'string', freeText: 'string', query: 'string' } as const;
 add('get', '/api/workflow/search', { summary: 'Search executions', query: search, res: 'SearchResultWorkflowSummary' });
+add('get', '/api/workflow/search-v2', { summary: 'Search executions; answers the executions (without tasks)', query: search, res: 'SearchResultWorkflow' });
+add('get', '/api/workflow/search-by-tasks', { summary: 'Search task records; answers the summaries of their executions, each once', query: search, res: 'SearchResultWorkflowSummary' });
+add('get', '/api/workflow/search-by-tasks-v2', { summary: 'Search task records; answers their executions (without tasks), each once', query: search, res: 'SearchResultWorkflow' });
 add('get', '/api/workflow/running/{name}', { summary: 'Ids of running executions of a definition', query: { version: 'integer', startTime: 'integer', endTime: 'integer' }, res: { inline: z.array(z.string()) } });
 const correlated = { includeClosed: 'boolean', includeTasks: 'boolean' } as const;
 add('get', ['/api/workflow/running/{name}/correlated/{correlationId}', '/api/workflow/{name}/correlated/{correlationId}'], { summary: 'Executions of a definition with a correlation id', query: correlated, res: { list: 'Workflow' } });
@@ -168,6 +173,9 @@ for (const base of ['/api/tasks', '/api/task']) {
   add('post', base, { summary: 'Update a task with its result; answers the task id', body: 'TaskResult', res: 'text' });
   add('post', `${base}/update-v2`, { summary: 'Update a task, then poll the next of its type (204 when none)', body: 'TaskResult', res: 'Task' });
   add('get', `${base}/search`, { summary: 'Search tasks', query: search, res: 'SearchResultTaskSummary' });
+  add('get', `${base}/search-v2`, { summary: 'Search tasks; answers the tasks themselves', query: search, res: 'SearchResultTask' });
+  add('post', `${base}/queue/requeue/{taskType}`, { summary: 'Re-push the scheduled tasks of a type to their queues; answers how many', res: 'text' });
+  add('post', `${base}/{taskId}/ack`, { summary: 'Conductor 2.x acknowledgement: a poll already claims the task; answers whether it exists', query: { workerid: 'string' }, res: 'text' });
   add('get', `${base}/queue/all`, { summary: 'Size of every queue', res: { inline: z.record(z.string(), z.number().int()) } });
   add('get', `${base}/queue/all/verbose`, { summary: 'Size and leased count of every queue partition', res: { inline: z.record(z.string(), z.record(z.string(), z.object({ size: z.number().int(), uacked: z.number().int() }))) } });
   add('get', `${base}/queue/sizes`, { summary: 'Queue sizes of task types', query: { taskType: 'list' }, res: { inline: z.record(z.string(), z.number().int()) } });

@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { SearchRequest } from '../index/ports';
+import type { SearchResult } from '../model/summaries';
 import { parseFreeText, parseQuery, parseSort, type SearchTarget } from '../index/query';
 import { intParam, strParam } from './params';
 
@@ -12,4 +13,17 @@ export function searchRequestOf(req: Request, target: SearchTarget): SearchReque
     freeText: parseFreeText(strParam(req, 'freeText') || undefined, target),
     query: parseQuery(strParam(req, 'query') ?? '', target),
   };
+}
+
+/**
+ * Conductor's answer when index hits are replaced by records read from the store (the -v2 and
+ * by-tasks searches): keys that no longer load are dropped and totalHits is lowered by as many.
+ */
+export async function loadHits<T>(hits: { totalHits: number; results: unknown[] }, keys: string[], load: (key: string) => Promise<T | undefined>): Promise<SearchResult<T>> {
+  const results: T[] = [];
+  for (const k of keys) {
+    const v = await load(k);
+    if (v) results.push(v);
+  }
+  return { totalHits: Math.max(0, hits.totalHits - (hits.results.length - results.length)), results };
 }

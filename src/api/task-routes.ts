@@ -8,7 +8,7 @@ import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import { listParam, parseBody, sendJson, sendText, strParam } from './params';
 import type { WorkerCalls } from './worker-calls';
-import { searchRequestOf } from './search';
+import { loadHits, searchRequestOf } from './search';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -46,6 +46,41 @@ export function taskRouter(deps: { tasks: TaskService; workflows: WorkflowServic
 
   r.get('/search', async (req, res) => {
     res.json(await deps.index.searchTasks(searchRequestOf(req, 'task')));
+  });
+
+  r.get('/search-v2', async (req, res) => {
+    const hits = await deps.index.searchTasks(searchRequestOf(req, 'task'));
+    res.json(await loadHits(hits, hits.results.map((t) => t.taskId), (id) => tasks.getTask(id)));
+  });
+
+  // Re-pushes the pending tasks of a type (reference T18): each execution holding one re-pushes its
+  // SCHEDULED tasks (idempotent). Candidates come from the index, so its flush lag applies.
+  r.post('/queue/requeue/:taskType', async (req, res) => {
+    let requeued = 0;
+    const executions = new Set<string>();
+    for (let start = 0; ; start += 1000) {
+      const page = await deps.index.searchTasks({
+        query: { op: 'and', left: { op: 'cmp', field: 'taskType', cmp: '=', value: req.params.taskType }, right: { op: 'cmp', field: 'status', cmp: '=', value: 'SCHEDULED' } },
+        freeText: { kind: 'all' },
+        sort: [],
+        start,
+        size: 1000,
+      });
+      for (const hit of page.results) {
+        const t = await store.getTask(hit.taskId);
+        if (t?.status !== 'SCHEDULED') continue;
+        requeued++;
+        executions.add(t.workflowInstanceId);
+      }
+      if (page.results.length < 1000) break;
+    }
+    for (const id of executions) await workflows.command(id, 'recover').catch(() => undefined);
+    sendText(res, String(requeued));
+  });
+
+  // Conductor 2.x clients acknowledge each polled task; a poll already claims it, so this only says whether the task exists.
+  r.post('/:taskId/ack', async (req, res) => {
+    sendText(res, String((await store.getTask(req.params.taskId)) !== undefined));
   });
 
   r.get('/queue/all', async (_req, res) => {

@@ -8,7 +8,8 @@ import type { MetadataService } from '../services/metadata-service';
 import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, intParam, parseBody, sendText, strParam } from './params';
-import { searchRequestOf } from './search';
+import { loadHits, searchRequestOf } from './search';
+import { summarizeWorkflow } from '../index/summaries';
 import type { WorkerCalls } from './worker-calls';
 
 const jsonObject = z.record(z.string(), z.unknown());
@@ -34,6 +35,25 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
 
   r.get('/search', async (req, res) => {
     res.json(await index.searchWorkflows(searchRequestOf(req, 'workflow')));
+  });
+
+  // The -v2 forms answer the executions themselves (without tasks); the by-tasks forms run the query
+  // over task records and answer each matching task's execution once (reference W19-W21).
+  const execution = (id: string) => workflows.get(id, false).catch(() => undefined);
+  r.get('/search-v2', async (req, res) => {
+    const hits = await index.searchWorkflows(searchRequestOf(req, 'workflow'));
+    res.json(await loadHits(hits, hits.results.map((w) => w.workflowId), execution));
+  });
+  const byTasks = async (req: Request) => {
+    const hits = await index.searchTasks(searchRequestOf(req, 'task'));
+    return loadHits(hits, [...new Set(hits.results.map((t) => t.workflowId))], execution);
+  };
+  r.get('/search-by-tasks', async (req, res) => {
+    const found = await byTasks(req);
+    res.json({ totalHits: found.totalHits, results: found.results.map(summarizeWorkflow) });
+  });
+  r.get('/search-by-tasks-v2', async (req, res) => {
+    res.json(await byTasks(req));
   });
 
   r.get('/running/:name', async (req, res) => {

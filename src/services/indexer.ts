@@ -10,7 +10,8 @@ export class Indexer {
   private workflows = new Map<string, WorkflowRecord>();
   private tasks = new Map<string, Task>();
   private timer?: NodeJS.Timeout;
-  private flushing: Promise<void> = Promise.resolve();
+  /** A batch is being written: later documents wait in the maps (coalescing) instead of queueing copies. */
+  private running = false;
   private waiters: Array<{ resolve(): void; reject(e: unknown): void }> = [];
 
   constructor(
@@ -22,15 +23,17 @@ export class Indexer {
   add(workflow: WorkflowRecord | undefined, tasks: Iterable<Task>): void {
     if (workflow) this.workflows.set(workflow.workflowId, workflow);
     for (const t of tasks) this.tasks.set(t.taskId, t);
-    if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.delayMs);
-      this.timer.unref();
-    }
+    if (!this.timer && !this.running) this.arm(this.delayMs);
+  }
+
+  private arm(ms: number): void {
+    this.timer = setTimeout(() => void this.flush(), ms);
+    this.timer.unref();
   }
 
   /** Resolves once everything added so far is in the index, at the next regular flush. */
   settled(): Promise<void> {
-    if (!this.timer && this.workflows.size === 0 && this.tasks.size === 0) return this.flushing;
+    if (!this.timer && !this.running && this.workflows.size === 0 && this.tasks.size === 0) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
     });
@@ -40,17 +43,28 @@ export class Indexer {
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    // References, not copies: an adapter summarises a document when it writes it, so a document may
-    // show a later committed (or committing) turn of its execution than the one that queued it. The
-    // next flush writes that turn anyway, and recovery re-indexes open executions after a crash.
-    const workflows = [...this.workflows.values()];
-    const tasks = [...this.tasks.values()];
-    this.workflows = new Map();
-    this.tasks = new Map();
-    const waiters = this.waiters;
-    this.waiters = [];
-    this.flushing = this.flushing.then(async () => {
-      if (workflows.length === 0 && tasks.length === 0) return void waiters.forEach((w) => w.resolve());
+    const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (this.running) this.urgent = true;
+    else void this.drain();
+    return done;
+  }
+
+  /** Set by a flush() during a write: the next batch follows at once instead of after the delay. */
+  private urgent = false;
+
+  /** Writes one batch (more when flush() asked meanwhile); never two at once, so a slow index makes batches bigger, not more. */
+  private async drain(): Promise<void> {
+    this.running = true;
+    for (;;) {
+      // References, not copies: an adapter summarises a document when it writes it, so a document may
+      // show a later committed (or committing) turn of its execution than the one that queued it. The
+      // next batch writes that turn anyway, and recovery re-indexes open executions after a crash.
+      const workflows = [...this.workflows.values()];
+      const tasks = [...this.tasks.values()];
+      this.workflows = new Map();
+      this.tasks = new Map();
+      const waiters = this.waiters;
+      this.waiters = [];
       try {
         if (workflows.length) await this.index.indexWorkflows(workflows);
         if (tasks.length) await this.index.indexTasks(tasks);
@@ -60,12 +74,22 @@ export class Indexer {
         this.log.error({ err: e }, 'indexing failed; documents will be re-added');
         for (const w of workflows) if (!this.workflows.has(w.workflowId)) this.workflows.set(w.workflowId, w);
         for (const t of tasks) if (!this.tasks.has(t.taskId)) this.tasks.set(t.taskId, t);
-        if (!this.timer) {
-          this.timer = setTimeout(() => void this.flush(), 1000);
-          this.timer.unref();
-        }
+        this.running = false;
+        this.urgent = false;
+        if (!this.timer) this.arm(1000);
+        return;
       }
-    });
-    return this.flushing;
+      if (!this.urgent) break;
+      this.urgent = false;
+    }
+    this.running = false;
+    if (this.workflows.size === 0 && this.tasks.size === 0) {
+      // Waiters that came during the write wanted that batch: nothing newer is pending.
+      const waiters = this.waiters;
+      this.waiters = [];
+      waiters.forEach((w) => w.resolve());
+    } else if (!this.timer) {
+      this.arm(this.delayMs);
+    }
   }
 }

@@ -380,6 +380,83 @@ describe('POST /api/workflow/{id}/resetcallbacks', () => {
   });
 });
 
+describe('search variants (W19-W21, T20)', () => {
+  test('-v2 answers executions and tasks; by-tasks answers each matching execution once', async () => {
+    const name = uniq('srchv2');
+    await register({
+      name,
+      tasks: [
+        { name: 'a', taskReferenceName: 'a', type: 'SET_VARIABLE', inputParameters: { a: 1 } },
+        { name: 'b', taskReferenceName: 'b', type: 'SET_VARIABLE', inputParameters: { b: 2 } },
+        { name: 'h', taskReferenceName: 'h', type: 'HUMAN' },
+      ],
+    });
+    const ids = [await start(name, { n: 1 }), await start(name, { n: 2 })];
+    const q = (query: string) => `query=${encodeURIComponent(query)}`;
+    const byTasks = await eventually(async () => {
+      const r = await api('GET', `/api/workflow/search-by-tasks?${q(`workflowType = '${name}'`)}`);
+      return r.body.results?.length === 2 ? r.body : undefined;
+    });
+    // Six task records match; they belong to two executions, so two results and totalHits 6 - (6 - 2).
+    expect(byTasks.totalHits).toBe(2);
+    expect(byTasks.results.map((w: any) => w.workflowId).sort()).toEqual([...ids].sort());
+    expect(byTasks.results[0]).toMatchObject({ workflowType: name, status: 'RUNNING' });
+    const byTasksV2 = (await api('GET', `/api/workflow/search-by-tasks-v2?${q(`workflowType = '${name}' AND taskType = 'HUMAN'`)}`)).body;
+    expect(byTasksV2.totalHits).toBe(2);
+    expect(byTasksV2.results.map((w: any) => w.input.n).sort()).toEqual([1, 2]);
+    expect(byTasksV2.results[0]).toMatchObject({ workflowName: name, tasks: [] });
+    const v2 = (await api('GET', `/api/workflow/search-v2?${q(`workflowType = '${name}'`)}&sort=startTime:ASC`)).body;
+    expect(v2).toMatchObject({ totalHits: 2, results: [{ workflowId: ids[0], input: { n: 1 }, tasks: [] }, { workflowId: ids[1], input: { n: 2 }, tasks: [] }] });
+    const tasksV2 = (await api('GET', `/api/tasks/search-v2?${q(`workflowType = '${name}' AND taskType = 'HUMAN'`)}`)).body;
+    expect(tasksV2.totalHits).toBe(2);
+    expect(tasksV2.results.map((t: any) => t.workflowInstanceId).sort()).toEqual([...ids].sort());
+    expect(tasksV2.results[0]).toMatchObject({ referenceTaskName: 'h', status: 'IN_PROGRESS', taskDefName: 'h' });
+    // A removed execution is dropped from -v2 answers and from their totalHits.
+    expect((await api('DELETE', `/api/workflow/${ids[0]}/remove?archiveWorkflow=false`)).status).toBe(200);
+    const afterRemove = (await api('GET', `/api/workflow/search-v2?${q(`workflowType = '${name}'`)}`)).body;
+    expect(afterRemove.results.map((w: any) => w.workflowId)).toEqual([ids[1]]);
+    expect(afterRemove.totalHits).toBe(1);
+    expect((await api('GET', '/api/workflow/search-v2?size=6000')).status).toBe(400);
+  });
+});
+
+describe('queue requeue, ack and definition versions', () => {
+  test('POST /api/tasks/queue/requeue/{taskType} re-pushes the scheduled tasks; the task is still handed out once', async () => {
+    const name = uniq('requeue');
+    const type = uniq('requeue_t');
+    await register({ name, tasks: [{ name: type, taskReferenceName: 'x' }] });
+    const id = await start(name);
+    await eventually(async () => (await api('GET', `/api/tasks/search?query=${encodeURIComponent(`taskType = '${type}'`)}`)).body.totalHits === 1);
+    const r = await api('POST', `/api/tasks/queue/requeue/${type}`);
+    expect(r).toMatchObject({ status: 200, text: '1' });
+    expect(r.contentType).toContain('text/plain');
+    const t = await pollOne(type);
+    expect(t.workflowInstanceId).toBe(id);
+    expect((await api('GET', `/api/tasks/poll/batch/${type}?count=5&timeout=100`)).body).toEqual([]);
+    expect((await api('POST', `/api/tasks/queue/requeue/${type}`)).text).toBe('0'); // now IN_PROGRESS
+    expect((await api('POST', `/api/tasks/queue/requeue/${uniq('none')}`)).text).toBe('0');
+  });
+
+  test('POST /api/tasks/{taskId}/ack answers whether the task exists (a poll already claimed it)', async () => {
+    const name = uniq('ack');
+    const type = uniq('ack_t');
+    await register({ name, tasks: [{ name: type, taskReferenceName: 'x' }] });
+    await start(name);
+    const t = await pollOne(type);
+    expect(await api('POST', `/api/tasks/${t.taskId}/ack?workerid=w1`)).toMatchObject({ status: 200, text: 'true' });
+    expect(await api('POST', '/api/tasks/no-such-task/ack')).toMatchObject({ status: 200, text: 'false' });
+  });
+
+  test('GET /api/metadata/workflow/{name}/versions lists the versions of one definition', async () => {
+    const name = uniq('versions');
+    for (const version of [2, 1]) expect((await api('POST', '/api/metadata/workflowdef', { name, version, schemaVersion: 2, tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }] })).status).toBe(200);
+    const r = (await api('GET', `/api/metadata/workflow/${name}/versions`)).body;
+    expect(r.map((d: any) => d.version)).toEqual([1, 2]);
+    expect(r[0]).toEqual({ name, version: 1, createTime: expect.any(Number), updateTime: expect.any(Number) });
+    expect((await api('GET', `/api/metadata/workflow/${uniq('none')}/versions`)).body).toEqual([]);
+  });
+});
+
 describe('/api-docs and content types', () => {
   /** Every (method, path) the express app routes, read from its router stack (the hot path answers a subset of them). */
   function expressRoutes(): string[] {

@@ -1,0 +1,93 @@
+import Database from 'better-sqlite3';
+import pino from 'pino';
+import { SqliteSearchIndex } from '../../../src/index/sqlite/sqlite-index';
+import type { SearchIndex } from '../../../src/index/ports';
+import { Indexer } from '../../../src/services/indexer';
+import { makeTask, makeWorkflowRecord } from '../../contracts/fixtures';
+
+// The indexer between committed turns and the search index: batches, coalescing by id, one batch
+// at a time however slow the index is, and nothing lost when a write fails.
+
+/** The real SQLite index, with each write held until the test lets it through (or fails it). */
+function gatedIndex() {
+  const db = new Database(':memory:');
+  const real = new SqliteSearchIndex(db);
+  const writes: Array<{ kind: 'workflows' | 'tasks'; ids: string[] }> = [];
+  const gates: Array<{ open(): void; fail(e: Error): void }> = [];
+  const gate = () => new Promise<void>((open, fail) => gates.push({ open, fail }));
+  const index: SearchIndex = Object.assign(Object.create(real) as SearchIndex, {
+    async indexWorkflows(docs: Parameters<SearchIndex['indexWorkflows']>[0]) {
+      await gate();
+      writes.push({ kind: 'workflows', ids: docs.map((d) => d.workflowId) });
+      return real.indexWorkflows(docs);
+    },
+    async indexTasks(docs: Parameters<SearchIndex['indexTasks']>[0]) {
+      await gate();
+      writes.push({ kind: 'tasks', ids: docs.map((d) => d.taskId) });
+      return real.indexTasks(docs);
+    },
+  });
+  const next = async (): Promise<{ open(): void; fail(e: Error): void }> => {
+    for (const until = Date.now() + 5000; gates.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 1));
+    const g = gates.shift();
+    if (!g) throw new Error('no write is waiting');
+    return g;
+  };
+  const search = (workflowId: string) => real.searchWorkflows({ query: { op: 'cmp', field: 'workflowId', cmp: '=', value: workflowId }, freeText: { kind: 'all' }, sort: [], start: 0, size: 10 });
+  return { index, writes, next, search, pendingGates: () => gates.length };
+}
+
+const log = pino({ level: 'silent' });
+
+test('documents added while a batch is written wait, coalesced by id, for one next batch', async () => {
+  const g = gatedIndex();
+  const indexer = new Indexer(g.index, log, 60_000);
+  indexer.add(makeWorkflowRecord({ workflowId: 'w1', status: 'RUNNING' }), [makeTask({ taskId: 't1', workflowInstanceId: 'w1' })]);
+  const first = indexer.flush();
+  const writing = await g.next();
+  // While the first batch is held: the same execution changes five times, and a second flush is asked for.
+  for (let i = 0; i < 5; i++) indexer.add(makeWorkflowRecord({ workflowId: 'w1', status: i === 4 ? 'COMPLETED' : 'RUNNING' }), [makeTask({ taskId: 't1', workflowInstanceId: 'w1', status: 'COMPLETED' })]);
+  const second = indexer.flush();
+  expect(g.pendingGates()).toBe(0); // no second write runs beside the first
+  writing.open();
+  (await g.next()).open(); // tasks of the first batch
+  await first;
+  (await g.next()).open();
+  (await g.next()).open();
+  await second;
+  expect(g.writes).toEqual([
+    { kind: 'workflows', ids: ['w1'] },
+    { kind: 'tasks', ids: ['t1'] },
+    { kind: 'workflows', ids: ['w1'] },
+    { kind: 'tasks', ids: ['t1'] },
+  ]);
+  expect((await g.search('w1')).results[0]).toMatchObject({ workflowId: 'w1', status: 'COMPLETED' });
+});
+
+test('settled() waits for the regular flush; with nothing pending it resolves at once', async () => {
+  const g = gatedIndex();
+  const indexer = new Indexer(g.index, log, 10);
+  await indexer.settled();
+  indexer.add(makeWorkflowRecord({ workflowId: 'w2' }), []);
+  let settled = false;
+  const s = indexer.settled().then(() => (settled = true));
+  (await g.next()).open(); // the timer's flush
+  await s;
+  expect(settled).toBe(true);
+  expect((await g.search('w2')).totalHits).toBe(1);
+});
+
+test('a failed write rejects its waiters, keeps its documents and writes them on the retry', async () => {
+  const g = gatedIndex();
+  const indexer = new Indexer(g.index, log, 60_000);
+  indexer.add(makeWorkflowRecord({ workflowId: 'w3', status: 'RUNNING' }), []);
+  const failed = indexer.flush();
+  (await g.next()).fail(new Error('index down'));
+  await expect(failed).rejects.toThrow('index down');
+  // A newer state of the same execution, added after the failure, wins over the re-added one.
+  indexer.add(makeWorkflowRecord({ workflowId: 'w3', status: 'COMPLETED' }), []);
+  const retried = indexer.flush();
+  (await g.next()).open();
+  await retried;
+  expect((await g.search('w3')).results[0]).toMatchObject({ status: 'COMPLETED' });
+});
