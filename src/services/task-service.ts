@@ -23,6 +23,8 @@ export interface PollArgs {
 /** Conductor postpones a task held back by a limit by 60 s; Baton retries sooner, as the limit frees up. */
 const LIMIT_POSTPONE_MS = 1000;
 const LEASE_MS = 30_000;
+/** How soon an entry whose claim failed is handed out again. */
+const CLAIM_RETRY_MS = 1000;
 
 /** The matching side of the front end: long polls over queue partitions, claims, updates. */
 export class TaskService {
@@ -137,7 +139,10 @@ export class TaskService {
     try {
       claimed = await host.invoke<Task | null>('WorkflowActor', e.workflowId, 'claim', { taskId: e.taskId, workerId });
     } catch (err) {
-      this.deps.log.warn({ err, taskId: e.taskId }, 'claim failed; the lease will expire and the task return');
+      // The execution could not be reached (e.g. its replica just died): hand the entry out again soon
+      // rather than after the whole lease; if even the release fails, the lease expiry brings it back.
+      this.deps.log.warn({ err, taskId: e.taskId }, 'claim failed; the task returns to its queue');
+      await host.invoke('QueueActor', actorId, 'release', { taskId: e.taskId, visibleAt: Date.now() + CLAIM_RETRY_MS }).catch(() => undefined);
       return undefined;
     }
     return claimed ? withComputed(claimed) : null;

@@ -19,6 +19,9 @@ test('queue entries survive the loss of the replica that held the partition', as
   const name = `qstate_${stamp}`;
   const t = `qstate_task_${stamp}`;
   const base = () => cluster.nextUrl();
+  // A claim the dying replica committed but could not answer leaves its task IN_PROGRESS with no worker:
+  // that one comes back by its response timeout (retried as a new task of the same execution).
+  expect((await call(base(), 'POST', '/api/metadata/taskdef', [{ name: t, retryCount: 3, retryDelaySeconds: 0, responseTimeoutSeconds: 2, timeoutSeconds: 0 }])).status).toBe(200);
   expect((await call(base(), 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: t, taskReferenceName: 'a' }] })).status).toBe(200);
   const ids = new Set<string>();
   for (let i = 0; i < 10; i++) ids.add((await call(base(), 'POST', '/api/workflow', { name })).text);
