@@ -27,6 +27,14 @@ async function start(name: string, input: Record<string, unknown> = {}): Promise
   return r.text;
 }
 
+/** A workflow of one worker task of a fresh type, started once. */
+async function startOneTask(prefix: string): Promise<{ name: string; type: string; id: string }> {
+  const name = uniq(prefix);
+  const type = uniq(`${prefix}_t`);
+  await register({ name, tasks: [{ name: type, taskReferenceName: 'x' }] });
+  return { name, type, id: await start(name) };
+}
+
 const wf = async (id: string) => (await api('GET', `/api/workflow/${id}`)).body;
 const waitStatus = (id: string, status: string) => eventually(async () => ((await wf(id)).status === status ? wf(id) : undefined));
 const waitTask = (id: string, ref: string, status: string) =>
@@ -360,10 +368,7 @@ describe('admin', () => {
 
 describe('POST /api/workflow/{id}/resetcallbacks', () => {
   test('a task held back by callbackAfterSeconds is handed out again at once; an ended execution is a 409', async () => {
-    const name = uniq('reset_cb');
-    const type = uniq('reset_cb_t');
-    await register({ name, tasks: [{ name: type, taskReferenceName: 'x' }] });
-    const id = await start(name);
+    const { type, id } = await startOneTask('reset_cb');
     const first = await pollOne(type);
     const r = await api('POST', '/api/tasks', { workflowInstanceId: id, taskId: first.taskId, status: 'IN_PROGRESS', callbackAfterSeconds: 3600 });
     expect(r.status).toBe(200);
@@ -422,10 +427,7 @@ describe('search variants (W19-W21, T20)', () => {
 
 describe('queue requeue, ack and definition versions', () => {
   test('POST /api/tasks/queue/requeue/{taskType} re-pushes the scheduled tasks; the task is still handed out once', async () => {
-    const name = uniq('requeue');
-    const type = uniq('requeue_t');
-    await register({ name, tasks: [{ name: type, taskReferenceName: 'x' }] });
-    const id = await start(name);
+    const { type, id } = await startOneTask('requeue');
     await eventually(async () => (await api('GET', `/api/tasks/search?query=${encodeURIComponent(`taskType = '${type}'`)}`)).body.totalHits === 1);
     const r = await api('POST', `/api/tasks/queue/requeue/${type}`);
     expect(r).toMatchObject({ status: 200, text: '1' });
@@ -438,10 +440,7 @@ describe('queue requeue, ack and definition versions', () => {
   });
 
   test('POST /api/tasks/{taskId}/ack answers whether the task exists (a poll already claimed it)', async () => {
-    const name = uniq('ack');
-    const type = uniq('ack_t');
-    await register({ name, tasks: [{ name: type, taskReferenceName: 'x' }] });
-    await start(name);
+    const { type } = await startOneTask('ack');
     const t = await pollOne(type);
     expect(await api('POST', `/api/tasks/${t.taskId}/ack?workerid=w1`)).toMatchObject({ status: 200, text: 'true' });
     expect(await api('POST', '/api/tasks/no-such-task/ack')).toMatchObject({ status: 200, text: 'false' });
