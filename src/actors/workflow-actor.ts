@@ -222,6 +222,13 @@ export class WorkflowActor implements Actor {
         return this.start(arg as StartArg);
       case 'update':
         return this.turn((t) => decider.applyTaskResult(t, arg as TaskResult));
+      case 'updateAndLocate': {
+        // update-v2 polls the next task of the same type and domain: answered from memory, not the store.
+        const result = arg as TaskResult;
+        const outcome = await this.turn((t) => decider.applyTaskResult(t, result));
+        const task = this.state && decider.findTask(this.state, result.taskId);
+        return { outcome, taskType: task?.taskType, domain: task?.domain };
+      }
       case 'updateExternal': {
         if (!this.state) throw new decider.EngineError('notFound', `No such workflow found by id: ${this.id}`);
         const t = await this.turn((x) => decider.applyExternalUpdate(x, arg as Parameters<typeof decider.applyExternalUpdate>[1]));

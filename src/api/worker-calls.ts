@@ -23,10 +23,9 @@ export interface WorkerCalls {
 export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore }): WorkerCalls {
   const { tasks, workflows, store } = deps;
 
-  const applyResult = async (body: unknown) => {
+  const parseResult = async (body: unknown) => {
     const result = parseBody(TaskResultSchema, body, 'taskResult');
     if (result.logs?.length) await store.appendTaskLogs(result.logs.slice(0, 10).map((l) => ({ ...l, taskId: result.taskId, createdTime: l.createdTime ?? Date.now() })));
-    await tasks.update(result);
     return result;
   };
 
@@ -40,13 +39,15 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
     },
 
     async update(body) {
-      return (await applyResult(body)).taskId;
+      const result = await parseResult(body);
+      await tasks.update(result);
+      return result.taskId;
     },
 
     async updateV2(body) {
-      const result = await applyResult(body);
-      const done = await store.getTask(result.taskId);
-      if (!done) return undefined;
+      const result = await parseResult(body);
+      const done = await tasks.updateAndLocate(result);
+      if (!done.taskType) return undefined;
       const [next] = await tasks.poll(done.taskType, { workerId: result.workerId ?? undefined, domain: done.domain, count: 1, timeoutMs: 0 });
       return next;
     },

@@ -152,6 +152,11 @@ export class TaskService {
     return this.deps.host.invoke('WorkflowActor', result.workflowInstanceId, 'update', result);
   }
 
+  /** Applies a result and tells the task's type and domain (for update-v2's poll of the next task). */
+  async updateAndLocate(result: TaskResult): Promise<{ outcome: 'applied' | 'ignored'; taskType?: string; domain?: string }> {
+    return this.deps.host.invoke('WorkflowActor', result.workflowInstanceId, 'updateAndLocate', result);
+  }
+
   async getTask(taskId: string): Promise<Task | undefined> {
     const t = await this.deps.store.getTask(taskId);
     return t ? withComputed(t) : undefined;
