@@ -139,6 +139,11 @@ add('delete', '/api/workflow/{workflowId}/terminate-remove', { summary: 'Termina
 add('post', '/api/workflow', { summary: 'Start an execution; answers its id', body: 'StartWorkflowRequest', res: 'text' });
 const search = { start: 'integer', size: 'integer', sort: 'string', freeText: 'string', query: 'string' } as const;
 add('get', '/api/workflow/search', { summary: 'Search executions', query: search, res: 'SearchResultWorkflowSummary' });
+for (const base of ['/api/workflow', '/api/tasks', '/api/task']) {
+  for (const p of ['externalstoragelocation', 'external-storage-location']) {
+    add('get', `${base}/${p}`, { summary: 'External payload storage location: not available in Baton (payloads travel inline); 400 for bad parameters, else 501', query: { path: 'string', operation: 'string', payloadType: 'string' }, res: 'empty', status: 501 });
+  }
+}
 add('get', '/api/workflow/search-v2', { summary: 'Search executions; answers the executions (without tasks)', query: search, res: 'SearchResultWorkflow' });
 add('get', '/api/workflow/search-by-tasks', { summary: 'Search task records; answers the summaries of their executions, each once', query: search, res: 'SearchResultWorkflowSummary' });
 add('get', '/api/workflow/search-by-tasks-v2', { summary: 'Search task records; answers their executions (without tasks), each once', query: search, res: 'SearchResultWorkflow' });

@@ -9,6 +9,7 @@ import type { ExecutionStore } from '../store/ports';
 import { listParam, parseBody, sendJson, sendText, strParam } from './params';
 import type { WorkerCalls } from './worker-calls';
 import { loadHits, searchRequestOf } from './search';
+import { EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -129,6 +130,8 @@ export function taskRouter(deps: { tasks: TaskService; workflows: WorkflowServic
     if (logs.length === 0) return void res.status(204).end();
     res.json(logs);
   });
+
+  r.get(EXTERNAL_STORAGE_PATHS, (req) => externalStorageLocation(req));
 
   r.get('/:taskId', async (req, res) => {
     const t = await tasks.getTask(req.params.taskId);

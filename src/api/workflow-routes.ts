@@ -9,6 +9,7 @@ import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, intParam, parseBody, sendText, strParam } from './params';
 import { loadHits, searchRequestOf } from './search';
+import { EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
 import { summarizeWorkflow } from '../index/summaries';
 import type { WorkerCalls } from './worker-calls';
 
@@ -122,6 +123,8 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
     const request = { name: req.params.name, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input };
     sendText(res, await workflows.start(request));
   });
+
+  r.get(EXTERNAL_STORAGE_PATHS, (req) => externalStorageLocation(req));
 
   r.get('/:workflowId', async (req, res) => {
     res.json(await workflows.get(req.params.workflowId, boolParam(req, 'includeTasks', true)));

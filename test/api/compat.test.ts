@@ -425,6 +425,21 @@ describe('search variants (W19-W21, T20)', () => {
   });
 });
 
+describe('external payload storage', () => {
+  test('a location request is checked like Conductor, then refused with 501 and what to do instead', async () => {
+    for (const base of ['/api/workflow', '/api/tasks', '/api/task']) {
+      for (const p of ['externalstoragelocation', 'external-storage-location']) {
+        const ok = await api('GET', `${base}/${p}?path=a/b.json&operation=write&payloadType=TASK_OUTPUT`);
+        expect(ok.status).toBe(501);
+        expect(ok.body).toMatchObject({ status: 501, retryable: false, message: expect.stringContaining('BATON_TASK_PAYLOAD_MAX_BYTES') });
+        const bad = await api('GET', `${base}/${p}?operation=DELETE&payloadType=TASK_OUTPUT`);
+        expect(bad.status).toBe(400);
+        expect(bad.body.validationErrors.map((e: any) => e.path)).toEqual(['path', 'operation']);
+      }
+    }
+  });
+});
+
 describe('queue requeue, ack and definition versions', () => {
   test('POST /api/tasks/queue/requeue/{taskType} re-pushes the scheduled tasks; the task is still handed out once', async () => {
     const { type, id } = await startOneTask('requeue');
