@@ -70,5 +70,14 @@ export function adminRouter(d: AdminDeps): Router {
     sendText(res, `true.${id}`);
   });
 
+  // Conductor's consistency check repairs queue state against the stored execution; in Baton the execution's
+  // actor does exactly that on recover (re-push SCHEDULED tasks, re-arm its deadline, re-run its outbox).
+  r.post('/consistency/verifyAndRepair/:workflowId', async (req, res) => {
+    const id = req.params.workflowId;
+    if (!(await d.workflows.exists(id))) throw notFound(`No such workflow found by id: ${id}`);
+    await d.workflows.command(id, 'recover');
+    sendText(res, 'true');
+  });
+
   return r;
 }

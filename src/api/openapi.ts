@@ -115,6 +115,7 @@ add('get', '/api/event/{event}', { summary: 'Handlers of an event (e.g. conducto
 // ---- admin
 add('get', '/api/admin/config', { summary: 'The running configuration (secrets redacted)', res: { inline: jsonObject } });
 add('get', '/api/admin/task/{tasktype}', { summary: 'Pending (SCHEDULED or IN_PROGRESS) tasks of a type', query: { start: 'integer', count: 'integer' }, res: { list: 'Task' } });
+add('post', '/api/admin/consistency/verifyAndRepair/{workflowId}', { summary: "Repair an execution's queue entries, deadline and outbox from its stored state; answers true", res: 'text' });
 add('post', '/api/admin/sweep/requeue/{workflowId}', { summary: "Re-push an execution's scheduled tasks and re-arm its deadline; answers true.<workflowId>", res: 'text' });
 
 // ---- workflows

@@ -363,6 +363,10 @@ describe('admin', () => {
     expect(t.workflowInstanceId).toBe(id);
     expect((await api('GET', `/api/tasks/poll/batch/${type}?count=5&timeout=200`)).body).toEqual([]);
     expect((await api('POST', `/api/admin/sweep/requeue/${uniq('nope')}`)).status).toBe(404);
+    const repaired = await api('POST', `/api/admin/consistency/verifyAndRepair/${id}`);
+    expect(repaired).toMatchObject({ status: 200, text: 'true' });
+    expect((await api('GET', `/api/tasks/poll/batch/${type}?count=5&timeout=100`)).body).toEqual([]); // still handed out once
+    expect((await api('POST', `/api/admin/consistency/verifyAndRepair/${uniq('nope')}`)).status).toBe(404);
   });
 });
 
