@@ -25,15 +25,8 @@ export const WorkflowTimeoutPolicy = z.enum(['TIME_OUT_WF', 'ALERT_ONLY']);
 export const RetryLogic = z.enum(['FIXED', 'EXPONENTIAL_BACKOFF', 'LINEAR_BACKOFF']);
 
 const TERMINAL_WF = new Set<WorkflowStatus>(['COMPLETED', 'FAILED', 'TIMED_OUT', 'TERMINATED']);
-const TERMINAL_TASK = new Set<TaskStatus>([
-  'COMPLETED',
-  'COMPLETED_WITH_ERRORS',
-  'FAILED',
-  'FAILED_WITH_TERMINAL_ERROR',
-  'TIMED_OUT',
-  'CANCELED',
-  'SKIPPED',
-]);
+/** Every task status but the two a task holds while it runs. */
+const TERMINAL_TASK = new Set<TaskStatus>(TaskStatus.options.filter((s) => s !== 'SCHEDULED' && s !== 'IN_PROGRESS'));
 const SUCCESSFUL_TASK = new Set<TaskStatus>(['SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'SKIPPED']);
 const RETRIABLE_TASK = new Set<TaskStatus>(['FAILED', 'TIMED_OUT']);
 

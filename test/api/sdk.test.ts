@@ -35,31 +35,7 @@ describe('MetadataClient', () => {
   test('registers task definitions one by one and in bulk, then reads every field back', async () => {
     const one = uniqueName('sdk_meta_task');
     const bulk = [uniqueName('sdk_meta_bulk'), uniqueName('sdk_meta_bulk')];
-    await h.metadata.registerTask(
-      taskDefinition({
-        name: one,
-        description: 'registered by the SDK test',
-        retryCount: 2,
-        retryLogic: 'LINEAR_BACKOFF',
-        retryDelaySeconds: 3,
-        timeoutSeconds: 120,
-        responseTimeoutSeconds: 30,
-        timeoutPolicy: 'TIME_OUT_WF',
-        inputKeys: ['a'],
-        outputKeys: ['b'],
-        concurrentExecLimit: 4,
-        rateLimitPerFrequency: 10,
-        rateLimitFrequencyInSeconds: 5,
-        pollTimeoutSeconds: 60,
-        backoffScaleFactor: 2,
-        inputTemplate: { a: 1 },
-        ownerEmail: 'sdk@example.com',
-      }),
-    );
-    await h.metadata.registerTasks(bulk.map((name) => taskDefinition({ name, retryCount: 0 })));
-
-    const got = await h.metadata.getTask(one);
-    expect(got).toMatchObject({
+    const fields = {
       name: one,
       description: 'registered by the SDK test',
       retryCount: 2,
@@ -76,7 +52,12 @@ describe('MetadataClient', () => {
       pollTimeoutSeconds: 60,
       backoffScaleFactor: 2,
       inputTemplate: { a: 1 },
-    });
+    } as const;
+    await h.metadata.registerTask(taskDefinition({ ...fields, inputKeys: [...fields.inputKeys], outputKeys: [...fields.outputKeys], ownerEmail: 'sdk@example.com' }));
+    await h.metadata.registerTasks(bulk.map((name) => taskDefinition({ name, retryCount: 0 })));
+
+    // Every field comes back as registered.
+    expect(await h.metadata.getTask(one)).toMatchObject(fields);
     for (const name of bulk) expect(await h.metadata.getTask(name)).toMatchObject({ name, retryCount: 0 });
     const all = (await h.metadata.getAllTaskDefs()).map((d) => d.name);
     expect(all).toEqual(expect.arrayContaining([one, ...bulk]));
