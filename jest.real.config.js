@@ -1,0 +1,12 @@
+/** `npm run test:real`: the suites that need the engines `npm run services` starts (real daprd, Cassandra, Elasticsearch, helm). */
+const base = require('./jest.config');
+
+module.exports = {
+  ...base,
+  testPathIgnorePatterns: ['/node_modules/'],
+  testMatch: ['<rootDir>/test/real/**/*.test.ts', '<rootDir>/test/contracts/*.cassandra.test.ts', '<rootDir>/test/contracts/*.elasticsearch.test.ts'],
+  setupFiles: ['<rootDir>/test/support/real-engines-setup.ts'],
+  testTimeout: 300000,
+  // The engines are shared and the machine small: one file at a time keeps timings honest.
+  maxWorkers: 1,
+};
