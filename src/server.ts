@@ -17,7 +17,7 @@ import { ExecutionWaiter } from './services/execution-waiter';
 import { HttpTaskWorker } from './services/http-task-worker';
 import { Indexer } from './services/indexer';
 import { MetadataService } from './services/metadata-service';
-import { QueuePartitions } from './services/queues';
+import { QueuePartitions, queueNameOfActorId } from './services/queues';
 import { TaskService } from './services/task-service';
 import { WorkflowService } from './services/workflow-service';
 
@@ -82,8 +82,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       sweepIntervalMs: cfg.BATON_SWEEP_INTERVAL_MS,
     }),
   ));
-  // The partition id is `<queue name>#<n>`: wake-ups are per queue name.
-  host.register('QueueActor', adapters.wrapActor('QueueActor', (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(id.slice(0, id.lastIndexOf('#'))))));
+  // Wake-ups are per queue name; the partition's actor id encodes it (queueActorId).
+  host.register('QueueActor', adapters.wrapActor('QueueActor', (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
   adapters.onTaskCompletion(completionHandler(host, log));
   const workflows = new WorkflowService(host, stores.executions, metadata);
   bus.subscribe(new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log }).handle);

@@ -1,5 +1,7 @@
 import type { Actor, ActorContext } from '../runtime/ports';
 import { MinHeap } from '../runtime/local/min-heap';
+import { PageBook } from './queue/page-book';
+import { LEGACY_KEY, loadQueueState, saveQueueState, settlePages, type StoredEntry } from './queue/queue-state';
 
 // One task-queue partition: pending entries ordered by priority (lower first) then FIFO, delayed
 // entries by visibility time, leased entries until acked or expired. Its content is derived data:
@@ -31,38 +33,86 @@ interface Slot extends QueueEntry {
   leasedUntil?: number;
 }
 
-const STATE_KEY = 'entries';
+export interface QueueActorOptions {
+  /**
+   * Entries per state page. A push or ack rewrites one page (~90 bytes an entry with UUID ids);
+   * activation reads backlog/pageSize pages (at most 4 times that).
+   */
+  pageSize?: number;
+  /** Largest state transaction a turn sends. */
+  maxTransactBytes?: number;
+}
+
+const DEFAULT_PAGE_SIZE = 500;
 
 export class QueueActor implements Actor {
   private readonly entries = new Map<string, Slot>();
-  /** Set by every change of `entries` within a turn, so the turn knows to save them. */
-  private dirty = false;
+  /** Where each entry is kept in the state store; absent when the host has no store. */
+  private book: PageBook | undefined;
+  /** Set by a push that changed the queue within a turn: pollers are woken once the turn saved. */
+  private pushed = false;
   private seq = 0;
   private readonly ready = new MinHeap<Slot>((a, b) => (a.priority !== b.priority ? a.priority < b.priority : a.seq < b.seq));
   private readonly delayed = new MinHeap<{ at: number; slot: Slot; gen: number }>((a, b) => a.at < b.at);
   private readonly leases = new MinHeap<{ until: number; slot: Slot; gen: number }>((a, b) => a.until < b.until);
 
+  private readonly pageSize: number;
+  private readonly maxTransactBytes: number | undefined;
+
   constructor(
     readonly ctx: ActorContext,
-    private readonly onPush: (queue: string) => void,
-  ) {}
+    /** Told the actor id after a turn that made entries pollable. */
+    private readonly onPush: (actorId: string) => void,
+    options: QueueActorOptions = {},
+  ) {
+    this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.maxTransactBytes = options.maxTransactBytes;
+    if (ctx.state) this.book = new PageBook(this.pageSize);
+  }
 
-  /** Where the host keeps actor state (the Dapr actor state store), entries survive a move to another replica. */
+  /**
+   * Where the host keeps actor state (the Dapr actor state store), entries survive a move to another
+   * replica. Leased entries come back pending: a claim only takes SCHEDULED tasks.
+   */
   async onActivate(): Promise<void> {
-    const saved = await this.ctx.state?.get<QueueEntry[]>(STATE_KEY);
-    for (const e of saved ?? []) this.push(e); // leased entries come back pending: a claim only takes SCHEDULED tasks
-    this.dirty = false;
+    const state = this.ctx.state;
+    if (!state) return;
+    const loaded = await loadQueueState(state);
+    if (loaded.layout === 'pages') {
+      const { pages, entries, rewrite } = settlePages(loaded.pages);
+      this.book = PageBook.restore(this.pageSize, pages);
+      this.book.markDirty(rewrite, loaded.damaged || rewrite.length > 0);
+      for (const [taskId, workflowId, priority, visibleAt, seq] of entries) this.insert({ taskId, workflowId, priority, visibleAt }, seq);
+      this.seq = entries.length > 0 ? entries[entries.length - 1][4] : 0;
+    } else if (loaded.layout === 'legacy') {
+      for (const e of loaded.entries) this.push(e);
+      // Once: the old single value becomes pages; its delete goes in the same (last) transaction as meta.
+      await saveQueueState(state, this.book!, this.storedEntry, [{ operation: 'delete', key: LEGACY_KEY }], this.maxTransactBytes);
+    }
+    this.pushed = this.entries.size > 0;
+    this.notifyPushed();
   }
 
   async invoke(method: string, arg: unknown): Promise<unknown> {
     const result = this.apply(method, arg);
-    if (this.dirty && this.ctx.state) {
-      const entries = [...this.entries.values()].map(({ taskId, workflowId, priority, visibleAt }) => ({ taskId, workflowId, priority, visibleAt }));
-      await this.ctx.state.transact([{ operation: 'upsert', key: STATE_KEY, value: entries }]);
+    try {
+      if (this.book?.owesWrites && this.ctx.state) await saveQueueState(this.ctx.state, this.book, this.storedEntry, [], this.maxTransactBytes);
+    } finally {
+      this.notifyPushed(); // the entries are pollable from memory even when the save failed
     }
-    this.dirty = false;
     return result;
   }
+
+  private notifyPushed(): void {
+    if (!this.pushed) return;
+    this.pushed = false;
+    this.onPush(this.ctx.id);
+  }
+
+  private readonly storedEntry = (taskId: string): StoredEntry => {
+    const s = this.entries.get(taskId)!;
+    return [s.taskId, s.workflowId, s.priority, s.visibleAt, s.seq];
+  };
 
   private apply(method: string, arg: unknown): unknown {
     switch (method) {
@@ -101,12 +151,17 @@ export class QueueActor implements Actor {
   push(e: PushArg): boolean {
     const existing = this.entries.get(e.taskId);
     if (existing && existing.leasedUntil === undefined && existing.visibleAt <= e.visibleAt) return false;
-    const slot: Slot = { ...e, seq: existing?.seq ?? ++this.seq, gen: (existing?.gen ?? 0) + 1 };
-    this.entries.set(e.taskId, slot);
-    this.dirty = true;
-    this.place(slot);
-    this.onPush(this.ctx.id);
+    this.insert(e, existing?.seq ?? ++this.seq);
+    this.book?.add(e.taskId);
+    this.pushed = true;
     return true;
+  }
+
+  private insert(e: QueueEntry, seq: number): void {
+    const existing = this.entries.get(e.taskId);
+    const slot: Slot = { taskId: e.taskId, workflowId: e.workflowId, priority: e.priority, visibleAt: e.visibleAt, seq, gen: (existing?.gen ?? 0) + 1 };
+    this.entries.set(e.taskId, slot);
+    this.place(slot);
   }
 
   private place(slot: Slot): void {
@@ -155,7 +210,7 @@ export class QueueActor implements Actor {
 
   remove(taskId: string): boolean {
     const removed = this.entries.delete(taskId);
-    if (removed) this.dirty = true;
+    if (removed) this.book?.remove(taskId);
     return removed;
   }
 
@@ -165,6 +220,7 @@ export class QueueActor implements Actor {
     if (!s) return false;
     s.gen++;
     s.visibleAt = visibleAt;
+    this.book?.touch(taskId);
     this.place(s);
     return true;
   }
