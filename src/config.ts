@@ -41,6 +41,11 @@ const FieldsSchema = z.object({
   BATON_DAPR_COMPLETION_TOPIC: z.string().default('baton-task-completions'),
   BATON_DAPR_STATUS_TOPIC: z.string().default('baton-status-changes'),
   BATON_DAPR_ROUTING_RETRY_MS: int(20_000, 0),
+  BATON_DAPR_CALL_TIMEOUT_MS: int(60_000, 100),
+  BATON_DAPR_DRAIN_MS: int(3000, 0),
+  // Profile-dependent default (see withProfileDefaults): embedded 0 (recovery at start only), distributed 60 s.
+  BATON_RECOVERY_SCAN_INTERVAL_MS: optionalInt(0),
+  BATON_RECOVERY_SCAN_RATE: int(100, 1),
   CASSANDRA_CONTACT_POINTS: z.string().optional(),
   CASSANDRA_LOCAL_DC: z.string().default('datacenter1'),
   CASSANDRA_KEYSPACE: z.string().default('baton'),
@@ -60,8 +65,11 @@ export const ConfigSchema = FieldsSchema.transform((c, ctx) => {
   const distributed = c.BATON_PROFILE === 'distributed';
   const config = {
     ...c,
-    // Queues are derived data a moved QueueActor loses: WorkflowActors re-push on this sweep.
-    BATON_SWEEP_INTERVAL_MS: c.BATON_SWEEP_INTERVAL_MS ?? (distributed ? 15_000 : 0),
+    // Off by default: queue partitions keep their entries in the actor state store, and the recovery
+    // scan re-pushes what a crash lost. A per-execution sweep would keep every open execution active.
+    BATON_SWEEP_INTERVAL_MS: c.BATON_SWEEP_INTERVAL_MS ?? 0,
+    // One replica at a time re-arms deadlines and re-pushes tasks of every open execution, paced.
+    BATON_RECOVERY_SCAN_INTERVAL_MS: c.BATON_RECOVERY_SCAN_INTERVAL_MS ?? (distributed ? 60_000 : 0),
     // Other replicas write definitions; changes are also broadcast, this bounds a missed broadcast.
     BATON_METADATA_CACHE_TTL_MS: c.BATON_METADATA_CACHE_TTL_MS ?? (distributed ? 10_000 : 0),
     BATON_STORE: c.BATON_STORE ?? (distributed ? 'cassandra' : 'sqlite'),

@@ -5,6 +5,7 @@ import pino, { type Logger } from 'pino';
 import { createRequestHandler } from './app';
 import type { Config } from './config';
 import { QueueActor } from './actors/queue-actor';
+import { RecoveryScan } from './services/recovery-scan';
 import { WorkflowActor } from './actors/workflow-actor';
 import type { EngineEnv } from './engine/state';
 import type { Adapters } from './composition/adapters';
@@ -104,6 +105,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     await recover();
   }
 
+  let scan: RecoveryScan | undefined;
   const httpWorker = new HttpTaskWorker(tasks, log, { concurrency: cfg.BATON_HTTP_TASK_WORKERS, hostName });
 
   const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, version: VERSION, mount: adapters.mount, waiter, config: cfg });
@@ -124,7 +126,17 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       await adapters.close().catch(() => undefined);
       throw e;
     }
-    void recover().catch((e) => log.error({ err: e }, 'recovery scan failed'));
+    if (adapters.scanLease && cfg.BATON_RECOVERY_SCAN_INTERVAL_MS > 0) {
+      scan = new RecoveryScan({
+        ids: () => stores.executions.idsNeedingRecovery(),
+        recover: (id) => host.invoke('WorkflowActor', id, 'recover'),
+        lease: adapters.scanLease,
+        intervalMs: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS,
+        ratePerSecond: cfg.BATON_RECOVERY_SCAN_RATE,
+        log,
+      });
+      scan.start();
+    }
   }
   httpWorker.start();
   log.info({ port, profile: cfg.BATON_PROFILE, store: cfg.BATON_STORE, index: cfg.BATON_INDEX, dataDir: cfg.BATON_DATA_DIR }, 'Baton listening');
@@ -137,6 +149,9 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     close() {
       closing ??= (async () => {
         stopping = true;
+        await scan?.stop();
+        // Sidecars keep routing actor calls here until they see the replica unhealthy: serve them meanwhile.
+        await host.drain?.();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

@@ -4,6 +4,7 @@ import type { EventBus } from '../events/ports';
 import type { SearchIndex } from '../index/ports';
 import type { QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
+import type { ScanLease } from '../services/recovery-scan';
 import type { ExecutionStore, MetadataStore } from '../store/ports';
 
 /** What a profile plugs into the one composition root (src/server.ts); both profiles return this set. */
@@ -22,9 +23,12 @@ export interface Adapters {
   mount?: (app: Express) => void;
   /**
    * Where the host starts: 'beforeListen' (embedded: recover every open execution, then serve) or
-   * 'afterListen' (Dapr: the sidecar reads /dapr/config once the port opens; recovery runs in the background).
+   * 'afterListen' (Dapr: the sidecar reads /dapr/config once the port opens; the paced recovery scan
+   * of one replica at a time takes the place of a start-up pass).
    */
   startHost: 'beforeListen' | 'afterListen';
+  /** Cluster-wide lease of the recovery scan (distributed profile). */
+  scanLease?: ScanLease;
   /** Wraps the factory of an actor type before registration (per-profile turn behaviour). */
   wrapActor(type: string, factory: ActorFactory): ActorFactory;
   /** Connects the definition cache to changes made by other replicas; `refresh` reloads it. */

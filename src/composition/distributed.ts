@@ -9,7 +9,9 @@ import type { SearchIndex } from '../index/ports';
 import { SqliteSearchIndex } from '../index/sqlite/sqlite-index';
 import { createRedisLimits } from '../limits/redis';
 import { RedisQueueDirectory } from '../limits/redis/redis-queue-directory';
+import { RedisScanLease } from '../limits/redis/redis-scan-lease';
 import { createDaprActorHost } from '../runtime/dapr/dapr-actor-host';
+import { SidecarHttp } from '../runtime/dapr/sidecar-http';
 import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
@@ -85,6 +87,8 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
   try {
     const search = await openIndex(cfg, stores.sqlite);
     opened.unshift(() => search.close());
+    const sidecar = new SidecarHttp({ port: cfg.DAPR_HTTP_PORT, apiToken: cfg.DAPR_API_TOKEN, timeoutMs: cfg.BATON_DAPR_CALL_TIMEOUT_MS });
+    opened.push(() => sidecar.close());
     const client = new DaprClient({
       daprHost: '127.0.0.1',
       daprPort: String(cfg.DAPR_HTTP_PORT),
@@ -94,12 +98,14 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       maxBodySizeMb: Math.ceil(cfg.BATON_MAX_BODY_BYTES / (1024 * 1024)),
     });
     const { host, router: actorRoutes } = createDaprActorHost({
-      client,
+      sidecar,
+      invokeTimeoutMs: cfg.BATON_DAPR_CALL_TIMEOUT_MS,
+      drainMs: cfg.BATON_DAPR_DRAIN_MS,
       log,
       appApiToken: cfg.APP_API_TOKEN,
       actorIdleTimeout: goDurationFromMs(cfg.BATON_ACTOR_IDLE_TIMEOUT_MS),
-      // A queue's entries live in memory: keep it active long after its last poll (the sweep refills a lost one).
-      entitiesConfig: { QueueActor: { actorIdleTimeout: '24h' } },
+      // A queue partition reloads its entries from the actor state store on activation: keep busy ones active.
+      entitiesConfig: { QueueActor: { actorIdleTimeout: '1h' } },
       reviveError: reviveBatonError,
       routingRetryBudgetMs: cfg.BATON_DAPR_ROUTING_RETRY_MS,
       maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
@@ -108,11 +114,13 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
     const dedupeRedis = redis();
     const directory = new RedisQueueDirectory(redis(), prefix, redisError);
     const changes = new MetadataChanges(redis(), redis(), prefix, log);
+    const scanLease = new RedisScanLease(redis(), prefix, 'recovery-scan');
     opened.unshift(
       () => wakeUps.close(),
       () => taskLimits.close(),
       () => directory.close(),
       () => changes.close(),
+      () => scanLease.close(),
       async () => void (await dedupeRedis.quit().catch(() => undefined)),
     );
     // daprd reads the subscriptions once at its start: topics of handlers added later need a restart.
@@ -146,6 +154,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
         app.use(eventRoutes);
       },
       startHost: 'afterListen',
+      scanLease,
       wrapActor: (type, factory) =>
         type === 'WorkflowActor' ? gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()) : factory,
       watchDefinitions: (refresh) =>

@@ -46,6 +46,8 @@ export interface ActorHost {
   register(type: string, factory: ActorFactory): void;
   invoke<T = unknown>(type: string, id: string, method: string, arg?: unknown): Promise<T>;
   start(): Promise<void>;
+  /** Optional first step of a stop: stop being given new actors while still serving calls (Dapr: fail the app health check). */
+  drain?(): Promise<void>;
   /** Deactivates every actor (their in-flight turns finish first) and stops firing reminders. */
   stop(): Promise<void>;
 }

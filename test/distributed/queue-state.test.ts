@@ -1,5 +1,6 @@
 import { call, eventually } from '../support/baton';
 import { startCluster, type TestCluster } from './cluster';
+import { queueActorId } from '../../src/services/queues';
 
 // A QueueActor keeps its entries in the Dapr actor state store: when its replica dies, the partition
 // re-activates on the other replica with every entry, without waiting for a sweep.
@@ -26,7 +27,7 @@ test('queue entries survive the loss of the replica that held the partition', as
   const ids = new Set<string>();
   for (let i = 0; i < 10; i++) ids.add((await call(base(), 'POST', '/api/workflow', { name })).text);
 
-  const holderPort = cluster.double.placementOf('QueueActor', `${t}#0`);
+  const holderPort = cluster.double.placementOf('QueueActor', queueActorId(t, 0));
   const victim = cluster.replicas.find((r) => r.port === holderPort)!;
   const survivor = cluster.replicas.find((r) => r !== victim)!;
   await cluster.kill(victim);

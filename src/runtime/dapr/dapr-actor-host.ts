@@ -1,10 +1,10 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { DaprClient } from '@dapr/dapr';
 import type { Logger } from 'pino';
-import { ActorDeactivated, type Actor, type ActorContext, type ActorFactory, type ActorHost, type ActorStateStore } from '../ports';
+import { ActorDeactivated, HostStopping, type Actor, type ActorContext, type ActorFactory, type ActorHost, type ActorStateStore } from '../ports';
 import { serializeActorError, type ErrorReviver } from './actor-errors';
 import { requireDaprAppToken } from './app-token';
 import { isRetriableRouting, SidecarActorApi } from './sidecar-api';
+import type { SidecarHttp } from './sidecar-http';
 import { TurnQueue } from './turn-queue';
 
 type Log = Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -16,7 +16,7 @@ export interface ActorTypeConfig {
 }
 
 export interface DaprActorHostOptions {
-  client: DaprClient;
+  sidecar: SidecarHttp;
   log: Log;
   /** daprd's APP_API_TOKEN: when set, every app-channel call must carry it as `dapr-api-token`. */
   appApiToken?: string;
@@ -30,6 +30,13 @@ export interface DaprActorHostOptions {
   /** Maps a remote actor error (by name) to the caller's own error class. */
   reviveError?: ErrorReviver;
   maxBodyBytes?: number;
+  /** Limit of one actor call made through the sidecar, its wait for the turn included. */
+  invokeTimeoutMs?: number;
+  /**
+   * At stop, how long /healthz answers 503 while actor calls are still served, so daprd's app
+   * health check unregisters this replica from placement before its actors are deactivated.
+   */
+  drainMs?: number;
   /** Clock, injectable for tests. */
   now?: () => number;
 }
@@ -55,10 +62,13 @@ export class DaprActorHost implements ActorHost {
   private readonly log: Log;
   private readonly now: () => number;
   private readonly reminderRetryMs: number;
+  /** /healthz answers 503 (daprd stops placing actors here) but turns still run. */
+  private draining = false;
+  /** Turns are refused with HostStopping; callers retry and reach the actor's new replica. */
   private stopping = false;
 
   constructor(private readonly opts: DaprActorHostOptions) {
-    this.api = new SidecarActorApi(opts.client, opts.reviveError);
+    this.api = new SidecarActorApi(opts.sidecar, opts.reviveError, opts.invokeTimeoutMs);
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
     this.reminderRetryMs = opts.reminderRetryMs ?? 2000;
@@ -76,7 +86,9 @@ export class DaprActorHost implements ActorHost {
       try {
         return (await this.api.invoke(type, id, method, arg)) as T;
       } catch (err) {
-        if (!isRetriableRouting(err) || this.now() - started >= budget) throw err;
+        // A replica that is stopping answered before running the turn: daprd moves the actor shortly.
+        const retriable = isRetriableRouting(err) || (err instanceof Error && err.name === 'HostStopping');
+        if (!retriable || this.now() - started >= budget) throw err;
         await sleep(Math.min(100 * 2 ** attempt, 1000));
       }
     }
@@ -85,10 +97,19 @@ export class DaprActorHost implements ActorHost {
   /** Waits for the sidecar. Call after the app listens: daprd reads /dapr/config once the port opens. */
   async start(): Promise<void> {
     this.stopping = false;
+    this.draining = false;
     await this.api.ready();
   }
 
+  /** Reports unhealthy while still serving turns, long enough for daprd to move this replica's actors away. */
+  async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    await sleep(this.opts.drainMs ?? 0);
+  }
+
   async stop(): Promise<void> {
+    await this.drain();
     this.stopping = true;
     await Promise.all([...this.active.keys()].map((key) => this.turns.run(key, () => this.deactivate(key))));
   }
@@ -115,7 +136,8 @@ export class DaprActorHost implements ActorHost {
     const r = express.Router();
     const body = express.raw({ type: () => true, limit: this.opts.maxBodyBytes ?? 16 * 1024 * 1024 });
     r.get('/healthz', (_req, res) => {
-      res.status(this.stopping ? 503 : 200).json({ status: this.stopping ? 'stopping' : 'ok' });
+      const down = this.draining || this.stopping;
+      res.status(down ? 503 : 200).json({ status: down ? 'stopping' : 'ok' });
     });
     // Hand-written app channel: the @dapr/dapr actor server acks failed reminders/deactivations without an answer, loses error bodies, cannot serve entitiesConfig or check dapr-api-token (reference §2.5).
     const token = requireDaprAppToken(this.opts.appApiToken);
@@ -183,7 +205,7 @@ export class DaprActorHost implements ActorHost {
 
   private accepting(type: string, res: Response): boolean {
     if (this.stopping) {
-      res.status(503).json({ error: { name: 'Unavailable', message: 'actor host is stopping' } });
+      res.status(503).set('X-DaprErrorResponseHeader', 'true').json(serializeActorError(new HostStopping()));
       return false;
     }
     if (!this.factories.has(type)) {

@@ -1,40 +1,32 @@
-import type { DaprClient } from '@dapr/dapr';
-import HTTPClient from '@dapr/dapr/implementation/Client/HTTPClient/HTTPClient';
 import type { ActorStateOp } from '../ports';
 import { DaprSidecarError, findActorErrorBody, reviveActorError, type ErrorReviver } from './actor-errors';
 import { goDurationFromMs } from './durations';
+import type { SidecarHttp, SidecarReply } from './sidecar-http';
 
-/**
- * The app -> daprd actor API (reference §1.4), spoken through the SDK's HTTP client: the SDK's
- * actor client has no generic invoke (only class-name proxies), takes Temporal durations for
- * reminders and cannot send `failure_policy`, so we call the documented paths with
- * `DaprClient.daprClient.execute` and keep the SDK's endpoint, token and keep-alive handling.
- */
+/** The app -> daprd actor API: documented paths of daprd's HTTP API (pkg/api/http/actors.go upstream). */
 export class SidecarActorApi {
-  private readonly http: HTTPClient;
-
   constructor(
-    client: DaprClient,
+    private readonly http: SidecarHttp,
     private readonly reviveError?: ErrorReviver,
-  ) {
-    if (!(client.daprClient instanceof HTTPClient)) throw new Error('DaprActorHost needs a DaprClient using the HTTP protocol');
-    this.http = client.daprClient;
-  }
+    /** Limit of one actor method call, including its wait in the actor's turn queue. */
+    private readonly invokeTimeoutMs = 60_000,
+  ) {}
 
-  /** Waits until the sidecar answers (the SDK polls GET /v1.0/metadata, about 30 s at most). */
-  async ready(): Promise<void> {
-    await this.http.start();
+  /** Waits until the sidecar answers (its components loaded). */
+  async ready(withinMs = 60_000): Promise<void> {
+    await this.http.waitReady(withinMs);
   }
 
   async invoke(type: string, id: string, method: string, arg: unknown): Promise<unknown> {
     // Our actor routes always answer a JSON document (null for no result), so the parsed body is the result.
-    return this.call(`${actorPath(type, id)}/method/${encodeURIComponent(method)}`, 'PUT', arg);
+    const body = await this.call('PUT', `${actorPath(type, id)}/method/${encodeURIComponent(method)}`, arg, this.invokeTimeoutMs);
+    return body === '' ? undefined : JSON.parse(body);
   }
 
   async getState(type: string, id: string, key: string): Promise<unknown> {
-    const value = await this.call(`${actorPath(type, id)}/state/${encodeURIComponent(key)}`, 'GET');
-    // daprd answers 204 with no body for a missing key; the SDK hands that back as ''.
-    return value === '' ? undefined : value;
+    const body = await this.call('GET', `${actorPath(type, id)}/state/${encodeURIComponent(key)}`);
+    // daprd answers 204 with no body for a missing key.
+    return body === '' ? undefined : JSON.parse(body);
   }
 
   async transactState(type: string, id: string, ops: ActorStateOp[]): Promise<void> {
@@ -44,66 +36,54 @@ export class SidecarActorApi {
       if (op.value === '' || op.value === undefined) throw new Error(`actor state ${op.key}: empty values cannot be stored`);
       return { operation: 'upsert', request: { key: op.key, value: op.value } };
     });
-    await this.call(`${actorPath(type, id)}/state`, 'POST', body);
+    await this.call('POST', `${actorPath(type, id)}/state`, body);
   }
 
-  /** One-shot reminder due in `dueInMs`, replacing one of the same name, retried until the app answers 200. */
+  /**
+   * One-shot reminder due in `dueInMs`, replacing one of the same name. The failure policy asks
+   * for retries until the app answers 200; the host also re-arms by itself, because daprd's HTTP
+   * API is not known to honour `failure_policy`.
+   */
   async setReminder(type: string, id: string, name: string, dueInMs: number, data: unknown, retryInterval: string): Promise<void> {
-    await this.call(`${actorPath(type, id)}/reminders/${encodeURIComponent(name)}`, 'PUT', {
+    await this.call('PUT', `${actorPath(type, id)}/reminders/${encodeURIComponent(name)}`, {
       dueTime: goDurationFromMs(dueInMs),
       data,
       overwrite: true,
-      // No max_retries: a dropped one-shot would lose a workflow deadline (reference §6.3 item 3).
       failure_policy: { constant: { interval: retryInterval } },
     });
   }
 
   async deleteReminder(type: string, id: string, name: string): Promise<void> {
-    await this.call(`${actorPath(type, id)}/reminders/${encodeURIComponent(name)}`, 'DELETE');
+    await this.call('DELETE', `${actorPath(type, id)}/reminders/${encodeURIComponent(name)}`);
   }
 
-  private async call(path: string, method: string, body?: unknown): Promise<unknown> {
+  private async call(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs?: number): Promise<string> {
+    let reply: SidecarReply;
     try {
-      return await this.http.execute(path, {
-        method,
-        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
-        // The SDK skips falsy bodies (0, false, null); a toJSON wrapper is truthy and serialises to the value.
-        body: body === undefined ? undefined : { toJSON: () => body },
-      } as never);
+      reply = await this.http.call(method, path, body, timeoutMs);
     } catch (err) {
-      throw this.translate(err);
+      throw transportError(err);
     }
-  }
-
-  private translate(err: unknown): Error {
-    if (!(err instanceof Error)) return new DaprSidecarError(String(err), undefined, '');
-    const failure = parseSdkFailure(err.message);
-    if (!failure) return new DaprSidecarError(err.message, undefined, '');
-    const actorError = findActorErrorBody(failure.body);
-    if (actorError) return reviveActorError(actorError, this.reviveError);
-    return new DaprSidecarError(`daprd answered ${failure.status}: ${failure.body}`, failure.status, failure.body);
+    if (reply.status >= 200 && reply.status < 300) return reply.body;
+    const actorError = findActorErrorBody(reply.body);
+    if (actorError) throw reviveActorError(actorError, this.reviveError);
+    throw new DaprSidecarError(`daprd answered ${reply.status}: ${reply.body}`, reply.status, reply.body);
   }
 }
 
-const actorPath = (type: string, id: string): string => `/actors/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
+const actorPath = (type: string, id: string): string => `/v1.0/actors/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
 
-/** The SDK throws Error(JSON {error, error_msg, status}) for non-2xx answers. */
-const parseSdkFailure = (message: string): { status: number; body: string } | undefined => {
-  try {
-    const parsed = JSON.parse(message) as { status?: unknown; error_msg?: unknown };
-    if (typeof parsed.status === 'number') return { status: parsed.status, body: typeof parsed.error_msg === 'string' ? parsed.error_msg : '' };
-  } catch {
-    // not an SDK status failure (network error etc.)
-  }
-  return undefined;
+const transportError = (err: unknown): DaprSidecarError => {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  const code = e.code ?? e.cause?.code ?? e.name ?? 'Error';
+  return new DaprSidecarError(`sidecar unreachable (${code}): ${e.message ?? String(err)}`, undefined, '');
 };
 
 /** A failure that happened before any actor turn ran, so repeating the call is safe. */
 export const isRetriableRouting = (err: unknown): boolean => {
-  if (err instanceof DaprSidecarError) {
-    // No host known for the actor yet (placement dissemination, rebalance): daprd never reached an app.
-    if (err.status !== undefined && /ERR_ACTOR_NO_ADDRESS|did not find address for actor/i.test(err.body)) return true;
-    return err.status === undefined && /ECONNREFUSED/.test(err.message);
-  }
-  return false;
+  if (!(err instanceof DaprSidecarError)) return false;
+  // No host known for the actor yet (placement dissemination, rebalance): daprd never reached an app.
+  if (err.status !== undefined) return /ERR_ACTOR_NO_ADDRESS|did not find address for actor|placement is disseminating|ERR_ACTOR_RUNTIME_NOT_FOUND|actor runtime is not ready/i.test(err.body);
+  // The sidecar itself is not listening (restarting): the call never left this process.
+  return /ECONNREFUSED/.test(err.message);
 };

@@ -4,6 +4,7 @@ import express from 'express';
 import pino from 'pino';
 import { CommunicationProtocolEnum, DaprClient, LogLevel } from '@dapr/dapr';
 import { DaprActorHost } from '../../../src/runtime/dapr/dapr-actor-host';
+import { SidecarHttp } from '../../../src/runtime/dapr/sidecar-http';
 import { ActorDeactivated, type Actor, type ActorContext } from '../../../src/runtime/ports';
 import { DaprEventBus } from '../../../src/events/dapr/dapr-event-bus';
 import type { DeliveryDedupe } from '../../../src/events/dapr/delivery-dedupe';
@@ -60,8 +61,9 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
     daprApiToken: o.daprApiToken,
     logger: { level: LogLevel.Error },
   });
+  const sidecar = new SidecarHttp({ port: o.daprHttpPort, apiToken: o.daprApiToken, timeoutMs: 30_000 });
   const host = new DaprActorHost({
-    client,
+    sidecar,
     log,
     appApiToken: o.appApiToken,
     actorIdleTimeout: '1h',
@@ -188,6 +190,7 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
   app.close = async () => {
     await host.stop();
     await bus.close();
+    await sidecar.close();
     await new Promise<void>((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

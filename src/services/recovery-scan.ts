@@ -1,0 +1,92 @@
+import type { Logger } from 'pino';
+
+/** Who runs the scan now: one replica of a cluster at a time (a lease with a time limit). */
+export interface ScanLease {
+  /** True when this replica holds the lease for `ttlMs` from now (taken or renewed). */
+  acquire(ttlMs: number): Promise<boolean>;
+  release(): Promise<void>;
+}
+
+export interface RecoveryScanOptions {
+  /** Open executions and those with an unfinished outbox. */
+  ids: () => AsyncIterable<string>;
+  /** The execution's recover call: re-pushes its SCHEDULED tasks, re-arms its deadline, re-runs its outbox. */
+  recover: (workflowId: string) => Promise<void>;
+  lease: ScanLease;
+  intervalMs: number;
+  /** Executions recovered per second at most, so a scan never activates everything at once. */
+  ratePerSecond: number;
+  log: Pick<Logger, 'info' | 'warn'>;
+}
+
+const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+/**
+ * Periodic, paced recovery of every open execution by one replica of the cluster. It replaces a
+ * per-execution sweep reminder (which kept every open execution active forever) and the start-up
+ * pass of every replica (which activated every open execution at once): reminders lost to failed
+ * deliveries come back, pushes lost to a crash reach their queue, outboxes finish.
+ */
+export class RecoveryScan {
+  private readonly abort = new AbortController();
+  private loop?: Promise<void>;
+
+  constructor(private readonly opts: RecoveryScanOptions) {}
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+    await this.opts.lease.release().catch(() => undefined);
+  }
+
+  private async run(): Promise<void> {
+    const { signal } = this.abort;
+    // Start within one interval, at a random point, so replicas started together do not collide.
+    await sleep(Math.random() * Math.min(this.opts.intervalMs, 5000), signal);
+    while (!signal.aborted) {
+      const started = Date.now();
+      try {
+        if (await this.opts.lease.acquire(this.opts.intervalMs * 2)) await this.scanOnce(signal);
+      } catch (err) {
+        this.opts.log.warn({ err }, 'recovery scan failed; next one in an interval');
+      }
+      await sleep(Math.max(0, this.opts.intervalMs - (Date.now() - started)), signal);
+    }
+  }
+
+  /** One pass over every open execution, `ratePerSecond` at most. */
+  async scanOnce(signal: AbortSignal = new AbortController().signal): Promise<number> {
+    const gapMs = 1000 / this.opts.ratePerSecond;
+    let recovered = 0;
+    let failed = 0;
+    let next = Date.now();
+    let renewAt = Date.now() + this.opts.intervalMs / 2;
+    for await (const id of this.opts.ids()) {
+      if (signal.aborted) break;
+      if (Date.now() >= renewAt) {
+        if (!(await this.opts.lease.acquire(this.opts.intervalMs * 2))) break; // another replica took over
+        renewAt = Date.now() + this.opts.intervalMs / 2;
+      }
+      const wait = next - Date.now();
+      if (wait > 0) await sleep(wait, signal);
+      next = Math.max(next + gapMs, Date.now());
+      try {
+        await this.opts.recover(id);
+        recovered++;
+      } catch (err) {
+        failed++;
+        this.opts.log.warn({ err, workflowId: id }, 'recovery of an execution failed; the next scan retries');
+      }
+    }
+    if (recovered + failed > 0) this.opts.log.info({ recovered, failed }, 'recovery scan done');
+    return recovered;
+  }
+}
