@@ -90,6 +90,8 @@ dapr.io/log-as-json: {{ .Values.dapr.logAsJson | toString | quote }}
 dapr.io/enable-metrics: {{ .Values.dapr.enableMetrics | toString | quote }}
 dapr.io/metrics-port: {{ .Values.dapr.metricsPort | int | quote }}
 dapr.io/graceful-shutdown-seconds: {{ .Values.dapr.gracefulShutdownSeconds | int | quote }}
+dapr.io/block-shutdown-duration: {{ printf "%ds" (.Values.dapr.blockShutdownSeconds | int) | quote }}
+dapr.io/internal-grpc-port: {{ .Values.dapr.internalGrpcPort | int | quote }}
 {{- if .Values.dapr.enableApiLogging }}
 dapr.io/enable-api-logging: "true"
 {{- end }}
@@ -108,10 +110,10 @@ dapr.io/sidecar-cpu-limit: {{ . | toString | quote }}
 {{- with .Values.dapr.sidecar.resources.limits.memory }}
 dapr.io/sidecar-memory-limit: {{ . | toString | quote }}
 {{- end }}
-{{- with .Values.dapr.apiTokenSecret }}
+{{- with (include "baton.apiTokenSecretName" .) }}
 dapr.io/api-token-secret: {{ . | quote }}
 {{- end }}
-{{- with .Values.dapr.appTokenSecret }}
+{{- with (include "baton.appTokenSecretName" .) }}
 dapr.io/app-token-secret: {{ . | quote }}
 {{- end }}
 {{- if .Values.dapr.appHealthCheck.enabled }}
@@ -131,5 +133,90 @@ dapr.io/app-health-threshold: {{ .Values.dapr.appHealthCheck.threshold | int | q
 {{- printf "%s://:$(REDIS_PASSWORD)@%s:%v/%v" $scheme .Values.redis.host .Values.redis.port .Values.redis.db }}
 {{- else }}
 {{- printf "%s://%s:%v/%v" $scheme .Values.redis.host .Values.redis.port .Values.redis.db }}
+{{- end }}
+{{- end }}
+
+{{/* Secret of DAPR_API_TOKEN (key "token"): the existing one, the chart's own, or none when disabled. */}}
+{{- define "baton.apiTokenSecretName" -}}
+{{- if and .Values.dapr.enabled .Values.dapr.apiToken.enabled }}
+{{- default (printf "%s-dapr-api-token" (include "baton.fullname" .)) .Values.dapr.apiToken.existingSecret }}
+{{- end }}
+{{- end }}
+
+{{/* Secret of APP_API_TOKEN (key "token"), likewise. */}}
+{{- define "baton.appTokenSecretName" -}}
+{{- if and .Values.dapr.enabled .Values.dapr.appToken.enabled }}
+{{- default (printf "%s-app-api-token" (include "baton.fullname" .)) .Values.dapr.appToken.existingSecret }}
+{{- end }}
+{{- end }}
+
+{{/*
+A Secret holding a random token under "token" (the key Dapr's injector reads). An installed
+release keeps its value: regenerating it on every upgrade would make old pods and new sidecars
+disagree mid-rollout. `helm template` has no cluster to look in and renders a fresh value.
+*/}}
+{{- define "baton.tokenSecret" -}}
+{{- $existing := lookup "v1" "Secret" .ctx.Release.Namespace .name }}
+{{- $token := "" }}
+{{- if and $existing $existing.data (hasKey $existing.data "token") }}
+{{- $token = index $existing.data "token" }}
+{{- else }}
+{{- $token = randAlphaNum 48 | b64enc }}
+{{- end }}
+# {{ .purpose }}
+apiVersion: v1
+kind: Secret
+metadata:
+  name: {{ .name }}
+  namespace: {{ .ctx.Release.Namespace }}
+  labels:
+    {{- include "baton.labels" .ctx | nindent 4 }}
+type: Opaque
+data:
+  token: {{ $token | quote }}
+{{- end }}
+
+{{/*
+Refuses values that would deploy something broken: Cassandra replication that falls back to
+SimpleStrategy factor 1 or misses the local data centre, and shutdown timings that let Kubernetes
+kill the pod while Baton or its sidecar is still stopping.
+*/}}
+{{- define "baton.checkValues" -}}
+{{- $cassandra := .Values.cassandra }}
+{{- if eq .Values.profile "distributed" }}
+{{- $replication := toString $cassandra.replication | trim }}
+{{- if eq $replication "" }}
+{{- fail "cassandra.replication is empty: Baton would create its keyspace with SimpleStrategy factor 1. Set e.g. \"dc1:3\" (\"1\" only for development)" }}
+{{- end }}
+{{- if regexMatch "^[A-Za-z0-9_.-]+:[0-9]+(,[A-Za-z0-9_.-]+:[0-9]+)*$" $replication }}
+{{- $dcs := list }}
+{{- range splitList "," $replication }}{{ $dcs = append $dcs (first (splitList ":" .)) }}{{ end }}
+{{- if not (has $cassandra.localDc $dcs) }}
+{{- fail (printf "cassandra.replication %q has no replicas in cassandra.localDc %q: LOCAL_QUORUM could never be met" $replication $cassandra.localDc) }}
+{{- end }}
+{{- end }}
+{{- end }}
+{{- $grace := int .Values.terminationGracePeriodSeconds }}
+{{- $drain := int .Values.shutdown.drainSeconds }}
+{{- $timeout := int .Values.shutdown.timeoutSeconds }}
+{{- if le $grace (add $drain $timeout) }}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.drainSeconds + shutdown.timeoutSeconds (%d)" $grace (add $drain $timeout)) }}
+{{- end }}
+{{- if .Values.dapr.enabled }}
+{{- $block := int .Values.dapr.blockShutdownSeconds }}
+{{- $graceful := int .Values.dapr.gracefulShutdownSeconds }}
+{{- if le $grace (add $timeout $block) }}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.timeoutSeconds + dapr.blockShutdownSeconds (%d)" $grace (add $timeout $block)) }}
+{{- end }}
+{{- if le $grace (add $block $graceful) }}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must exceed dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds (%d)" $grace (add $block $graceful)) }}
+{{- end }}
+{{- if lt $block (add $drain $timeout) }}
+{{- fail (printf "dapr.blockShutdownSeconds (%d) must cover shutdown.drainSeconds + shutdown.timeoutSeconds (%d): the sidecar would stop while Baton still uses it" $block (add $drain $timeout)) }}
+{{- end }}
+{{- $health := .Values.dapr.appHealthCheck }}
+{{- if and $health.enabled (gt (int $health.timeoutMilliseconds) (mul (int $health.intervalSeconds) 1000)) }}
+{{- fail "dapr.appHealthCheck.timeoutMilliseconds must not exceed intervalSeconds (daprd requires it)" }}
+{{- end }}
 {{- end }}
 {{- end }}

@@ -1,7 +1,8 @@
 /**
  * Deployment artefacts: the Dapr components, the Helm chart and the Dockerfile. Parsed and
  * cross-checked statically; rendered with `helm template` too when a helm binary is found
- * (PATH or HELM_BIN).
+ * (HELM_BIN, BATON_HELM_BIN or PATH). test/real/helm-chart.test.ts checks the renders against the
+ * Kubernetes and Dapr schemas.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -43,14 +44,15 @@ const batonEnvNames = [
   'CASSANDRA_PASSWORD', 'BATON_CASSANDRA_MIGRATE', 'CASSANDRA_CONSISTENCY', 'CASSANDRA_REPLICATION',
   'ELASTICSEARCH_URL', 'ELASTICSEARCH_USERNAME', 'ELASTICSEARCH_PASSWORD', 'ELASTICSEARCH_INDEX_PREFIX',
   'REDIS_URL', 'BATON_DAPR_PUBSUB', 'BATON_DAPR_COMPLETION_TOPIC', 'BATON_DAPR_STATUS_TOPIC',
-  'DAPR_API_TOKEN', 'APP_API_TOKEN',
+  'DAPR_API_TOKEN', 'APP_API_TOKEN', 'BATON_DAPR_DRAIN_MS', 'BATON_SHUTDOWN_TIMEOUT_MS',
 ];
 
 const requiredDaprAnnotations = [
   'dapr.io/enabled', 'dapr.io/app-id', 'dapr.io/app-port', 'dapr.io/app-protocol', 'dapr.io/config',
   'dapr.io/log-level', 'dapr.io/graceful-shutdown-seconds', 'dapr.io/enable-api-logging',
   'dapr.io/sidecar-cpu-request', 'dapr.io/sidecar-cpu-limit', 'dapr.io/sidecar-memory-request',
-  'dapr.io/sidecar-memory-limit',
+  'dapr.io/sidecar-memory-limit', 'dapr.io/block-shutdown-duration', 'dapr.io/api-token-secret',
+  'dapr.io/app-token-secret', 'dapr.io/enable-app-health-check', 'dapr.io/app-health-check-path',
 ];
 
 /** Metadata entries of a Component as name -> entry. */
@@ -224,7 +226,7 @@ describe('Helm chart (charts/baton)', () => {
     expect(names).toEqual(
       expect.arrayContaining([
         '_helpers.tpl', 'NOTES.txt', 'configmap.yaml', 'deployment.yaml', 'hpa.yaml', 'pdb.yaml',
-        'service.yaml', 'serviceaccount.yaml', 'dapr/actorstate.yaml', 'dapr/pubsub.yaml',
+        'service.yaml', 'serviceaccount.yaml', 'networkpolicy.yaml', 'secret-tokens.yaml', 'dapr/actorstate.yaml', 'dapr/pubsub.yaml',
         'dapr/resiliency.yaml', 'dapr/configuration.yaml',
       ]),
     );
@@ -268,11 +270,12 @@ describe('Helm chart (charts/baton)', () => {
     expect(deploymentAndHelpers).toMatch(/app-max-concurrency[^\n]*\n[^\n]*(actor|turn)/);
   });
 
-  test('the deployment probes /health on the named container port', () => {
+  test('the deployment probes /health (readiness: the app channel /healthz) on the named container port', () => {
     const deployment = read(path.join(templatesDir, 'deployment.yaml'));
-    for (const probe of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
+    for (const probe of ['startupProbe', 'livenessProbe']) {
       expect(deployment).toMatch(new RegExp(`${probe}:\\s*\\n\\s*httpGet:\\s*\\n\\s*path: /health\\s*\\n\\s*port: http`));
     }
+    expect(deployment).toMatch(/readinessProbe:\s*\n\s*httpGet:\s*\n(\s*#.*\n)?\s*path: \{\{ ternary "\/healthz" "\/health" \(eq \.Values\.profile "distributed"\) \}\}\s*\n\s*port: http/);
     expect(deployment).toMatch(/- name: http\s*\n\s*containerPort: \{\{ \.Values\.containerPort \}\}/);
     expect(values.containerPort).toBe(8080);
     expect(obj(values.service, 'service').port).toBe(8080);
@@ -287,6 +290,40 @@ describe('Helm chart (charts/baton)', () => {
 
   test('templates mention every Baton environment variable', () => {
     for (const name of batonEnvNames) expect(templatesText).toMatch(new RegExp(`\\b${name}\\b`));
+  });
+
+  test('safe defaults: both Dapr tokens, app health checks on /healthz, NetworkTopologyStrategy in the local DC, a NetworkPolicy', () => {
+    const dapr = obj(values.dapr, 'dapr');
+    expect(obj(dapr.apiToken, 'apiToken')).toEqual({ enabled: true, existingSecret: '' });
+    expect(obj(dapr.appToken, 'appToken')).toEqual({ enabled: true, existingSecret: '' });
+    const health = obj(dapr.appHealthCheck, 'appHealthCheck');
+    expect([health.enabled, health.path]).toEqual([true, '/healthz']);
+    const cassandra = obj(values.cassandra, 'cassandra');
+    expect(cassandra.replication).toBe(`${String(cassandra.localDc)}:3`);
+    expect(obj(values.networkPolicy, 'networkPolicy').enabled).toBe(true);
+  });
+
+  test('the grace period covers Baton stopping and its sidecar stopping', () => {
+    const dapr = obj(values.dapr, 'dapr');
+    const shutdown = obj(values.shutdown, 'shutdown');
+    const [grace, drain, timeout] = [values.terminationGracePeriodSeconds, shutdown.drainSeconds, shutdown.timeoutSeconds].map(Number);
+    const [block, graceful] = [dapr.blockShutdownSeconds, dapr.gracefulShutdownSeconds].map(Number);
+    expect(grace).toBeGreaterThan(timeout + block);
+    expect(grace).toBeGreaterThan(block + graceful);
+    expect(block).toBeGreaterThanOrEqual(drain + timeout);
+  });
+
+  test('values-production.yaml and values-dev.yaml override only keys values.yaml has; factor 1 only in dev', () => {
+    for (const file of ['values-production.yaml', 'values-dev.yaml']) {
+      const overrides = obj(parse(read(path.join(chartDir, file))), file);
+      const unknown = leafPaths(overrides).filter((p) => !hasPath(values, p));
+      expect([file, unknown]).toEqual([file, []]);
+      expect(read(path.join(chartDir, file)).startsWith('#')).toBe(true);
+    }
+    expect(obj(obj(parse(read(path.join(chartDir, 'values-dev.yaml'))), 'dev').cassandra, 'cassandra').replication).toBe('1');
+    const production = obj(parse(read(path.join(chartDir, 'values-production.yaml'))), 'production');
+    expect(obj(production.cassandra, 'cassandra').replication).toBe('dc1:3');
+    expect(obj(production.autoscaling, 'autoscaling').minReplicas).toBe(3);
   });
 
   test('defaults point at the conventional dependency services', () => {
@@ -392,9 +429,9 @@ describe('Dockerfile', () => {
   });
 });
 
-/** A helm binary: $HELM_BIN, else `helm` on PATH. */
+/** A helm binary: $HELM_BIN, else the one `npm run services` built ($BATON_HELM_BIN), else `helm` on PATH. */
 function findHelm(): string | undefined {
-  const candidates = [process.env.HELM_BIN, ...(process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, 'helm'))];
+  const candidates = [process.env.HELM_BIN, process.env.BATON_HELM_BIN, ...(process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, 'helm'))];
   return candidates.find((c): c is string => !!c && existsSync(c));
 }
 const helm = findHelm();
@@ -433,7 +470,7 @@ describeHelm('helm lint and helm template (real helm)', () => {
       [
         'apps/v1 Deployment', 'dapr.io/v1alpha1 Component', 'dapr.io/v1alpha1 Component',
         'dapr.io/v1alpha1 Configuration', 'dapr.io/v1alpha1 Resiliency', 'policy/v1 PodDisruptionBudget',
-        'v1 ConfigMap', 'v1 Service', 'v1 ServiceAccount',
+        'networking.k8s.io/v1 NetworkPolicy', 'v1 ConfigMap', 'v1 Secret', 'v1 Secret', 'v1 Service', 'v1 ServiceAccount',
       ].sort(),
     );
     for (const d of docs) expect(obj(d.metadata, 'metadata').namespace).toBe('work');
@@ -449,9 +486,10 @@ describeHelm('helm lint and helm template (real helm)', () => {
 
     const port = obj(arr(container.ports, 'ports')[0], 'port');
     expect(annotations['dapr.io/app-port']).toBe(String(port.containerPort));
-    for (const probe of ['readinessProbe', 'livenessProbe', 'startupProbe']) {
+    for (const probe of ['livenessProbe', 'startupProbe']) {
       expect(obj(obj(container[probe], probe).httpGet, 'httpGet').path).toBe('/health');
     }
+    expect(obj(obj(container.readinessProbe, 'readinessProbe').httpGet, 'httpGet').path).toBe('/healthz');
 
     const configMap = obj(byKind(docs, 'ConfigMap')[0].data, 'data');
     expect(configMap.PORT).toBe(String(port.containerPort));
@@ -466,9 +504,9 @@ describeHelm('helm lint and helm template (real helm)', () => {
     expect(resiliencyDanglingRefs(byKind(docs, 'Resiliency')[0])).toEqual([]);
   });
 
-  test('the container gets every Baton variable from the ConfigMap or its env (tokens enabled)', () => {
+  test('the container gets every Baton variable from the ConfigMap or its env (existing token Secrets)', () => {
     const docs = render([
-      'dapr.apiTokenSecret=dapr-api', 'dapr.appTokenSecret=app-api', 'dapr.enableApiLogging=true', 'cassandra.replication=dc1:3',
+      'dapr.apiToken.existingSecret=dapr-api', 'dapr.appToken.existingSecret=app-api', 'dapr.enableApiLogging=true', 'cassandra.replication=dc1:3',
     ]);
     const { meta, container } = podTemplate(docs);
     const names = new Set([
@@ -478,7 +516,9 @@ describeHelm('helm lint and helm template (real helm)', () => {
     expect(batonEnvNames.filter((n) => !names.has(n))).toEqual([]);
     const annotations = obj(meta.annotations, 'annotations');
     expect(annotations['dapr.io/api-token-secret']).toBe('dapr-api');
+    expect(annotations['dapr.io/app-token-secret']).toBe('app-api');
     expect(annotations['dapr.io/enable-api-logging']).toBe('true');
+    expect(byKind(docs, 'Secret')).toEqual([]);
   });
 
   test('REDIS_URL takes the password by $(REDIS_PASSWORD) expansion, defined before it', () => {
