@@ -1,9 +1,12 @@
 import { Client, errors, type estypes } from '@elastic/elasticsearch';
+import pino, { type Logger } from 'pino';
 import type { Task, WorkflowRecord } from '../../model/execution';
 import type { SearchResult, TaskSummary, WorkflowSummary } from '../../model/summaries';
 import type { SearchIndex, SearchRequest } from '../ports';
 import { MAX_SEARCH_SIZE, type SearchTarget } from '../search-fields';
 import { summarizeTask, summarizeWorkflow } from '../summaries';
+import { DeferredRemovals } from './es-deferred-removals';
+import { chunkBulk, DEFAULT_BULK_LIMITS, itemOutcome, operationsOf, responseItem, type BulkEntry, type BulkLimits } from './es-bulk';
 import { aliasName, DEFAULT_INDEX_PREFIX, indexTemplate, versionedIndexName } from './es-mappings';
 import { toEsSearch } from './es-query';
 
@@ -24,6 +27,21 @@ export interface ElasticsearchSearchIndexOptions {
   refreshInterval?: string;
   /** ES's `index.max_result_window`; pages ending beyond it are read with `search_after`. */
   maxResultWindow?: number;
+  /** Caps of one bulk request; bigger batches are split. */
+  bulkLimits?: BulkLimits;
+  /** Attempts at items the cluster could not take (429, unavailable shards, blocks) before the write fails. */
+  bulkAttempts?: number;
+  /** First pause between those attempts; doubles each time. */
+  bulkRetryMs?: number;
+  /**
+   * When the task documents of removed workflows are looked up and deleted: in one batch, between
+   * half this and this long after a removal. Half must exceed the indexer's flush interval plus the
+   * refresh interval, so tasks written just before (or, from a batch in flight, just after) the
+   * removal are searchable by then. Default 3000 ms.
+   */
+  taskRemovalDelayMs?: number;
+  /** Where rejected documents and failed task removals are reported. */
+  log?: Pick<Logger, 'warn' | 'error'>;
 }
 
 const PIT_KEEP_ALIVE = '1m';
@@ -36,24 +54,32 @@ function workflowDoc(w: WorkflowRecord): WorkflowDoc {
   return parentWorkflowId === '' ? rest : { ...rest, parentWorkflowId };
 }
 
-/** Conductor reports "" for a top-level workflow's parent (reference §2.10). */
+/** Conductor reports "" for a top-level workflow's parent. */
 const workflowFromDoc = (doc: WorkflowDoc): WorkflowSummary => ({ ...doc, parentWorkflowId: doc.parentWorkflowId ?? '' });
 
 const totalOf = (hits: estypes.SearchHitsMetadata<unknown>): number =>
   typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0);
 
-interface BulkDoc {
-  id: string;
-  version: number;
-  doc: unknown;
-}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Task ids are looked up in pages of this size when their workflows are removed. */
+const TASK_LOOKUP_PAGE = 1000;
 
 /**
  * The distributed profile's search index. Writes go through the bulk API with external versioning by
- * updateTime (`external_gte`), so a late write never replaces a newer summary. Pages that end within
- * `maxResultWindow` use from/size; deeper pages open a point in time and walk to `start` with
- * `search_after` in window-sized steps that fetch only sort values, then read the page (cost grows
- * with `start`, but no index setting has to be raised and the view stays consistent).
+ * updateTime (`external_gte`), so a late write never replaces a newer summary; a batch is split into
+ * requests of at most `bulkLimits`, and each item's result counts on its own: stale versions are
+ * dropped, items the cluster could not take now are sent again, documents it refuses (mapping
+ * errors) are logged with their id and dropped so that the others proceed.
+ *
+ * Nothing forces a refresh: writes and removals become searchable at the next periodic refresh
+ * (`refreshInterval`, 1 s), the task documents of a removed workflow within `taskRemovalDelayMs`
+ * plus that. Only core APIs are used (not delete_by_query, which is the reindex module's), so any
+ * Elasticsearch 8 distribution serves.
+ *
+ * Pages that end within `maxResultWindow` use from/size; deeper pages open a point in time and walk
+ * to `start` with `search_after` in window-sized steps that fetch only sort values, then read the
+ * page (cost grows with `start`, but no index setting has to be raised and the view stays consistent).
  */
 export class ElasticsearchSearchIndex implements SearchIndex {
   private readonly client: Client;
@@ -61,13 +87,27 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private readonly refresh: EsRefresh;
   private readonly refreshInterval: string;
   private readonly maxResultWindow: number;
+  private readonly bulkLimits: BulkLimits;
+  private readonly bulkAttempts: number;
+  private readonly bulkRetryMs: number;
+  private readonly log: Pick<Logger, 'warn' | 'error'>;
+  private readonly removedTasks: DeferredRemovals;
 
   constructor(options: ElasticsearchSearchIndexOptions, client?: Client) {
     this.prefix = options.indexPrefix ?? DEFAULT_INDEX_PREFIX;
     this.refresh = options.refresh ?? false;
     this.refreshInterval = options.refreshInterval ?? '1s';
     this.maxResultWindow = options.maxResultWindow ?? 10_000;
+    this.bulkLimits = options.bulkLimits ?? DEFAULT_BULK_LIMITS;
+    this.bulkAttempts = Math.max(1, options.bulkAttempts ?? 5);
+    this.bulkRetryMs = options.bulkRetryMs ?? 200;
+    this.log = options.log ?? pino({ name: 'elasticsearch-index' });
     this.client = client ?? new Client({ node: options.node, auth: authOf(options) });
+    this.removedTasks = new DeferredRemovals(
+      options.taskRemovalDelayMs ?? 3000,
+      (ids) => this.deleteTasksOf(ids),
+      (err, ids) => this.log.error({ err, workflowIds: ids.slice(0, 20), count: ids.length }, 'removing task documents of removed workflows failed; will retry'),
+    );
   }
 
   /** Installs the index templates and creates the first versioned index behind each alias if none exists. */
@@ -86,25 +126,36 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   async indexWorkflows(docs: WorkflowRecord[]): Promise<void> {
-    await this.bulk('workflow', docs.map((w) => ({ id: w.workflowId, version: w.updateTime, doc: workflowDoc(w) })));
+    const index = aliasName(this.prefix, 'workflow');
+    await this.write('workflow', docs.map((w) => versioned(index, w.workflowId, w.updateTime, workflowDoc(w))), this.refresh);
   }
 
   async indexTasks(tasks: Task[]): Promise<void> {
-    await this.bulk('task', tasks.map((t) => ({ id: t.taskId, version: t.updateTime, doc: summarizeTask(t) })));
+    const index = aliasName(this.prefix, 'task');
+    await this.write('task', tasks.map((t) => versioned(index, t.taskId, t.updateTime, summarizeTask(t))), this.refresh);
   }
 
-  /** Removes the workflow's document and the documents of its tasks. */
+  /**
+   * Deletes the workflow's document now and its tasks' documents a little later, in one batch with
+   * other removals (`taskRemovalDelayMs`). The delete is versioned by the clock, so a summary
+   * still on its way from the indexer (older than the removal) cannot bring the workflow back while
+   * Elasticsearch keeps the delete's tombstone (`index.gc_deletes`, 60 s).
+   */
   async removeWorkflow(workflowId: string): Promise<void> {
-    await this.client.delete({ index: aliasName(this.prefix, 'workflow'), id: workflowId, refresh: this.refresh }, { ignore: [404] });
-    const tasks = aliasName(this.prefix, 'task');
-    // delete_by_query sees only refreshed documents; a task indexed a moment ago must be among them.
-    await this.client.indices.refresh({ index: tasks });
-    await this.client.deleteByQuery({
-      index: tasks,
-      query: { term: { workflowId } },
-      conflicts: 'proceed',
-      refresh: this.refresh !== false,
-    });
+    const index = aliasName(this.prefix, 'workflow');
+    const versionedDelete: BulkEntry = { id: workflowId, action: { delete: { _index: index, _id: workflowId, version: Date.now() + 1, version_type: 'external_gte' } } };
+    const stale = await this.write('workflow', [versionedDelete], false);
+    // A stored summary newer than this clock (another replica's clock ahead): delete it regardless.
+    if (stale.length > 0) await this.write('workflow', [{ id: workflowId, action: { delete: { _index: index, _id: workflowId } } }], false);
+    this.removedTasks.add(workflowId);
+  }
+
+  /** Deletes the task documents of every removed workflow now instead of after the delay (shutdown, tests). */
+  async flushRemovals(): Promise<void> {
+    if (this.removedTasks.pending === 0) return;
+    // Tasks written within the last refresh interval must be visible to the lookup.
+    await this.client.indices.refresh({ index: aliasName(this.prefix, 'task') });
+    await this.removedTasks.runAll();
   }
 
   async searchWorkflows(req: SearchRequest): Promise<SearchResult<WorkflowSummary>> {
@@ -118,21 +169,73 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   async close(): Promise<void> {
+    await this.flushRemovals().catch((err) => this.log.error({ err }, 'removing task documents at close failed'));
+    this.removedTasks.stop();
     await this.client.close();
   }
 
-  private async bulk(target: SearchTarget, docs: BulkDoc[]): Promise<void> {
-    if (docs.length === 0) return;
-    const index = aliasName(this.prefix, target);
-    const operations = docs.flatMap((d) => [{ index: { _index: index, _id: d.id, version: d.version, version_type: 'external_gte' as const } }, d.doc]);
-    const res = await this.client.bulk({ operations, refresh: this.refresh });
-    if (!res.errors) return;
-    // 409 = the stored document is newer: the stale write is dropped on purpose.
-    const failed = res.items.map((item) => item.index).filter((r) => r?.error && r.status !== 409);
-    if (failed.length > 0) {
-      const first = failed[0]!.error!;
-      throw new Error(`Elasticsearch rejected ${failed.length} of ${docs.length} ${target} documents: ${first.type}: ${first.reason ?? ''}`);
+  /**
+   * Sends entries in capped requests and settles each item on its own (see `itemOutcome`). Items the
+   * cluster could not take are sent again with a growing pause; if some still fail after
+   * `bulkAttempts`, the write fails (the indexer keeps the batch and retries it). Returns the ids
+   * of stale items (version conflicts), which a write of a newer summary ignores on purpose.
+   */
+  private async write(target: SearchTarget, entries: BulkEntry[], refresh: EsRefresh): Promise<string[]> {
+    const stale: string[] = [];
+    let pending = entries;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const retry: Array<{ entry: BulkEntry; error?: estypes.ErrorCause; status: number }> = [];
+      for (const chunk of chunkBulk(pending, this.bulkLimits)) {
+        const res = await this.client.bulk(refresh === false ? { operations: operationsOf(chunk) } : { operations: operationsOf(chunk), refresh });
+        if (!res.errors) continue; // every item applied
+        chunk.forEach((entry, i) => {
+          const item = res.items[i] ? responseItem(res.items[i]!) : undefined;
+          const outcome = itemOutcome(item, 'delete' in entry.action ? 'delete' : 'index');
+          if (outcome === 'stale') stale.push(entry.id);
+          else if (outcome === 'retry') retry.push({ entry, error: item?.error, status: item?.status ?? 0 });
+          else if (outcome === 'rejected') {
+            // Sending it again would fail the same way: log it and let the rest of the batch through.
+            this.log.warn({ index: target, id: entry.id, status: item!.status, error: item!.error?.type, reason: item!.error?.reason }, 'Elasticsearch rejected a document; it is not indexed');
+          }
+        });
+      }
+      if (retry.length === 0) break;
+      if (attempt >= this.bulkAttempts) {
+        const first = retry[0]!;
+        throw new Error(
+          `Elasticsearch did not take ${retry.length} of ${entries.length} ${target} operations after ${attempt} attempts: ${first.status} ${first.error?.type ?? ''}: ${first.error?.reason ?? ''}`,
+        );
+      }
+      await sleep(this.bulkRetryMs * 2 ** (attempt - 1));
+      pending = retry.map((r) => r.entry);
     }
+    return stale;
+  }
+
+  /** Looks up the task documents of these workflows (as of the last refresh) and deletes them in bulk. */
+  private async deleteTasksOf(workflowIds: string[]): Promise<void> {
+    const index = aliasName(this.prefix, 'task');
+    const entries: BulkEntry[] = [];
+    for (let i = 0; i < workflowIds.length; i += TASK_LOOKUP_PAGE) {
+      const ids = workflowIds.slice(i, i + TASK_LOOKUP_PAGE);
+      let after: estypes.SortResults | undefined;
+      for (;;) {
+        const res = await this.client.search({
+          index,
+          query: { terms: { workflowId: ids } },
+          sort: [{ taskId: 'asc' }],
+          size: TASK_LOOKUP_PAGE,
+          search_after: after,
+          _source: false,
+          track_total_hits: false,
+        });
+        const hits = res.hits.hits;
+        for (const h of hits) entries.push({ id: h._id!, action: { delete: { _index: h._index, _id: h._id! } } });
+        if (hits.length < TASK_LOOKUP_PAGE) break;
+        after = hits[hits.length - 1]!.sort;
+      }
+    }
+    await this.write('task', entries, false);
   }
 
   private async search<T>(target: SearchTarget, req: SearchRequest): Promise<{ totalHits: number; sources: T[] }> {
@@ -190,6 +293,11 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       await this.client.closePointInTime({ id: pitId }).catch(() => undefined);
     }
   }
+}
+
+/** An index operation versioned externally by the record's update time. */
+function versioned(index: string, id: string, version: number, doc: unknown): BulkEntry {
+  return { id, action: { index: { _index: index, _id: id, version, version_type: 'external_gte' } }, doc };
 }
 
 function authOf(o: ElasticsearchSearchIndexOptions): { apiKey: string } | { username: string; password: string } | undefined {

@@ -5,8 +5,9 @@ import type { SearchTarget } from '../search-fields';
  * Index layout: each kind of summary lives in a versioned index (`<prefix>_workflow_v1`, `_v2`, …)
  * reached through the alias `<prefix>_workflow` (`<prefix>_task` for tasks). Readers and writers use only
  * the alias, so a reindex builds the next version from the template and swaps the alias atomically.
- * Mappings follow Conductor's (reference §5.4); `dynamic: false` keeps unlisted summary fields
- * (taskToDomain keys) in `_source` without growing the mapping.
+ * Mappings follow Conductor's (es7-persistence/src/main/resources/mappings_docType_workflow.json and
+ * mappings_docType_task.json); `dynamic: false` keeps unlisted summary fields (taskToDomain keys) in
+ * `_source` without growing the mapping.
  */
 
 export const DEFAULT_INDEX_PREFIX = 'baton';
@@ -24,19 +25,23 @@ export function templateName(prefix: string, target: SearchTarget): string {
   return `${aliasName(prefix, target)}_template`;
 }
 
-const keyword: estypes.MappingProperty = { type: 'keyword' };
+/**
+ * Lucene refuses a term over 32766 bytes, and with it the whole document: a longer value (a client's
+ * correlation id, a failure reason) is kept in `_source` but not indexed. 8191 characters of up to
+ * four UTF-8 bytes stay under the limit.
+ */
+const MAX_KEYWORD_CHARS = 8191;
+const keyword: estypes.MappingProperty = { type: 'keyword', ignore_above: MAX_KEYWORD_CHARS };
 const date: estypes.MappingProperty = { type: 'date', format: 'strict_date_optional_time||epoch_millis' };
 const long: estypes.MappingProperty = { type: 'long' };
 const integer: estypes.MappingProperty = { type: 'integer' };
 const text: estypes.MappingProperty = { type: 'text' };
-// Long reasons would exceed Lucene's term limit; beyond this they are kept in _source only.
-const reason: estypes.MappingProperty = { type: 'keyword', ignore_above: 8191 };
 
 export const WORKFLOW_MAPPINGS: estypes.MappingTypeMapping = {
   dynamic: false,
   properties: {
     workflowType: keyword,
-    version: integer,
+    version: long,
     workflowId: keyword,
     correlationId: keyword,
     startTime: date,
@@ -45,7 +50,7 @@ export const WORKFLOW_MAPPINGS: estypes.MappingTypeMapping = {
     status: keyword,
     input: text,
     output: text,
-    reasonForIncompletion: reason,
+    reasonForIncompletion: keyword,
     executionTime: long,
     event: keyword,
     failedReferenceTaskNames: { type: 'text', index: false },
@@ -75,7 +80,7 @@ export const TASK_MAPPINGS: estypes.MappingTypeMapping = {
     updateTime: date,
     endTime: date,
     domain: keyword,
-    reasonForIncompletion: reason,
+    reasonForIncompletion: keyword,
     executionTime: long,
     queueWaitTime: long,
     workflowPriority: integer,

@@ -5,7 +5,7 @@ import { DEFAULT_SORT_FIELD, fieldKind, ID_FIELD, type FieldKind, type SearchTar
 
 /**
  * QueryAst / FreeText / SortKey → Elasticsearch query DSL. Pure. Document field names are the summary's
- * (reference §5.4), so a whitelisted field name is also its ES path.
+ * (src/index/summaries.ts), so a whitelisted field name is also its ES path.
  */
 
 type Query = estypes.QueryDslQueryContainer;

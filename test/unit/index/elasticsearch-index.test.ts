@@ -1,4 +1,5 @@
 import { errors, type Client } from '@elastic/elasticsearch';
+import pino from 'pino';
 import { ElasticsearchSearchIndex } from '../../../src/index/elasticsearch/elasticsearch-index';
 import { parseFreeText } from '../../../src/index/query';
 import { summarizeWorkflow } from '../../../src/index/summaries';
@@ -37,6 +38,21 @@ function recordingClient(responses: Partial<Record<string, (params: Record<strin
 
 const request = (start: number, size: number) => ({ freeText: parseFreeText('*'), sort: [], start, size });
 
+/** A logger that keeps what it was told. */
+function recordingLog() {
+  const warnings: Array<Record<string, unknown>> = [];
+  const log = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(JSON.parse(line)) });
+  return { log, warnings };
+}
+
+/** A bulk answer with one item per operation of the request, given the status of each. */
+const answer = (statuses: Array<number | { status: number; type: string }>) => ({
+  errors: statuses.some((s) => (typeof s === 'number' ? s >= 300 : true)),
+  items: statuses.map((s) =>
+    typeof s === 'number' ? { index: { status: s } } : { index: { status: s.status, error: { type: s.type, reason: `${s.type} reason` } } },
+  ),
+});
+
 describe('ElasticsearchSearchIndex', () => {
   it('installs both templates and creates the first versioned index behind a missing alias', async () => {
     const { client, calls } = recordingClient({ 'indices.existsAlias': (p) => p.name === 'acme_task' });
@@ -67,7 +83,7 @@ describe('ElasticsearchSearchIndex', () => {
   });
 
   it('writes summaries in one bulk request, versioned externally by updateTime', async () => {
-    const { client, calls } = recordingClient({ bulk: () => ({ errors: false, items: [] }) });
+    const { client, calls } = recordingClient({ bulk: () => answer([201, 201]) });
     const top = makeWorkflowRecord({ workflowId: 'wf-1', updateTime: T0 + 5 });
     const child = makeWorkflowRecord({ workflowId: 'wf-2', updateTime: T0 + 7, parentWorkflowId: 'wf-1' });
     await new ElasticsearchSearchIndex({ node: 'http://es', refresh: 'wait_for' }, client).indexWorkflows([top, child]);
@@ -88,19 +104,57 @@ describe('ElasticsearchSearchIndex', () => {
     ]);
   });
 
-  it('drops stale writes (version conflicts) and fails on any other rejection', async () => {
-    const conflict = { index: { status: 409, error: { type: 'version_conflict_engine_exception', reason: 'newer' } } };
-    const ok = { index: { status: 201 } };
-    const stale = recordingClient({ bulk: () => ({ errors: true, items: [ok, conflict] }) });
-    const docs = [makeWorkflowRecord(), makeWorkflowRecord()];
-    await expect(new ElasticsearchSearchIndex({ node: 'http://es' }, stale.client).indexWorkflows(docs)).resolves.toBeUndefined();
+  it('drops stale writes (version conflicts) and logs refused documents with their id instead of failing the batch', async () => {
+    const { log, warnings } = recordingLog();
+    const { client, calls } = recordingClient({ bulk: () => answer([201, 409, { status: 400, type: 'document_parsing_exception' }]) });
+    const docs = [makeWorkflowRecord({ workflowId: 'ok' }), makeWorkflowRecord({ workflowId: 'stale' }), makeWorkflowRecord({ workflowId: 'bad' })];
+    await expect(new ElasticsearchSearchIndex({ node: 'http://es', log }, client).indexWorkflows(docs)).resolves.toBeUndefined();
+    expect(calls.filter((c) => c.api === 'bulk')).toHaveLength(1); // nothing is sent again
+    expect(warnings).toEqual([expect.objectContaining({ id: 'bad', index: 'workflow', status: 400, error: 'document_parsing_exception' })]);
+  });
 
-    const broken = recordingClient({
-      bulk: () => ({ errors: true, items: [conflict, { index: { status: 400, error: { type: 'mapper_parsing_exception', reason: 'bad' } } }] }),
+  it('sends again only the items the cluster could not take, then fails when they keep failing', async () => {
+    const sent: string[][] = [];
+    const busy = { status: 429, type: 'es_rejected_execution_exception' };
+    let round = 0;
+    const { client } = recordingClient({
+      bulk: (p) => {
+        const ids = (p.operations as Array<{ index?: { _id: string } }>).filter((o) => o.index).map((o) => o.index!._id);
+        sent.push(ids);
+        round++;
+        // Round 1: the second is refused for good, the third is busy; round 2: busy again; round 3: taken.
+        if (round === 1) return answer([201, { status: 400, type: 'document_parsing_exception' }, busy]);
+        return answer(round === 2 ? [busy] : [201]);
+      },
     });
-    await expect(new ElasticsearchSearchIndex({ node: 'http://es' }, broken.client).indexWorkflows(docs)).rejects.toThrow(
-      'Elasticsearch rejected 1 of 2 workflow documents: mapper_parsing_exception: bad',
+    const { log } = recordingLog();
+    const docs = ['a', 'b', 'c'].map((workflowId) => makeWorkflowRecord({ workflowId }));
+    await new ElasticsearchSearchIndex({ node: 'http://es', log, bulkRetryMs: 1 }, client).indexWorkflows(docs);
+    expect(sent).toEqual([['a', 'b', 'c'], ['c'], ['c']]);
+
+    const stuck = recordingClient({ bulk: () => answer([busy]) });
+    await expect(new ElasticsearchSearchIndex({ node: 'http://es', log, bulkRetryMs: 1, bulkAttempts: 3 }, stuck.client).indexWorkflows([docs[0]!])).rejects.toThrow(
+      'Elasticsearch did not take 1 of 1 workflow operations after 3 attempts: 429 es_rejected_execution_exception',
     );
+    expect(stuck.calls.filter((c) => c.api === 'bulk')).toHaveLength(3);
+  });
+
+  it('splits a batch into requests within the document and byte caps', async () => {
+    const sizes: number[] = [];
+    const { client } = recordingClient({
+      bulk: (p) => {
+        const n = (p.operations as unknown[]).length / 2;
+        sizes.push(n);
+        return answer(Array(n).fill(201));
+      },
+    });
+    const docs = Array.from({ length: 7 }, (_, i) => makeWorkflowRecord({ workflowId: `w${i}`, input: { blob: 'x'.repeat(1000) } }));
+    await new ElasticsearchSearchIndex({ node: 'http://es', bulkLimits: { maxDocs: 3, maxBytes: 1_000_000 } }, client).indexWorkflows(docs);
+    expect(sizes).toEqual([3, 3, 1]);
+    sizes.length = 0;
+    // Each operation is ~1.5 kB of NDJSON: two fit in 3.5 kB, three do not.
+    await new ElasticsearchSearchIndex({ node: 'http://es', bulkLimits: { maxDocs: 500, maxBytes: 3500 } }, client).indexWorkflows(docs);
+    expect(sizes).toEqual([2, 2, 2, 1]);
   });
 
   it('sends nothing for an empty batch', async () => {
@@ -167,11 +221,51 @@ describe('ElasticsearchSearchIndex', () => {
     expect(calls.some((c) => c.api === 'closePointInTime')).toBe(true);
   });
 
-  it('removes a workflow and, after a refresh, its tasks', async () => {
-    const { client, calls } = recordingClient({});
-    await new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'p' }, client).removeWorkflow('wf-1');
-    expect(calls.map((c) => c.api)).toEqual(['delete', 'indices.refresh', 'deleteByQuery']);
-    expect(calls[0]!.params).toMatchObject({ index: 'p_workflow', id: 'wf-1' });
-    expect(calls[2]!.params).toMatchObject({ index: 'p_task', query: { term: { workflowId: 'wf-1' } }, conflicts: 'proceed' });
+  it('removes a workflow with a clock-versioned delete and no refresh, and its tasks later in one lookup', async () => {
+    const { client, calls } = recordingClient({
+      bulk: (p) => ({ errors: false, items: (p.operations as unknown[]).map(() => ({ delete: { status: 200 } })) }),
+      search: (p) => {
+        const ids = (p.query as { terms: { workflowId: string[] } }).terms.workflowId;
+        return { hits: { hits: ids.map((id) => ({ _index: 'p_task_v1', _id: `${id}-task`, sort: [`${id}-task`] })) } };
+      },
+    });
+    const index = new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'p', taskRemovalDelayMs: 20 }, client);
+    const before = Date.now();
+    await index.removeWorkflow('wf-1');
+    await index.removeWorkflow('wf-2');
+    expect(calls.map((c) => c.api)).toEqual(['bulk', 'bulk']);
+    const [del] = calls[0]!.params.operations as Array<{ delete: { _index: string; _id: string; version: number; version_type: string } }>;
+    expect(del!.delete).toMatchObject({ _index: 'p_workflow', _id: 'wf-1', version_type: 'external_gte' });
+    expect(del!.delete.version).toBeGreaterThan(before);
+    for (const c of calls) expect(c.params.refresh).toBeUndefined();
+
+    for (const until = Date.now() + 2000; calls.length < 4 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 5));
+    expect(calls.slice(2).map((c) => c.api)).toEqual(['search', 'bulk']);
+    expect(calls[2]!.params).toMatchObject({ index: 'p_task', query: { terms: { workflowId: ['wf-1', 'wf-2'] } }, _source: false });
+    expect(calls[3]!.params.operations).toEqual([
+      { delete: { _index: 'p_task_v1', _id: 'wf-1-task' } },
+      { delete: { _index: 'p_task_v1', _id: 'wf-2-task' } },
+    ]);
+    expect(calls.some((c) => c.api === 'indices.refresh' || c.api === 'deleteByQuery')).toBe(false);
+    await index.close();
+  });
+
+  it('deletes a summary newer than its clock unversioned, and the pending task documents at close', async () => {
+    let first = true;
+    const { client, calls } = recordingClient({
+      bulk: () => {
+        const conflict = first;
+        first = false;
+        return conflict
+          ? { errors: true, items: [{ delete: { status: 409, error: { type: 'version_conflict_engine_exception', reason: 'newer' } } }] }
+          : { errors: false, items: [{ delete: { status: 200 } }] };
+      },
+      search: () => ({ hits: { hits: [] } }),
+    });
+    const index = new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'p', taskRemovalDelayMs: 60_000 }, client);
+    await index.removeWorkflow('wf-1');
+    expect((calls[1]!.params.operations as unknown[])[0]).toEqual({ delete: { _index: 'p_workflow', _id: 'wf-1' } });
+    await index.close();
+    expect(calls.slice(2).map((c) => c.api)).toEqual(['indices.refresh', 'search', 'close']);
   });
 });
