@@ -1,23 +1,15 @@
 import { Client } from '@elastic/elasticsearch';
-import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import type { StartedTestContainer } from 'testcontainers';
 import { ElasticsearchSearchIndex } from '../../src/index/elasticsearch/elasticsearch-index';
 import { templateName, versionedIndexName } from '../../src/index/elasticsearch/es-mappings';
+import { engineSuite } from '../support/real-engines';
 import { describeSearchIndexContract } from './search-index.contract';
 
 /**
- * Runs the index contract against a real Elasticsearch: ELASTICSEARCH_URL when set (credentials from
- * ELASTICSEARCH_USERNAME/PASSWORD or ELASTICSEARCH_API_KEY), else a testcontainers node when a Docker
- * engine is reachable, else the suite is skipped and says so.
+ * The index contract against a real Elasticsearch at ELASTICSEARCH_URL (`npm run services` starts
+ * one and records it; credentials from ELASTICSEARCH_USERNAME/PASSWORD or ELASTICSEARCH_API_KEY).
  */
-const configuredUrl = process.env.ELASTICSEARCH_URL;
-const dockerAvailable = Boolean(process.env.DOCKER_HOST) || existsSync('/var/run/docker.sock');
-const runnable = Boolean(configuredUrl) || dockerAvailable;
-
-if (!runnable) {
-  console.warn('[search-index contract: elasticsearch] skipped: ELASTICSEARCH_URL not set, no Docker engine for testcontainers');
-}
+const node = process.env.ELASTICSEARCH_URL;
 
 const auth = (): { apiKey: string } | { username: string; password: string } | undefined => {
   if (process.env.ELASTICSEARCH_API_KEY) return { apiKey: process.env.ELASTICSEARCH_API_KEY };
@@ -25,35 +17,18 @@ const auth = (): { apiKey: string } | { username: string; password: string } | u
   return undefined;
 };
 
-(runnable ? describe : describe.skip)('elasticsearch adapter', () => {
-  let container: StartedTestContainer | undefined;
-  let node = configuredUrl ?? '';
-
-  beforeAll(async () => {
-    if (configuredUrl) return;
-    const { GenericContainer, Wait } = await import('testcontainers');
-    container = await new GenericContainer('docker.elastic.co/elasticsearch/elasticsearch:8.15.0')
-      .withEnvironment({ 'discovery.type': 'single-node', 'xpack.security.enabled': 'false', ES_JAVA_OPTS: '-Xms512m -Xmx512m' })
-      .withExposedPorts(9200)
-      .withWaitStrategy(Wait.forHttp('/_cluster/health?wait_for_status=yellow', 9200).forStatusCode(200))
-      .withStartupTimeout(240_000)
-      .start();
-    node = `http://${container.getHost()}:${container.getMappedPort(9200)}`;
-  }, 300_000);
-
-  afterAll(async () => {
-    await container?.stop();
-  });
-
+engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')('elasticsearch adapter', () => {
   describeSearchIndexContract('elasticsearch', async () => {
     const prefix = `baton_test_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
     const credentials = auth();
-    const index = new ElasticsearchSearchIndex({ node, indexPrefix: prefix, refresh: false, ...credentials });
+    const index = new ElasticsearchSearchIndex({ node: node!, indexPrefix: prefix, refresh: false, ...credentials });
     await index.init();
-    const admin = new Client({ node, auth: credentials });
+    const admin = new Client({ node: node!, auth: credentials });
     return {
       index,
+      // Searchable now rather than after the refresh interval (removed workflows' tasks: after their delay).
       settle: async () => {
+        await index.flushRemovals();
         await admin.indices.refresh({ index: `${prefix}_*` });
       },
       cleanup: async () => {
