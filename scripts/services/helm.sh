@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# helm, built from its Go module (the Go module proxy is the only way in), and from the dapr Go module
-# its CRDs and the sidecar injector's annotation table, so test/real/helm-chart.test.ts can lint,
-# render and check charts/baton offline. Nothing runs: `start` only records where they are.
+# helm, built from its Go module (the Go module proxy is the only way in); from the dapr Go module
+# its CRDs and the sidecar injector's annotation table; and our strict decoder of Kubernetes objects
+# (test/support/k8s-schemas-strict), so test/real/helm-chart.test.ts can lint, render and check
+# charts/baton offline. Nothing runs: `start` only records where they are.
 here="$(cd "$(dirname "$0")" && pwd)"
 SERVICE=helm
 source "$here/lib.sh"
@@ -12,6 +13,10 @@ HELM_VERSION=v3.22.0
 DAPR_VERSION=v1.18.2
 dir="$BATON_CACHE_DIR/helm-${HELM_VERSION#v}"
 dapr="$BATON_CACHE_DIR/dapr-api-${DAPR_VERSION#v}"
+strict_src="$(cd "$here/../../test/support/k8s-schemas-strict" && pwd)"
+# Our own source, so the cache is keyed by its content (its go.mod pins the Kubernetes modules).
+strict_key="$(cat "$strict_src/main.go" "$strict_src/go.mod" "$strict_src/go.sum" | sha256sum | cut -c1-12)"
+strict="$BATON_CACHE_DIR/k8s-schemas-strict-$strict_key"
 
 # module_dir MODULE@VERSION: downloads the module into Go's module cache and prints where it was unpacked.
 module_dir() {
@@ -65,15 +70,30 @@ provision_dapr_api() {
   mv "$tmp" "$dapr"
 }
 
+provision_strict_decoder() {
+  [[ -x "$strict/bin/k8s-schemas-strict" ]] && return 0
+  need_cmd go golang-go
+  log "building the strict Kubernetes decoder (k8s.io/api, once per source change)"
+  local tmp="$strict.tmp.$$"
+  rm -rf "$tmp"
+  mkdir -p "$tmp/bin"
+  (cd "$strict_src" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -o "$tmp/bin/k8s-schemas-strict" .) ||
+    { rm -rf "$tmp"; die "building $strict_src failed"; }
+  mv "$tmp" "$strict"
+}
+
 case "${1:-}" in
   provision)
     provision_helm
     provision_dapr_api
+    provision_strict_decoder
     ;;
   start)
-    [[ -x "$dir/bin/helm" && -f "$dapr/injector/sidecar.go" ]] || die "not provisioned: run scripts/services/helm.sh provision"
+    [[ -x "$dir/bin/helm" && -f "$dapr/injector/sidecar.go" && -x "$strict/bin/k8s-schemas-strict" ]] ||
+      die "not provisioned: run scripts/services/helm.sh provision"
     "$dir/bin/helm" version --short >/dev/null || die "$dir/bin/helm does not run"
-    write_env helm "BATON_HELM_BIN=$dir/bin/helm" "BATON_DAPR_CRDS_DIR=$dapr/crds" "BATON_DAPR_SIDECAR_GO=$dapr/injector/sidecar.go"
+    write_env helm "BATON_HELM_BIN=$dir/bin/helm" "BATON_DAPR_CRDS_DIR=$dapr/crds" \
+      "BATON_DAPR_SIDECAR_GO=$dapr/injector/sidecar.go" "BATON_K8S_STRICT_BIN=$strict/bin/k8s-schemas-strict"
     ;;
   stop) rm -f "$BATON_RUN_DIR/helm.env" ;;
   *) die "usage: helm.sh provision|start|stop" ;;

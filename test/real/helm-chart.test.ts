@@ -1,14 +1,15 @@
 /**
  * charts/baton through a real helm (scripts/services/helm.sh): `helm lint --strict` and
  * `helm template` with the default, production-like and development values, every rendered object
- * checked offline as the API server would (Kubernetes schemas, Dapr's CRD schemas, names and
- * labels), the dapr.io annotations against the injector's own table, and the chart's guards.
+ * checked offline as the API server would (Kubernetes schemas and strict decoding, Dapr's CRD
+ * schemas, names and labels), the dapr.io annotations against the injector's own table, and the
+ * chart's guards.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { engineSuite } from '../support/real-engines';
 import {
   type AnnotationTypes,
@@ -20,17 +21,20 @@ import {
   loadCrdValidators,
   manifestProblems,
   parseSidecarAnnotations,
+  strictDecodeProblems,
 } from '../support/k8s-schemas';
 
 const root = path.resolve(__dirname, '../..');
 const helmBin = process.env.BATON_HELM_BIN;
 const crdDir = process.env.BATON_DAPR_CRDS_DIR;
 const sidecarGo = process.env.BATON_DAPR_SIDECAR_GO;
+const strictBin = process.env.BATON_K8S_STRICT_BIN;
 
 function missing(): string | undefined {
   if (!helmBin || !existsSync(helmBin)) return 'BATON_HELM_BIN is unset or names no file';
   if (!crdDir || !existsSync(path.join(crdDir, 'components.yaml'))) return 'BATON_DAPR_CRDS_DIR holds no Dapr CRDs';
   if (!sidecarGo || !existsSync(sidecarGo)) return "BATON_DAPR_SIDECAR_GO names no copy of Dapr's injector sidecar.go";
+  if (!strictBin || !existsSync(strictBin)) return 'BATON_K8S_STRICT_BIN names no strict decoder';
   return undefined;
 }
 
@@ -49,10 +53,13 @@ function helm(argv: string[]): { status: number | null; stdout: string; stderr: 
   const r = spawnSync(helmBin!, argv, { cwd: root, encoding: 'utf8', timeout: 120_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr || (r.error?.message ?? '') };
 }
-function render(args: string[]): Manifest[] {
+function renderText(args: string[]): string {
   const r = helm(['template', 'baton', 'charts/baton', '--namespace', 'baton', ...args]);
   if (r.status !== 0) throw new Error(`helm template ${args.join(' ')} failed: ${r.stderr}`);
-  return parseAllDocuments(r.stdout)
+  return r.stdout;
+}
+function render(args: string[]): Manifest[] {
+  return parseAllDocuments(renderText(args))
     .map((d) => d.toJS() as unknown)
     .filter(isObj);
 }
@@ -172,9 +179,11 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
   });
 
   test.each(Object.entries(variants))('every object rendered with the %s values would be accepted, and they fit together', (_name, args) => {
-    const docs = render(args);
+    const text = renderText(args);
+    const docs = parseAllDocuments(text).map((d) => d.toJS() as unknown).filter(isObj);
     expect(docs.length).toBeGreaterThanOrEqual(5);
     const problems = docs.flatMap((d) => manifestProblems(d, crds).map((p) => `${describeManifest(d)}: ${p}`));
+    problems.push(...strictDecodeProblems(strictBin!, text));
     problems.push(...daprAnnotationProblems(pod(docs).annotations, annotationTypes), ...crossReferenceProblems(docs));
     expect(problems).toEqual([]);
   });
@@ -324,6 +333,10 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     // A Component metadata entry indented one level too deep: an unknown field of the spec.
     expect(refused(mutate('Resiliency', (m) => void (obj(m.spec, 'spec').scopes = ['baton'])))).toEqual([expect.stringMatching(/additional properties/)]);
     expect(refused(mutate('Deployment', (m) => void (obj(m.spec, 'spec').replicas = '2')))).toEqual([expect.stringMatching(/replicas must be integer/)]);
+    // A container field indented one level too shallow: only the strict decoder sees it.
+    const misplaced = mutate('Deployment', (m) => void (pod([m]).spec.env = pod([m]).env));
+    expect(refused(misplaced)).toEqual([]);
+    expect(strictDecodeProblems(strictBin!, stringify(misplaced))).toEqual([expect.stringContaining('unknown field "spec.template.spec.env"')]);
     expect(refused(mutate('Service', (m) => void (obj(m.metadata, 'metadata').name = '9-baton')))).toEqual([expect.stringMatching(/DNS-1035/)]);
     const bad = { ...pod(docs).annotations, 'dapr.io/app-health-probe-interval': '1s', 'dapr.io/log-as-json': 'yes', 'dapr.io/app-healthcheck-path': '/healthz' };
     expect(daprAnnotationProblems(bad, annotationTypes)).toHaveLength(3);

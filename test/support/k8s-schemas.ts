@@ -1,11 +1,14 @@
 /**
  * Offline checks of rendered Kubernetes manifests, as the API server would make them:
- * - built-in kinds against the Kubernetes OpenAPI schemas compiled into kubernetes-models;
+ * - built-in kinds against the Kubernetes OpenAPI schemas compiled into kubernetes-models, and
+ *   decoded strictly into their Go types by our k8s-schemas-strict command (unknown and duplicate
+ *   fields, which those schemas let through);
  * - Dapr custom resources against the openAPIV3Schema of Dapr's own CRDs, with unknown fields
  *   rejected as the API server's strict field validation (kubectl's default) rejects them;
  * - object names and labels by apimachinery's rules, which neither schema carries;
  * - dapr.io/* pod annotations against the sidecar injector's table of keys and Go types.
  */
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
@@ -149,6 +152,22 @@ export function manifestProblems(m: Manifest, crds: Map<string, ValidateFunction
     problems.push(`no schema for ${key}`);
   }
   return problems;
+}
+
+/**
+ * Problems the strict decoder (test/support/k8s-schemas-strict, built by scripts/services/helm.sh)
+ * finds in multi-document YAML, as "Kind/name: error". Kinds it does not register (Dapr's) are left
+ * to the CRD schemas.
+ */
+export function strictDecodeProblems(bin: string, yamlText: string): string[] {
+  const r = spawnSync(bin, [], { input: yamlText, encoding: 'utf8', timeout: 60_000 });
+  if (r.status !== 0) throw new Error(`${bin} failed: ${r.stderr || r.error?.message}`);
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { kind: string; name: string; error: string })
+    .filter((d) => d.error !== '' && d.error !== 'unregistered')
+    .map((d) => `${d.kind}/${d.name}: ${d.error}`);
 }
 
 /** A dapr.io/* annotation the injector reads: its Go field type ("int32", "*string", "bool", ...). */
