@@ -151,6 +151,7 @@ const variants: Record<string, string[]> = {
     '--set', 'dapr.apiToken.existingSecret=ops-dapr-api', '--set', 'dapr.appToken.existingSecret=ops-app-api',
     '--set', 'dapr.components.enabled=false', '--set', 'networkPolicy.apiFrom[0].podSelector.matchLabels.role=worker',
   ],
+  'native sidecar': ['--set', 'dapr.nativeSidecar=true', '--set', 'terminationGracePeriodSeconds=60'],
   'embedded profile without Dapr': [
     '--set', 'profile=embedded', '--set', 'replicaCount=1', '--set', 'dapr.enabled=false', '--set', 'dapr.components.enabled=false',
   ],
@@ -229,8 +230,8 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
   });
 
   test('the pod outlives the shutdown of Baton and of its sidecar; readiness follows the drain', () => {
-    for (const args of Object.values(variants).slice(0, 3)) {
-      const docs = render(args);
+    for (const name of ['default', 'production', 'development', 'native sidecar']) {
+      const docs = render(variants[name]);
       const { spec, annotations: a, container } = pod(docs);
       const config = obj(one(docs, 'ConfigMap').data, 'data');
       const grace = Number(spec.terminationGracePeriodSeconds);
@@ -240,6 +241,8 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
       expect(grace).toBeGreaterThan(shutdown + block);
       expect(grace).toBeGreaterThan(block + Number(a['dapr.io/graceful-shutdown-seconds']));
       expect(block).toBeGreaterThanOrEqual(drain + shutdown);
+      // A native sidecar stops only after Baton has exited: one grace period for both.
+      if (a['dapr.io/enable-native-sidecar'] === 'true') expect(grace).toBeGreaterThan(drain + shutdown + block + Number(a['dapr.io/graceful-shutdown-seconds']));
       // daprd notices the drain (threshold x interval) before it ends.
       expect(Number(a['dapr.io/app-health-threshold']) * Number(a['dapr.io/app-health-probe-interval'])).toBeLessThan(drain);
       const probe = (name: string) => obj(obj(container[name], name).httpGet, `${name}.httpGet`).path;
@@ -295,6 +298,8 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     ['replicas only outside the local DC', ['--set', 'cassandra.replication=dc2:3'], 'has no replicas in cassandra.localDc'],
     ['a grace period shorter than the sidecar stop', ['--set', 'terminationGracePeriodSeconds=30'], 'must exceed dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds'],
     ['a sidecar block shorter than the Baton stop', ['--set', 'dapr.blockShutdownSeconds=5'], 'must cover shutdown.drainSeconds + shutdown.timeoutSeconds'],
+    ['a native sidecar with a grace period for one of the two stops', ['--set', 'dapr.nativeSidecar=true'], 'with dapr.nativeSidecar'],
+    ['a native sidecar on Kubernetes 1.28', ['--set', 'dapr.nativeSidecar=true', '--set', 'terminationGracePeriodSeconds=60', '--kube-version', '1.28.0'], 'needs Kubernetes 1.29'],
     ['a health probe timeout above its interval', ['--set', 'dapr.appHealthCheck.timeoutMilliseconds=1500'], 'must not exceed intervalSeconds'],
   ])('the chart refuses %s', (_what, args, message) => {
     const r = helm(['template', 'baton', 'charts/baton', ...args]);

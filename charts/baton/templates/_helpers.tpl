@@ -92,6 +92,9 @@ dapr.io/metrics-port: {{ .Values.dapr.metricsPort | int | quote }}
 dapr.io/graceful-shutdown-seconds: {{ .Values.dapr.gracefulShutdownSeconds | int | quote }}
 dapr.io/block-shutdown-duration: {{ printf "%ds" (.Values.dapr.blockShutdownSeconds | int) | quote }}
 dapr.io/internal-grpc-port: {{ .Values.dapr.internalGrpcPort | int | quote }}
+{{- if .Values.dapr.nativeSidecar }}
+dapr.io/enable-native-sidecar: "true"
+{{- end }}
 {{- if .Values.dapr.enableApiLogging }}
 dapr.io/enable-api-logging: "true"
 {{- end }}
@@ -210,6 +213,15 @@ kill the pod while Baton or its sidecar is still stopping.
 {{- end }}
 {{- if le $grace (add $block $graceful) }}
 {{- fail (printf "terminationGracePeriodSeconds (%d) must exceed dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds (%d)" $grace (add $block $graceful)) }}
+{{- end }}
+{{- if .Values.dapr.nativeSidecar }}
+{{- if not (semverCompare ">=1.29.0-0" .Capabilities.KubeVersion.Version) }}
+{{- fail (printf "dapr.nativeSidecar needs Kubernetes 1.29 or later (this is %s)" .Capabilities.KubeVersion.Version) }}
+{{- end }}
+{{- /* Baton stops first, then its sidecar: the grace period spans both. */}}
+{{- if le $grace (add $drain $timeout $block $graceful) }}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.drainSeconds + shutdown.timeoutSeconds + dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds (%d) with dapr.nativeSidecar" $grace (add $drain $timeout $block $graceful)) }}
+{{- end }}
 {{- end }}
 {{- if lt $block (add $drain $timeout) }}
 {{- fail (printf "dapr.blockShutdownSeconds (%d) must cover shutdown.drainSeconds + shutdown.timeoutSeconds (%d): the sidecar would stop while Baton still uses it" $block (add $drain $timeout)) }}
