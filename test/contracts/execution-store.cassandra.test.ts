@@ -3,12 +3,10 @@ import { openCassandraStores } from '../../src/store/cassandra';
 import { migrate } from '../../src/store/cassandra/migrate';
 import { decodeKeys, encodeKeys } from '../../src/store/cassandra/rows';
 import { describeExecutionStoreContract } from './execution-store.contract';
-import { cassandraRunnable, useCassandraStores, warnIfSkipped } from './execution-store.cassandra-server';
+import { describeCassandra, useCassandraStores } from './execution-store.cassandra-server';
 import { makeWorkflowRecord } from './fixtures';
 
-warnIfSkipped('execution-store contract');
-
-(cassandraRunnable ? describe : describe.skip)('cassandra execution store', () => {
+describeCassandra('cassandra execution store', () => {
   const c = useCassandraStores();
   describeExecutionStoreContract('cassandra', async () => ({ store: c.stores().executions, cleanup: async () => undefined }));
 
@@ -27,8 +25,8 @@ warnIfSkipped('execution-store contract');
     const head = await shared.client.execute(`SELECT keys FROM ${keyspace}.executions WHERE workflow_id = ? LIMIT 1`, [workflow.workflowId], { prepare: true });
     const keys = decodeKeys(head.first().get('keys') as string)!;
     await shared.client.execute(
-      `DELETE FROM ${keyspace}.running_by_name WHERE workflow_name = ? AND bucket = ? AND workflow_version = ? AND workflow_id = ?`,
-      [keys.name, types.Long.fromNumber(keys.runningBucket), keys.version, workflow.workflowId],
+      `DELETE FROM ${keyspace}.open_entries WHERE index_name = ? AND gen = ? AND shard = 0 AND workflow_id = ?`,
+      [`running:${keys.name}`, types.Long.fromNumber(keys.runningGen), workflow.workflowId],
       { prepare: true },
     );
     await shared.client.execute(`UPDATE ${keyspace}.executions SET indexed_keys = null WHERE workflow_id = ?`, [workflow.workflowId], { prepare: true });

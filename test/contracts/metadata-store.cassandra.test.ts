@@ -1,9 +1,7 @@
-import { cassandraRunnable, useCassandraStores, warnIfSkipped } from './execution-store.cassandra-server';
+import { describeCassandra, useCassandraStores } from './execution-store.cassandra-server';
 import { describeMetadataStoreContract } from './metadata-store.contract';
 
-warnIfSkipped('metadata-store contract');
-
-(cassandraRunnable ? describe : describe.skip)('cassandra metadata store', () => {
+describeCassandra('cassandra metadata store', () => {
   const c = useCassandraStores();
   describeMetadataStoreContract('cassandra', async () => ({ store: c.stores().metadata, cleanup: async () => undefined }));
 });
