@@ -12,7 +12,7 @@ export interface CassandraStoreConfig {
   password?: string;
   /** Consistency of reads and writes, e.g. LOCAL_QUORUM (default), QUORUM, EACH_QUORUM. */
   consistency?: string;
-  /** Keyspace replication when migrations create it (see replicationClause). */
+  /** Keyspace replication when migrations create it (see replicationClause); required then. */
   replication?: string;
   /** Apply pending migrations at start. */
   migrate: boolean;
@@ -22,6 +22,10 @@ export interface CassandraStoreConfig {
   eventExecutionTtlSeconds?: number;
   /** Delay before the driver sends a speculative copy of an idempotent request to another node, ms; 0 disables. */
   speculativeDelayMs?: number;
+  /** Interval of the pass that seals the open indexes' past generations, ms; default 5 minutes, 0 disables. */
+  indexMaintenanceMs?: number;
+  /** Index writes that failed after a durable turn (repaired later), and failed maintenance passes: worth a warning. */
+  onIndexError?: (err: unknown, workflowId?: string) => void;
 }
 
 /** Driver consistency code for a name such as LOCAL_QUORUM or localQuorum. */
@@ -33,13 +37,14 @@ export function consistencyOf(name: string): types.consistencies {
 }
 
 /**
- * The replication map of CREATE KEYSPACE from a setting:
- * empty ⇒ SimpleStrategy rf 1 (development); `3` ⇒ SimpleStrategy rf 3; `dc1:3,dc2:3` ⇒ NetworkTopologyStrategy;
- * or a CQL map literal such as `{'class':'NetworkTopologyStrategy','dc1':3}` (double quotes accepted).
+ * The replication map of CREATE KEYSPACE from a setting, which must be given (no silent default):
+ * `1` ⇒ SimpleStrategy rf 1 (a development node); `dc1:3,dc2:3` ⇒ NetworkTopologyStrategy (production);
+ * another bare number ⇒ SimpleStrategy with that factor; or a CQL map literal such as
+ * `{'class':'NetworkTopologyStrategy','dc1':3}` (double quotes accepted).
  */
-export function replicationClause(spec: string | undefined): string {
-  const s = (spec ?? '').trim();
-  if (s === '') return `{'class': 'SimpleStrategy', 'replication_factor': 1}`;
+export function replicationClause(spec: string): string {
+  const s = spec.trim();
+  if (s === '') throw new Error('CASSANDRA_REPLICATION is empty (use dc:rf such as datacenter1:3, or 1 for a development node)');
   if (/^\d+$/.test(s)) return `{'class': 'SimpleStrategy', 'replication_factor': ${Number(s)}}`;
   if (s.startsWith('{')) {
     const cql = s.replace(/"/g, "'");

@@ -2,9 +2,10 @@ import { type Client, errors, type QueryOptions, types } from 'cassandra-driver'
 import type { TaskExecLog, Task } from '../../model/execution';
 import { type ExecutionCommit, type ExecutionStore, StaleWriteError, type StoredExecution } from '../ports';
 import { assertPayloadLimits, DEFAULT_PAYLOAD_LIMITS, type PayloadLimits } from '../payload-limits';
+import { recoveryFamily, runningFamily } from './generations';
 import { indexPlan, removalWrites, type Write } from './index-plan';
+import { type OpenEntry, OpenIndexReader, type Verify } from './open-index';
 import {
-  bucketIsPast,
   decodeKeys,
   DEFAULT_INDEX_LAYOUT,
   effectiveDeletes,
@@ -17,8 +18,6 @@ import {
   type IndexKeys,
   type IndexLayout,
   indexKeysOf,
-  RECOVERY_INDEX_NAME,
-  runningIndexName,
   sameKeys,
   toNumber,
 } from './rows';
@@ -29,8 +28,13 @@ export interface CassandraExecutionStoreOptions {
   consistency?: types.consistencies;
   payloadLimits?: PayloadLimits;
   layout?: IndexLayout;
-  /** Index writes that fail after a turn is durable are reported here; the next load or commit repairs them. */
-  onIndexError?: (err: unknown, workflowId: string) => void;
+  /**
+   * Index writes that fail after a turn is durable are reported here (the next load or commit repairs
+   * them), and failures of the maintenance pass (no workflow id).
+   */
+  onIndexError?: (err: unknown, workflowId?: string) => void;
+  /** Interval of the maintenance pass that seals the open indexes' generations (sealIndexes), ms; 0 or unset: none. */
+  maintenanceIntervalMs?: number;
   now?: () => number;
   /** How many executions' index state is remembered between load and commit (saves one read per turn). */
   cacheSize?: number;
@@ -44,11 +48,10 @@ interface Known {
   taskIds: Set<string> | undefined;
 }
 
-// A registry row is deleted with a timestamp this far before the read that found its bucket empty,
-// so a writer that adds an entry right after the read (entry first, registry row second) still wins
-// against clock skew of up to this much between hosts.
-const PRUNE_MARGIN_MS = 60_000;
 const PAGE = 500;
+// Registry rows of the open indexes this process wrote (they are never deleted while readable); bounded.
+const REGISTRY_CACHE = 10_000;
+const MAINTAINED_NAMES = 1_000;
 
 /** ExecutionStore over Cassandra: one partition per execution, rev fenced with a lightweight transaction (docs/cassandra.md). */
 export class CassandraExecutionStore implements ExecutionStore {
@@ -59,6 +62,11 @@ export class CassandraExecutionStore implements ExecutionStore {
   private readonly now: () => number;
   private readonly known = new Map<string, Known>();
   private readonly cacheSize: number;
+  private readonly registryWritten = new Set<string>();
+  private readonly open: OpenIndexReader;
+  /** Workflow names this process indexed as running: the maintenance pass seals their generations (bounded). */
+  private readonly runningNames = new Set<string>();
+  private readonly maintenance: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly client: Client,
@@ -70,6 +78,13 @@ export class CassandraExecutionStore implements ExecutionStore {
     this.layout = opts.layout ?? DEFAULT_INDEX_LAYOUT;
     this.now = opts.now ?? Date.now;
     this.cacheSize = opts.cacheSize ?? 10_000;
+    this.open = new OpenIndexReader(client, this.q, { consistency: this.consistency, layout: this.layout, now: this.now, run: (w) => this.run(w) });
+    const every = opts.maintenanceIntervalMs ?? 0;
+    if (every > 0) {
+      // Jittered, so replicas started together do not seal the same generations at the same moment.
+      this.maintenance = setInterval(() => void this.sealIndexes().catch((err) => this.opts.onIndexError?.(err)), every * (0.75 + Math.random() / 2));
+      this.maintenance.unref();
+    }
   }
 
   private idempotent(extra: QueryOptions = {}) {
@@ -77,7 +92,10 @@ export class CassandraExecutionStore implements ExecutionStore {
   }
 
   private async run(writes: Write[]): Promise<void> {
-    await Promise.all(writes.map((w) => this.client.execute(w.query, w.params, this.idempotent())));
+    const todo = writes.filter((w) => w.registryKey === undefined || !this.registryWritten.has(w.registryKey));
+    await Promise.all(todo.map((w) => this.client.execute(w.query, w.params, this.idempotent())));
+    if (this.registryWritten.size > REGISTRY_CACHE) this.registryWritten.clear();
+    for (const w of todo) if (w.registryKey !== undefined) this.registryWritten.add(w.registryKey);
   }
 
   private async runStages(stages: Write[][]): Promise<void> {
@@ -93,9 +111,11 @@ export class CassandraExecutionStore implements ExecutionStore {
   async commit(c: ExecutionCommit): Promise<void> {
     assertPayloadLimits(c, this.limits);
     const id = c.workflow.workflowId;
-    const next = indexKeysOf(c.workflow, c.outbox, this.layout);
     const prev = await this.knownAt(id, c.expectedRev);
-    const plan = indexPlan(this.q, id, prev.indexed, next);
+    const now = this.now();
+    const next = indexKeysOf(c.workflow, c.outbox, this.layout, prev.indexed, now);
+    const plan = indexPlan(this.q, id, prev.indexed, next, this.layout, now);
+    if (!next.terminal && this.runningNames.size < MAINTAINED_NAMES) this.runningNames.add(next.name);
     const deletes = effectiveDeletes(c.deleteTaskIds, c.upsertTasks);
 
     // Lookups and the recovery entry go first: if the batch then loses, they point at nothing and readers verify.
@@ -223,7 +243,7 @@ export class CassandraExecutionStore implements ExecutionStore {
 
   /** Finishes the index writes of a turn whose index phase did not complete; returns the key set now indexed. */
   private async repairIndexes(id: string, indexed: IndexKeys | undefined, keys: IndexKeys): Promise<IndexKeys | undefined> {
-    const plan = indexPlan(this.q, id, indexed, keys);
+    const plan = indexPlan(this.q, id, indexed, keys, this.layout, this.now());
     try {
       await this.runStages([...plan.before, ...plan.after]);
       await this.run([{ query: this.q.setIndexedKeys, params: [encodeKeys(keys), id] }]);
@@ -285,18 +305,10 @@ export class CassandraExecutionStore implements ExecutionStore {
   }
 
   async runningWorkflowIds(name: string, version?: number): Promise<string[]> {
-    const ids: string[] = [];
-    for (const bucket of await this.buckets(runningIndexName(name))) {
-      const readStart = this.now();
-      const found =
-        version === undefined
-          ? await this.allRows(this.q.selectRunning, [name, bucket])
-          : await this.allRows(this.q.selectRunningVersion, [name, bucket, version]);
-      for (const r of found) ids.push(r.get('workflow_id') as string);
-      if (version === undefined && found.length === 0)
-        await this.pruneBucket(runningIndexName(name), bucket, this.layout.runningBucketMs, readStart);
-    }
-    return ids;
+    const ids = new Set<string>();
+    for await (const entries of this.open.read(runningFamily(name), this.stillRunning(name), false))
+      for (const e of entries) if (version === undefined || e.version === version) ids.add(e.workflowId);
+    return [...ids];
   }
 
   async workflowIdsByCorrelationId(name: string, correlationId: string, includeClosed: boolean): Promise<string[]> {
@@ -305,23 +317,27 @@ export class CassandraExecutionStore implements ExecutionStore {
   }
 
   async *idsNeedingRecovery(): AsyncIterable<string> {
-    for (const bucket of await this.buckets(RECOVERY_INDEX_NAME)) {
-      const readStart = this.now();
-      let entries = 0;
-      for (let shard = 0; shard < this.layout.recoveryShards; shard++) {
-        let pageState: string | undefined;
-        do {
-          const rs = await this.client.execute(this.q.selectRecovery, [bucket, shard], this.idempotent({ fetchSize: PAGE, pageState }));
-          pageState = rs.pageState ?? undefined;
-          entries += rs.rows.length;
-          const ids = rs.rows.map((r) => r.get('workflow_id') as string);
-          const valid = await Promise.all(ids.map((id) => this.recoveryEntryValid(id, bucket, shard, readStart)));
-          for (let i = 0; i < ids.length; i++) if (valid[i]) yield ids[i]!;
-        } while (pageState);
-      }
-      if (entries === 0) await this.pruneBucket(RECOVERY_INDEX_NAME, bucket, this.layout.recoveryBucketMs, readStart);
-    }
+    // Recovery entries are written before the batch, so one may point at a turn that lost: all are verified.
+    for await (const entries of this.open.read(recoveryFamily(this.layout.recoveryShards), this.stillRecovering, true))
+      for (const e of entries) yield e.workflowId;
   }
+
+  /**
+   * Seals the open indexes' past generations (the recovery index, and the running index of every
+   * name this process wrote): carries what is still open, drops the rest whole. Reads do this on
+   * their way too; doing it regularly keeps the first read after a quiet spell short.
+   */
+  async sealIndexes(): Promise<void> {
+    await this.open.seal(recoveryFamily(this.layout.recoveryShards), this.stillRecovering);
+    for (const name of [...this.runningNames]) await this.open.seal(runningFamily(name), this.stillRunning(name));
+  }
+
+  private stillRunning(name: string): Verify {
+    return (entries) => this.verify(entries, (k, e) => !k.terminal && k.name === name && k.runningGen === e.fromGen);
+  }
+
+  private readonly stillRecovering: Verify = (entries) =>
+    this.verify(entries, (k, e) => k.needsRecovery && k.recoveryGen === e.fromGen && k.recoveryShard === e.shard);
 
   async *listWorkflowIds(): AsyncIterable<string> {
     let pageState: string | undefined;
@@ -332,23 +348,15 @@ export class CassandraExecutionStore implements ExecutionStore {
     } while (pageState);
   }
 
-  /** An entry is valid when the committed state still needs recovery in this bucket and shard; stale ones (from a batch that lost, or a delete that failed) are deleted. */
-  private async recoveryEntryValid(id: string, bucket: number, shard: number, readStart: number): Promise<boolean> {
-    const row = (await this.client.execute(this.q.selectHead, [id], this.idempotent())).first();
-    const keys = decodeKeys(row?.get('keys') as string | null | undefined);
-    if (keys?.needsRecovery && keys.recoveryBucket === bucket && keys.recoveryShard === shard) return true;
-    // Timestamped before the read: an entry rewritten by a commit that started after it survives.
-    await this.client.execute(this.q.deleteRecovery, [bucket, shard, id], this.idempotent({ timestamp: micros(readStart - PRUNE_MARGIN_MS) }));
-    return false;
-  }
-
-  private async buckets(indexName: string): Promise<number[]> {
-    return (await this.allRows(this.q.selectBuckets, [indexName])).map((r) => toNumber(r.get('bucket')));
-  }
-
-  private async pruneBucket(indexName: string, bucket: number, widthMs: number, readStart: number): Promise<void> {
-    if (!bucketIsPast(bucket, widthMs, this.now())) return;
-    await this.client.execute(this.q.deleteBucket, [indexName, bucket], this.idempotent({ timestamp: micros(readStart - PRUNE_MARGIN_MS) }));
+  /** Reads the committed keys of each entry's execution: an entry stands while they still place it where it is. */
+  private async verify(entries: OpenEntry[], stands: (keys: IndexKeys, entry: OpenEntry) => boolean) {
+    return Promise.all(
+      entries.map(async (e) => {
+        const row = (await this.client.execute(this.q.selectHead, [e.workflowId], this.idempotent())).first();
+        const keys = decodeKeys(row?.get('keys') as string | null | undefined);
+        return { valid: keys !== undefined && stands(keys, e), version: keys?.version ?? e.version };
+      }),
+    );
   }
 
   private async allRows(query: string, params: unknown[]): Promise<types.Row[]> {
@@ -381,11 +389,10 @@ export class CassandraExecutionStore implements ExecutionStore {
   }
 
   async close(): Promise<void> {
+    if (this.maintenance) clearInterval(this.maintenance);
     this.known.clear();
   }
 }
-
-const micros = (ms: number): types.Long => types.Long.fromNumber(ms).multiply(1000);
 
 /** A conditional write whose outcome the coordinator could not confirm. */
 function outcomeUnknown(err: unknown): boolean {

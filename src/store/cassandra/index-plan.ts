@@ -1,5 +1,6 @@
 import type { ExecutionStatements } from './statements';
-import { type IndexKeys, RECOVERY_INDEX_NAME, runningIndexName } from './rows';
+import { type OpenFamily, pageOf, placement, RECOVERY_INDEX, recoveryFamily, runningFamily } from './generations';
+import type { IndexKeys, IndexLayout } from './rows';
 
 // Which secondary-index writes a turn needs, from the key set already indexed (`prev`) and the key
 // set of the new state (`next`). Pure: the store runs the stages in order, each stage concurrently.
@@ -7,39 +8,67 @@ import { type IndexKeys, RECOVERY_INDEX_NAME, runningIndexName } from './rows';
 export interface Write {
   query: string;
   params: unknown[];
+  /** Set on registry rows (never deleted while their generation may be read): a writer that wrote one need not write it again. */
+  registryKey?: string;
 }
 
 export interface IndexPlan {
   /** Before the conditional batch: a state that must be recovered is findable before it exists (insert before, delete after). */
   before: Write[][];
-  /** After the batch: running and correlation entries, then the registry row, and last the recovery delete, so a crash part-way leaves the execution recoverable. */
+  /** After the batch: running and correlation entries, and last the recovery delete, so a crash part-way leaves the execution recoverable. */
   after: Write[][];
 }
 
-const sameRecoveryEntry = (a: IndexKeys, b: IndexKeys): boolean =>
-  a.recoveryBucket === b.recoveryBucket && a.recoveryShard === b.recoveryShard;
-const sameRunningEntry = (a: IndexKeys, b: IndexKeys): boolean =>
-  a.name === b.name && a.version === b.version && a.runningBucket === b.runningBucket;
-
 const stages = (...s: Write[][]): Write[][] => s.filter((stage) => stage.length > 0);
 
-export function indexPlan(q: ExecutionStatements, workflowId: string, prev: IndexKeys | undefined, next: IndexKeys): IndexPlan {
+/** An open-index entry written to `index` at generation `gen` (of width genMs), with its registry rows. */
+export function entryWritesAt(
+  q: ExecutionStatements,
+  index: string,
+  gen: number,
+  genMs: number,
+  shard: number,
+  workflowId: string,
+  version: number | null,
+  fromGen: number,
+): Write[] {
+  const page = pageOf(gen, genMs);
+  return [
+    { query: q.insertOpenEntry, params: [index, gen, shard, workflowId, version, fromGen] },
+    { query: q.insertOpenGen, params: [index, page, gen], registryKey: `${index}|${gen}` },
+    { query: q.insertOpenPage, params: [index, page], registryKey: `${index}|page|${page}` },
+  ];
+}
+
+/** A new entry of young generation `gen`; written to the carried index instead when that generation is already sealed (a late repair). */
+function entryWrites(
+  q: ExecutionStatements,
+  family: OpenFamily,
+  gen: number,
+  shard: number,
+  workflowId: string,
+  version: number | null,
+  layout: IndexLayout,
+  nowMs: number,
+): Write[] {
+  const at = placement(family, gen, layout, nowMs);
+  return entryWritesAt(q, at.index, at.gen, at.genMs, shard, workflowId, version, gen);
+}
+
+const inRunning = (k: IndexKeys | undefined): k is IndexKeys => k !== undefined && !k.terminal;
+const sameRunning = (a: IndexKeys, b: IndexKeys): boolean => a.name === b.name && a.version === b.version && a.runningGen === b.runningGen;
+
+export function indexPlan(q: ExecutionStatements, workflowId: string, prev: IndexKeys | undefined, next: IndexKeys, layout: IndexLayout, nowMs: number): IndexPlan {
+  const recovery = recoveryFamily(layout.recoveryShards);
   const recoveryInsert: Write[] = [];
-  const recoveryRegistry: Write[] = [];
-  if (next.needsRecovery && !(prev?.needsRecovery && sameRecoveryEntry(prev, next))) {
-    recoveryInsert.push({ query: q.insertRecovery, params: [next.recoveryBucket, next.recoveryShard, workflowId] });
-    recoveryRegistry.push({ query: q.insertBucket, params: [RECOVERY_INDEX_NAME, next.recoveryBucket] });
-  }
+  if (next.needsRecovery && !(prev?.needsRecovery && prev.recoveryGen === next.recoveryGen))
+    recoveryInsert.push(...entryWrites(q, recovery, next.recoveryGen, next.recoveryShard, workflowId, null, layout, nowMs));
 
   const entries: Write[] = [];
-  const runningRegistry: Write[] = [];
-  const prevRunning = prev !== undefined && !prev.terminal;
-  if (!next.terminal && !(prevRunning && sameRunningEntry(prev, next))) {
-    entries.push({ query: q.insertRunning, params: [next.name, next.runningBucket, next.version, workflowId] });
-    runningRegistry.push({ query: q.insertBucket, params: [runningIndexName(next.name), next.runningBucket] });
-  }
-  if (prevRunning && (next.terminal || !sameRunningEntry(prev, next)))
-    entries.push({ query: q.deleteRunning, params: [prev.name, prev.runningBucket, prev.version, workflowId] });
+  if (inRunning(next) && !(inRunning(prev) && sameRunning(prev, next)))
+    entries.push(...entryWrites(q, runningFamily(next.name), next.runningGen, 0, workflowId, next.version, layout, nowMs));
+  if (inRunning(prev) && (!inRunning(next) || !sameRunning(prev, next)))
+    entries.push({ query: q.deleteOpenEntry, params: [runningFamily(prev.name).young, prev.runningGen, 0, workflowId] });
 
   if (
     next.correlationId !== null &&
@@ -50,20 +79,23 @@ export function indexPlan(q: ExecutionStatements, workflowId: string, prev: Inde
     entries.push({ query: q.deleteCorrelation, params: [prev.name, prev.correlationId, workflowId] });
 
   const recoveryDelete: Write[] = [];
-  if (prev?.needsRecovery && (!next.needsRecovery || !sameRecoveryEntry(prev, next)))
-    recoveryDelete.push({ query: q.deleteRecovery, params: [prev.recoveryBucket, prev.recoveryShard, workflowId] });
+  if (prev?.needsRecovery && (!next.needsRecovery || prev.recoveryGen !== next.recoveryGen))
+    recoveryDelete.push({ query: q.deleteOpenEntry, params: [recovery.young, prev.recoveryGen, prev.recoveryShard, workflowId] });
 
-  return { before: stages(recoveryInsert, recoveryRegistry), after: stages(entries, runningRegistry, recoveryDelete) };
+  return { before: stages(recoveryInsert), after: stages(entries, recoveryDelete) };
 }
 
-/** Deletes of every entry any of these key sets may have written (remove()). */
+/**
+ * Deletes of every entry any of these key sets may have written (remove()). Copies a reader carried
+ * are not known here: readers verify carried entries and drop those of a removed execution.
+ */
 export function removalWrites(q: ExecutionStatements, workflowId: string, keySets: IndexKeys[]): Write[] {
   const out = new Map<string, Write>();
   const add = (w: Write) => out.set(`${w.query}|${JSON.stringify(w.params)}`, w);
   for (const k of keySets) {
-    add({ query: q.deleteRunning, params: [k.name, k.runningBucket, k.version, workflowId] });
+    if (!k.terminal) add({ query: q.deleteOpenEntry, params: [runningFamily(k.name).young, k.runningGen, 0, workflowId] });
     if (k.correlationId !== null) add({ query: q.deleteCorrelation, params: [k.name, k.correlationId, workflowId] });
-    add({ query: q.deleteRecovery, params: [k.recoveryBucket, k.recoveryShard, workflowId] });
+    if (k.needsRecovery) add({ query: q.deleteOpenEntry, params: [RECOVERY_INDEX, k.recoveryGen, k.recoveryShard, workflowId] });
   }
   return [...out.values()];
 }

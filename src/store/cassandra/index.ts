@@ -59,6 +59,8 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
     consistency,
     layout,
     payloadLimits: { ...DEFAULT_PAYLOAD_LIMITS, ...cfg.payloadLimits },
+    onIndexError: cfg.onIndexError,
+    maintenanceIntervalMs: cfg.indexMaintenanceMs ?? 5 * 60_000,
   });
   const metadata = new CassandraMetadataStore(client, {
     keyspace,

@@ -33,6 +33,29 @@ export function migrationFiles(files: Array<{ fileName: string; text: string }>)
 
 export const checksumOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 
+/**
+ * A table id derived from the keyspace and table name (a UUID with version 8, "custom"). Replicas
+ * that create the same table at the same moment through different coordinators then make the very
+ * same schema change: with random ids (Cassandra's default) the two creations conflict, and the
+ * nodes can end up disagreeing about which id the table has.
+ */
+export function tableIdOf(keyspace: string, table: string): string {
+  const h = createHash('sha256').update(`baton:${assertKeyspaceName(keyspace)}.${table}`).digest();
+  h[6] = (h[6]! & 0x0f) | 0x80;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const hex = h.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The migrator's own tables, created before it holds its lease (so possibly by several replicas at once). */
+export function bookkeepingTables(keyspace: string): string[] {
+  const ks = assertKeyspaceName(keyspace);
+  return [
+    `CREATE TABLE IF NOT EXISTS ${ks}.schema_migrations (version int PRIMARY KEY, name text, checksum text, applied_at timestamp) WITH id = ${tableIdOf(ks, 'schema_migrations')}`,
+    `CREATE TABLE IF NOT EXISTS ${ks}.schema_migrations_lock (id text PRIMARY KEY, owner text) WITH id = ${tableIdOf(ks, 'schema_migrations_lock')}`,
+  ];
+}
+
 /** The CQL statements of a migration, with `{{keyspace}}` substituted, comments dropped, split on `;` outside quotes. */
 export function migrationStatements(text: string, keyspace: string): string[] {
   const ks = assertKeyspaceName(keyspace);

@@ -5,37 +5,37 @@ import type { StoredExecution } from '../ports';
 
 // Pure mapping between Baton records and Cassandra rows, plus the bucket maths of the indexes.
 
-/** How the time-bucketed indexes are cut. Bucket values are stored with each execution, so changing these only affects new entries. */
+/**
+ * How the time-cut tables are laid out. The open-execution indexes (running by name, needing
+ * recovery) are cut by write time into generations (open-index.ts); the values written are stored
+ * with each execution (`keys`), so changing these later only affects new entries.
+ */
 export interface IndexLayout {
-  /** Width of a running_by_name bucket (createTime), ms. */
-  runningBucketMs: number;
-  /** Width of a needs_recovery bucket (createTime), ms. */
-  recoveryBucketMs: number;
-  /** Hash shards per needs_recovery bucket. */
+  /** Width of a generation of the open-execution indexes, ms. Bounds the tombstones a read of one can meet. */
+  genMs: number;
+  /** Width of a generation of carried entries (executions still open when their generation was sealed), ms. */
+  carriedGenMs: number;
+  /**
+   * How long after its end a generation is sealed (carried forward and dropped): the clock skew
+   * tolerated between hosts, and how late an index write may arrive.
+   */
+  sealMarginMs: number;
+  /** Hash shards per generation of the recovery index (every execution passes through it). */
   recoveryShards: number;
   /** Width of an event_executions bucket (created), ms. */
   eventBucketMs: number;
 }
 
 export const DEFAULT_INDEX_LAYOUT: IndexLayout = {
-  runningBucketMs: 24 * 3600_000,
-  recoveryBucketMs: 3600_000,
+  genMs: 60_000,
+  carriedGenMs: 24 * 3600_000,
+  sealMarginMs: 60_000,
   recoveryShards: 4,
   eventBucketMs: 24 * 3600_000,
 };
 
 /** Start (epoch ms) of the bucket holding `ms`. */
 export const bucketOf = (ms: number, widthMs: number): number => Math.floor(ms / widthMs) * widthMs;
-
-/** Starts of the buckets covering [fromMs, toMs], oldest first. */
-export function bucketsBetween(fromMs: number, toMs: number, widthMs: number): number[] {
-  const out: number[] = [];
-  for (let b = bucketOf(fromMs, widthMs); b <= toMs; b += widthMs) out.push(b);
-  return out;
-}
-
-/** A bucket may be pruned from its registry only once it is over: no new createTime can fall in it. */
-export const bucketIsPast = (bucket: number, widthMs: number, nowMs: number): boolean => bucket + widthMs <= nowMs;
 
 /** Stable shard of an id (FNV-1a, 32 bit), so every replica puts an execution in the same shard. */
 export function shardOf(id: string, shards: number): number {
@@ -47,9 +47,6 @@ export function shardOf(id: string, shards: number): number {
   return h % shards;
 }
 
-/** Registry partition names in index_buckets. */
-export const runningIndexName = (workflowName: string): string => `running:${workflowName}`;
-export const RECOVERY_INDEX_NAME = 'recovery';
 export const eventIndexName = (handlerName: string): string => `events:${handlerName}`;
 
 /** Everything the secondary indexes need to know about one committed execution state. */
@@ -60,21 +57,30 @@ export interface IndexKeys {
   terminal: boolean;
   /** Non-terminal, or terminal but still owing effects (ExecutionStore.idsNeedingRecovery). */
   needsRecovery: boolean;
-  runningBucket: number;
-  recoveryBucket: number;
+  /** Generation of the running entry (0 when terminal): where it was written, kept while the entry stays the same. */
+  runningGen: number;
+  /** Generation of the recovery entry (0 when not needed). */
+  recoveryGen: number;
   recoveryShard: number;
 }
 
-export function indexKeysOf(workflow: WorkflowRecord, outbox: Effect[], layout: IndexLayout): IndexKeys {
+/**
+ * The index keys of a state about to be committed, given those already indexed (`prev`). An entry
+ * that stays the same keeps its generation; a new one goes to the generation of `nowMs`.
+ */
+export function indexKeysOf(workflow: WorkflowRecord, outbox: Effect[], layout: IndexLayout, prev: IndexKeys | undefined, nowMs: number): IndexKeys {
   const terminal = isTerminalWorkflow(workflow.status);
+  const needsRecovery = !terminal || outbox.length > 0;
+  const sameRunning = prev !== undefined && !prev.terminal && prev.name === workflow.workflowName && prev.version === workflow.workflowVersion;
+  const gen = bucketOf(nowMs, layout.genMs);
   return {
     name: workflow.workflowName,
     version: workflow.workflowVersion,
     correlationId: workflow.correlationId ?? null,
     terminal,
-    needsRecovery: !terminal || outbox.length > 0,
-    runningBucket: bucketOf(workflow.createTime, layout.runningBucketMs),
-    recoveryBucket: bucketOf(workflow.createTime, layout.recoveryBucketMs),
+    needsRecovery,
+    runningGen: terminal ? 0 : sameRunning ? prev.runningGen : gen,
+    recoveryGen: !needsRecovery ? 0 : prev?.needsRecovery ? prev.recoveryGen : gen,
     recoveryShard: shardOf(workflow.workflowId, layout.recoveryShards),
   };
 }
@@ -87,8 +93,8 @@ export const encodeKeys = (k: IndexKeys): string =>
     correlationId: k.correlationId,
     terminal: k.terminal,
     needsRecovery: k.needsRecovery,
-    runningBucket: k.runningBucket,
-    recoveryBucket: k.recoveryBucket,
+    runningGen: k.runningGen,
+    recoveryGen: k.recoveryGen,
     recoveryShard: k.recoveryShard,
   });
 

@@ -31,18 +31,20 @@ export function executionStatements(keyspace: string) {
     deleteTaskLookup: `DELETE FROM ${ks}.task_lookup WHERE task_id = ?`,
     selectTaskLookup: `SELECT workflow_id FROM ${ks}.task_lookup WHERE task_id = ?`,
 
-    insertRunning: `INSERT INTO ${ks}.running_by_name (workflow_name, bucket, workflow_version, workflow_id) VALUES (?, ?, ?, ?)`,
-    deleteRunning: `DELETE FROM ${ks}.running_by_name WHERE workflow_name = ? AND bucket = ? AND workflow_version = ? AND workflow_id = ?`,
-    selectRunning: `SELECT workflow_id FROM ${ks}.running_by_name WHERE workflow_name = ? AND bucket = ?`,
-    selectRunningVersion: `SELECT workflow_id FROM ${ks}.running_by_name WHERE workflow_name = ? AND bucket = ? AND workflow_version = ?`,
-
-    insertRecovery: `INSERT INTO ${ks}.needs_recovery (bucket, shard, workflow_id) VALUES (?, ?, ?)`,
-    deleteRecovery: `DELETE FROM ${ks}.needs_recovery WHERE bucket = ? AND shard = ? AND workflow_id = ?`,
-    selectRecovery: `SELECT workflow_id FROM ${ks}.needs_recovery WHERE bucket = ? AND shard = ?`,
-
-    insertBucket: `INSERT INTO ${ks}.index_buckets (index_name, bucket) VALUES (?, ?)`,
-    deleteBucket: `DELETE FROM ${ks}.index_buckets WHERE index_name = ? AND bucket = ?`,
-    selectBuckets: `SELECT bucket FROM ${ks}.index_buckets WHERE index_name = ?`,
+    // Open-execution indexes by generation (generations.ts, open-index.ts).
+    insertOpenEntry: `INSERT INTO ${ks}.open_entries (index_name, gen, shard, workflow_id, workflow_version, from_gen) VALUES (?, ?, ?, ?, ?, ?)`,
+    deleteOpenEntry: `DELETE FROM ${ks}.open_entries WHERE index_name = ? AND gen = ? AND shard = ? AND workflow_id = ?`,
+    selectOpenEntries: `SELECT workflow_id, workflow_version, from_gen FROM ${ks}.open_entries WHERE index_name = ? AND gen = ? AND shard = ?`,
+    dropOpenGeneration: `DELETE FROM ${ks}.open_entries WHERE index_name = ? AND gen = ? AND shard = ?`,
+    insertOpenGen: `INSERT INTO ${ks}.open_gens (index_name, page, gen) VALUES (?, ?, ?)`,
+    selectOpenGens: `SELECT gen FROM ${ks}.open_gens WHERE index_name = ? AND page = ? AND gen >= ?`,
+    dropOpenGens: `DELETE FROM ${ks}.open_gens WHERE index_name = ? AND page = ?`,
+    insertOpenPage: `INSERT INTO ${ks}.open_pages (index_name, page) VALUES (?, ?)`,
+    selectOpenPages: `SELECT page FROM ${ks}.open_pages WHERE index_name = ? AND page >= ?`,
+    deleteOpenPage: `DELETE FROM ${ks}.open_pages WHERE index_name = ? AND page = ?`,
+    selectOpenFloor: `SELECT floor FROM ${ks}.open_pages WHERE index_name = ? LIMIT 1`,
+    /** Written with the floor itself as the write timestamp, so the highest floor wins whatever the order of writes. */
+    setOpenFloor: `UPDATE ${ks}.open_pages SET floor = ? WHERE index_name = ?`,
 
     upsertCorrelation: `INSERT INTO ${ks}.workflows_by_correlation (workflow_name, correlation_id, workflow_id, terminal) VALUES (?, ?, ?, ?)`,
     deleteCorrelation: `DELETE FROM ${ks}.workflows_by_correlation WHERE workflow_name = ? AND correlation_id = ? AND workflow_id = ?`,

@@ -40,6 +40,7 @@ class RecordingClient {
 }
 
 const q = executionStatements('ks');
+const NOW = Date.UTC(2025, 5, 1, 12, 0, 30);
 const nameOf = new Map(Object.entries(q).map(([k, v]) => [v, k]));
 const names = (calls: Call[]): string[] =>
   calls.map((c) => (c.kind === 'batch' ? `batch[${(c.query as string[]).map((s) => nameOf.get(s)).join(',')}]` : nameOf.get(c.query as string)!));
@@ -47,7 +48,7 @@ const names = (calls: Call[]): string[] =>
 function setup() {
   const client = new RecordingClient();
   const indexErrors: unknown[] = [];
-  const store = new CassandraExecutionStore(client as unknown as Client, { keyspace: 'ks', onIndexError: (e) => indexErrors.push(e) });
+  const store = new CassandraExecutionStore(client as unknown as Client, { keyspace: 'ks', onIndexError: (e) => indexErrors.push(e), now: () => NOW });
   const workflow = makeWorkflowRecord({ workflowId: 'wf-1', correlationId: 'c' });
   const task = makeTask({ taskId: 't-1', workflowInstanceId: 'wf-1' });
   const commit = (over: Partial<ExecutionCommit> = {}): ExecutionCommit => ({
@@ -67,14 +68,27 @@ describe('CassandraExecutionStore commit', () => {
     await store.commit(commit());
     expect(names(client.calls)).toEqual([
       'upsertTaskLookup',
-      'insertRecovery',
-      'insertBucket',
+      'insertOpenEntry',
+      'insertOpenGen',
+      'insertOpenPage',
       'batch[insertExecution,upsertTask]',
-      'insertRunning',
+      'insertOpenEntry',
+      'insertOpenGen',
+      'insertOpenPage',
       'upsertCorrelation',
-      'insertBucket',
       'setIndexedKeys',
     ]);
+    const gen = Date.UTC(2025, 5, 1, 12, 0, 0);
+    expect(client.calls[1]!.params).toEqual(['recovery', gen, expect.any(Number), 'wf-1', null, gen]);
+    expect(client.calls[5]!.params).toEqual(['running:fixture_wf', gen, 0, 'wf-1', 1, gen]);
+  });
+
+  it('writes the registry rows of a generation once per process', async () => {
+    const { client, store, commit, workflow } = setup();
+    await store.commit(commit());
+    client.calls = [];
+    await store.commit(commit({ workflow: { ...workflow, workflowId: 'wf-2' }, upsertTasks: [] }));
+    expect(names(client.calls)).toEqual(['insertOpenEntry', 'batch[insertExecution]', 'insertOpenEntry', 'upsertCorrelation', 'setIndexedKeys']);
   });
 
   it('sends the batch as a logged, non-idempotent LWT at LOCAL_QUORUM / LOCAL_SERIAL, and everything else prepared and idempotent', async () => {
@@ -110,7 +124,7 @@ describe('CassandraExecutionStore commit', () => {
     const { client, store, commit } = setup();
     client.answer(q.insertExecution, { applied: false });
     await expect(store.commit(commit())).rejects.toBeInstanceOf(StaleWriteError);
-    expect(names(client.calls).slice(3)).toEqual(['batch[insertExecution,upsertTask]']);
+    expect(names(client.calls).slice(4)).toEqual(['batch[insertExecution,upsertTask]']);
   });
 
   it('reads the stored head once when it does not know the rev, and refuses a mismatch without writing', async () => {
@@ -122,7 +136,7 @@ describe('CassandraExecutionStore commit', () => {
 
   it('diffs against the stored indexed_keys on a cache miss, so an unchanged turn writes no index entry', async () => {
     const { client, store, commit, workflow, task } = setup();
-    const keys = encodeKeys(indexKeysOf(workflow, [], DEFAULT_INDEX_LAYOUT));
+    const keys = encodeKeys(indexKeysOf(workflow, [], DEFAULT_INDEX_LAYOUT, undefined, NOW - 3 * 86_400_000));
     client.answer(q.selectHead, { rows: [{ rev: types.Long.fromNumber(4), indexed_keys: keys }] });
     await store.commit(commit({ expectedRev: 4 }));
     expect(names(client.calls)).toEqual(['selectHead', 'upsertTaskLookup', 'batch[updateExecution,upsertTask]']);
@@ -164,7 +178,7 @@ describe('CassandraExecutionStore commit', () => {
 
   it('reports an index write that fails after the batch instead of failing the durable turn', async () => {
     const { client, store, commit, indexErrors } = setup();
-    client.answer(q.insertRunning, new Error('node down'));
+    client.answer(q.insertOpenEntry, {}, new Error('node down'));
     await expect(store.commit(commit())).resolves.toBeUndefined();
     expect(indexErrors).toHaveLength(1);
     expect(names(client.calls)).not.toContain('setIndexedKeys');

@@ -1,20 +1,24 @@
 import { indexPlan, removalWrites } from '../../../../src/store/cassandra/index-plan';
-import type { IndexKeys } from '../../../../src/store/cassandra/rows';
+import { DEFAULT_INDEX_LAYOUT, type IndexKeys } from '../../../../src/store/cassandra/rows';
 import { executionStatements } from '../../../../src/store/cassandra/statements';
 
 const q = executionStatements('ks');
+const L = DEFAULT_INDEX_LAYOUT;
 const DAY = 86_400_000;
+const NOW = 100 * DAY + 30_000;
+const GEN = 100 * DAY;
+const OLD = 97 * DAY; // a generation sealed long ago (a long-running execution)
 const running: IndexKeys = {
   name: 'order',
   version: 1,
   correlationId: 'c1',
   terminal: false,
   needsRecovery: true,
-  runningBucket: DAY,
-  recoveryBucket: DAY + 3_600_000,
+  runningGen: GEN,
+  recoveryGen: GEN,
   recoveryShard: 2,
 };
-const completed: IndexKeys = { ...running, terminal: true, needsRecovery: false };
+const completed: IndexKeys = { ...running, terminal: true, needsRecovery: false, runningGen: 0, recoveryGen: 0 };
 
 /** Plan as readable "statement-name(params)" lines per stage. */
 function names(stages: { query: string; params: unknown[] }[][]): string[][] {
@@ -23,63 +27,72 @@ function names(stages: { query: string; params: unknown[] }[][]): string[][] {
 }
 
 describe('indexPlan', () => {
-  it('indexes a new running execution: recovery entry before the batch, running and correlation after', () => {
-    const plan = indexPlan(q, 'wf', undefined, running);
-    expect(names(plan.before)).toEqual([[`insertRecovery(${DAY + 3_600_000},2,wf)`], [`insertBucket(recovery,${DAY + 3_600_000})`]]);
-    expect(names(plan.after)).toEqual([
-      [`insertRunning(order,${DAY},1,wf)`, 'upsertCorrelation(order,c1,wf,false)'],
-      [`insertBucket(running:order,${DAY})`],
+  it('indexes a new running execution: recovery entry before the batch, running and correlation after, each with its registry rows', () => {
+    const plan = indexPlan(q, 'wf', undefined, running, L, NOW);
+    expect(names(plan.before)).toEqual([
+      [`insertOpenEntry(recovery,${GEN},2,wf,,${GEN})`, `insertOpenGen(recovery,${GEN},${GEN})`, `insertOpenPage(recovery,${GEN})`],
     ]);
+    expect(names(plan.after)).toEqual([
+      [
+        `insertOpenEntry(running:order,${GEN},0,wf,1,${GEN})`,
+        `insertOpenGen(running:order,${GEN},${GEN})`,
+        `insertOpenPage(running:order,${GEN})`,
+        'upsertCorrelation(order,c1,wf,false)',
+      ],
+    ]);
+    expect(plan.before[0]!.map((w) => w.registryKey)).toEqual([undefined, `recovery|${GEN}`, `recovery|page|${GEN}`]);
   });
 
   it('writes nothing when the keys did not change (the common turn)', () => {
-    expect(indexPlan(q, 'wf', running, { ...running })).toEqual({ before: [], after: [] });
+    expect(indexPlan(q, 'wf', running, { ...running }, L, NOW)).toEqual({ before: [], after: [] });
   });
 
-  it('on completion removes the running entry, flips the correlation flag, and deletes the recovery entry last', () => {
-    const plan = indexPlan(q, 'wf', running, completed);
+  it('on completion removes the running entry from its generation, flips the correlation flag, and deletes the recovery entry last', () => {
+    const old = { ...running, runningGen: OLD, recoveryGen: OLD };
+    const plan = indexPlan(q, 'wf', old, completed, L, NOW);
     expect(plan.before).toEqual([]);
     expect(names(plan.after)).toEqual([
-      [`deleteRunning(order,${DAY},1,wf)`, 'upsertCorrelation(order,c1,wf,true)'],
-      [`deleteRecovery(${DAY + 3_600_000},2,wf)`],
+      [`deleteOpenEntry(running:order,${OLD},0,wf)`, 'upsertCorrelation(order,c1,wf,true)'],
+      [`deleteOpenEntry(recovery,${OLD},2,wf)`],
     ]);
   });
 
   it('keeps the recovery entry of a terminal execution that still owes effects', () => {
-    const plan = indexPlan(q, 'wf', running, { ...completed, needsRecovery: true });
-    expect(names(plan.after)).toEqual([[`deleteRunning(order,${DAY},1,wf)`, 'upsertCorrelation(order,c1,wf,true)']]);
+    const plan = indexPlan(q, 'wf', running, { ...completed, needsRecovery: true, recoveryGen: GEN }, L, NOW);
+    expect(names(plan.after)).toEqual([[`deleteOpenEntry(running:order,${GEN},0,wf)`, 'upsertCorrelation(order,c1,wf,true)']]);
   });
 
-  it('re-indexes a retried execution (terminal back to running) before and after the batch', () => {
-    const plan = indexPlan(q, 'wf', completed, running);
-    expect(names(plan.before)[0]).toEqual([`insertRecovery(${DAY + 3_600_000},2,wf)`]);
-    expect(names(plan.after)[0]).toEqual([`insertRunning(order,${DAY},1,wf)`, 'upsertCorrelation(order,c1,wf,false)']);
-  });
-
-  it('moves entries when a restart changes createTime bucket, version and correlation id', () => {
-    const moved: IndexKeys = { ...running, version: 2, runningBucket: 5 * DAY, recoveryBucket: 5 * DAY, correlationId: 'c2' };
-    const plan = indexPlan(q, 'wf', running, moved);
-    expect(names(plan.before)).toEqual([[`insertRecovery(${5 * DAY},2,wf)`], [`insertBucket(recovery,${5 * DAY})`]]);
+  it('moves the running entry to the current generation when a restart changes the version, and the correlation entry with its id', () => {
+    const prev = { ...running, runningGen: OLD, recoveryGen: OLD };
+    const plan = indexPlan(q, 'wf', prev, { ...prev, version: 2, runningGen: GEN, correlationId: 'c2' }, L, NOW);
+    expect(plan.before).toEqual([]);
     expect(names(plan.after)).toEqual([
-      [`insertRunning(order,${5 * DAY},2,wf)`, `deleteRunning(order,${DAY},1,wf)`, 'upsertCorrelation(order,c2,wf,false)', 'deleteCorrelation(order,c1,wf)'],
-      [`insertBucket(running:order,${5 * DAY})`],
-      [`deleteRecovery(${DAY + 3_600_000},2,wf)`],
+      [
+        `insertOpenEntry(running:order,${GEN},0,wf,2,${GEN})`,
+        `insertOpenGen(running:order,${GEN},${GEN})`,
+        `insertOpenPage(running:order,${GEN})`,
+        `deleteOpenEntry(running:order,${OLD},0,wf)`,
+        'upsertCorrelation(order,c2,wf,false)',
+        'deleteCorrelation(order,c1,wf)',
+      ],
     ]);
   });
 
+  it('writes an entry of a generation sealed meanwhile (a late repair) to the carried index of the day, from that generation', () => {
+    const plan = indexPlan(q, 'wf', undefined, { ...running, runningGen: OLD, recoveryGen: OLD, correlationId: null }, L, NOW);
+    expect(names(plan.before)[0]![0]).toBe(`insertOpenEntry(recovery-carried,${100 * DAY},2,wf,,${OLD})`);
+    expect(names(plan.after)[0]![0]).toBe(`insertOpenEntry(running-carried:order,${100 * DAY},0,wf,1,${OLD})`);
+  });
+
   it('writes no correlation entry without a correlation id', () => {
-    const plan = indexPlan(q, 'wf', undefined, { ...running, correlationId: null });
-    expect(names(plan.after)[0]).toEqual([`insertRunning(order,${DAY},1,wf)`]);
+    const plan = indexPlan(q, 'wf', undefined, { ...running, correlationId: null }, L, NOW);
+    expect(names(plan.after)[0]!.filter((w) => w.includes('Correlation'))).toEqual([]);
   });
 });
 
 describe('removalWrites', () => {
   it('deletes every entry any known key set may have written, once each', () => {
     const writes = removalWrites(q, 'wf', [running, { ...running }, completed]);
-    expect(names([writes])[0]).toEqual([
-      `deleteRunning(order,${DAY},1,wf)`,
-      'deleteCorrelation(order,c1,wf)',
-      `deleteRecovery(${DAY + 3_600_000},2,wf)`,
-    ]);
+    expect(names([writes])[0]).toEqual([`deleteOpenEntry(running:order,${GEN},0,wf)`, 'deleteCorrelation(order,c1,wf)', `deleteOpenEntry(recovery,${GEN},2,wf)`]);
   });
 });

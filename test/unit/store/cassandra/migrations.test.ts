@@ -1,5 +1,5 @@
 import { readMigrationFiles } from '../../../../src/store/cassandra/migrate';
-import { checksumOf, migrationFiles, migrationStatements, pendingMigrations } from '../../../../src/store/cassandra/migrations';
+import { bookkeepingTables, checksumOf, migrationFiles, migrationStatements, pendingMigrations, tableIdOf } from '../../../../src/store/cassandra/migrations';
 import { cassandraConfigFromEnv, consistencyOf, replicationClause } from '../../../../src/store/cassandra/config';
 import { types } from 'cassandra-driver';
 
@@ -58,6 +58,34 @@ describe('migration files', () => {
     expect(statements.find((s) => s.includes('baton.executions'))).toMatch(/rev bigint static/);
     expect(statements.find((s) => s.includes('baton.workflow_defs'))).toMatch(/CLUSTERING ORDER BY \(version DESC\)/);
   });
+
+  it('002 replaces the running and recovery tables by the generation tables', () => {
+    const file = readMigrationFiles().find((f) => f.version === 2)!;
+    expect(file.name).toBe('002_open_generations.cql');
+    const statements = migrationStatements(file.text, 'baton');
+    expect(statements.map((s) => /^(CREATE TABLE IF NOT EXISTS|DROP TABLE IF EXISTS) baton\.(\w+)/.exec(s)?.slice(1).join(' '))).toEqual([
+      'CREATE TABLE IF NOT EXISTS open_entries',
+      'CREATE TABLE IF NOT EXISTS open_gens',
+      'CREATE TABLE IF NOT EXISTS open_pages',
+      'DROP TABLE IF EXISTS running_by_name',
+      'DROP TABLE IF EXISTS needs_recovery',
+    ]);
+    expect(statements[2]).toMatch(/floor bigint static/);
+  });
+});
+
+describe("the migrator's own tables", () => {
+  it('get a table id fixed by keyspace and name, so simultaneous creations are one and the same change', () => {
+    expect(tableIdOf('baton', 'schema_migrations')).toBe(tableIdOf('baton', 'schema_migrations'));
+    expect(tableIdOf('baton', 'schema_migrations')).not.toBe(tableIdOf('other', 'schema_migrations'));
+    expect(tableIdOf('baton', 'schema_migrations')).not.toBe(tableIdOf('baton', 'schema_migrations_lock'));
+    expect(tableIdOf('baton', 'x')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const [migrations, lock] = bookkeepingTables('baton');
+    expect(migrations).toBe(
+      `CREATE TABLE IF NOT EXISTS baton.schema_migrations (version int PRIMARY KEY, name text, checksum text, applied_at timestamp) WITH id = ${tableIdOf('baton', 'schema_migrations')}`,
+    );
+    expect(lock).toMatch(/^CREATE TABLE IF NOT EXISTS baton\.schema_migrations_lock \(id text PRIMARY KEY, owner text\) WITH id = /);
+  });
 });
 
 describe('Cassandra settings', () => {
@@ -69,7 +97,8 @@ describe('Cassandra settings', () => {
   });
 
   it('builds the keyspace replication map from the shorthand forms and CQL maps', () => {
-    expect(replicationClause(undefined)).toBe("{'class': 'SimpleStrategy', 'replication_factor': 1}");
+    expect(replicationClause('1')).toBe("{'class': 'SimpleStrategy', 'replication_factor': 1}");
+    expect(() => replicationClause(' ')).toThrow(/CASSANDRA_REPLICATION is empty/);
     expect(replicationClause('3')).toBe("{'class': 'SimpleStrategy', 'replication_factor': 3}");
     expect(replicationClause('dc1:3, dc2:2')).toBe("{'class': 'NetworkTopologyStrategy', 'dc1': 3, 'dc2': 2}");
     expect(replicationClause("{'class':'NetworkTopologyStrategy','dc1':3}")).toBe("{'class':'NetworkTopologyStrategy','dc1':3}");

@@ -1,7 +1,5 @@
 import {
-  bucketIsPast,
   bucketOf,
-  bucketsBetween,
   decodeKeys,
   DEFAULT_INDEX_LAYOUT,
   effectiveDeletes,
@@ -26,16 +24,6 @@ describe('bucket maths', () => {
     expect(bucketOf(T0 + 90 * 60_000, HOUR)).toBe(T0 + HOUR);
   });
 
-  it('lists the buckets covering a range, oldest first', () => {
-    expect(bucketsBetween(T0 + 5, T0 + 2 * DAY + 1, DAY)).toEqual([T0, T0 + DAY, T0 + 2 * DAY]);
-    expect(bucketsBetween(T0 + 5, T0 + 6, DAY)).toEqual([T0]);
-  });
-
-  it('calls a bucket past only once its whole width is behind now', () => {
-    expect(bucketIsPast(T0, DAY, T0 + DAY - 1)).toBe(false);
-    expect(bucketIsPast(T0, DAY, T0 + DAY)).toBe(true);
-  });
-
   it('shards ids stably and spreads them', () => {
     expect(shardOf('wf-1', 4)).toBe(shardOf('wf-1', 4));
     const counts = [0, 0, 0, 0];
@@ -45,30 +33,47 @@ describe('bucket maths', () => {
 });
 
 describe('index keys', () => {
-  it('derives buckets, shard and flags from the workflow and outbox', () => {
-    const wf = makeWorkflowRecord({ workflowId: 'wf-a', workflowName: 'order', workflowVersion: 3, createTime: T0 + DAY + 2 * HOUR + 5, correlationId: 'c' });
-    const k = indexKeysOf(wf, [], DEFAULT_INDEX_LAYOUT);
+  const L = DEFAULT_INDEX_LAYOUT;
+  const NOW = T0 + DAY + 2 * HOUR + 90_500;
+  const GEN = T0 + DAY + 2 * HOUR + 60_000;
+
+  it('puts new entries in the generation of the write time, and derives shard and flags', () => {
+    const wf = makeWorkflowRecord({ workflowId: 'wf-a', workflowName: 'order', workflowVersion: 3, createTime: T0, correlationId: 'c' });
+    const k = indexKeysOf(wf, [], L, undefined, NOW);
     expect(k).toEqual({
       name: 'order',
       version: 3,
       correlationId: 'c',
       terminal: false,
       needsRecovery: true,
-      runningBucket: T0 + DAY,
-      recoveryBucket: T0 + DAY + 2 * HOUR,
-      recoveryShard: shardOf('wf-a', DEFAULT_INDEX_LAYOUT.recoveryShards),
+      runningGen: GEN,
+      recoveryGen: GEN,
+      recoveryShard: shardOf('wf-a', L.recoveryShards),
     });
+  });
+
+  it('keeps the generation of an entry that stays, and moves one that changes', () => {
+    const wf = makeWorkflowRecord({ workflowName: 'order', workflowVersion: 3 });
+    const prev = indexKeysOf(wf, [], L, undefined, NOW);
+    const later = NOW + 5 * DAY;
+    expect(indexKeysOf({ ...wf, variables: { x: 1 } }, [], L, prev, later)).toEqual(prev);
+    // A restart on a new definition version is a new running entry; the recovery entry stays.
+    expect(indexKeysOf({ ...wf, workflowVersion: 4 }, [], L, prev, later)).toMatchObject({ runningGen: bucketOf(later, L.genMs), recoveryGen: GEN });
+    const done = indexKeysOf({ ...wf, status: 'COMPLETED' }, [], L, prev, later);
+    expect(done).toMatchObject({ terminal: true, needsRecovery: false, runningGen: 0, recoveryGen: 0 });
+    // Retried: back in both indexes, in the generation of the retry.
+    expect(indexKeysOf(wf, [], L, done, later)).toMatchObject({ runningGen: bucketOf(later, L.genMs), recoveryGen: bucketOf(later, L.genMs) });
   });
 
   it('needs recovery while non-terminal or while the outbox is not empty', () => {
     const done = makeWorkflowRecord({ status: 'COMPLETED' });
-    expect(indexKeysOf(done, [], DEFAULT_INDEX_LAYOUT)).toMatchObject({ terminal: true, needsRecovery: false, correlationId: null });
-    expect(indexKeysOf(done, [{ kind: 'index', workflowId: done.workflowId, taskIds: [] }], DEFAULT_INDEX_LAYOUT).needsRecovery).toBe(true);
-    expect(indexKeysOf(makeWorkflowRecord({ status: 'PAUSED' }), [], DEFAULT_INDEX_LAYOUT)).toMatchObject({ terminal: false, needsRecovery: true });
+    expect(indexKeysOf(done, [], L, undefined, NOW)).toMatchObject({ terminal: true, needsRecovery: false, correlationId: null });
+    expect(indexKeysOf(done, [{ kind: 'index', workflowId: done.workflowId, taskIds: [] }], L, undefined, NOW)).toMatchObject({ needsRecovery: true, recoveryGen: GEN });
+    expect(indexKeysOf(makeWorkflowRecord({ status: 'PAUSED' }), [], L, undefined, NOW)).toMatchObject({ terminal: false, needsRecovery: true });
   });
 
   it('encodes keys canonically and round-trips them', () => {
-    const k = indexKeysOf(makeWorkflowRecord(), [], DEFAULT_INDEX_LAYOUT);
+    const k = indexKeysOf(makeWorkflowRecord(), [], DEFAULT_INDEX_LAYOUT, undefined, T0);
     const shuffled = Object.fromEntries(Object.entries(k).reverse()) as typeof k;
     expect(encodeKeys(shuffled)).toBe(encodeKeys(k));
     expect(decodeKeys(encodeKeys(k))).toEqual(k);

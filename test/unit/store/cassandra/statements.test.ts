@@ -25,17 +25,21 @@ describe('Cassandra statements', () => {
 
   it('reads every secondary table by its full partition key (no ALLOW FILTERING, no scans)', () => {
     expect(q.selectTaskLookup).toBe('SELECT workflow_id FROM baton.task_lookup WHERE task_id = ?');
-    expect(q.selectRunning).toBe('SELECT workflow_id FROM baton.running_by_name WHERE workflow_name = ? AND bucket = ?');
-    expect(q.selectRunningVersion).toBe(
-      'SELECT workflow_id FROM baton.running_by_name WHERE workflow_name = ? AND bucket = ? AND workflow_version = ?',
+    expect(q.selectOpenEntries).toBe(
+      'SELECT workflow_id, workflow_version, from_gen FROM baton.open_entries WHERE index_name = ? AND gen = ? AND shard = ?',
     );
-    expect(q.selectRecovery).toBe('SELECT workflow_id FROM baton.needs_recovery WHERE bucket = ? AND shard = ?');
-    expect(q.selectBuckets).toBe('SELECT bucket FROM baton.index_buckets WHERE index_name = ?');
+    expect(q.selectOpenFloor).toBe('SELECT floor FROM baton.open_pages WHERE index_name = ? LIMIT 1');
     expect(q.selectCorrelation).toBe(
       'SELECT workflow_id, terminal FROM baton.workflows_by_correlation WHERE workflow_name = ? AND correlation_id = ?',
     );
     expect(q.selectTaskLogs).toBe('SELECT created_time, log FROM baton.task_logs WHERE task_id = ?');
     for (const text of [...Object.values(q), ...Object.values(m)]) expect(text).not.toMatch(/ALLOW FILTERING/);
+  });
+
+  it('reads the open-index registries from the floor on (a slice that starts above the rows deleted below it)', () => {
+    expect(q.selectOpenPages).toBe('SELECT page FROM baton.open_pages WHERE index_name = ? AND page >= ?');
+    expect(q.selectOpenGens).toBe('SELECT gen FROM baton.open_gens WHERE index_name = ? AND page = ? AND gen >= ?');
+    expect(q.dropOpenGeneration).toBe('DELETE FROM baton.open_entries WHERE index_name = ? AND gen = ? AND shard = ?');
   });
 
   it('reads the latest workflow definition as the first row of a version-descending partition', () => {
