@@ -19,7 +19,9 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /**
  * The pub/sub component of the double (Redis Streams semantics, held in memory): every app-id
  * that subscribed a topic is one consumer group; each message goes to one live instance of the
- * group and is redelivered until the app acks or drops it (reference §1.5 response table).
+ * group and is redelivered until the app acks or drops it. That is real daprd with the unbounded
+ * inbound retry policy Baton ships (components/resiliency.yaml): without a policy, Dapr 1.18's
+ * pubsub.redis acknowledges a message after the app's first RETRY (test/real/dapr-runtime.test.ts).
  */
 export class PubSubBroker {
   private closed = false;

@@ -1,0 +1,46 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { RedisScanLease } from '../../../src/limits/redis/redis-scan-lease';
+import { freePort, logPath, portOpen, TestProcess, waitFor } from '../../support/processes';
+
+// The recovery scan's lease on a redis-server of this test's own (Debian package redis-server).
+describe('RedisScanLease', () => {
+  let server: TestProcess;
+  let url: string;
+  const clients: Redis[] = [];
+  const client = (): Redis => {
+    const c = new Redis(url);
+    clients.push(c);
+    return c;
+  };
+
+  beforeAll(async () => {
+    const port = await freePort();
+    server = new TestProcess('redis', process.env.BATON_REDIS_SERVER_BIN ?? 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], logPath(mkdtempSync(join(tmpdir(), 'baton-lease-')), 'redis'));
+    url = `redis://127.0.0.1:${port}`;
+    await waitFor(async () => {
+      if (!server.running) throw new Error(`redis-server did not start (is the Debian package redis-server installed?): ${server.tail()}`);
+      return (await portOpen(port)) || undefined;
+    }, 'redis-server', 20_000);
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.quit();
+    await server?.stop();
+  });
+
+  test('one holder at a time; the holder renews; release frees it; expiry frees it', async () => {
+    const a = new RedisScanLease(client(), 't:', 'scan');
+    const b = new RedisScanLease(client(), 't:', 'scan');
+    expect(await a.acquire(5000)).toBe(true);
+    expect(await b.acquire(5000)).toBe(false);
+    expect(await a.acquire(5000)).toBe(true); // renewal
+    await b.release(); // not the holder: no effect
+    expect(await b.acquire(5000)).toBe(false);
+    await a.release();
+    expect(await b.acquire(200)).toBe(true);
+    await waitFor(async () => ((await a.acquire(5000)) ? true : undefined), 'lease expiry', 5000, 50);
+    expect(await b.acquire(5000)).toBe(false);
+  });
+});

@@ -1,0 +1,133 @@
+import { call, eventually } from '../support/baton';
+import { engineSuite } from '../support/real-engines';
+import { missingRealCluster, startRealCluster, type RealCluster, type RealReplica } from '../support/real-cluster';
+import { newWorkerLog, startRecordingWorker, type WorkerLog } from '../support/recording-workers';
+
+// Replicas dying and restarting under load, on the real engines: kill -9 of a replica and its
+// daprd in the middle of 200 workflows, then a rolling restart by SIGTERM. Every workflow ends
+// COMPLETED, no acknowledged update is lost, and no task whose completion was acknowledged is
+// handed out again. Each workflow waits (WAIT), and some tasks fail once (retry delay) or are
+// ignored once (response timeout), so timers of the dying replica's executions must fire elsewhere.
+
+const WORKFLOWS = 200;
+let n = 0;
+const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
+
+/** Starts `count` workflows through the live replicas in turn; a replica refusing a start is retried on another. */
+async function startMany(cluster: RealCluster, name: string, count: number, from = 0): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = from; i < from + count; i++) {
+    const id = await eventually(async () => {
+      const r = await call(cluster.nextUrl(), 'POST', '/api/workflow', { name, input: { i } }).catch(() => undefined);
+      return r?.status === 200 ? r.text : undefined;
+    }, 60_000);
+    ids.push(id);
+  }
+  return ids;
+}
+
+async function setup(cluster: RealCluster): Promise<{ name: string; taskType: string }> {
+  const taskType = uniq('fo');
+  const name = uniq('fowf');
+  const url = cluster.nextUrl();
+  expect((await call(url, 'POST', '/api/metadata/taskdef', [{ name: taskType, retryCount: 2, retryLogic: 'FIXED', retryDelaySeconds: 2, responseTimeoutSeconds: 6, timeoutSeconds: 600 }])).status).toBe(200);
+  const def = {
+    name,
+    version: 1,
+    schemaVersion: 2,
+    tasks: [
+      { name: 'pause', taskReferenceName: 'wait', type: 'WAIT', inputParameters: { duration: '2 seconds' } },
+      { name: taskType, taskReferenceName: 'work', inputParameters: { i: '${workflow.input.i}' } },
+    ],
+    outputParameters: { by: '${work.output.by}' },
+  };
+  expect((await call(url, 'POST', '/api/metadata/workflowdef', def)).status).toBe(200);
+  return { name, taskType };
+}
+
+/** Every 10th workflow's task is ignored on its first attempt, every 10th+1 fails once. */
+const decide = (t: { retryCount?: number; inputData?: Record<string, unknown> }) => {
+  const i = Number(t.inputData?.i);
+  if ((t.retryCount ?? 0) > 0) return 'complete' as const;
+  if (i % 10 === 0) return 'ignore' as const;
+  if (i % 10 === 1) return 'fail' as const;
+  return 'complete' as const;
+};
+
+async function expectAllCompleted(cluster: RealCluster, ids: string[], log: WorkerLog): Promise<void> {
+  const pending = new Set(ids);
+  await eventually(async () => {
+    for (const id of [...pending]) {
+      const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`).catch(() => undefined);
+      if (r?.status !== 200) continue;
+      expect(['RUNNING', 'COMPLETED']).toContain(r.body.status);
+      if (r.body.status === 'COMPLETED') pending.delete(id);
+    }
+    return pending.size === 0 ? true : undefined;
+  }, 300_000, 1000).catch((err) => {
+    throw new Error(`${pending.size} workflows did not complete (e.g. ${[...pending].slice(0, 3).join(', ')}): ${String(err)}`);
+  });
+  // Every acknowledged completion is in the stored executions.
+  const completedTaskIds = new Set<string>();
+  for (const id of ids) {
+    const w = (await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`)).body;
+    for (const t of w.tasks) if (t.status === 'COMPLETED') completedTaskIds.add(t.taskId);
+    expect(w.output).toEqual({ by: 'recorder' });
+  }
+  const lost = [...log.acknowledged].filter((id) => !completedTaskIds.has(id));
+  expect(lost).toEqual([]);
+  expect(log.handedOutAgain).toEqual([]);
+}
+
+engineSuite('distributed profile on real engines', missingRealCluster())('replicas dying under load', () => {
+  let cluster: RealCluster;
+  beforeEach(async () => {
+    cluster = await startRealCluster({ replicas: ['A', 'B'] });
+  });
+  afterEach(async () => {
+    await cluster?.stop();
+  });
+
+  test('kill -9 of a replica and its daprd in the middle of 200 workflows loses nothing', async () => {
+    const { name, taskType } = await setup(cluster);
+    const [a, b] = cluster.replicas as [RealReplica, RealReplica];
+    const log = newWorkerLog();
+    const workers = [
+      startRecordingWorker({ taskType, url: () => (a.alive ? a.url : undefined), decide, log }),
+      startRecordingWorker({ taskType, url: () => b.url, decide, log }),
+      startRecordingWorker({ taskType, url: () => b.url, decide, log }),
+    ];
+    try {
+      const first = await startMany(cluster, name, WORKFLOWS / 2);
+      await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 120_000, 200);
+      const second = startMany(cluster, name, WORKFLOWS / 2, WORKFLOWS / 2);
+      await cluster.kill(a);
+      const ids = [...first, ...(await second)];
+      await expectAllCompleted(cluster, ids, log);
+    } finally {
+      for (const w of workers) await w.stop();
+    }
+  });
+
+  test('a rolling restart by SIGTERM, one replica after the other, under load', async () => {
+    const { name, taskType } = await setup(cluster);
+    const log = newWorkerLog();
+    const workers = [0, 1, 2].map(() => startRecordingWorker({ taskType, url: () => cluster.live()[0]?.url, decide, log }));
+    const clientErrors: string[] = [];
+    try {
+      const starting = startMany(cluster, name, WORKFLOWS);
+      for (const old of [...cluster.replicas]) {
+        await eventually(async () => (log.acknowledged.size >= 10 ? true : undefined), 120_000, 200);
+        const code = await cluster.terminate(old);
+        expect(code).toBe(0);
+        await cluster.addReplica(`${old.name}2`);
+      }
+      const ids = await starting;
+      await expectAllCompleted(cluster, ids, log);
+      clientErrors.push(...log.errors.filter((e) => !/ECONNREFUSED|ECONNRESET|UND_ERR_SOCKET|other side closed| 503 /.test(e)));
+      expect(clientErrors).toEqual([]);
+    } finally {
+      for (const w of workers) await w.stop();
+    }
+  });
+});

@@ -1,0 +1,160 @@
+import { createServer, type Server } from 'node:http';
+import { orkesConductorClient, TaskManager, WorkflowExecutor, type ConductorWorker } from '@io-orkes/conductor-javascript';
+import { call, eventually } from '../support/baton';
+import { engineSuite } from '../support/real-engines';
+import { freePort } from '../support/processes';
+import { APP_ID, missingRealCluster, startRealCluster, type RealCluster } from '../support/real-cluster';
+import { quietLogger } from '../support/sdk';
+import type { StartedDaprd } from '../support/dapr/daprd-processes';
+
+// Flows that only exist with real sidecars: official SDK workers across replicas, a completion
+// published by another app through its own daprd, a worker that reaches Baton through Dapr service
+// invocation, free-text task names, and an execution that stays usable after rejected calls.
+
+let cluster: RealCluster;
+let n = 0;
+const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
+const api = <T = any>(method: string, path: string, body?: unknown) => call<T>(cluster.nextUrl(), method, path, body);
+const wf = async (id: string) => (await api('GET', `/api/workflow/${id}?includeTasks=true`)).body;
+const waitStatus = (id: string, status: string, limitMs = 60_000) => eventually(async () => ((await wf(id)).status === status ? true : undefined), limitMs);
+const register = async (def: Record<string, unknown>) => expect((await api('POST', '/api/metadata/workflowdef', { version: 1, schemaVersion: 2, ...def })).status).toBe(200);
+
+engineSuite('distributed profile on real engines', missingRealCluster())('flows on two real replicas', () => {
+  beforeAll(async () => {
+    cluster = await startRealCluster({ replicas: ['A', 'B'] });
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  test('official JS SDK workers (TaskManager) on each replica run workflows started on both', async () => {
+    const t = uniq('sdk');
+    const name = uniq('sdkwf');
+    await api('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 1 }]);
+    await register({ name, tasks: [{ name: t, taskReferenceName: 'one', inputParameters: { x: '${workflow.input.x}' } }, { name: t, taskReferenceName: 'two', inputParameters: { x: '${one.output.y}' } }], outputParameters: { y: '${two.output.y}' } });
+    const worker: ConductorWorker = { taskDefName: t, execute: async (task) => ({ status: 'COMPLETED', outputData: { y: Number(task.inputData?.x) * 2 } }) };
+    const managers: TaskManager[] = [];
+    for (const r of cluster.replicas) {
+      const client = await orkesConductorClient({ serverUrl: r.url, logger: quietLogger });
+      const m = new TaskManager(client, [worker], { logger: quietLogger, options: { workerID: `w-${r.name}`, pollInterval: 50, concurrency: 4 } });
+      m.startPolling();
+      managers.push(m);
+    }
+    try {
+      const ids = await Promise.all(Array.from({ length: 20 }, async (_, i) => (await api('POST', '/api/workflow', { name, input: { x: i } })).text));
+      for (const [i, id] of ids.entries()) {
+        await waitStatus(id, 'COMPLETED');
+        expect((await wf(id)).output).toEqual({ y: i * 4 });
+      }
+    } finally {
+      await Promise.all(managers.map((m) => m.stopPolling()));
+    }
+  });
+
+  test('a HUMAN task is completed by another service publishing through its own daprd', async () => {
+    const name = uniq('human');
+    await register({ name, tasks: [{ name: 'approve', taskReferenceName: 'approval', type: 'HUMAN' }], outputParameters: { by: '${approval.output.by}' } });
+    const id = (await api('POST', '/api/workflow', { name })).text;
+    await eventually(async () => ((await wf(id)).tasks?.[0]?.status === 'IN_PROGRESS' ? true : undefined));
+    const publisher = await cluster.addForeignSidecar('approvals-service', 'approvals-service');
+    try {
+      const res = await fetch(`http://127.0.0.1:${publisher.daprHttpPort}/v1.0/publish/baton-pubsub/baton-task-completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowId: id, taskRefName: 'approval', status: 'COMPLETED', output: { by: 'ana' } }),
+      });
+      expect(res.status).toBe(204);
+      await waitStatus(id, 'COMPLETED');
+      expect((await wf(id)).output).toEqual({ by: 'ana' });
+    } finally {
+      await publisher.stop();
+    }
+  });
+
+  describe('a worker with its own daprd, through Dapr service invocation', () => {
+    let sidecar: StartedDaprd;
+    let app: Server;
+    beforeAll(async () => {
+      // The worker app serves nothing Baton needs; daprd only wants a port to watch.
+      const port = await freePort();
+      app = createServer((_q, s) => s.end()).listen(port, '127.0.0.1');
+      sidecar = await cluster.addForeignSidecar('worker-app', 'worker-app', port);
+    });
+    afterAll(async () => {
+      await sidecar?.stop();
+      app?.close();
+    });
+
+    test('polls and updates through /v1.0/invoke/<Baton>/method/api/..., Baton checking the app token', async () => {
+      const t = uniq('viaDapr');
+      const name = uniq('viaDaprWf');
+      await register({ name, tasks: [{ name: t, taskReferenceName: 'x' }], outputParameters: { done: '${x.output.done}' } });
+      const id = (await api('POST', '/api/workflow', { name })).text;
+      const base = `http://127.0.0.1:${sidecar.daprHttpPort}/v1.0/invoke/${APP_ID}/method`;
+      const task = await eventually(async () => (await call(base, 'GET', `/api/tasks/poll/batch/${t}?count=1&timeout=500&workerid=dapr-worker`)).body[0]);
+      expect(task.workflowInstanceId).toBe(id);
+      const up = await call(base, 'POST', '/api/tasks', { workflowInstanceId: id, taskId: task.taskId, status: 'COMPLETED', outputData: { done: true } });
+      expect(up.status).toBe(200);
+      await waitStatus(id, 'COMPLETED');
+      expect((await wf(id)).output).toEqual({ done: true });
+      // The SDK itself, pointed at the worker's sidecar, works the same way.
+      const client = await orkesConductorClient({ serverUrl: base, logger: quietLogger });
+      const id2 = (await api('POST', '/api/workflow', { name })).text;
+      const m = new TaskManager(client, [{ taskDefName: t, execute: async () => ({ status: 'COMPLETED', outputData: { done: 'sdk' } }) }], { logger: quietLogger, options: { pollInterval: 50, concurrency: 1 } });
+      m.startPolling();
+      try {
+        await waitStatus(id2, 'COMPLETED');
+        expect((await new WorkflowExecutor(client).getWorkflow(id2, false)).output).toEqual({ done: 'sdk' });
+      } finally {
+        await m.stopPolling();
+      }
+    });
+
+    test("Baton's actor and subscription routes refuse callers without its sidecar's app token", async () => {
+      const r = cluster.replicas[0]!;
+      expect((await fetch(`${r.url}/dapr/config`)).status).toBe(401);
+      expect((await fetch(`${r.url}/actors/WorkflowActor/x/method/recover`, { method: 'PUT' })).status).toBe(401);
+      expect((await fetch(`${r.url}/dapr/config`, { headers: { 'dapr-api-token': cluster.appToken } })).status).toBe(200);
+    });
+  });
+
+  test('task types and domains with #, /, ?, spaces and non-ASCII letters', async () => {
+    for (const t of [`a#b/c?d ${n}`, `ünïcødé 任务 ${n}`, `pct%20 and |pipes| ${n}`]) {
+      const name = uniq('names');
+      const domain = `dom #/? ü ${n}`;
+      await register({ name, tasks: [{ name: t, taskReferenceName: 'x' }, { name: t, taskReferenceName: 'y' }] });
+      const id = (await api('POST', '/api/workflow', { name, taskToDomain: { [t]: domain } })).text;
+      const enc = encodeURIComponent(t);
+      // The plain queue is empty: the task went to its domain's queue.
+      expect((await api('GET', `/api/tasks/poll/batch/${enc}?count=1&timeout=100`)).body).toEqual([]);
+      for (const ref of ['x', 'y']) {
+        const task = await eventually(async () => (await api('GET', `/api/tasks/poll/batch/${enc}?count=1&timeout=500&domain=${encodeURIComponent(domain)}`)).body[0]);
+        expect(task).toMatchObject({ taskDefName: t, referenceTaskName: ref, domain });
+        expect((await api('POST', '/api/tasks', { workflowInstanceId: id, taskId: task.taskId, status: 'COMPLETED' })).status).toBe(200);
+      }
+      await waitStatus(id, 'COMPLETED');
+      const sizes = (await api('GET', `/api/tasks/queue/sizes?taskType=${enc}`)).body;
+      expect(sizes[t]).toBe(0);
+    }
+  });
+
+  test('twenty rejected updates against one workflow, then a terminate succeeds at once', async () => {
+    const t = uniq('rej');
+    const name = uniq('rejwf');
+    await register({ name, tasks: [{ name: t, taskReferenceName: 'x' }] });
+    const id = (await api('POST', '/api/workflow', { name })).text;
+    const task = await eventually(async () => (await api('GET', `/api/tasks/poll/batch/${t}?count=1&timeout=500`)).body[0]);
+    for (let i = 0; i < 20; i++) {
+      // An unknown task id of an existing execution, then a status the task cannot take.
+      const bad = i % 2 ? { workflowInstanceId: id, taskId: `nope-${i}`, status: 'COMPLETED' } : { workflowInstanceId: id, taskId: task.taskId, status: 'SCHEDULED' };
+      const r = await api('POST', '/api/tasks', bad);
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      expect(r.status).toBeLessThan(500);
+    }
+    const started = Date.now();
+    const r = await api('DELETE', `/api/workflow/${id}?reason=enough`);
+    expect(r.status).toBe(204);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await wf(id)).status).toBe('TERMINATED');
+  });
+});

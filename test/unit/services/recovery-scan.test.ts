@@ -1,0 +1,77 @@
+import { RecoveryScan, type ScanLease } from '../../../src/services/recovery-scan';
+
+const quiet = { info: () => undefined, warn: () => undefined };
+
+async function* ids(list: string[]): AsyncIterable<string> {
+  for (const id of list) yield id;
+}
+
+/** A lease one holder at a time, like the Redis one: taken, renewed by its holder, released. */
+class SharedLease {
+  holder: string | undefined;
+  for(name: string): ScanLease {
+    return {
+      acquire: async () => {
+        if (this.holder === undefined || this.holder === name) {
+          this.holder = name;
+          return true;
+        }
+        return false;
+      },
+      release: async () => {
+        if (this.holder === name) this.holder = undefined;
+      },
+    };
+  }
+}
+
+describe('RecoveryScan', () => {
+  test('one pass recovers every id, a failure does not stop the pass', async () => {
+    const seen: string[] = [];
+    const scan = new RecoveryScan({
+      ids: () => ids(['a', 'b', 'c']),
+      recover: async (id) => {
+        seen.push(id);
+        if (id === 'b') throw new Error('actor busy');
+      },
+      lease: new SharedLease().for('r1'),
+      intervalMs: 60_000,
+      ratePerSecond: 1000,
+      log: quiet,
+    });
+    expect(await scan.scanOnce()).toBe(2);
+    expect(seen).toEqual(['a', 'b', 'c']);
+  });
+
+  test('paces recoveries at the configured rate', async () => {
+    const at: number[] = [];
+    const scan = new RecoveryScan({
+      ids: () => ids(Array.from({ length: 11 }, (_, i) => `w${i}`)),
+      recover: async () => void at.push(Date.now()),
+      lease: new SharedLease().for('r1'),
+      intervalMs: 60_000,
+      ratePerSecond: 50,
+      log: quiet,
+    });
+    await scan.scanOnce();
+    // 11 calls at 50/s span at least 10 gaps of 20 ms.
+    expect(at[10]! - at[0]!).toBeGreaterThanOrEqual(190);
+  });
+
+  test('only the replica holding the lease scans; it is released at stop', async () => {
+    const lease = new SharedLease();
+    const seen: string[] = [];
+    const make = (name: string) =>
+      new RecoveryScan({ ids: () => ids(['x']), recover: async () => void seen.push(name), lease: lease.for(name), intervalMs: 50, ratePerSecond: 1000, log: quiet });
+    const [one, two] = [make('r1'), make('r2')];
+    one.start();
+    two.start();
+    const until = Date.now() + 10_000;
+    while (seen.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const holder = lease.holder;
+    expect(new Set(seen)).toEqual(new Set([holder]));
+    await one.stop();
+    await two.stop();
+    expect(lease.holder).toBeUndefined();
+  });
+});
