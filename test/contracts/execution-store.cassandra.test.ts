@@ -2,6 +2,7 @@ import { types } from 'cassandra-driver';
 import { openCassandraStores } from '../../src/store/cassandra';
 import { migrate } from '../../src/store/cassandra/migrate';
 import { decodeKeys, encodeKeys } from '../../src/store/cassandra/rows';
+import { executionStatements } from '../../src/store/cassandra/statements';
 import { describeExecutionStoreContract } from './execution-store.contract';
 import { describeCassandra, useCassandraStores } from './execution-store.cassandra-server';
 import { makeWorkflowRecord } from './fixtures';
@@ -15,6 +16,16 @@ describeCassandra('cassandra execution store', () => {
     const rs = await shared.client.execute(`SELECT version, name FROM ${keyspace}.schema_migrations`);
     expect(rs.rows.map((r) => r.get('name'))).toContain('001_init.cql');
     expect(await migrate(shared.client, { keyspace })).toEqual([]);
+  });
+
+  it('runs its statements prepared: the server holds them in its prepared-statement cache', async () => {
+    const [shared, keyspace] = [c.stores(), c.keyspace()];
+    const q = executionStatements(keyspace);
+    const rs = await shared.client.execute('SELECT query_string FROM system.prepared_statements');
+    const prepared = new Set(rs.rows.map((r) => r.get('query_string') as string));
+    // Those of every turn, start and read the contract above exercised.
+    for (const text of [q.insertExecution, q.updateExecution, q.upsertTask, q.selectExecution, q.upsertTaskLookup, q.insertOpenEntry, q.selectOpenEntries, q.selectHead])
+      expect(prepared).toContain(text);
   });
 
   it('load() finishes index writes a turn left undone (indexed_keys behind keys)', async () => {

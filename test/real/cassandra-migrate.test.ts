@@ -1,10 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from 'cassandra-driver';
 import { createCassandraClient } from '../../src/store/cassandra';
 import { awaitSchemaAgreement, migrate, readMigrationFiles } from '../../src/store/cassandra/migrate';
+import { tableIdOf } from '../../src/store/cassandra/migrations';
 import { describeCassandra, testConfig } from '../contracts/execution-store.cassandra-server';
 
 // First install with several replicas: each runs the migrator (BATON_CASSANDRA_MIGRATE=true) against
@@ -26,13 +27,12 @@ interface Outcome {
   out: string;
 }
 
-function runMigrator(env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Outcome> } {
+function runMigrator(env: NodeJS.ProcessEnv): Promise<Outcome> {
   const child = spawn(process.execPath, ['-e', CHILD], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  const done = new Promise<Outcome>((res) => child.on('exit', (code) => res({ code, out })));
-  return { child, done };
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise<Outcome>((res) => child.on('exit', (code) => res({ code, out })));
 }
 
 describeCassandra('cassandra migrations on first install', () => {
@@ -47,6 +47,7 @@ describeCassandra('cassandra migrations on first install', () => {
   afterAll(async () => {
     for (const ks of keyspaces) await admin.execute(`DROP KEYSPACE IF EXISTS ${ks}`);
     await admin.shutdown();
+    rmSync(emptyDir, { recursive: true, force: true });
   });
 
   it('three migrators started together on an empty keyspace all succeed, and each migration is applied once', async () => {
@@ -59,8 +60,7 @@ describeCassandra('cassandra migrations on first install', () => {
       CASSANDRA_KEYSPACE: cfg.keyspace,
       CASSANDRA_REPLICATION: cfg.replication,
     };
-    const runs = [runMigrator(env), runMigrator(env), runMigrator(env)];
-    const outcomes = await Promise.all(runs.map((r) => r.done));
+    const outcomes = await Promise.all([runMigrator(env), runMigrator(env), runMigrator(env)]);
 
     for (const o of outcomes) expect(o).toMatchObject({ code: 0 });
     const files = readMigrationFiles().map((f) => f.name);
@@ -77,6 +77,11 @@ describeCassandra('cassandra migrations on first install', () => {
     expect(names).not.toContain('running_by_name');
     expect(names).toEqual(expect.arrayContaining(['executions', 'open_entries', 'open_gens', 'open_pages', 'task_defs']));
     await expect(awaitSchemaAgreement(admin, 1000)).resolves.toBeUndefined();
+    // The tables every migrator creates before it holds the lease carry the same fixed id, whichever coordinator created them.
+    for (const table of ['schema_migrations', 'schema_migrations_lock']) {
+      const row = await admin.execute('SELECT id FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?', [cfg.keyspace, table], { prepare: true });
+      expect(String(row.first().get('id'))).toBe(tableIdOf(cfg.keyspace, table));
+    }
   });
 
   it('a migrator that died holding the lease holds the others up only until the lease expires', async () => {
