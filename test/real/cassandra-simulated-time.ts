@@ -7,6 +7,8 @@ import type { ExecutionCommit } from '../../src/store/ports';
 // Real-Cassandra tests of the open-execution indexes move time forward by minutes and days. The
 // store reads the simulated clock, and the driver stamps writes with it too, so deletes timestamped
 // relative to a read (generation drops) order against other writes as they would in real time.
+// Lightweight transactions are stamped by the server's own clock: a test that removes executions
+// (a plain delete) keeps the simulated clock at or ahead of real time.
 
 /** Simulated time: the store's clock and the write timestamps of the client. */
 export class SimulatedClock extends policies.timestampGeneration.MonotonicTimestampGenerator {

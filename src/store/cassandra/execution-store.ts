@@ -82,7 +82,14 @@ export class CassandraExecutionStore implements ExecutionStore {
     const every = opts.maintenanceIntervalMs ?? 0;
     if (every > 0) {
       // Jittered, so replicas started together do not seal the same generations at the same moment.
-      this.maintenance = setInterval(() => void this.sealIndexes().catch((err) => this.opts.onIndexError?.(err)), every * (0.75 + Math.random() / 2));
+      let sealing = false;
+      this.maintenance = setInterval(() => {
+        if (sealing) return;
+        sealing = true;
+        this.sealIndexes()
+          .catch((err: unknown) => this.opts.onIndexError?.(err))
+          .finally(() => (sealing = false));
+      }, every * (0.75 + Math.random() / 2));
       this.maintenance.unref();
     }
   }
