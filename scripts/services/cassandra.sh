@@ -35,7 +35,6 @@ find_java() {
 
 provision() {
   if ! find_java >/dev/null; then
-    need_cmd apt-get apt-get
     log "no Java 11 or 17 found: installing Debian package openjdk-17-jre-headless"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null ||
       { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null; } ||
