@@ -3,8 +3,9 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  // test/real needs the engines of `npm run services`: `npm run test:real` runs it (jest.real.config.js).
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/real/'],
+  // test/real and the Cassandra/Elasticsearch contract runners need the engines of `npm run services`:
+  // `npm run test:real` runs them (jest.real.config.js).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/real/', '\\.cassandra\\.test\\.ts$', '\\.elasticsearch\\.test\\.ts$'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { isolatedModules: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true, experimentalDecorators: true } }] },
   testTimeout: 60000,
   maxWorkers: 2,

@@ -52,7 +52,8 @@ const FieldsSchema = z.object({
   CASSANDRA_USERNAME: z.string().optional(),
   CASSANDRA_PASSWORD: z.string().optional(),
   CASSANDRA_CONSISTENCY: z.string().default('LOCAL_QUORUM'),
-  CASSANDRA_REPLICATION: z.string().default("{'class': 'SimpleStrategy', 'replication_factor': 1}"),
+  // No default: replication is an operator's decision, needed only when migrations create the keyspace.
+  CASSANDRA_REPLICATION: z.string().optional(),
   BATON_CASSANDRA_MIGRATE: bool(false),
   ELASTICSEARCH_URL: z.string().optional(),
   ELASTICSEARCH_USERNAME: z.string().optional(),

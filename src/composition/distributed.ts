@@ -22,7 +22,7 @@ import { MetadataChanges } from './metadata-changes';
 import { reviveBatonError } from './remote-errors';
 
 /** Settings of the Cassandra store, from the validated configuration. */
-export function cassandraConfig(cfg: Config): CassandraStoreConfig {
+export function cassandraConfig(cfg: Config, log?: Pick<Logger, 'warn'>): CassandraStoreConfig {
   return {
     contactPoints: (cfg.CASSANDRA_CONTACT_POINTS ?? '').split(',').map((p) => p.trim()).filter(Boolean),
     localDataCenter: cfg.CASSANDRA_LOCAL_DC,
@@ -33,6 +33,8 @@ export function cassandraConfig(cfg: Config): CassandraStoreConfig {
     replication: cfg.CASSANDRA_REPLICATION,
     migrate: cfg.BATON_CASSANDRA_MIGRATE,
     payloadLimits: { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES },
+    // A lookup index write that failed after a durable turn is repaired by the next load of the execution.
+    onIndexError: (err, workflowId) => log?.warn({ err, workflowId }, 'cassandra index write failed; repaired at the next load'),
   };
 }
 
@@ -45,8 +47,8 @@ interface OpenedStores {
 }
 
 /** Cassandra, or (BATON_STORE=sqlite, tests only) one SQLite file shared by every replica on this machine. */
-export async function openStores(cfg: Config): Promise<OpenedStores> {
-  if (cfg.BATON_STORE === 'cassandra') return openCassandraStores(cassandraConfig(cfg));
+export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promise<OpenedStores> {
+  if (cfg.BATON_STORE === 'cassandra') return openCassandraStores(cassandraConfig(cfg, log));
   const s = openSqliteStores(cfg.BATON_DATA_DIR, { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES });
   return { executions: s.executions, metadata: s.metadata, sqlite: s.db, close: () => s.close() };
 }
@@ -82,7 +84,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
   const prefix = cfg.BATON_REDIS_KEY_PREFIX;
   const redisError = (err: unknown): void => log.warn({ err }, 'redis error');
   const redis = (): Redis => new Redis(cfg.REDIS_URL).on('error', redisError);
-  const stores = await openStores(cfg);
+  const stores = await openStores(cfg, log);
   const opened: Array<() => Promise<void>> = [() => stores.close()];
   try {
     const search = await openIndex(cfg, stores.sqlite);

@@ -12,8 +12,9 @@ describe('profile-dependent configuration', () => {
     expect(loadConfig({})).toMatchObject({ BATON_SWEEP_INTERVAL_MS: 0, BATON_METADATA_CACHE_TTL_MS: 0, BATON_STORE: 'sqlite', BATON_INDEX: 'sqlite' });
   });
 
-  test('distributed: sweep and cache TTL on, Cassandra and Elasticsearch by default; explicit values win', () => {
-    expect(loadConfig(distributed)).toMatchObject({ BATON_SWEEP_INTERVAL_MS: 15_000, BATON_METADATA_CACHE_TTL_MS: 10_000, BATON_STORE: 'cassandra', BATON_INDEX: 'elasticsearch' });
+  test('distributed: recovery scan and cache TTL on, sweep off, Cassandra and Elasticsearch by default; explicit values win', () => {
+    expect(loadConfig(distributed)).toMatchObject({ BATON_SWEEP_INTERVAL_MS: 0, BATON_RECOVERY_SCAN_INTERVAL_MS: 60_000, BATON_METADATA_CACHE_TTL_MS: 10_000, BATON_STORE: 'cassandra', BATON_INDEX: 'elasticsearch' });
+    expect(loadConfig({})).toMatchObject({ BATON_RECOVERY_SCAN_INTERVAL_MS: 0 });
     expect(loadConfig({ ...distributed, BATON_SWEEP_INTERVAL_MS: '500', BATON_METADATA_CACHE_TTL_MS: '2000' })).toMatchObject({ BATON_SWEEP_INTERVAL_MS: 500, BATON_METADATA_CACHE_TTL_MS: 2000 });
     expect(loadConfig({ BATON_PROFILE: 'distributed', BATON_STORE: 'sqlite', BATON_INDEX: 'sqlite' })).toMatchObject({ BATON_STORE: 'sqlite', BATON_INDEX: 'sqlite' });
   });
