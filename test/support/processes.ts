@@ -24,7 +24,10 @@ export const portOpen = (port: number): Promise<boolean> =>
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** Polls `probe` until it returns a value other than undefined (errors count as not yet). */
+/** Thrown by a probe of waitFor when waiting longer is pointless (the process died). */
+export class GiveUp extends Error {}
+
+/** Polls `probe` until it returns a value other than undefined (errors count as not yet, but GiveUp ends the wait). */
 export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, withinMs = 60_000, everyMs = 200): Promise<T> {
   const deadline = Date.now() + withinMs;
   let last: unknown;
@@ -33,6 +36,7 @@ export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undef
       const v = await probe();
       if (v !== undefined) return v;
     } catch (err) {
+      if (err instanceof GiveUp) throw err;
       last = err;
     }
     if (Date.now() > deadline) throw new Error(`timed out after ${withinMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);

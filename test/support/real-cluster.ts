@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startDaprdCluster, missingDapr, type DaprdCluster, type StartedDaprd } from './dapr/daprd-processes';
-import { freePort, logPath, TestProcess, waitFor } from './processes';
+import { freePort, GiveUp, logPath, TestProcess, waitFor } from './processes';
 
 /**
  * Baton's distributed profile as it runs in production, on one machine: every replica its own
@@ -122,7 +122,7 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
     try {
       await waitFor(
         async () => {
-          if (!baton.running) throw new Error(`baton ${name} exited (${baton.exitCode}): ${baton.tail()}`);
+          if (!baton.running) throw new GiveUp(`baton ${name} exited (${baton.exitCode}): ${baton.tail()}`);
           const res = await fetch(`${r.url}/health`).catch(() => undefined);
           return res?.status === 200 ? true : undefined;
         },

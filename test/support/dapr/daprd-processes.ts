@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, logPath, portOpen, TestProcess, waitFor } from '../processes';
+import { freePort, GiveUp, logPath, portOpen, TestProcess, waitFor } from '../processes';
 
 /**
  * A real Dapr runtime on 127.0.0.1, from the binaries `npm run services` built (BATON_DAPRD_BIN,
@@ -143,12 +143,12 @@ export async function startDaprdCluster(opts: { pubsubName?: string } = {}): Pro
       ),
     );
     const healthy = (port: number, p: TestProcess) => async () => {
-      if (!p.running) throw new Error(`${p.name} exited: ${p.tail()}`);
+      if (!p.running) throw new GiveUp(`${p.name} exited: ${p.tail()}`);
       const r = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
       return r && r.status < 300 ? true : undefined;
     };
     await waitFor(async () => {
-      if (!redis.running) throw new Error(`redis-server exited: ${redis.tail()}`);
+      if (!redis.running) throw new GiveUp(`redis-server exited: ${redis.tail()}`);
       return (await portOpen(redisPort)) || undefined;
     }, 'redis-server', 30_000);
     await waitFor(healthy(placementHealth, placement), 'placement', 60_000);
@@ -193,7 +193,7 @@ export async function startDaprdCluster(opts: { pubsubName?: string } = {}): Pro
       procs.push(p);
       await waitFor(
         async () => {
-          if (!p.running) throw new Error(`daprd ${name} exited: ${p.tail()}`);
+          if (!p.running) throw new GiveUp(`daprd ${name} exited: ${p.tail()}`);
           const r = await fetch(`http://127.0.0.1:${http}/v1.0/healthz/outbound`).catch(() => undefined);
           return r && r.status < 300 ? true : undefined;
         },
