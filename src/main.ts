@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config';
-import { createServer } from './server';
+import { createServer, type RunningServer } from './server';
 
 // Entry point: `npm start`. SIGTERM/SIGINT drain requests and turns, then close the store.
 async function main(): Promise<void> {
@@ -15,8 +15,13 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = pino({ level: cfg.LOG_LEVEL });
-  const server = await createServer(cfg, log);
+  // Handlers first: a SIGTERM during start-up (a rolling restart, a failed probe) still shuts down cleanly.
+  let server: RunningServer | undefined;
+  let signalled: string | undefined;
   const stop = (signal: string): void => {
+    if (signalled) return;
+    signalled = signal;
+    if (!server) return; // start-up finishes first, then closes
     log.info({ signal }, 'shutting down');
     server.close().then(
       () => process.exit(0),
@@ -26,11 +31,22 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  server = await createServer(cfg, log);
+  if (signalled) {
+    const signal = signalled;
+    signalled = undefined;
+    stop(signal);
+  }
 }
 
 main().catch((e) => {
+  // A setting the server refuses (auth on without an admin key) is a message naming the variable, not a stack.
+  if (e instanceof ConfigError) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`Baton failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);
 });
