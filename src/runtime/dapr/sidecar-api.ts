@@ -79,11 +79,19 @@ const transportError = (err: unknown): DaprSidecarError => {
   return new DaprSidecarError(`sidecar unreachable (${code}): ${e.message ?? String(err)}`, undefined, '');
 };
 
+const ROUTING_FAILURES = [
+  /ERR_ACTOR_NO_ADDRESS|did not find address for actor|placement is disseminating/i,
+  /ERR_ACTOR_RUNTIME_NOT_FOUND|actor runtime is not ready/i,
+  /failed to create actor: actor type \S+ not registered/i,
+  /code = Unavailable desc = connection error.*(connection refused|Error while dialing)/i,
+];
+
 /** A failure that happened before any actor turn ran, so repeating the call is safe. */
 export const isRetriableRouting = (err: unknown): boolean => {
   if (!(err instanceof DaprSidecarError)) return false;
-  // No host known for the actor yet (placement dissemination, rebalance): daprd never reached an app.
-  if (err.status !== undefined) return /ERR_ACTOR_NO_ADDRESS|did not find address for actor|placement is disseminating|ERR_ACTOR_RUNTIME_NOT_FOUND|actor runtime is not ready/i.test(err.body);
+  // daprd never reached a turn: no host known yet (placement dissemination, rebalance), the chosen
+  // host's sidecar already unregistered the type (it is draining), or that sidecar is gone.
+  if (err.status !== undefined) return ROUTING_FAILURES.some((re) => re.test(err.body));
   // The sidecar itself is not listening (restarting): the call never left this process.
   return /ECONNREFUSED/.test(err.message);
 };
