@@ -19,6 +19,8 @@ import { ExecutionWaiter } from './services/execution-waiter';
 import { WorkflowTestRunner } from './services/workflow-test-run';
 import { hotPath } from './api/hot-path';
 import { workerCalls, type WorkerCalls } from './api/worker-calls';
+import { applicationRouter, tokenRouter, type AuthRoutesDeps } from './api/auth-routes';
+import type { RequestGate } from './auth/request-gate';
 
 export interface AppDeps {
   workflows: WorkflowService;
@@ -35,6 +37,8 @@ export interface AppDeps {
   config?: Record<string, unknown>;
   /** Extra routes mounted before the body parsers and the API (the Dapr app channel in the distributed profile). */
   mount?: (app: Express) => void;
+  /** Who may do what (src/auth): the gate every request passes first, and the token and application routes. */
+  access?: { gate: RequestGate; routes: AuthRoutesDeps };
 }
 
 /** The HTTP front end: the hot worker calls straight on node:http, everything else through express. */
@@ -42,8 +46,16 @@ export function createRequestHandler(d: AppDeps): ((req: IncomingMessage, res: S
   const calls = workerCalls(d);
   const app = createApp(d, calls);
   const hot = hotPath(calls, { maxBodyBytes: d.maxBodyBytes, log: d.log });
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+  const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (!hot(req, res)) app(req, res);
+  };
+  const gate = d.access?.gate;
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!gate) return serve(req, res);
+    // Synchronous for most requests (token and key cached); the hot path then runs as before.
+    const pass = gate(req, res);
+    if (pass === true) serve(req, res);
+    else if (pass !== false) void pass.then((ok) => ok && serve(req, res));
   };
   return Object.assign(handler, { app });
 }
@@ -82,6 +94,10 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     tasks(req, res, next);
   });
   app.use('/api/queue', queueRouter(d.workflows));
+  if (d.access) {
+    app.use('/api/token', tokenRouter(d.access.routes));
+    app.use('/api/applications', applicationRouter(d.access.routes));
+  }
   app.use(notFoundHandler);
   app.use(errorHandler(d.log));
   return app;

@@ -59,6 +59,17 @@ const FieldsSchema = z.object({
   ELASTICSEARCH_USERNAME: z.string().optional(),
   ELASTICSEARCH_PASSWORD: z.string().optional(),
   ELASTICSEARCH_INDEX_PREFIX: z.string().default('baton'),
+  // Who may do what (src/auth; auth-settings.ts decides whether auth is on and checks the keys).
+  BATON_BIND: z.string().trim().min(1).optional(),
+  HOST: z.string().trim().min(1).optional(),
+  BATON_AUTH: z.enum(['on', 'off']).optional(),
+  BATON_ADMIN_KEY_ID: z.string().trim().min(1).max(256).optional(),
+  BATON_ADMIN_KEY_SECRET: z.string().optional(),
+  BATON_AUTH_TOKEN_SECRET: z.string().optional(),
+  BATON_AUTH_TOKEN_TTL_SECONDS: int(3600, 1),
+  BATON_AUTH_CACHE_MS: int(5000, 0),
+  BATON_CORS_ORIGINS: z.string().default(''),
+  BATON_ALLOWED_HOSTS: z.string().default(''),
 });
 
 /** Fills the defaults that depend on BATON_PROFILE and checks the combinations each profile needs. */
@@ -75,6 +86,8 @@ export const ConfigSchema = FieldsSchema.transform((c, ctx) => {
     BATON_METADATA_CACHE_TTL_MS: c.BATON_METADATA_CACHE_TTL_MS ?? (distributed ? 10_000 : 0),
     BATON_STORE: c.BATON_STORE ?? (distributed ? 'cassandra' : 'sqlite'),
     BATON_INDEX: c.BATON_INDEX ?? (distributed ? 'elasticsearch' : 'sqlite'),
+    // Secure by default: the embedded profile answers this machine only; pods must take traffic on their address.
+    BATON_BIND: c.BATON_BIND ?? c.HOST ?? (distributed ? '0.0.0.0' : '127.0.0.1'),
   };
   const issue = (variable: string, message: string): void => {
     ctx.issues.push({ code: 'custom', path: [variable], message: `${message} (BATON_PROFILE=${c.BATON_PROFILE})`, input: c });

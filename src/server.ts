@@ -3,6 +3,8 @@ import http from 'node:http';
 import os from 'node:os';
 import pino, { type Logger } from 'pino';
 import { createRequestHandler } from './app';
+import { createAccessControl } from './auth/access-control';
+import { authSettings } from './auth/auth-settings';
 import type { Config } from './config';
 import { QueueActor } from './actors/queue-actor';
 import { RecoveryScan } from './services/recovery-scan';
@@ -43,6 +45,8 @@ export interface RunningServer {
 
 /** The composition root: config -> adapters -> actors -> app -> listen. */
 export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.LOG_LEVEL })): Promise<RunningServer> {
+  // Before any adapter opens: auth on without an admin key stops the start, naming the variables.
+  const auth = authSettings(cfg);
   // The profile decides the adapters; everything below is the same for both.
   // The Dapr, Cassandra and Elasticsearch clients load only when the distributed profile runs.
   const adapters: Adapters =
@@ -51,6 +55,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const scripts = await createScriptEngine({ timeoutMs: cfg.BATON_SCRIPT_TIMEOUT_MS, memoryLimitBytes: cfg.BATON_SCRIPT_MEMORY_MB * 1024 * 1024 });
   const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS);
   await metadata.start();
+  const access = await createAccessControl(auth, stores.metadata, log);
   await adapters.watchDefinitions(() => metadata.refresh());
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
   const indexer = new Indexer(index, log, cfg.BATON_INDEX_FLUSH_MS);
@@ -108,12 +113,12 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   let scan: RecoveryScan | undefined;
   const httpWorker = new HttpTaskWorker(tasks, log, { concurrency: cfg.BATON_HTTP_TASK_WORKERS, hostName });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, version: VERSION, mount: adapters.mount, waiter, config: cfg });
+  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, version: VERSION, mount: adapters.mount, waiter, config: cfg, access });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(cfg.PORT, () => resolve());
+    server.listen(cfg.PORT, auth.bind, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
   if (adapters.startHost === 'afterListen') {
@@ -139,7 +144,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     }
   }
   httpWorker.start();
-  log.info({ port, profile: cfg.BATON_PROFILE, store: cfg.BATON_STORE, index: cfg.BATON_INDEX, dataDir: cfg.BATON_DATA_DIR }, 'Baton listening');
+  log.info({ port, bind: auth.bind, auth: auth.enabled ? 'on' : 'off', profile: cfg.BATON_PROFILE, store: cfg.BATON_STORE, index: cfg.BATON_INDEX, dataDir: cfg.BATON_DATA_DIR }, 'Baton listening');
 
   let closing: Promise<void> | undefined;
   return {

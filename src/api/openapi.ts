@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccessKeyInfoSchema, ApplicationRecordSchema, ApplicationRequestSchema, ROLES, TagSchema, TokenRequestSchema } from '../model/applications';
 import { TaskDefSchema, WorkflowDefSchema } from '../model/definitions';
 import { EventExecutionSchema, EventHandlerSchema } from '../model/events';
 import { TaskExecLogSchema, TaskSchema, WorkflowSchema } from '../model/execution';
@@ -199,6 +200,26 @@ for (const base of ['/api/tasks', '/api/task']) {
 add('get', '/apitasks/{taskId}', { summary: 'A task (the interface spells this path without its slash)', res: 'Task' });
 add('post', '/api/queue/update/{workflowId}/task/{taskId}/{status}', { summary: 'Complete a pending task by id with the body as output', body: { inline: jsonObject }, res: 'empty' });
 add('post', '/api/queue/update/{workflowId}/{taskRefName}/{status}', { summary: 'Complete a pending task by reference with the body as output', body: { inline: jsonObject }, res: 'empty' });
+
+// ---- access: tokens and the Orkes application API (src/auth; ADMIN only, except /api/token)
+const ApplicationSchema = ApplicationRecordSchema;
+add('post', '/api/token', { summary: 'An access token for an access key (send it as X-Authorization); 404 while auth is off', body: { inline: TokenRequestSchema }, res: { inline: z.object({ token: z.string() }) } });
+add('get', '/api/token/userInfo', { summary: 'The application of the calling token and its roles', res: { inline: jsonObject } });
+add('get', '/api/applications', { summary: 'All applications', res: { inline: z.array(ApplicationSchema) } });
+add('post', '/api/applications', { summary: 'Create an application (no roles, no keys yet)', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationSchema } });
+add('get', '/api/applications/key/{accessKeyId}', { summary: 'The application an access key belongs to', res: { inline: ApplicationSchema } });
+add('get', '/api/applications/{id}', { summary: 'An application', res: { inline: ApplicationSchema } });
+add('put', '/api/applications/{id}', { summary: 'Rename an application', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationSchema } });
+add('delete', '/api/applications/{id}', { summary: 'Delete an application and its access keys', res: 'empty' });
+add('get', '/api/applications/{id}/accessKeys', { summary: "An application's access keys (never their secrets)", res: { inline: z.array(AccessKeyInfoSchema) } });
+add('post', '/api/applications/{id}/accessKeys', { summary: 'Create an access key; its secret is in this answer only', res: { inline: z.object({ id: z.string(), secret: z.string() }) } });
+add('delete', '/api/applications/{applicationId}/accessKeys/{keyId}', { summary: 'Delete an access key', res: 'empty' });
+add('post', '/api/applications/{applicationId}/accessKeys/{keyId}/status', { summary: 'Toggle an access key between ACTIVE and INACTIVE', res: { inline: AccessKeyInfoSchema } });
+for (const method of ['post', 'put'] as const) add(method, '/api/applications/{applicationId}/roles/{role}', { summary: `Grant a role (${ROLES.join(', ')})`, res: { inline: ApplicationSchema } });
+add('delete', '/api/applications/{applicationId}/roles/{role}', { summary: 'Take a role away', res: { inline: ApplicationSchema } });
+add('get', '/api/applications/{id}/tags', { summary: "An application's tags", res: { inline: z.array(TagSchema) } });
+add('put', '/api/applications/{id}/tags', { summary: 'Add tags to an application', body: { inline: z.array(TagSchema) }, res: 'empty' });
+add('delete', '/api/applications/{id}/tags', { summary: 'Remove tags from an application', body: { inline: z.array(TagSchema) }, res: 'empty' });
 
 /** Every documented (method, path), for tests. */
 export const DOCUMENTED_ROUTES: ReadonlyArray<{ method: Method; path: string }> = routes.map(({ method, path }) => ({ method, path }));

@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
 import type { TaskDef, WorkflowDef } from '../model/definitions';
 import type { EventExecution, EventHandler } from '../model/events';
 import type { MetadataStore } from '../store/ports';
@@ -140,6 +141,34 @@ class AnnouncingMetadataStore implements MetadataStore {
   }
   listEventExecutions(handlerName?: string): Promise<EventExecution[]> {
     return this.store.listEventExecutions(handlerName);
+  }
+  // Applications and keys are not definitions: no announcement (src/auth caches them for BATON_AUTH_CACHE_MS).
+  putApplication(app: ApplicationRecord): Promise<void> {
+    return this.store.putApplication(app);
+  }
+  getApplication(id: string): Promise<ApplicationRecord | undefined> {
+    return this.store.getApplication(id);
+  }
+  listApplications(): Promise<ApplicationRecord[]> {
+    return this.store.listApplications();
+  }
+  deleteApplication(id: string): Promise<boolean> {
+    return this.store.deleteApplication(id);
+  }
+  putAccessKey(key: AccessKeyRecord): Promise<void> {
+    return this.store.putAccessKey(key);
+  }
+  getAccessKey(id: string): Promise<AccessKeyRecord | undefined> {
+    return this.store.getAccessKey(id);
+  }
+  listAccessKeys(applicationId: string): Promise<AccessKeyRecord[]> {
+    return this.store.listAccessKeys(applicationId);
+  }
+  deleteAccessKey(id: string): Promise<boolean> {
+    return this.store.deleteAccessKey(id);
+  }
+  putSettingIfAbsent(name: string, value: string): Promise<string> {
+    return this.store.putSettingIfAbsent(name, value);
   }
   close(): Promise<void> {
     return this.store.close();

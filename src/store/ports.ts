@@ -2,6 +2,7 @@ import type { TaskDef, WorkflowDef } from '../model/definitions';
 import type { EventHandler, EventExecution } from '../model/events';
 import type { Task, TaskExecLog, WorkflowRecord } from '../model/execution';
 import type { Effect } from '../engine/effects';
+import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
 
 /**
  * The stored form of one execution: the workflow row (without tasks), its tasks, and the outbox of
@@ -82,5 +83,16 @@ export interface MetadataStore {
   deleteEventHandler(name: string): Promise<boolean>;
   addEventExecution(e: EventExecution): Promise<void>;
   listEventExecutions(handlerName?: string): Promise<EventExecution[]>;
+  // Applications and access keys (src/auth): admin operations, a handful of records.
+  putApplication(app: ApplicationRecord): Promise<void>;
+  getApplication(id: string): Promise<ApplicationRecord | undefined>;
+  listApplications(): Promise<ApplicationRecord[]>;
+  deleteApplication(id: string): Promise<boolean>;
+  putAccessKey(key: AccessKeyRecord): Promise<void>;
+  getAccessKey(id: string): Promise<AccessKeyRecord | undefined>;
+  listAccessKeys(applicationId: string): Promise<AccessKeyRecord[]>;
+  deleteAccessKey(id: string): Promise<boolean>;
+  /** Stores `value` under `name` unless a value is there already; answers the stored value (replicas racing agree on one). */
+  putSettingIfAbsent(name: string, value: string): Promise<string>;
   close(): Promise<void>;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TaskDefSchema, WorkflowDefSchema, type TaskDef, type WorkflowDef } from '../../src/model/definitions';
+import type { AccessKeyRecord, ApplicationRecord } from '../../src/model/applications';
 import { EventHandlerSchema, type EventExecution, type EventHandler } from '../../src/model/events';
 import type { MetadataStore } from '../../src/store/ports';
 import { T0 } from './fixtures';
@@ -162,6 +163,74 @@ export function describeMetadataStoreContract(name: string, make: () => Promise<
         expect(await store.listEventExecutions(fresh('none'))).toEqual([]);
         const all = (await store.listEventExecutions()).filter((e) => e.name === h || e.name === g);
         expect(all).toEqual([e2, e1, e3]);
+      });
+    });
+
+    describe('applications and access keys', () => {
+      const app = (id: string, over: Partial<ApplicationRecord> = {}): ApplicationRecord => ({
+        id,
+        name: `name of ${id}`,
+        createdBy: 'admin',
+        createTime: T0,
+        updatedBy: 'admin',
+        updateTime: T0,
+        roles: ['WORKER'],
+        tags: [],
+        ...over,
+      });
+      const key = (id: string, applicationId: string, over: Partial<AccessKeyRecord> = {}): AccessKeyRecord => ({
+        id,
+        applicationId,
+        secretHash: `scrypt$16384$8$1$salt-${id}$hash-${id}`,
+        status: 'ACTIVE',
+        createdAt: T0,
+        ...over,
+      });
+
+      it('stores, replaces, lists and deletes applications', async () => {
+        const a = app(fresh('app'));
+        const b = app(fresh('app'), { roles: ['ADMIN', 'READ_ONLY'], tags: [{ key: 'team', value: 'x' }] });
+        await store.putApplication(a);
+        await store.putApplication(b);
+        expect(await store.getApplication(a.id)).toEqual(a);
+        const a2 = { ...a, name: 'renamed', roles: ['WORKFLOW_MANAGER' as const], updateTime: T0 + 1 };
+        await store.putApplication(a2);
+        expect(await store.getApplication(a.id)).toEqual(a2);
+        const listed = (await store.listApplications()).filter((x) => x.id === a.id || x.id === b.id);
+        expect(listed).toEqual([a2, b].sort((x, y) => x.id.localeCompare(y.id)));
+        expect(await store.deleteApplication(a.id)).toBe(true);
+        expect(await store.getApplication(a.id)).toBeUndefined();
+        expect(await store.deleteApplication(a.id)).toBe(false);
+      });
+
+      it('stores access keys, lists them by application, replaces and deletes them', async () => {
+        const appId = fresh('app');
+        const other = fresh('app');
+        const k1 = key(fresh('key'), appId);
+        const k2 = key(fresh('key'), appId, { status: 'INACTIVE' });
+        const k3 = key(fresh('key'), other);
+        for (const k of [k1, k2, k3]) await store.putAccessKey(k);
+        expect(await store.getAccessKey(k1.id)).toEqual(k1);
+        expect(await store.listAccessKeys(appId)).toEqual([k1, k2].sort((x, y) => x.id.localeCompare(y.id)));
+        expect(await store.listAccessKeys(other)).toEqual([k3]);
+        expect(await store.listAccessKeys(fresh('none'))).toEqual([]);
+
+        const k1off = { ...k1, status: 'INACTIVE' as const };
+        await store.putAccessKey(k1off);
+        expect(await store.getAccessKey(k1.id)).toEqual(k1off);
+        expect(await store.deleteAccessKey(k1.id)).toBe(true);
+        expect(await store.getAccessKey(k1.id)).toBeUndefined();
+        expect(await store.deleteAccessKey(k1.id)).toBe(false);
+        expect(await store.listAccessKeys(appId)).toEqual([k2]);
+      });
+
+      it('keeps the first value of a setting: later puts answer the stored one', async () => {
+        const name = fresh('setting');
+        expect(await store.putSettingIfAbsent(name, 'first')).toBe('first');
+        expect(await store.putSettingIfAbsent(name, 'second')).toBe('first');
+        const racing = fresh('setting');
+        const answers = await Promise.all(['a', 'b', 'c', 'd'].map((v) => store.putSettingIfAbsent(racing, v)));
+        expect(new Set(answers).size).toBe(1);
       });
     });
   });

@@ -67,7 +67,11 @@ export async function startCluster(opts: { replicas: string[]; env?: Record<stri
       BATON_DAPR_PUBSUB: PUBSUB,
       BATON_DAPR_COMPLETION_TOPIC: COMPLETION_TOPIC,
       BATON_HTTP_TASK_WORKERS: '2',
+      BATON_HTTP_TASK_ALLOW: '127.0.0.1',
       LOG_LEVEL: 'silent',
+      // The distributed profile needs auth unless told otherwise; these suites drive the API without tokens, on loopback.
+      BATON_AUTH: 'off',
+      BATON_BIND: '127.0.0.1',
       ...opts.env,
     });
     const server = await createServer(cfg, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }).child({ replica: name }));

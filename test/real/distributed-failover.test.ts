@@ -76,7 +76,10 @@ async function expectAllCompleted(cluster: RealCluster, ids: string[], log: Work
   }
   const lost = [...log.acknowledged].filter((id) => !completedTaskIds.has(id));
   expect(lost).toEqual([]);
-  expect(log.handedOutAgain).toEqual([]);
+  if (log.handedOutAgain.length > 0) {
+    const details = await Promise.all(log.handedOutAgain.map(async (h) => ({ ...h, stored: (await call(cluster.nextUrl(), 'GET', `/api/tasks/${h.taskId}`)).body })));
+    throw new Error(`tasks handed out again after an acknowledged completion: ${JSON.stringify(details, null, 1)}`);
+  }
 }
 
 engineSuite('distributed profile on real engines', missingRealCluster())('replicas dying under load', () => {

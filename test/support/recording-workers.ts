@@ -6,8 +6,10 @@ export type WorkerAction = 'complete' | 'fail' | 'ignore';
 export interface WorkerLog {
   /** Task ids whose COMPLETED update a server acknowledged (200). */
   acknowledged: Set<string>;
-  /** Task ids handed out by a poll after their COMPLETED update was acknowledged: must stay empty. */
-  handedOutAgain: string[];
+  /** Tasks handed out by a poll after their COMPLETED update was acknowledged: must stay empty. */
+  handedOutAgain: Array<{ taskId: string; via: string; pollCount?: number; ackedVia?: string; ackedAt?: number; polledAt: number; pollSentAt: number }>;
+  /** Where and when each acknowledged completion was acknowledged. */
+  ackedVia: Map<string, { via: string; at: number; pollCount?: number }>;
   /** Failed calls by kind, to tell retryable trouble (connection refused, 503) from wrong answers. */
   errors: string[];
   polls: number;
@@ -22,7 +24,7 @@ export interface WorkerOptions {
   count?: number;
 }
 
-export const newWorkerLog = (): WorkerLog => ({ acknowledged: new Set(), handedOutAgain: [], errors: [], polls: 0 });
+export const newWorkerLog = (): WorkerLog => ({ acknowledged: new Set(), handedOutAgain: [], ackedVia: new Map(), errors: [], polls: 0 });
 
 /** A plain HTTP worker loop (batch poll, update) that records what the servers acknowledged. */
 export function startRecordingWorker(o: WorkerOptions): { stop(): Promise<void> } {
@@ -34,7 +36,8 @@ export function startRecordingWorker(o: WorkerOptions): { stop(): Promise<void> 
         await sleep(100);
         continue;
       }
-      let tasks: Array<{ taskId: string; workflowInstanceId: string; retryCount?: number; inputData?: Record<string, unknown> }> = [];
+      let tasks: Array<{ taskId: string; workflowInstanceId: string; retryCount?: number; pollCount?: number; inputData?: Record<string, unknown> }> = [];
+      const pollSentAt = Date.now();
       try {
         const r = await fetch(`${base}/api/tasks/poll/batch/${encodeURIComponent(o.taskType)}?count=${o.count ?? 5}&timeout=500&workerid=recorder`);
         o.log.polls++;
@@ -50,7 +53,10 @@ export function startRecordingWorker(o: WorkerOptions): { stop(): Promise<void> 
         continue;
       }
       for (const t of tasks) {
-        if (o.log.acknowledged.has(t.taskId)) o.log.handedOutAgain.push(t.taskId);
+        if (o.log.acknowledged.has(t.taskId)) {
+          const acked = o.log.ackedVia.get(t.taskId);
+          o.log.handedOutAgain.push({ taskId: t.taskId, via: base, pollCount: t.pollCount, ackedVia: acked?.via, ackedAt: acked?.at, polledAt: Date.now(), pollSentAt });
+        }
         const action = o.decide(t);
         if (action === 'ignore') continue;
         const status = action === 'complete' ? 'COMPLETED' : 'FAILED';
@@ -61,7 +67,10 @@ export function startRecordingWorker(o: WorkerOptions): { stop(): Promise<void> 
             body: JSON.stringify({ workflowInstanceId: t.workflowInstanceId, taskId: t.taskId, status, outputData: { by: 'recorder', attempt: t.retryCount ?? 0 } }),
           });
           const text = await r.text();
-          if (r.status === 200 && status === 'COMPLETED') o.log.acknowledged.add(t.taskId);
+          if (r.status === 200 && status === 'COMPLETED') {
+            o.log.acknowledged.add(t.taskId);
+            o.log.ackedVia.set(t.taskId, { via: base, at: Date.now(), pollCount: t.pollCount });
+          }
           else if (r.status !== 200) o.log.errors.push(`update ${r.status} ${text}`);
         } catch (err) {
           // Not acknowledged: the task comes back by its response timeout.

@@ -153,10 +153,23 @@ dapr.io/app-health-threshold: {{ .Values.dapr.appHealthCheck.threshold | int | q
 {{- end }}
 {{- end }}
 
+{{/* Secret of BATON_ADMIN_KEY_SECRET: the existing one, the chart's own, or none when auth is off. */}}
+{{- define "baton.adminKeySecretName" -}}
+{{- if .Values.auth.enabled }}
+{{- default (printf "%s-admin-key" (include "baton.fullname" .)) .Values.auth.existingSecret }}
+{{- end }}
+{{- end }}
+
+{{/* Key of the admin key's secret in that Secret: "token" in the chart's own, existingSecretKey in an existing one. */}}
+{{- define "baton.adminKeySecretKey" -}}
+{{- ternary .Values.auth.existingSecretKey "token" (ne .Values.auth.existingSecret "") }}
+{{- end }}
+
 {{/*
 A Secret holding a random token under "token" (the key Dapr's injector reads). An installed
 release keeps its value: regenerating it on every upgrade would make old pods and new sidecars
-disagree mid-rollout. `helm template` has no cluster to look in and renders a fresh value.
+disagree mid-rollout (and, for the admin key, lock its holders out). `helm template` has no
+cluster to look in and renders a fresh value.
 */}}
 {{- define "baton.tokenSecret" -}}
 {{- $existing := lookup "v1" "Secret" .ctx.Release.Namespace .name }}

@@ -1,5 +1,6 @@
 import { type Client, type QueryOptions, types } from 'cassandra-driver';
 import type { TaskDef, WorkflowDef } from '../../model/definitions';
+import type { AccessKeyRecord, ApplicationRecord } from '../../model/applications';
 import type { EventExecution, EventHandler } from '../../model/events';
 import type { MetadataStore } from '../ports';
 import { bucketOf, DEFAULT_INDEX_LAYOUT, eventIndexName, type IndexLayout, toNumber } from './rows';
@@ -141,6 +142,62 @@ export class CassandraMetadataStore implements MetadataStore {
       for (const bucket of buckets) out.push(...(await this.jsonColumn<EventExecution>(this.q.selectEventExecutions, [name, bucket], 'execution_json')));
     }
     return out.sort((a, b) => a.created - b.created || a.id.localeCompare(b.id));
+  }
+
+  async putApplication(app: ApplicationRecord): Promise<void> {
+    await this.exec(this.q.upsertApplication, [app.id, JSON.stringify(app)]);
+  }
+
+  getApplication(id: string): Promise<ApplicationRecord | undefined> {
+    return this.one<ApplicationRecord>(this.q.selectApplication, [id], 'app_json');
+  }
+
+  async listApplications(): Promise<ApplicationRecord[]> {
+    const apps = await this.jsonColumn<ApplicationRecord>(this.q.selectApplications, [], 'app_json');
+    return apps.sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  async deleteApplication(id: string): Promise<boolean> {
+    if (!(await this.getApplication(id))) return false;
+    await this.exec(this.q.deleteApplication, [id]);
+    return true;
+  }
+
+  async putAccessKey(key: AccessKeyRecord): Promise<void> {
+    // The listing row first: a key is never stored without being listed under its application.
+    await this.exec(this.q.insertApplicationKey, [key.applicationId, key.id]);
+    await this.exec(this.q.upsertAccessKey, [key.id, JSON.stringify(key)]);
+  }
+
+  getAccessKey(id: string): Promise<AccessKeyRecord | undefined> {
+    return this.one<AccessKeyRecord>(this.q.selectAccessKey, [id], 'key_json');
+  }
+
+  async listAccessKeys(applicationId: string): Promise<AccessKeyRecord[]> {
+    const ids = (await this.exec(this.q.selectApplicationKeys, [applicationId])).rows.map((r) => r.get('key_id') as string);
+    const keys = await Promise.all(ids.map((id) => this.getAccessKey(id)));
+    // A listing row whose key was deleted, or moved by a put under another application, is not a key of this one.
+    return keys.filter((k): k is AccessKeyRecord => k !== undefined && k.applicationId === applicationId).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  async deleteAccessKey(id: string): Promise<boolean> {
+    const key = await this.getAccessKey(id);
+    if (!key) return false;
+    await this.exec(this.q.deleteAccessKey, [id]);
+    await this.exec(this.q.deleteApplicationKey, [key.applicationId, id]);
+    return true;
+  }
+
+  async putSettingIfAbsent(name: string, value: string): Promise<string> {
+    // A lightweight transaction: of replicas racing, exactly one value wins and every one of them reads it back.
+    const rs = await this.client.execute(this.q.insertSettingIfAbsent, [name, value], {
+      prepare: true,
+      consistency: this.consistency,
+      serialConsistency: types.consistencies.localSerial,
+      isIdempotent: true,
+    });
+    const row = rs.first();
+    return row.get('[applied]') === true ? value : (row.get('value') as string);
   }
 
   async close(): Promise<void> {

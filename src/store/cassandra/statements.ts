@@ -81,6 +81,18 @@ export function metadataStatements(keyspace: string) {
     selectEventBuckets: `SELECT bucket FROM ${ks}.index_buckets WHERE index_name = ?`,
     upsertEventExecutionHandler: `INSERT INTO ${ks}.event_execution_handlers (shard, handler_name) VALUES (0, ?)`,
     selectEventExecutionHandlers: `SELECT handler_name FROM ${ks}.event_execution_handlers WHERE shard = 0`,
+
+    upsertApplication: `INSERT INTO ${ks}.applications (id, app_json) VALUES (?, ?)`,
+    selectApplication: `SELECT app_json FROM ${ks}.applications WHERE id = ?`,
+    selectApplications: `SELECT app_json FROM ${ks}.applications`,
+    deleteApplication: `DELETE FROM ${ks}.applications WHERE id = ?`,
+    upsertAccessKey: `INSERT INTO ${ks}.access_keys (id, key_json) VALUES (?, ?)`,
+    selectAccessKey: `SELECT key_json FROM ${ks}.access_keys WHERE id = ?`,
+    deleteAccessKey: `DELETE FROM ${ks}.access_keys WHERE id = ?`,
+    insertApplicationKey: `INSERT INTO ${ks}.application_keys (application_id, key_id) VALUES (?, ?)`,
+    selectApplicationKeys: `SELECT key_id FROM ${ks}.application_keys WHERE application_id = ?`,
+    deleteApplicationKey: `DELETE FROM ${ks}.application_keys WHERE application_id = ? AND key_id = ?`,
+    insertSettingIfAbsent: `INSERT INTO ${ks}.settings (name, value) VALUES (?, ?) IF NOT EXISTS`,
   };
 }
 

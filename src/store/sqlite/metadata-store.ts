@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { TaskDef, WorkflowDef } from '../../model/definitions';
+import type { AccessKeyRecord, ApplicationRecord } from '../../model/applications';
 import type { EventExecution, EventHandler } from '../../model/events';
 import type { MetadataStore } from '../ports';
 
@@ -9,6 +10,10 @@ CREATE TABLE IF NOT EXISTS workflow_defs (name TEXT NOT NULL, version INTEGER NO
 CREATE TABLE IF NOT EXISTS event_handlers (name TEXT PRIMARY KEY, data TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS event_executions (id TEXT PRIMARY KEY, handler TEXT NOT NULL, created INTEGER NOT NULL, data TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS event_executions_by_handler ON event_executions(handler, created);
+CREATE TABLE IF NOT EXISTS applications (id TEXT PRIMARY KEY, data TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS access_keys (id TEXT PRIMARY KEY, application_id TEXT NOT NULL, data TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS access_keys_by_application ON access_keys(application_id);
+CREATE TABLE IF NOT EXISTS settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 `;
 
 type Row = { data: string };
@@ -37,6 +42,16 @@ export class SqliteMetadataStore implements MetadataStore {
       addExec: db.prepare('INSERT OR REPLACE INTO event_executions (id, handler, created, data) VALUES (?, ?, ?, ?)'),
       execsAll: db.prepare<[], Row>('SELECT data FROM event_executions ORDER BY created, id'),
       execsOf: db.prepare<[string], Row>('SELECT data FROM event_executions WHERE handler = ? ORDER BY created, id'),
+      putApp: db.prepare('INSERT INTO applications (id, data) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data'),
+      getApp: db.prepare<[string], Row>('SELECT data FROM applications WHERE id = ?'),
+      listApps: db.prepare<[], Row>('SELECT data FROM applications ORDER BY id'),
+      delApp: db.prepare('DELETE FROM applications WHERE id = ?'),
+      putKey: db.prepare('INSERT INTO access_keys (id, application_id, data) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET application_id = excluded.application_id, data = excluded.data'),
+      getKey: db.prepare<[string], Row>('SELECT data FROM access_keys WHERE id = ?'),
+      keysOf: db.prepare<[string], Row>('SELECT data FROM access_keys WHERE application_id = ? ORDER BY id'),
+      delKey: db.prepare('DELETE FROM access_keys WHERE id = ?'),
+      addSetting: db.prepare('INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT(name) DO NOTHING'),
+      getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE name = ?'),
     };
   }
 
@@ -82,6 +97,34 @@ export class SqliteMetadataStore implements MetadataStore {
   async listEventExecutions(handlerName?: string): Promise<EventExecution[]> {
     const rows = handlerName ? this.s.execsOf.all(handlerName) : this.s.execsAll.all();
     return rows.map((r) => JSON.parse(r.data) as EventExecution);
+  }
+  async putApplication(app: ApplicationRecord): Promise<void> {
+    this.s.putApp.run(app.id, JSON.stringify(app));
+  }
+  async getApplication(id: string): Promise<ApplicationRecord | undefined> {
+    return parse<ApplicationRecord>(this.s.getApp.get(id));
+  }
+  async listApplications(): Promise<ApplicationRecord[]> {
+    return this.s.listApps.all().map((r) => JSON.parse(r.data) as ApplicationRecord);
+  }
+  async deleteApplication(id: string): Promise<boolean> {
+    return this.s.delApp.run(id).changes > 0;
+  }
+  async putAccessKey(key: AccessKeyRecord): Promise<void> {
+    this.s.putKey.run(key.id, key.applicationId, JSON.stringify(key));
+  }
+  async getAccessKey(id: string): Promise<AccessKeyRecord | undefined> {
+    return parse<AccessKeyRecord>(this.s.getKey.get(id));
+  }
+  async listAccessKeys(applicationId: string): Promise<AccessKeyRecord[]> {
+    return this.s.keysOf.all(applicationId).map((r) => JSON.parse(r.data) as AccessKeyRecord);
+  }
+  async deleteAccessKey(id: string): Promise<boolean> {
+    return this.s.delKey.run(id).changes > 0;
+  }
+  async putSettingIfAbsent(name: string, value: string): Promise<string> {
+    this.s.addSetting.run(name, value);
+    return this.s.getSetting.get(name)!.value;
   }
   async close(): Promise<void> {
     /* the database is closed by its owner */

@@ -45,6 +45,7 @@ const batonEnvNames = [
   'ELASTICSEARCH_URL', 'ELASTICSEARCH_USERNAME', 'ELASTICSEARCH_PASSWORD', 'ELASTICSEARCH_INDEX_PREFIX',
   'REDIS_URL', 'BATON_DAPR_PUBSUB', 'BATON_DAPR_COMPLETION_TOPIC', 'BATON_DAPR_STATUS_TOPIC',
   'DAPR_API_TOKEN', 'APP_API_TOKEN', 'BATON_DAPR_DRAIN_MS', 'BATON_SHUTDOWN_TIMEOUT_MS',
+  'BATON_BIND', 'BATON_AUTH', 'BATON_ADMIN_KEY_ID', 'BATON_ADMIN_KEY_SECRET',
 ];
 
 const requiredDaprAnnotations = [
@@ -292,7 +293,8 @@ describe('Helm chart (charts/baton)', () => {
     for (const name of batonEnvNames) expect(templatesText).toMatch(new RegExp(`\\b${name}\\b`));
   });
 
-  test('safe defaults: both Dapr tokens, app health checks on /healthz, NetworkTopologyStrategy in the local DC, a NetworkPolicy', () => {
+  test('safe defaults: auth on with a generated admin key, both Dapr tokens, app health checks on /healthz, NetworkTopologyStrategy in the local DC, a NetworkPolicy', () => {
+    expect(obj(values.auth, 'auth')).toMatchObject({ enabled: true, existingSecret: '', corsOrigins: '' });
     const dapr = obj(values.dapr, 'dapr');
     expect(obj(dapr.apiToken, 'apiToken')).toEqual({ enabled: true, existingSecret: '' });
     expect(obj(dapr.appToken, 'appToken')).toEqual({ enabled: true, existingSecret: '' });
@@ -301,6 +303,20 @@ describe('Helm chart (charts/baton)', () => {
     const cassandra = obj(values.cassandra, 'cassandra');
     expect(cassandra.replication).toBe(`${String(cassandra.localDc)}:3`);
     expect(obj(values.networkPolicy, 'networkPolicy').enabled).toBe(true);
+  });
+
+  test('the admin key secret is generated once and kept across upgrades, like the Dapr tokens', () => {
+    const secrets = read(path.join(templatesDir, 'secret-tokens.yaml'));
+    expect(secrets).toMatch(/if and \.Values\.auth\.enabled \(not \.Values\.auth\.existingSecret\)/);
+    expect(secrets).toContain('include "baton.tokenSecret" (dict "ctx" . "name" (include "baton.adminKeySecretName" .)');
+    // baton.tokenSecret reuses the installed Secret's value (lookup) and draws a new one only on first install.
+    const helpers = read(path.join(templatesDir, '_helpers.tpl'));
+    expect(helpers).toMatch(/lookup "v1" "Secret" \.ctx\.Release\.Namespace \.name/);
+    // Long enough for Baton, which refuses a shorter admin secret at start (src/auth/auth-settings.ts).
+    const generated = Number(/randAlphaNum (\d+)/.exec(helpers)?.[1]);
+    const minimum = Number(/MIN_ADMIN_SECRET_LENGTH = (\d+)/.exec(read(path.join(root, 'src/auth/auth-settings.ts')))?.[1]);
+    expect(minimum).toBeGreaterThan(0);
+    expect(generated).toBeGreaterThanOrEqual(minimum);
   });
 
   test('the grace period covers Baton stopping and its sidecar stopping', () => {
@@ -470,7 +486,7 @@ describeHelm('helm lint and helm template (real helm)', () => {
       [
         'apps/v1 Deployment', 'dapr.io/v1alpha1 Component', 'dapr.io/v1alpha1 Component',
         'dapr.io/v1alpha1 Configuration', 'dapr.io/v1alpha1 Resiliency', 'policy/v1 PodDisruptionBudget',
-        'networking.k8s.io/v1 NetworkPolicy', 'v1 ConfigMap', 'v1 Secret', 'v1 Secret', 'v1 Service', 'v1 ServiceAccount',
+        'networking.k8s.io/v1 NetworkPolicy', 'v1 ConfigMap', 'v1 Secret', 'v1 Secret', 'v1 Secret', 'v1 Service', 'v1 ServiceAccount',
       ].sort(),
     );
     for (const d of docs) expect(obj(d.metadata, 'metadata').namespace).toBe('work');
@@ -507,6 +523,7 @@ describeHelm('helm lint and helm template (real helm)', () => {
   test('the container gets every Baton variable from the ConfigMap or its env (existing token Secrets)', () => {
     const docs = render([
       'dapr.apiToken.existingSecret=dapr-api', 'dapr.appToken.existingSecret=app-api', 'dapr.enableApiLogging=true', 'cassandra.replication=dc1:3',
+      'auth.existingSecret=baton-admin',
     ]);
     const { meta, container } = podTemplate(docs);
     const names = new Set([
@@ -519,6 +536,41 @@ describeHelm('helm lint and helm template (real helm)', () => {
     expect(annotations['dapr.io/app-token-secret']).toBe('app-api');
     expect(annotations['dapr.io/enable-api-logging']).toBe('true');
     expect(byKind(docs, 'Secret')).toEqual([]);
+  });
+
+  test('auth is on by default: Baton listens on the pod address and reads its first admin key from the chart-generated Secret', () => {
+    const docs = render();
+    const configMap = obj(byKind(docs, 'ConfigMap')[0].data, 'data');
+    expect(configMap).toMatchObject({ BATON_BIND: '0.0.0.0', BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: 'baton-admin' });
+    expect(configMap.BATON_ALLOWED_HOSTS).toBeUndefined();
+    const env = arr(podTemplate(docs).container.env, 'env').map((e) => obj(e, 'env entry'));
+    const ref = obj(obj(env.find((e) => e.name === 'BATON_ADMIN_KEY_SECRET')?.valueFrom, 'valueFrom').secretKeyRef, 'secretKeyRef');
+    expect(ref).toEqual({ name: 'baton-admin-key', key: 'token' });
+    const secret = byKind(docs, 'Secret').find((d) => obj(d.metadata, 'metadata').name === 'baton-admin-key');
+    const value = Buffer.from(String(obj(secret?.data, 'data').token), 'base64').toString();
+    expect(value).toMatch(/^[A-Za-z0-9]{48}$/);
+    // A second render (a new install) draws another secret; an installed release keeps its own through lookup.
+    const again = byKind(render(), 'Secret').find((d) => obj(d.metadata, 'metadata').name === 'baton-admin-key');
+    expect(obj(again?.data, 'data').token).not.toBe(obj(secret?.data, 'data').token);
+  });
+
+  test('an existing Secret replaces the generated admin key; CORS origins go to BATON_CORS_ORIGINS', () => {
+    const docs = render(['auth.existingSecret=ops-admin', 'auth.existingSecretKey=value', 'auth.adminKeyId=ops', 'auth.corsOrigins=https://ui.example.com']);
+    expect(byKind(docs, 'Secret').map((d) => obj(d.metadata, 'metadata').name)).not.toContain('baton-admin-key');
+    const env = arr(podTemplate(docs).container.env, 'env').map((e) => obj(e, 'env entry'));
+    expect(obj(obj(env.find((e) => e.name === 'BATON_ADMIN_KEY_SECRET')?.valueFrom, 'valueFrom').secretKeyRef, 'ref')).toEqual({ name: 'ops-admin', key: 'value' });
+    expect(obj(byKind(docs, 'ConfigMap')[0].data, 'data')).toMatchObject({ BATON_ADMIN_KEY_ID: 'ops', BATON_CORS_ORIGINS: 'https://ui.example.com' });
+  });
+
+  test('auth.enabled=false says so: BATON_AUTH off, no admin key, and the Host check lists the Service names', () => {
+    const docs = render(['auth.enabled=false', 'auth.allowedHosts=baton.example.com']);
+    const configMap = obj(byKind(docs, 'ConfigMap')[0].data, 'data');
+    expect(configMap.BATON_AUTH).toBe('off');
+    expect(configMap.BATON_ADMIN_KEY_ID).toBeUndefined();
+    expect(configMap.BATON_ALLOWED_HOSTS).toBe('baton,baton.work,baton.work.svc,baton.work.svc.cluster.local,baton.example.com');
+    expect(byKind(docs, 'Secret').map((d) => obj(d.metadata, 'metadata').name)).not.toContain('baton-admin-key');
+    const env = arr(podTemplate(docs).container.env, 'env').map((e) => obj(e, 'env entry'));
+    expect(env.some((e) => e.name === 'BATON_ADMIN_KEY_SECRET')).toBe(false);
   });
 
   test('REDIS_URL takes the password by $(REDIS_PASSWORD) expansion, defined before it', () => {

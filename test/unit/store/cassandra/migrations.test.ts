@@ -72,6 +72,14 @@ describe('migration files', () => {
     ]);
     expect(statements[2]).toMatch(/floor bigint static/);
   });
+
+  it('003 adds applications, access keys, their listing and settings', () => {
+    const file = readMigrationFiles().find((f) => f.version === 3)!;
+    expect(file.name).toBe('003_applications.cql');
+    const statements = migrationStatements(file.text, 'baton');
+    expect(statements.map((s) => /^CREATE TABLE IF NOT EXISTS baton\.(\w+)/.exec(s)?.[1])).toEqual(['applications', 'access_keys', 'application_keys', 'settings']);
+    expect(statements[2]).toMatch(/PRIMARY KEY \(\(application_id\), key_id\)/);
+  });
 });
 
 describe("the migrator's own tables", () => {

@@ -1,0 +1,33 @@
+import type { Logger } from 'pino';
+import type { AuthRoutesDeps } from '../api/auth-routes';
+import type { MetadataStore } from '../store/ports';
+import { AccessDirectory } from './access-directory';
+import { ApplicationService } from './application-service';
+import type { AuthSettings } from './auth-settings';
+import { requestGate, type RequestGate } from './request-gate';
+import { newTokenSecret } from './secrets';
+import { AccessTokens } from './tokens';
+
+// Assembles who-may-do-what from the configuration and the metadata store (the composition root calls it).
+
+export interface AccessControl {
+  settings: AuthSettings;
+  gate: RequestGate;
+  routes: AuthRoutesDeps;
+}
+
+/** Setting under which a generated token signing key is kept, so every replica signs and verifies alike. */
+export const TOKEN_SECRET_SETTING = 'auth.token-signing-key';
+
+/** `settings` from authSettings(cfg), checked before any adapter opens. */
+export async function createAccessControl(settings: AuthSettings, store: MetadataStore, log: Logger): Promise<AccessControl> {
+  for (const w of settings.warnings) log.warn({ bind: settings.bind, auth: settings.enabled ? 'on' : 'off' }, w);
+  const directory = await AccessDirectory.create(store, { adminKey: settings.adminKey, cacheMs: settings.cacheMs });
+  const applications = new ApplicationService(store, directory);
+  const browser = { corsOrigins: settings.corsOrigins, allowedHosts: settings.allowedHosts, checkHost: !settings.enabled };
+  if (!settings.enabled) return { settings, gate: requestGate({ browser, log }), routes: { applications } };
+
+  const secret = settings.tokenSecret ?? (await store.putSettingIfAbsent(TOKEN_SECRET_SETTING, newTokenSecret()));
+  const tokens = new AccessTokens(secret, settings.tokenTtlSeconds);
+  return { settings, gate: requestGate({ browser, auth: { tokens, directory }, log }), routes: { applications, issuer: { directory, tokens } } };
+}

@@ -1,0 +1,121 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { toErrorBody } from '../api/errors';
+import { ApiError } from '../services/errors';
+import type { AccessDirectory, Principal } from './access-directory';
+import { browserVerdict, type BrowserPolicy } from './browser-guard';
+import { allows, type Permission } from './roles';
+import { isAppChannelPath, RoutePermissions } from './route-permissions';
+import type { AccessTokens, TokenFailure } from './tokens';
+
+// The one gate every request passes before the hot path or express: browser checks, then the
+// token and the permission the route needs (route-permissions.ts). Answers refusals itself with
+// Conductor-style JSON bodies; `error` carries the code the official SDKs act on (EXPIRED_TOKEN and
+// INVALID_TOKEN make them fetch a new token and retry once).
+
+/** true: go on; false: already answered; a promise of either while a token or key is looked up. */
+export type RequestGate = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+
+export interface GateDeps {
+  browser: BrowserPolicy;
+  /** Absent while auth is off. */
+  auth?: { tokens: AccessTokens; directory: AccessDirectory };
+  routes?: RoutePermissions;
+  log: Logger;
+  now?: () => number;
+}
+
+const principals = new WeakMap<IncomingMessage, Principal>();
+
+/** Who made the request, when auth is on and the route needed a token. */
+export const principalOf = (req: IncomingMessage): Principal | undefined => principals.get(req);
+
+/** Verified tokens by their text, so the hot path verifies a signature once per token, not per request. */
+const TOKEN_CACHE_MAX = 10_000;
+
+type Refusal = { status: 401 | 403; error: TokenFailure | 'ACCESS_DENIED'; message: string };
+
+function refuse(res: ServerResponse, status: number, message: string, error?: string): false {
+  const body = { ...toErrorBody(new ApiError(status, message)), retryable: status >= 500, ...(error ? { error } : {}) };
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
+  return false;
+}
+
+function tokenOf(req: IncomingMessage): string | undefined {
+  const x = req.headers['x-authorization'];
+  if (typeof x === 'string' && x.length > 0) return x.startsWith('Bearer ') ? x.slice(7) : x;
+  const a = req.headers.authorization;
+  return typeof a === 'string' && a.startsWith('Bearer ') ? a.slice(7) : undefined;
+}
+
+export function requestGate(d: GateDeps): RequestGate {
+  const routes = d.routes ?? new RoutePermissions();
+  const now = d.now ?? Date.now;
+  const verified = new Map<string, { keyId: string; expiresAt: number }>();
+
+  const decide = (principal: Principal | undefined, permission: Permission, req: IncomingMessage): Refusal | undefined => {
+    if (!principal) return { status: 401, error: 'INVALID_TOKEN', message: 'The access key of this token is disabled or deleted' };
+    if (!allows(principal.roles, permission))
+      return { status: 403, error: 'ACCESS_DENIED', message: `Access denied: ${permission} is not granted to application ${principal.applicationId} (roles: ${principal.roles.join(', ') || 'none'})` };
+    principals.set(req, principal);
+    return undefined;
+  };
+
+  const answer = (res: ServerResponse, r: Refusal | undefined): boolean => (r ? refuse(res, r.status, r.message, r.error) : true);
+
+  const authenticate = async (token: string, permission: Permission, req: IncomingMessage, auth: NonNullable<GateDeps['auth']>): Promise<Refusal | undefined> => {
+    const checked = await auth.tokens.check(token);
+    if (!checked.ok) return { status: 401, error: checked.failure, message: checked.failure === 'EXPIRED_TOKEN' ? 'Token expired: ask /api/token for a new one' : 'Invalid token' };
+    if (verified.size >= TOKEN_CACHE_MAX) verified.clear();
+    verified.set(token, { keyId: checked.keyId, expiresAt: checked.expiresAt });
+    return decide(await auth.directory.principal(checked.keyId), permission, req);
+  };
+
+  return (req, res) => {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+
+    const browser = browserVerdict(req.method, path, req.headers, d.browser);
+    if (browser.kind === 'refuse') return refuse(res, 403, browser.message);
+    if (browser.headers) for (const [k, v] of Object.entries(browser.headers)) res.setHeader(k, v);
+    if (browser.kind === 'preflight') {
+      res.statusCode = 204;
+      res.end();
+      return false;
+    }
+
+    const auth = d.auth;
+    if (!auth || isAppChannelPath(path)) return true;
+    const permission = routes.of(req.method, path);
+    if (permission === 'public') return true;
+    const token = tokenOf(req);
+    if (!token) return refuse(res, 401, 'Missing token: send the token from POST /api/token in X-Authorization', 'INVALID_TOKEN');
+
+    // Fast path: a token seen before and a principal still cached answer without waiting.
+    const seen = verified.get(token);
+    if (seen) {
+      if (seen.expiresAt <= now()) return refuse(res, 401, 'Token expired: ask /api/token for a new one', 'EXPIRED_TOKEN');
+      const principal = auth.directory.principal(seen.keyId);
+      if (!(principal instanceof Promise)) return answer(res, decide(principal, permission, req));
+      return principal.then(
+        (p) => answer(res, decide(p, permission, req)),
+        (err) => failed(err, req, res),
+      );
+    }
+    return authenticate(token, permission, req, auth).then(
+      (r) => answer(res, r),
+      (err) => failed(err, req, res),
+    );
+  };
+
+  function failed(err: unknown, req: IncomingMessage, res: ServerResponse): false {
+    const body = toErrorBody(err);
+    d.log.error({ err, path: req.url?.split('?')[0], method: req.method }, 'checking access failed');
+    return refuse(res, body.status >= 500 ? 503 : body.status, body.status >= 500 ? 'Checking access failed; retry' : body.message);
+  }
+}

@@ -1,0 +1,180 @@
+import type { Permission } from './roles';
+
+// THE table of who may call what: every route Baton serves, with the permission it needs. The
+// express routers and the hot path (src/api/hot-path.ts) are both behind the one gate that reads it
+// (src/auth/request-gate.ts). A path no rule matches needs 'admin', so a route added without a rule
+// is closed rather than open (test/unit/auth/route-permissions.test.ts checks every documented route
+// has a rule).
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteRule {
+  method: Method;
+  /** Path pattern: literal segments (matched case-insensitively, as express does) and `{param}` segments. */
+  path: string;
+  permission: Permission;
+}
+
+const rules: RouteRule[] = [];
+const rule = (method: Method, paths: string | string[], permission: Permission): void => {
+  for (const path of Array.isArray(paths) ? paths : [paths]) rules.push({ method, path, permission });
+};
+/** Conductor's /api/tasks and the interface's /api/task serve the same calls. */
+const tasks = (p: string): string[] => [`/api/tasks${p}`, `/api/task${p}`];
+const workflowDefs = (p: string): string[] => [`/api/metadata/workflowdef${p}`, `/api/metadata/workflow${p}`];
+const taskDefs = (p: string): string[] => [`/api/metadata/taskdef${p}`, `/api/metadata/taskdefs${p}`];
+
+// ---- open, and any valid token
+rule('GET', ['/health', '/api/health'], 'public');
+rule('POST', '/api/token', 'public');
+rule('GET', ['/api/version', '/api-docs', '/api/token/userInfo'], 'authenticated');
+
+// ---- definitions and event handlers
+for (const p of ['', '/names-and-versions', '/latest-versions', '/names', '/{name}/versions', '/{name}']) rule('GET', workflowDefs(p), 'definitions:read');
+rule('POST', workflowDefs('/validate'), 'definitions:read'); // validates, stores nothing
+rule('POST', workflowDefs(''), 'definitions:write');
+rule('PUT', workflowDefs(''), 'definitions:write');
+rule('DELETE', workflowDefs('/{name}/{version}'), 'definitions:write');
+rule('GET', [...taskDefs(''), ...taskDefs('/{name}')], 'definitions:read');
+rule('POST', taskDefs(''), 'definitions:write');
+rule('PUT', taskDefs(''), 'definitions:write');
+rule('DELETE', taskDefs('/{name}'), 'definitions:write');
+rule('GET', ['/api/event', '/api/event/execution', '/api/event/execution/{name}', '/api/event/{event}'], 'definitions:read');
+rule('POST', '/api/event', 'definitions:write');
+rule('PUT', '/api/event', 'definitions:write');
+rule('DELETE', '/api/event/{name}', 'definitions:write');
+
+// ---- executions
+rule('POST', ['/api/workflow', '/api/workflow/{name}', '/api/workflow/execute/{name}/{version}', '/api/workflow/test'], 'executions:start');
+rule(
+  'GET',
+  [
+    '/api/workflow/search',
+    '/api/workflow/search-v2',
+    '/api/workflow/search-by-tasks',
+    '/api/workflow/search-by-tasks-v2',
+    '/api/workflow/running/{name}',
+    '/api/workflow/running/{name}/correlated/{correlationId}',
+    '/api/workflow/{name}/correlated/{correlationId}',
+    '/api/workflow/{workflowId}',
+    '/api/workflow/{workflowId}/status',
+    '/api/workflow/{workflowId}/tasks',
+    '/api/workflow/externalstoragelocation',
+    '/api/workflow/external-storage-location',
+    ...tasks('/search'),
+    ...tasks('/search-v2'),
+    ...tasks('/externalstoragelocation'),
+    ...tasks('/external-storage-location'),
+    ...tasks('/{taskId}'),
+    ...tasks('/{taskId}/log'),
+    '/apitasks/{taskId}',
+  ],
+  'executions:read',
+);
+rule('POST', '/api/workflow/{name}/correlated', 'executions:read'); // a lookup with the ids in the body
+rule('DELETE', ['/api/workflow/{workflowId}', '/api/workflow/{workflowId}/remove', '/api/workflow/{workflowId}/terminate-remove'], 'executions:manage');
+rule('PUT', ['/api/workflow/{workflowId}/pause', '/api/workflow/{workflowId}/resume', '/api/workflow/decide/{workflowId}', '/api/workflow/skiptask', '/api/workflow/{workflowId}/skiptask/{taskReferenceName}'], 'executions:manage');
+rule('POST', ['/api/workflow/{workflowId}/rerun', '/api/workflow/{workflowId}/restart', '/api/workflow/{workflowId}/retry', '/api/workflow/{workflowId}/resetcallbacks'], 'executions:manage');
+rule('PUT', ['/api/workflow/bulk/pause', '/api/workflow/bulk/resume'], 'executions:manage');
+rule('POST', ['/api/workflow/bulk/restart', '/api/workflow/bulk/retry', '/api/workflow/bulk/terminate'], 'executions:manage');
+rule('DELETE', ['/api/workflow/bulk/remove', '/api/workflow/bulk/terminate-remove'], 'executions:manage');
+
+// ---- workers
+rule('GET', [...tasks('/poll/batch/{taskType}'), ...tasks('/poll/{taskType}')], 'tasks:poll');
+rule('POST', tasks('/update-v2'), 'tasks:poll'); // answers the next task of the type: a poll
+rule('POST', tasks('/{taskId}/ack'), 'tasks:poll');
+rule(
+  'POST',
+  [
+    ...tasks(''),
+    ...tasks('/{taskId}/log'),
+    ...tasks('/{workflowId}/{taskRefName}/{status}'),
+    ...tasks('/{workflowId}/{taskRefName}/{status}/sync'),
+    ...tasks('/{workflowId}/{status}/signal'),
+    ...tasks('/{workflowId}/{status}/signal/sync'),
+    '/api/queue/update/{workflowId}/task/{taskId}/{status}',
+    '/api/queue/update/{workflowId}/{taskRefName}/{status}',
+  ],
+  'tasks:update',
+);
+rule('GET', [...tasks('/queue/all'), ...tasks('/queue/all/verbose'), ...tasks('/queue/sizes'), ...tasks('/queue/size'), ...tasks('/queue/polldata'), ...tasks('/queue/polldata/all')], 'queues:read');
+
+// ---- administration
+rule('POST', tasks('/queue/requeue/{taskType}'), 'admin');
+rule('GET', ['/api/admin/config', '/api/admin/task/{tasktype}'], 'admin');
+rule('POST', ['/api/admin/consistency/verifyAndRepair/{workflowId}', '/api/admin/sweep/requeue/{workflowId}'], 'admin');
+rule('GET', ['/api/applications', '/api/applications/{id}', '/api/applications/{id}/accessKeys', '/api/applications/key/{accessKeyId}', '/api/applications/{id}/tags'], 'admin');
+rule('POST', ['/api/applications', '/api/applications/{id}/accessKeys', '/api/applications/{applicationId}/accessKeys/{keyId}/status', '/api/applications/{applicationId}/roles/{role}'], 'admin');
+rule('PUT', ['/api/applications/{id}', '/api/applications/{applicationId}/roles/{role}', '/api/applications/{id}/tags'], 'admin');
+rule('DELETE', ['/api/applications/{id}', '/api/applications/{applicationId}/accessKeys/{keyId}', '/api/applications/{applicationId}/roles/{role}', '/api/applications/{id}/tags'], 'admin');
+
+export const ROUTE_PERMISSIONS: readonly RouteRule[] = rules;
+
+/** What a path no rule matches needs. */
+export const UNLISTED_PERMISSION: Permission = 'admin';
+
+/**
+ * The Dapr app channel shares Baton's port: the sidecar authenticates with the app token
+ * (src/runtime/dapr/app-token.ts), not with a user's token. Service invocation from a worker's
+ * sidecar arrives on the API paths and needs a user token like any client.
+ */
+export function isAppChannelPath(path: string): boolean {
+  return path === '/healthz' || path.startsWith('/dapr/') || path.startsWith('/actors/');
+}
+
+interface Node {
+  literals: Map<string, Node>;
+  param?: Node;
+  permission?: Permission;
+}
+const node = (): Node => ({ literals: new Map() });
+
+function segmentsOf(path: string): string[] {
+  const parts = path.split('/');
+  parts.shift(); // before the leading slash
+  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop(); // express ignores one trailing slash
+  return parts;
+}
+
+/** Matches request paths against the rules: literal segments win over parameters, as in express's registration order here. */
+export class RoutePermissions {
+  private readonly roots = new Map<Method, Node>();
+
+  constructor(table: readonly RouteRule[] = ROUTE_PERMISSIONS) {
+    for (const r of table) {
+      let at = this.roots.get(r.method) ?? node();
+      this.roots.set(r.method, at);
+      for (const seg of segmentsOf(r.path)) {
+        if (seg.startsWith('{') && seg.endsWith('}')) at = at.param ??= node();
+        else {
+          const key = seg.toLowerCase();
+          const next = at.literals.get(key) ?? node();
+          at.literals.set(key, next);
+          at = next;
+        }
+      }
+      if (at.permission !== undefined && at.permission !== r.permission) throw new Error(`conflicting permissions for ${r.method} ${r.path}`);
+      at.permission = r.permission;
+    }
+  }
+
+  /** The permission a request needs; `path` is the URL path without its query. HEAD is GET. */
+  of(method: string | undefined, path: string): Permission {
+    return this.rule(method, path) ?? UNLISTED_PERMISSION;
+  }
+
+  /** The permission of the rule matching the request, if one does. */
+  rule(method: string | undefined, path: string): Permission | undefined {
+    const root = this.roots.get((method === 'HEAD' ? 'GET' : method) as Method);
+    return root ? this.match(root, segmentsOf(path), 0) : undefined;
+  }
+
+  private match(at: Node, segs: string[], i: number): Permission | undefined {
+    if (i === segs.length) return at.permission;
+    const seg = segs[i]!;
+    const lit = at.literals.get(seg.toLowerCase());
+    const viaLiteral = lit && this.match(lit, segs, i + 1);
+    if (viaLiteral) return viaLiteral;
+    return at.param && seg !== '' ? this.match(at.param, segs, i + 1) : undefined;
+  }
+}
