@@ -113,6 +113,8 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
         BATON_DAPR_DRAIN_MS: '3000',
         BATON_RECOVERY_SCAN_INTERVAL_MS: '5000',
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
+        // The suites call the API without tokens unless a test turns auth on for its cluster.
+        BATON_AUTH: 'off',
         ...opts.env,
         ...env,
       },
