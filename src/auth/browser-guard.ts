@@ -56,7 +56,8 @@ export function browserVerdict(method: string | undefined, path: string, headers
 
   const origin = headers.origin;
   const site = headers['sec-fetch-site'];
-  const crossOrigin = origin !== undefined ? originHost(origin) !== host?.toLowerCase() : site === 'cross-site' || site === 'same-site';
+  // Browsers set Sec-Fetch-Site themselves (pages cannot): 'same-origin' holds behind a proxy that rewrites Host too.
+  const crossOrigin = site === 'same-origin' ? false : origin !== undefined ? originHost(origin) !== host?.toLowerCase() : site === 'cross-site' || site === 'same-site';
   if (!crossOrigin) return { kind: 'pass' };
   if (origin === undefined || !policy.corsOrigins.has(origin))
     return { kind: 'refuse', message: `Cross-origin request refused: origin ${JSON.stringify(origin ?? site)} is not listed in BATON_CORS_ORIGINS` };

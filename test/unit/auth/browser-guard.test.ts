@@ -13,8 +13,11 @@ describe('cross-origin requests', () => {
     expect(verdict('POST', { host: '127.0.0.1:8080' })).toEqual({ kind: 'pass' });
   });
 
-  test('a same-origin page passes without CORS headers', () => {
+  test('a same-origin page passes without CORS headers, behind a proxy that rewrites Host too', () => {
     expect(verdict('POST', { host: 'localhost:8080', origin: 'http://localhost:8080', 'sec-fetch-site': 'same-origin' })).toEqual({ kind: 'pass' });
+    expect(verdict('POST', { host: 'localhost:8080', origin: 'http://localhost:8080' })).toEqual({ kind: 'pass' }); // a browser without Sec-Fetch-*
+    expect(verdict('POST', { host: '127.0.0.1:8080', origin: 'https://baton.example.com', 'sec-fetch-site': 'same-origin' })).toEqual({ kind: 'pass' });
+    expect(verdict('POST', { host: '127.0.0.1:8080', origin: 'https://baton.example.com' }).kind).toBe('refuse');
   });
 
   test('another origin is refused whatever the method: a poll is a GET that claims tasks', () => {
