@@ -11,6 +11,7 @@ import { ScriptError } from '../scripting/script-engine';
 // Conductor's ErrorResponse body (reference §2.12), with better status codes for client mistakes.
 
 const INSTANCE = os.hostname();
+const UNAVAILABLE = new Set(['DaprSidecarError', 'HostStopping']);
 
 export interface ErrorBody {
   status: number;
@@ -33,6 +34,9 @@ export function toErrorBody(err: unknown): ErrorBody {
   if (err instanceof ScriptError) return body(400, err.message);
   if (err instanceof PayloadTooLargeError) return body(413, err.message);
   if (err instanceof ActorDeactivated || err instanceof StaleWriteError) return body(503, err.message, { retryable: true });
+  // The actor runtime could not finish the call (a replica or its sidecar stopping, placement moving):
+  // unavailable for a moment, not a server bug. Matched by name: it may come back from a remote turn.
+  if (err instanceof Error && UNAVAILABLE.has(err.name)) return body(503, err.message, { retryable: true });
   const e = err as { type?: string; status?: number; message?: string };
   if (e?.type === 'entity.parse.failed') return body(400, `Malformed JSON body: ${e.message}`);
   if (e?.type === 'entity.too.large') return body(413, 'Request body too large');

@@ -83,6 +83,7 @@ const ROUTING_FAILURES = [
   /ERR_ACTOR_NO_ADDRESS|did not find address for actor|placement is disseminating/i,
   /ERR_ACTOR_RUNTIME_NOT_FOUND|actor runtime is not ready/i,
   /failed to create actor: actor type \S+ not registered/i,
+  /actor is closed, cannot handle/i,
   /code = Unavailable desc = connection error.*(connection refused|Error while dialing)/i,
 ];
 
