@@ -3,8 +3,10 @@ import { createWriteStream, existsSync, readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { join } from 'node:path';
 
-/** A TCP port free right now on 127.0.0.1. */
-export const freePort = (): Promise<number> =>
+/** Ports this process handed out: each is bound later by some child, so never hand one out twice. */
+const handedOut = new Set<number>();
+
+const probePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
@@ -13,6 +15,16 @@ export const freePort = (): Promise<number> =>
       s.close(() => resolve(port));
     });
   });
+
+/** A TCP port free right now on 127.0.0.1, and not handed out before by this process. */
+export async function freePort(): Promise<number> {
+  for (;;) {
+    const port = await probePort();
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
+}
 
 /** True when 127.0.0.1:port accepts a TCP connection now. */
 export const portOpen = (port: number): Promise<boolean> =>
