@@ -41,6 +41,12 @@ const FieldsSchema = z.object({
   BATON_DAPR_COMPLETION_TOPIC: z.string().default('baton-task-completions'),
   BATON_DAPR_STATUS_TOPIC: z.string().default('baton-status-changes'),
   BATON_DAPR_ROUTING_RETRY_MS: int(20_000, 0),
+  // Scripts and expressions that cannot stall the server (src/scripting, src/engine/jsonpath-budget.ts).
+  BATON_SCRIPT_WORKERS: int(2, 1),
+  BATON_SCRIPT_QUEUE_TIMEOUT_MS: int(30_000, 100),
+  BATON_DO_WHILE_MAX_ITERATIONS: int(1000, 1),
+  BATON_JSONPATH_MAX_STEPS: int(1_000_000, 1000),
+  BATON_JSONPATH_MAX_DEPTH: int(64, 4),
   BATON_DAPR_CALL_TIMEOUT_MS: int(60_000, 100),
   BATON_DAPR_DRAIN_MS: int(3000, 0),
   // Profile-dependent default (see withProfileDefaults): embedded 0 (recovery at start only), distributed 60 s.

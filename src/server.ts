@@ -52,7 +52,13 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const adapters: Adapters =
     cfg.BATON_PROFILE === 'distributed' ? await (await import('./composition/distributed')).distributedAdapters(cfg, log) : await embeddedAdapters(cfg, log);
   const { stores, index, host, wakeUps, limits, bus } = adapters;
-  const scripts = await createScriptEngine({ timeoutMs: cfg.BATON_SCRIPT_TIMEOUT_MS, memoryLimitBytes: cfg.BATON_SCRIPT_MEMORY_MB * 1024 * 1024 });
+  const scripts = await createScriptEngine({
+    timeoutMs: cfg.BATON_SCRIPT_TIMEOUT_MS,
+    memoryLimitBytes: cfg.BATON_SCRIPT_MEMORY_MB * 1024 * 1024,
+    workers: cfg.BATON_SCRIPT_WORKERS,
+    queueTimeoutMs: cfg.BATON_SCRIPT_QUEUE_TIMEOUT_MS,
+    maxResultBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES,
+  });
   const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS);
   await metadata.start();
   const access = await createAccessControl(auth, stores.metadata, log);
@@ -68,7 +74,9 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     now: Date.now(),
     newId: randomUUID,
     derivedId: derivedUuid,
-    scripts,
+    doWhileMaxIterations: cfg.BATON_DO_WHILE_MAX_ITERATIONS,
+    jsonPathMaxSteps: cfg.BATON_JSONPATH_MAX_STEPS,
+    jsonPathMaxDepth: cfg.BATON_JSONPATH_MAX_DEPTH,
     taskDef: (name) => metadata.taskDef(name),
     isDomainActive: tasks.isDomainActive,
     hostName,
@@ -78,6 +86,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       store: stores.executions,
       env,
       runEffects: (id, e, state) => effects.runImmediate(id, e, state),
+      scripts,
       runDeferred: (id, e) => effects.runDeferred(id, e),
       index: (state, changed, workflowChanged) => {
         indexer.add(workflowChanged ? state.workflow : undefined, changed);
@@ -127,7 +136,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       await host.start();
     } catch (e) {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      scripts.dispose();
+      await scripts.dispose();
       await adapters.close().catch(() => undefined);
       throw e;
     }
@@ -167,7 +176,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         await host.stop();
         await indexer.flush();
         metadata.stop();
-        scripts.dispose();
+        await scripts.dispose();
         await adapters.close();
       })();
       return closing;

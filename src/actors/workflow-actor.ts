@@ -9,6 +9,8 @@ import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../engi
 import { isQueuedType } from '../engine/task-types';
 import { updateVariables } from '../engine/variables';
 import type { Actor, ActorContext } from '../runtime/ports';
+import type { ScriptEngine } from '../scripting/script-engine';
+import { settleScripts } from './script-evaluation';
 import { StaleWriteError, type ExecutionStore } from '../store/ports';
 import { ActorDeactivated, HostStopping } from '../runtime/ports';
 
@@ -18,6 +20,8 @@ import { ActorDeactivated, HostStopping } from '../runtime/ports';
 export interface WorkflowActorDeps {
   store: ExecutionStore;
   env(): EngineEnv;
+  /** Evaluates the scripts a turn asks for, off the event loop. */
+  scripts: ScriptEngine;
   /** Runs effects after a commit; resolves when the queue-facing ones are done. */
   runEffects(workflowId: string, effects: Effect[], state: ExecutionState): Promise<void>;
   /** Runs the persisted (cross-actor) effects in the background; resolves when all succeeded. */
@@ -56,6 +60,8 @@ export class WorkflowActor implements Actor {
   private outbox: Effect[] = [];
   private reminderAt: number | null = null;
   private loaded = false;
+  /** The last commit left the decider's work unfinished: the reminder is due at once. */
+  private continuing = false;
 
   constructor(
     private readonly ctx: ActorContext,
@@ -99,8 +105,22 @@ export class WorkflowActor implements Actor {
     const log = new TurnLog();
     const turn: Turn = { state, env, log };
     const result = fn(turn);
+    await this.settle(turn);
     await this.commit(turn);
     return result;
+  }
+
+  /** Runs the scripts the turn asked for; when they cannot run at all, the turn's changes are dropped. */
+  private async settle(turn: Turn): Promise<void> {
+    if (turn.log.pendingScripts === 0) return;
+    try {
+      await settleScripts(turn, this.deps.scripts, this.deps.env);
+    } catch (e) {
+      // Memory now differs from the store: the next call reloads it.
+      this.state = undefined;
+      this.loaded = false;
+      throw e;
+    }
   }
 
   private async commit(turn: Turn): Promise<void> {
@@ -132,6 +152,7 @@ export class WorkflowActor implements Actor {
     }
     this.rev += 1;
     this.outbox = outbox;
+    this.continuing = log.unfinished;
     this.deps.index(state, changed, workflowChanged);
     await this.deps.runEffects(this.id, immediate, state);
     await this.updateReminder();
@@ -164,6 +185,7 @@ export class WorkflowActor implements Actor {
   private async updateReminder(): Promise<void> {
     const state = this.state;
     let due = state ? decider.nextDeadline(state, this.deps.env()) : null;
+    if (state && this.continuing && !isTerminalWorkflow(state.workflow.status)) due = Date.now();
     if (state && this.deps.sweepIntervalMs > 0 && !isTerminalWorkflow(state.workflow.status)) {
       const sweep = Date.now() + this.deps.sweepIntervalMs;
       due = due === null ? sweep : Math.min(due, sweep);
@@ -291,7 +313,9 @@ export class WorkflowActor implements Actor {
     this.state = state;
     this.rev = 0;
     try {
-      await this.commit({ state, env, log });
+      const turn: Turn = { state, env, log };
+      await this.settle(turn);
+      await this.commit(turn);
     } catch (e) {
       if (!(e instanceof ActorDeactivated)) this.state = undefined;
       throw e;

@@ -1,6 +1,7 @@
 import type { Task } from '../model/execution';
 import type { ExecutionState } from './state';
 import { resolveParams, type RootLookup } from './expressions';
+import type { JsonPathBudget } from './jsonpath-budget';
 
 // The document `${...}` expressions read (reference §4.3): `workflow` plus one entry per task reference.
 
@@ -62,6 +63,6 @@ export function lookupFor(state: ExecutionState, extra?: Record<string, unknown>
   };
 }
 
-export function resolveInput(state: ExecutionState, params: Record<string, unknown> | undefined, extra?: Record<string, unknown>): Record<string, unknown> {
-  return resolveParams(params, lookupFor(state, extra));
+export function resolveInput(state: ExecutionState, params: Record<string, unknown> | undefined, extra?: Record<string, unknown>, budget?: JsonPathBudget): Record<string, unknown> {
+  return resolveParams(params, lookupFor(state, extra), budget);
 }

@@ -8,8 +8,10 @@ import type { QueueKey } from './effects';
 import { retryDelaySeconds } from './retry';
 import { adhocTaskDef, effectiveTaskDef, TurnLog, type EngineEnv, type ExecutionState, type Turn } from './state';
 import { BUILT_IN_TYPES, isQueuedType, isWorkerType } from './task-types';
-import { runInlineTask, evaluateTask, waitDeadline } from './system-tasks';
+import { runInlineTask, evaluateTask, finishScript, waitDeadline } from './system-tasks';
 import { resolveValue } from './expressions';
+import { ExpressionLimitError } from './jsonpath-budget';
+import type { ScriptOutcome, ScriptRequest } from './script-requests';
 
 // The decider: pure functions over an in-memory execution. Every change is recorded in the turn's
 // log (tasks touched, effects owed); the actor persists the log, then runs the effects.
@@ -134,7 +136,7 @@ function makeTask(turn: Turn, wt: WorkflowTask, o: NewTaskOptions): Task {
     const params: Record<string, unknown> = { ...(wt.inputParameters ?? {}) };
     const template = def.inputTemplate ?? {};
     for (const k of Object.keys(template)) if (!(k in params)) params[k] = template[k];
-    input = resolveInput(state, params, { CPEWF_TASK_ID: taskId });
+    input = resolveInput(state, params, { CPEWF_TASK_ID: taskId }, turn.log.jsonPathBudget(env));
     for (const [k, v] of Object.entries(template)) if (input[k] == null) input[k] = v;
   }
   const task: Task = {
@@ -228,7 +230,8 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
   }
   switch (wt.type) {
     case 'DYNAMIC': {
-      const input = resolveInput(turn.state, wt.inputParameters);
+      const input = resolvingInput(turn, wt, suffix, iteration, () => resolveInput(turn.state, wt.inputParameters, undefined, turn.log.jsonPathBudget(turn.env)));
+      if (!input) return;
       const name = String(input[wt.dynamicTaskNameParam ?? 'taskToExecute'] ?? '');
       if (!name) {
         failInvalidTask(turn, wt, suffix, iteration, `Cannot map a dynamic task based on the parameter and input. Parameter= ${wt.dynamicTaskNameParam}, input= ${JSON.stringify(input)}`, input);
@@ -246,7 +249,8 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
     case 'DO_WHILE':
     case 'SWITCH':
     case 'DECISION': {
-      const t = makeTask(turn, wt, { suffix, iteration });
+      const t = resolvingInput(turn, wt, suffix, iteration, () => makeTask(turn, wt, { suffix, iteration }));
+      if (!t) return;
       addTask(turn, t);
       runInlineTask(turn, t, controlFlowHooks);
       return;
@@ -257,7 +261,8 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
         failInvalidTask(turn, wt, suffix, iteration, `Invalid task specified. Cannot find task by name ${wt.name} in the task definitions`);
         return;
       }
-      const t = makeTask(turn, wt, { suffix, iteration });
+      const t = resolvingInput(turn, wt, suffix, iteration, () => makeTask(turn, wt, { suffix, iteration }));
+      if (!t) return;
       addTask(turn, t);
       runInlineTask(turn, t, controlFlowHooks);
     }
@@ -265,6 +270,17 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
 }
 
 /** Records a task that cannot be scheduled and fails the workflow, as Conductor's TerminateWorkflowException does. */
+/** Runs an input resolution; one that went past the JSONPath budget fails the task and the workflow with the budget's reason. */
+function resolvingInput<T>(turn: Turn, wt: WorkflowTask, suffix: string, iteration: number, resolve: () => T): T | undefined {
+  try {
+    return resolve();
+  } catch (e) {
+    if (!(e instanceof ExpressionLimitError)) throw e;
+    failInvalidTask(turn, wt, suffix, iteration, e.message);
+    return undefined;
+  }
+}
+
 function failInvalidTask(turn: Turn, wt: WorkflowTask, suffix: string, iteration: number, reason: string, input?: Record<string, unknown>): void {
   const t = makeTask(turn, wt, { suffix, iteration, input: input ?? {}, taskType: wt.type === 'SIMPLE' ? wt.name : wt.type, taskDefName: wt.name, status: 'FAILED_WITH_TERMINAL_ERROR' });
   t.reasonForIncompletion = truncate(reason);
@@ -358,7 +374,16 @@ function scheduleRetry(turn: Turn, t: Task, def: TaskDef, ignoreLimit = false): 
   const expected = t.workflowTask.retryCount ?? def.retryCount ?? 0;
   if (!ignoreLimit && (!isRetriableTask(t.status) || BUILT_IN_TYPES.has(t.taskType) || t.retryCount >= expected)) return false;
   const delay = ignoreLimit ? 0 : retryDelaySeconds(def, t.retryCount);
-  const reresolved = resolveInput(turn.state, t.workflowTask.inputParameters);
+  let reresolved: Record<string, unknown>;
+  try {
+    reresolved = resolveInput(turn.state, t.workflowTask.inputParameters, undefined, turn.log.jsonPathBudget(turn.env));
+  } catch (e) {
+    if (!(e instanceof ExpressionLimitError)) throw e;
+    // No retry: the task fails (and ends the workflow) with the budget's reason.
+    t.reasonForIncompletion = truncate(e.message);
+    turn.log.touch(t);
+    return false;
+  }
   const input = { ...t.inputData, ...reresolved };
   const copy = makeTask(turn, t.workflowTask, {
     suffix: refSuffix(t),
@@ -411,7 +436,8 @@ export function decide(turn: Turn): void {
     const first = wf.workflowDefinition.tasks[0];
     if (first) scheduleTask(turn, first, '', 0);
   }
-  for (let round = 0; round < MAX_DECIDE_ROUNDS; round++) {
+  let round = 0;
+  for (; round < MAX_DECIDE_ROUNDS; round++) {
     if (isTerminalWorkflow(wf.status)) return;
     let progressed = false;
     // Iterate over a snapshot: scheduling appends new tasks, handled in the next round.
@@ -442,6 +468,8 @@ export function decide(turn: Turn): void {
     if (!progressed) break;
   }
   if (!isTerminalWorkflow(wf.status) && isComplete(state)) endWorkflow(turn, 'COMPLETED', undefined);
+  // Still progressing at the round limit: the actor carries on in a new turn rather than block longer.
+  if (round === MAX_DECIDE_ROUNDS) turn.log.unfinished = true;
 }
 
 /** All tasks terminal and processed, and every top-level task of the definition has run (reference §4.2 step 8). */
@@ -483,7 +511,7 @@ function workflowOutput(turn: Turn, opts: EndOptions): Record<string, unknown> {
   const { state } = turn;
   if (opts.output) return opts.output;
   const params = state.workflow.workflowDefinition.outputParameters ?? {};
-  if (Object.keys(params).length > 0) return resolveInput(state, params);
+  if (Object.keys(params).length > 0) return resolveInput(state, params, undefined, turn.log.jsonPathBudget(turn.env));
   const last = opts.lastTask ?? [...state.tasks].reverse().find((t) => !t.retried);
   return last ? { ...last.outputData } : {};
 }
@@ -495,7 +523,18 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
   wf.status = status;
   wf.reasonForIncompletion = truncate(reason) ?? (status === 'COMPLETED' ? undefined : wf.reasonForIncompletion);
   cancelPending(turn, `Parent workflow has been terminated with status ${status}`);
-  wf.output = workflowOutput(turn, opts);
+  try {
+    wf.output = workflowOutput(turn, opts);
+  } catch (e) {
+    if (!(e instanceof ExpressionLimitError)) throw e;
+    // outputParameters past the JSONPath budget: no output, and a workflow that would have completed fails.
+    wf.output = {};
+    if (status === 'COMPLETED') {
+      status = 'FAILED';
+      wf.status = status;
+      wf.reasonForIncompletion = truncate(e.message);
+    }
+  }
   wf.endTime = env.now;
   wf.updateTime = env.now;
   const failed = state.tasks.filter((t) => t.status === 'FAILED' || t.status === 'FAILED_WITH_TERMINAL_ERROR');
@@ -551,6 +590,20 @@ export function findTask(state: ExecutionState, taskId: string): Task | undefine
 }
 
 export type UpdateOutcome = 'applied' | 'ignored';
+/** Whether a script asked for in this turn still matters (its task may have been canceled meanwhile). */
+export function scriptStillWanted(state: ExecutionState, request: ScriptRequest): boolean {
+  const t = findTask(state, request.taskId);
+  return !!t && t.status === 'IN_PROGRESS' && !t.retried && !isTerminalWorkflow(state.workflow.status);
+}
+
+/** The outcome of a script the turn asked for: the waiting task goes on, then the decider runs again. */
+export function applyScriptOutcome(turn: Turn, request: ScriptRequest, outcome: ScriptOutcome): void {
+  turn.log.settleScript(request);
+  if (!scriptStillWanted(turn.state, request)) return;
+  finishScript(turn, findTask(turn.state, request.taskId)!, request, outcome, controlFlowHooks);
+  decide(turn);
+}
+
 
 /** A worker's (or system worker's, or external caller's) result for a task (reference §4.5). */
 export function applyTaskResult(turn: Turn, result: TaskResult): UpdateOutcome {

@@ -1,7 +1,10 @@
 import { JSONPath } from 'jsonpath-plus';
+import { ExpressionLimitError, JsonPathBudget } from './jsonpath-budget';
 
 // `${...}` input resolution (reference §4.3). A value that is exactly one `${path}` keeps the
 // resolved JSON type; inside a longer string it interpolates. Unresolvable paths resolve to null.
+// Full JSONPath evaluations draw on a JsonPathBudget; past it they throw ExpressionLimitError. Without
+// a budget argument, each top-level call gets a fresh one with the default limits.
 
 /** Looks up the root of a path: `workflow` or a task reference name. */
 export type RootLookup = (name: string) => unknown;
@@ -67,8 +70,12 @@ function parsePath(expr: string): ParsedPath {
   return parsed;
 }
 
+/** jsonpath-plus keeps every expression it parsed in JSONPath.cache (a documented property): emptied now and then. */
+const JSONPATH_CACHE_RESET_EVERY = 10_000;
+let evaluationsSinceReset = 0;
+
 /** Resolves one path like `workflow.input.a[0].b` or `t1.output..price` against the lookup. */
-export function resolvePath(expr: string, lookup: RootLookup): unknown {
+export function resolvePath(expr: string, lookup: RootLookup, budget: JsonPathBudget = new JsonPathBudget()): unknown {
   const p = parsePath(expr.trim());
   if (!p.root) return null;
   const rootValue = lookup(p.root);
@@ -87,15 +94,24 @@ export function resolvePath(expr: string, lookup: RootLookup): unknown {
     }
     return cur;
   }
-  // Full JSONPath (deep scan, filters, wildcards) through a maintained library.
+  // Full JSONPath (deep scan, filters, wildcards) through a maintained library, over a view that counts its work.
+  if (++evaluationsSinceReset >= JSONPATH_CACHE_RESET_EVERY) {
+    evaluationsSinceReset = 0;
+    JSONPath.cache = {};
+  }
+  const view = budget.view({ [p.root]: rootValue }, p.jsonPath);
+  let result: unknown[];
   try {
-    const result = JSONPath({ path: p.jsonPath, json: { [p.root]: rootValue } as object, wrap: true }) as unknown[];
-    if (!Array.isArray(result) || result.length === 0) return null;
-    const definite = !/\.\.|\*|\?\(|,|:/.test(expr);
-    return definite ? result[0] : result;
-  } catch {
+    result = JSONPath({ path: p.jsonPath, json: view.json, wrap: true }) as unknown[];
+  } catch (e) {
+    // A limit hit inside a filter reaches here wrapped in the library's own Error.
+    const limit = view.failure() ?? (e instanceof ExpressionLimitError ? e : undefined);
+    if (limit) throw limit;
     return null;
   }
+  if (!Array.isArray(result) || result.length === 0) return null;
+  const definite = !/\.\.|\*|\?\(|,|:/.test(expr);
+  return definite ? view.unwrap(result[0]) : result.map(view.unwrap);
 }
 
 /** Finds the end of the `${` ... `}` that starts at `open`, honouring nested `${...}`. */
@@ -123,13 +139,13 @@ function stringify(v: unknown): string {
 }
 
 /** Resolves `${...}` occurrences in one string. */
-export function resolveString(s: string, lookup: RootLookup): unknown {
+export function resolveString(s: string, lookup: RootLookup, budget: JsonPathBudget = new JsonPathBudget()): unknown {
   if (!s.includes('${')) return s;
   // Whole-value form keeps the type.
   if (s.startsWith('${') && matchingBrace(s, 0) === s.length - 1) {
     const inner = s.slice(2, -1);
-    const path = inner.includes('${') ? stringify(resolveString(inner, lookup)) : inner;
-    return path.trim() === '' ? '' : resolvePath(path, lookup);
+    const path = inner.includes('${') ? stringify(resolveString(inner, lookup, budget)) : inner;
+    return path.trim() === '' ? '' : resolvePath(path, lookup, budget);
   }
   let out = '';
   let i = 0;
@@ -146,8 +162,8 @@ export function resolveString(s: string, lookup: RootLookup): unknown {
         break;
       }
       const inner = s.slice(i + 2, close);
-      const path = inner.includes('${') ? stringify(resolveString(inner, lookup)) : inner;
-      out += path.trim() === '' ? '' : stringify(resolvePath(path, lookup));
+      const path = inner.includes('${') ? stringify(resolveString(inner, lookup, budget)) : inner;
+      out += path.trim() === '' ? '' : stringify(resolvePath(path, lookup, budget));
       i = close + 1;
       continue;
     }
@@ -158,17 +174,17 @@ export function resolveString(s: string, lookup: RootLookup): unknown {
 }
 
 /** Walks maps and lists recursively, resolving every string; other scalars pass through. */
-export function resolveValue(v: unknown, lookup: RootLookup): unknown {
-  if (typeof v === 'string') return resolveString(v, lookup);
-  if (Array.isArray(v)) return v.map((x) => resolveValue(x, lookup));
+export function resolveValue(v: unknown, lookup: RootLookup, budget: JsonPathBudget = new JsonPathBudget()): unknown {
+  if (typeof v === 'string') return resolveString(v, lookup, budget);
+  if (Array.isArray(v)) return v.map((x) => resolveValue(x, lookup, budget));
   if (v && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = resolveValue(x, lookup);
+    for (const [k, x] of Object.entries(v)) out[k] = resolveValue(x, lookup, budget);
     return out;
   }
   return v;
 }
 
-export function resolveParams(params: Record<string, unknown> | undefined, lookup: RootLookup): Record<string, unknown> {
-  return (resolveValue(params ?? {}, lookup) as Record<string, unknown>) ?? {};
+export function resolveParams(params: Record<string, unknown> | undefined, lookup: RootLookup, budget: JsonPathBudget = new JsonPathBudget()): Record<string, unknown> {
+  return (resolveValue(params ?? {}, lookup, budget) as Record<string, unknown>) ?? {};
 }

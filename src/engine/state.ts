@@ -1,7 +1,8 @@
 import type { TaskDef, WorkflowTask } from '../model/definitions';
 import type { Task, WorkflowRecord } from '../model/execution';
 import type { Effect } from './effects';
-import type { ScriptEngine } from '../scripting/script-engine';
+import { JsonPathBudget } from './jsonpath-budget';
+import type { ScriptRequest } from './script-requests';
 
 /** One execution in memory: the workflow row and its tasks in seq order. */
 export interface ExecutionState {
@@ -15,7 +16,11 @@ export interface EngineEnv {
   newId(): string;
   /** A name-based id, so that re-running an effect starts the same workflow once. */
   derivedId(seed: string): string;
-  scripts: ScriptEngine;
+  /** Most iterations a DO_WHILE may start; one more fails the loop (BATON_DO_WHILE_MAX_ITERATIONS). */
+  doWhileMaxIterations: number;
+  /** Work allowed to the full JSONPath evaluations of one turn, and how deep they may read. */
+  jsonPathMaxSteps: number;
+  jsonPathMaxDepth: number;
   /** Registered task definition by name (a cached snapshot of the metadata store). */
   taskDef(name: string): TaskDef | undefined;
   /** Whether a worker polled (taskType, domain) recently (reference §4.13 domain fallback). */
@@ -30,12 +35,51 @@ export class TurnLog {
   readonly deletedTaskIds: string[] = [];
   readonly effects: Effect[] = [];
   workflowChanged = false;
+  /** The decide loop stopped at its round limit with work left: the actor continues in a new turn. */
+  unfinished = false;
+  /** Scripts asked for and not answered yet; `dispatched` ones are being evaluated. */
+  private readonly scripts: Array<{ request: ScriptRequest; dispatched: boolean }> = [];
+  private jsonPath?: JsonPathBudget;
 
   touch(t: Task): void {
     this.changed.add(t);
   }
   emit(e: Effect): void {
     this.effects.push(e);
+  }
+
+  requestScript(request: ScriptRequest): void {
+    this.scripts.push({ request, dispatched: false });
+  }
+  /** Whether the task waits for a script's outcome in this turn (asked for, or being evaluated). */
+  awaitsScript(taskId: string): boolean {
+    return this.scripts.some((s) => s.request.taskId === taskId);
+  }
+  /** The requests not handed out yet, now marked as being evaluated. */
+  dispatchScripts(): ScriptRequest[] {
+    const fresh = this.scripts.filter((s) => !s.dispatched);
+    for (const s of fresh) s.dispatched = true;
+    return fresh.map((s) => s.request);
+  }
+  /** Forgets an answered (or abandoned) request. */
+  settleScript(request: ScriptRequest): void {
+    const at = this.scripts.findIndex((s) => s.request === request);
+    if (at >= 0) this.scripts.splice(at, 1);
+  }
+  get pendingScripts(): number {
+    return this.scripts.length;
+  }
+
+  /**
+   * One JSONPath budget for the turn's synchronous stretch, so many expressions cannot add up to a
+   * stall either; reset after each wait for scripts (the event loop was free meanwhile).
+   */
+  jsonPathBudget(env: Pick<EngineEnv, 'jsonPathMaxSteps' | 'jsonPathMaxDepth'>): JsonPathBudget {
+    this.jsonPath ??= new JsonPathBudget({ maxSteps: env.jsonPathMaxSteps, maxDepth: env.jsonPathMaxDepth });
+    return this.jsonPath;
+  }
+  resetJsonPathBudget(): void {
+    this.jsonPath = undefined;
   }
 }
 

@@ -7,6 +7,8 @@ import { blueprintOf } from './blueprint';
 import { latestByRef, resolveInput } from './context';
 import type { ControlFlowHooks } from './decider';
 import { parseWaitDuration, parseWaitUntil } from './durations';
+import { ExpressionLimitError } from './jsonpath-budget';
+import { describeScriptFailure, scriptTaskFailureReason, type ScriptCall, type ScriptOutcome, type ScriptRequest } from './script-requests';
 import type { Turn } from './state';
 
 // System task behaviour (reference §3.3): what happens when a system task is scheduled
@@ -32,16 +34,18 @@ function inProgress(turn: Turn, t: Task): void {
 
 const errorMessage = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-function evaluate(turn: Turn, evaluatorType: string | undefined, expression: string, input: Record<string, unknown>): unknown {
-  switch (evaluatorType ?? 'javascript') {
-    case 'value-param':
-      return input[expression];
-    case 'javascript':
-    case 'graaljs':
-      return turn.env.scripts.evalExpression(expression, input);
-    default:
-      throw new Error(`Evaluator type ${evaluatorType} is not supported`);
-  }
+const JAVASCRIPT_EVALUATORS = new Set(['javascript', 'graaljs']);
+
+/** The task waits, IN_PROGRESS, for a script the actor evaluates off the event loop (finishScript takes the outcome). */
+function awaitScript(turn: Turn, t: Task, purpose: ScriptRequest['purpose'], call: ScriptCall): void {
+  inProgress(turn, t);
+  turn.log.requestScript({ taskId: t.taskId, purpose, call });
+}
+
+/** A `${...}` input of a control-flow task that went past the JSONPath budget fails that task; other errors are bugs. */
+function expressionLimitOf(e: unknown): string {
+  if (e instanceof ExpressionLimitError) return e.message;
+  throw e;
 }
 
 const caseKey = (v: unknown): string => (v === null || v === undefined ? 'null' : typeof v === 'object' ? JSON.stringify(v) : String(v));
@@ -54,6 +58,58 @@ function runBranch(turn: Turn, t: Task, branch: WorkflowTask[] | undefined, hook
   else hooks.scheduleNext(turn, t);
 }
 
+/** A SWITCH or DECISION found its case value: it completes and its branch (or the default one) starts. */
+function chooseCase(turn: Turn, t: Task, value: unknown, hooks: ControlFlowHooks): void {
+  const wt = t.workflowTask;
+  const key = caseKey(value);
+  const chosen = wt.decisionCases?.[key];
+  complete(turn, t, t.taskType === 'DECISION' ? { caseOutput: [key] } : { evaluationResult: [key], selectedCase: chosen ? key : 'defaultCase' });
+  runBranch(turn, t, chosen ?? wt.defaultCase, hooks);
+}
+
+function failCase(turn: Turn, t: Task, message: string): void {
+  complete(turn, t, { error: message }, 'FAILED', `Error evaluating the expression: ${message}`);
+}
+
+/** An INLINE, LAMBDA or JSON_JQ_TRANSFORM task's script answered. */
+function finishScriptTask(turn: Turn, t: Task, outcome: ScriptOutcome): void {
+  if (t.taskType === 'JSON_JQ_TRANSFORM') {
+    if (!outcome.ok) complete(turn, t, { error: outcome.message }, 'FAILED', outcome.message);
+    else {
+      const results = outcome.value as unknown[];
+      complete(turn, t, { result: results[0] ?? null, resultList: results });
+    }
+    return;
+  }
+  if (outcome.ok) {
+    complete(turn, t, { result: outcome.value });
+    return;
+  }
+  const reason = scriptTaskFailureReason(outcome);
+  // Conductor's INLINE fails for good when the script itself is at fault (TerminateWorkflowException);
+  // one stopped at the time limit is FAILED and may be retried. LAMBDA is FAILED either way.
+  const terminal = t.taskType === 'INLINE' && outcome.failure !== 'timeout' && outcome.failure !== 'busy';
+  complete(turn, t, { error: reason }, terminal ? 'FAILED_WITH_TERMINAL_ERROR' : 'FAILED', reason);
+}
+
+/** Applies the outcome of a script the task asked for (the decider checked that the task still waits for it). */
+export function finishScript(turn: Turn, t: Task, request: ScriptRequest, outcome: ScriptOutcome, hooks: ControlFlowHooks): void {
+  switch (request.purpose) {
+    case 'taskResult':
+      return finishScriptTask(turn, t, outcome);
+    case 'switchCase':
+      return outcome.ok ? chooseCase(turn, t, outcome.value, hooks) : failCase(turn, t, describeScriptFailure(outcome));
+    case 'loopCondition':
+      if (request.iteration !== t.iteration) return; // the loop moved on (cannot happen within one turn; kept as a guard)
+      if (!outcome.ok) {
+        // Conductor (DoWhile): any error of the condition fails the loop for good, in these words.
+        complete(turn, t, t.outputData ?? {}, 'FAILED_WITH_TERMINAL_ERROR', `Unable to evaluate condition ${t.workflowTask.loopCondition}, exception ${describeScriptFailure(outcome)}`);
+        return;
+      }
+      return continueLoop(turn, t, isConductorTrue(outcome.value), hooks);
+  }
+}
+
 /** Runs a system task at scheduling time. Worker and queued system tasks are left SCHEDULED. */
 export function runInlineTask(turn: Turn, t: Task, hooks: ControlFlowHooks, rerun = false): void {
   const wt = t.workflowTask;
@@ -61,20 +117,15 @@ export function runInlineTask(turn: Turn, t: Task, hooks: ControlFlowHooks, reru
   switch (t.taskType) {
     case 'SWITCH':
     case 'DECISION': {
-      let key: string;
-      try {
-        if (t.taskType === 'DECISION') {
-          key = wt.caseValueParam ? caseKey(input[wt.caseValueParam]) : caseKey(turn.env.scripts.evalExpression(wt.caseExpression ?? 'null', input));
-        } else {
-          key = caseKey(evaluate(turn, wt.evaluatorType, wt.expression ?? '', input));
-        }
-      } catch (e) {
-        complete(turn, t, { error: errorMessage(e) }, 'FAILED', `Error evaluating the expression: ${errorMessage(e)}`);
+      if (t.taskType === 'DECISION') {
+        if (wt.caseValueParam) chooseCase(turn, t, input[wt.caseValueParam], hooks);
+        else awaitScript(turn, t, 'switchCase', { kind: 'expression', source: wt.caseExpression ?? 'null', input });
         return;
       }
-      const chosen = wt.decisionCases?.[key];
-      complete(turn, t, t.taskType === 'DECISION' ? { caseOutput: [key] } : { evaluationResult: [key], selectedCase: chosen ? key : 'defaultCase' });
-      runBranch(turn, t, chosen ?? wt.defaultCase, hooks);
+      const evaluatorType = wt.evaluatorType ?? 'javascript';
+      if (evaluatorType === 'value-param') chooseCase(turn, t, input[wt.expression ?? ''], hooks);
+      else if (JAVASCRIPT_EVALUATORS.has(evaluatorType)) awaitScript(turn, t, 'switchCase', { kind: 'expression', source: wt.expression ?? '', input });
+      else failCase(turn, t, `Evaluator type ${evaluatorType} is not supported`);
       return;
     }
     case 'FORK': {
@@ -90,7 +141,13 @@ export function runInlineTask(turn: Turn, t: Task, hooks: ControlFlowHooks, reru
     }
     case 'DO_WHILE': {
       inProgress(turn, t);
-      const items = wt.items !== undefined ? resolveInput(turn.state, { items: wt.items }).items : undefined;
+      let items: unknown;
+      try {
+        items = loopItems(turn, t);
+      } catch (e) {
+        complete(turn, t, {}, 'FAILED_WITH_TERMINAL_ERROR', expressionLimitOf(e));
+        return;
+      }
       if (Array.isArray(items) && items.length === 0) {
         complete(turn, t, { iteration: 0 });
         return;
@@ -110,31 +167,22 @@ export function runInlineTask(turn: Turn, t: Task, hooks: ControlFlowHooks, reru
       return;
     }
     case 'INLINE': {
-      try {
-        const result = evaluate(turn, input.evaluatorType as string | undefined, String(input.expression ?? ''), input);
-        complete(turn, t, { result });
-      } catch (e) {
-        complete(turn, t, { error: errorMessage(e) }, 'FAILED', errorMessage(e));
+      const evaluatorType = (input.evaluatorType as string | undefined) ?? 'javascript';
+      const expression = String(input.expression ?? '');
+      if (evaluatorType === 'value-param') complete(turn, t, { result: input[expression] });
+      else if (JAVASCRIPT_EVALUATORS.has(evaluatorType)) awaitScript(turn, t, 'taskResult', { kind: 'expression', source: expression, input });
+      else {
+        const reason = `Evaluator type ${evaluatorType} is not supported`;
+        complete(turn, t, { error: reason }, 'FAILED', reason);
       }
       return;
     }
-    case 'LAMBDA': {
-      try {
-        complete(turn, t, { result: turn.env.scripts.evalFunctionBody(String(input.scriptExpression ?? ''), input) });
-      } catch (e) {
-        complete(turn, t, { error: errorMessage(e) }, 'FAILED', errorMessage(e));
-      }
+    case 'LAMBDA':
+      awaitScript(turn, t, 'taskResult', { kind: 'functionBody', source: String(input.scriptExpression ?? ''), input });
       return;
-    }
-    case 'JSON_JQ_TRANSFORM': {
-      try {
-        const results = turn.env.scripts.jq(String(input.queryExpression ?? '.'), input);
-        complete(turn, t, { result: results[0] ?? null, resultList: results });
-      } catch (e) {
-        complete(turn, t, { error: errorMessage(e) }, 'FAILED', errorMessage(e));
-      }
+    case 'JSON_JQ_TRANSFORM':
+      awaitScript(turn, t, 'taskResult', { kind: 'jq', query: String(input.queryExpression ?? '.'), input });
       return;
-    }
     case 'NOOP':
       complete(turn, t, {});
       return;
@@ -295,6 +343,31 @@ function loopBodyRefs(wt: WorkflowTask): Set<string> {
   return new Set([...walkTasks(wt.loopOver ?? [])].map((x) => x.taskReferenceName));
 }
 
+/** The list a DO_WHILE with `items` iterates over, resolved now (its `${...}` may read earlier iterations). */
+function loopItems(turn: Turn, t: Task): unknown {
+  const { items } = t.workflowTask;
+  return items !== undefined ? resolveInput(turn.state, { items }, undefined, turn.log.jsonPathBudget(turn.env)).items : undefined;
+}
+
+/**
+ * After an iteration: completes the loop, or starts the next iteration unless that would pass
+ * BATON_DO_WHILE_MAX_ITERATIONS (Conductor has no such cap; without it a condition that never turns
+ * false runs for ever).
+ */
+function continueLoop(turn: Turn, t: Task, again: boolean, hooks: ControlFlowHooks, items?: unknown[]): void {
+  if (!again) {
+    complete(turn, t, t.outputData ?? {});
+    return;
+  }
+  const limit = turn.env.doWhileMaxIterations;
+  if (t.iteration >= limit) {
+    const why = items ? `its items list has ${items.length} entries` : 'its loopCondition still holds';
+    complete(turn, t, t.outputData ?? {}, 'FAILED_WITH_TERMINAL_ERROR', `DO_WHILE ${t.referenceTaskName} reached the limit of ${limit} iterations (BATON_DO_WHILE_MAX_ITERATIONS) and ${why}`);
+    return;
+  }
+  startIteration(turn, t, t.iteration + 1, hooks, items);
+}
+
 function startIteration(turn: Turn, t: Task, iteration: number, hooks: ControlFlowHooks, items?: unknown[]): void {
   const wt = t.workflowTask;
   t.iteration = iteration;
@@ -372,6 +445,7 @@ function evaluateExclusiveJoin(turn: Turn, t: Task): boolean {
 }
 
 function evaluateLoop(turn: Turn, t: Task, hooks: ControlFlowHooks): boolean {
+  if (turn.log.awaitsScript(t.taskId)) return false; // its condition is being evaluated
   const wt = t.workflowTask;
   const bodyRefs = loopBodyRefs(wt);
   const loopSuffix = t.referenceTaskName.slice(wt.taskReferenceName.length);
@@ -389,25 +463,20 @@ function evaluateLoop(turn: Turn, t: Task, hooks: ControlFlowHooks): boolean {
   const output: Record<string, unknown> = { ...t.outputData, [String(t.iteration)]: iterationOutput, iteration: t.iteration };
   t.outputData = output;
   turn.log.touch(t);
-  const items = wt.items !== undefined ? resolveInput(turn.state, { items: wt.items }).items : undefined;
-  let again: boolean;
+  let items: unknown;
+  try {
+    items = loopItems(turn, t);
+  } catch (e) {
+    complete(turn, t, output, 'FAILED_WITH_TERMINAL_ERROR', expressionLimitOf(e));
+    return true;
+  }
   if (Array.isArray(items)) {
-    again = t.iteration < items.length;
-  } else {
-    const bindings: Record<string, unknown> = { ...t.inputData, [wt.taskReferenceName]: output };
-    for (const [ref, out] of Object.entries(iterationOutput)) bindings[ref] = out;
-    try {
-      again = isConductorTrue(turn.env.scripts.evalExpression(wt.loopCondition ?? 'false', bindings));
-    } catch (e) {
-      complete(turn, t, output, 'FAILED', `Unable to evaluate loopCondition ${wt.loopCondition}: ${errorMessage(e)}`);
-      return true;
-    }
+    continueLoop(turn, t, t.iteration < items.length, hooks, items);
+    return true;
   }
-  if (again) {
-    startIteration(turn, t, t.iteration + 1, hooks, Array.isArray(items) ? items : undefined);
-  } else {
-    complete(turn, t, output);
-  }
+  const bindings: Record<string, unknown> = { ...t.inputData, [wt.taskReferenceName]: output };
+  for (const [ref, out] of Object.entries(iterationOutput)) bindings[ref] = out;
+  turn.log.requestScript({ taskId: t.taskId, purpose: 'loopCondition', iteration: t.iteration, call: { kind: 'expression', source: wt.loopCondition ?? 'false', input: bindings } });
   return true;
 }
 

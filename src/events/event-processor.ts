@@ -58,11 +58,11 @@ export function expandInlineJson(value: unknown): unknown {
  * condition as a path into the payload; any other evaluator (javascript, graaljs, none) runs it as
  * JavaScript with the payload as `$`. The result counts by Conductor's rule (true, or a number > 0).
  */
-export function conditionHolds(h: Pick<EventHandler, 'condition' | 'evaluatorType'>, payload: Record<string, unknown>, scripts: Pick<ScriptEngine, 'evalExpression'>): boolean {
+export async function conditionHolds(h: Pick<EventHandler, 'condition' | 'evaluatorType'>, payload: Record<string, unknown>, scripts: Pick<ScriptEngine, 'evalExpression'>): Promise<boolean> {
   const condition = h.condition?.trim();
   if (!condition) return true;
   if ((h.evaluatorType ?? '').toLowerCase() === 'value-param') return isConductorTrue(resolvePath(condition, payloadLookup(payload)));
-  return isConductorTrue(scripts.evalExpression(condition, payload));
+  return isConductorTrue(await scripts.evalExpression(condition, payload));
 }
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -97,7 +97,7 @@ export class EventProcessor {
     const payload = e.payload ?? {};
     let holds: boolean;
     try {
-      holds = conditionHolds(h, payload, this.deps.scripts);
+      holds = await conditionHolds(h, payload, this.deps.scripts);
     } catch (err) {
       this.deps.log.warn({ err, handler: h.name, event: e.event, messageId: e.id }, 'event handler condition failed');
       await this.record(h, e, 0, 'FAILED', undefined, { error: `condition failed: ${messageOf(err)}`, condition: h.condition, msg: payload });

@@ -1,41 +1,30 @@
-import { WORKER_PROTOCOL_SOURCE } from './blocking-worker';
-
 /**
- * Worker that runs jq (jq-web: jq 1.7 compiled to WebAssembly, .wasm shipped in the package).
- * Plain JavaScript text, so the same worker starts from the ts sources under jest and from dist.
- * Request body `{query, input}` (input is JSON text); reply value is jq's `-c` output, one result a line.
+ * The jq half of the script worker (script-worker-source.ts): jq 1.7 compiled to WebAssembly
+ * (jq-web, .wasm shipped in the package). Defines `loadJq()`, which resolves to the handler of one
+ * `{query, input}` request (input is JSON text); the reply value is jq's `-c` output, one result a
+ * line. jq has no deadline of its own: the pool terminates the worker at the time limit.
+ * Reads workerData.jq `{jqModulePath, memoryLimitBytes}` and workerData.maxResultBytes; its heap cap
+ * is the default cap of MEMORY_CAPS_SOURCE (jq-web does not expose its Memory).
  */
-export const JQ_WORKER_SOURCE =
-  WORKER_PROTOCOL_SOURCE +
-  String.raw`
-const { jqModulePath, memoryLimitBytes } = workerData;
-// jq's env builtin shows argv[1] as "_": do not reveal host paths there.
-process.argv = [process.argv[0], 'jq'];
-
-// Emscripten grows its heap through Memory.grow; refusing growth past the limit makes jq fail cleanly.
-let memoryRefused = false;
-const grow = WebAssembly.Memory.prototype.grow;
-WebAssembly.Memory.prototype.grow = function (pages) {
-  if (this.buffer.byteLength + pages * 65536 > memoryLimitBytes) {
-    memoryRefused = true;
-    throw new RangeError('jq memory limit reached');
-  }
-  return grow.call(this, pages);
-};
-
+export const JQ_EVALUATOR_SOURCE = String.raw`
 const JQ_COMPILE_ERROR_EXIT = 3;
 
-serve(async () => {
+async function loadJq() {
+  const { jqModulePath, memoryLimitBytes } = workerData.jq;
+  defaultHeapCap.capBytes = memoryLimitBytes;
+  // jq's env builtin shows argv[1] as "_": do not reveal host paths there.
+  process.argv = [process.argv[0], 'jq'];
   const jq = await require(jqModulePath);
   return ({ query, input }) => {
-    memoryRefused = false;
+    defaultHeapCap.hit = false;
     try {
-      const output = jq.raw(input, query, ['-c']);
-      return { ok: true, value: typeof output === 'string' ? output : '' };
+      const raw = jq.raw(input, query, ['-c']);
+      const output = typeof raw === 'string' ? raw : '';
+      return oversized(output, workerData.maxResultBytes, 'jq') || { ok: true, value: output };
     } catch (error) {
       const exitCode = error && typeof error.exitCode === 'number' ? error.exitCode : undefined;
       const detail = String((error && (error.stderr || error.message)) || error).trim();
-      if (memoryRefused) {
+      if (defaultHeapCap.hit) {
         return { ok: false, fatal: true, failure: 'memory', message: 'jq query exceeded the memory limit of ' + memoryLimitBytes + ' bytes (' + detail + ')' };
       }
       if (exitCode === undefined) {
@@ -48,5 +37,5 @@ serve(async () => {
       return { ok: false, fatal: false, failure: 'runtime', message: 'jq query failed: ' + detail };
     }
   };
-});
+}
 `;

@@ -1,35 +1,24 @@
-import { WORKER_PROTOCOL_SOURCE } from './blocking-worker';
-
 /**
- * Worker that evaluates JavaScript in QuickJS compiled to WebAssembly (quickjs-emscripten).
- * Plain JavaScript text, so the same worker starts from the ts sources under jest and from dist.
+ * The JavaScript half of the script worker (script-worker-source.ts): QuickJS compiled to
+ * WebAssembly (quickjs-emscripten). Defines `loadJavaScript()`, which resolves to the handler of one
+ * `{source, input}` request (input is JSON text); the reply value is the result as JSON text, or
+ * null when JSON.stringify gives undefined (undefined, functions, symbols).
  *
  * The guest sees only the ECMAScript built-ins and `$`; one QuickJS runtime carries the memory and
  * stack limits and every evaluation gets a fresh context, so no global outlives an evaluation.
- * The interrupt handler is the soft time limit; the caller terminates the worker if it is missed
- * (QuickJS polls the handler only every ~10k interpreter ticks, and one tick may be a long builtin).
- * Request body `{source, input}` (input is JSON text); reply value is the result as JSON text, or
- * null when JSON.stringify gives undefined (undefined, functions, symbols).
+ * The interrupt handler is the time limit inside the worker; the pool terminates the worker if it is
+ * missed (QuickJS polls the handler only every ~10k interpreter ticks, and one tick may be a long builtin).
+ * Reads workerData.js `{quickjsModulePath, limits}` and workerData.maxResultBytes.
  */
-export const JS_WORKER_SOURCE =
-  WORKER_PROTOCOL_SOURCE +
-  String.raw`
-const { quickjsModulePath, limits } = workerData;
+export const JS_EVALUATOR_SOURCE = String.raw`
+const { quickjsModulePath, limits } = workerData.js;
 const SUSPECT_FAILURES = ['timeout', 'memory', 'stack'];
 
 // QuickJS's own limit misses some allocations in this build (arrays grown by realloc), so its heap may
-// not grow past what it had at load plus the limit. A refused Memory.grow is a failed malloc, which
-// QuickJS does not always survive cleanly: a worker whose cap was hit is retired.
-let heapCapBytes = Infinity;
-let heapCapHit = false;
-const grow = WebAssembly.Memory.prototype.grow;
-WebAssembly.Memory.prototype.grow = function (pages) {
-  if (this.buffer.byteLength + pages * 65536 > heapCapBytes) {
-    heapCapHit = true;
-    throw new RangeError('JavaScript heap cap reached');
-  }
-  return grow.call(this, pages);
-};
+// not grow past what it had at load plus the limit (a cap in MEMORY_CAPS_SOURCE). A refused
+// Memory.grow is a failed malloc, which QuickJS does not always survive cleanly: a worker whose cap
+// was hit is retired.
+const jsHeapCap = { capBytes: Infinity, hit: false };
 const memoryFailure = (detail) => ({
   ok: false,
   fatal: true,
@@ -37,10 +26,12 @@ const memoryFailure = (detail) => ({
   message: 'JavaScript evaluation exceeded the memory limit of ' + limits.memoryLimitBytes + ' bytes (' + detail + ')',
 });
 
-serve(async () => {
+async function loadJavaScript() {
   const { newQuickJSWASMModule } = require(quickjsModulePath);
   const wasm = await newQuickJSWASMModule();
-  heapCapBytes = wasm.getWasmMemory().buffer.byteLength + limits.memoryLimitBytes;
+  const memory = wasm.getWasmMemory();
+  jsHeapCap.capBytes = memory.buffer.byteLength + limits.memoryLimitBytes;
+  memoryCaps.set(memory, jsHeapCap);
   const newRuntime = () => {
     const runtime = wasm.newRuntime();
     runtime.setMemoryLimit(limits.memoryLimitBytes);
@@ -59,12 +50,12 @@ serve(async () => {
     });
     let context;
     let outcome;
-    heapCapHit = false;
+    jsHeapCap.hit = false;
     try {
       context = runtime.newContext();
       outcome = evaluate(context, source, input, () => timedOut);
     } catch (error) {
-      if (heapCapHit) return memoryFailure('WebAssembly heap cap reached: ' + describe(error));
+      if (jsHeapCap.hit) return memoryFailure('WebAssembly heap cap reached: ' + describe(error));
       // An exception from the host side of the WebAssembly boundary (most often the thread's own
       // stack overflowing inside QuickJS) leaves the heap inconsistent: the worker is replaced.
       const stack = error instanceof RangeError;
@@ -77,7 +68,7 @@ serve(async () => {
           : 'JavaScript engine crashed and was replaced: ' + describe(error),
       };
     }
-    if (heapCapHit) return !outcome.ok && outcome.failure === 'memory' ? { ...outcome, fatal: true } : memoryFailure('WebAssembly heap cap reached');
+    if (jsHeapCap.hit) return !outcome.ok && outcome.failure === 'memory' ? { ...outcome, fatal: true } : memoryFailure('WebAssembly heap cap reached');
     try {
       context.dispose();
       runtime.removeInterruptHandler();
@@ -90,9 +81,9 @@ serve(async () => {
       // QuickJS aborts when a runtime cannot be freed cleanly; the instance is then unusable.
       return outcome.ok ? { ok: false, fatal: true, failure: 'runtime', message: 'JavaScript engine crashed and was replaced: ' + describe(error) } : { ...outcome, fatal: true };
     }
-    return outcome;
+    return (outcome.ok && oversized(outcome.value, workerData.maxResultBytes, 'JavaScript')) || outcome;
   };
-});
+}
 
 function evaluate(context, source, input, timedOut) {
   // Taken before the guest runs, so a script that replaces JSON cannot change how $ or the result cross.

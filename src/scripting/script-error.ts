@@ -1,5 +1,8 @@
-/** What went wrong in a script or jq evaluation; callers map any of these to a FAILED task. */
-export type ScriptFailure = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'stack' | 'result';
+/**
+ * What went wrong in a script or jq evaluation; callers map any of these to a FAILED task.
+ * `busy`: no script worker became free in time, so the script never ran.
+ */
+export type ScriptFailure = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'stack' | 'result' | 'busy';
 
 export class ScriptError extends Error {
   readonly failure: ScriptFailure;

@@ -242,13 +242,13 @@ describe('A5: SWITCH and DECISION', () => {
     [9, 'ta'],
     [1, 'tb'],
     [-1, 'td'],
-  ])('javascript evaluator with n=%d schedules %s', (n, ref) => {
-    const run = new Run(env, switchDef(js), { input: { n } });
+  ])('javascript evaluator with n=%d schedules %s', async (n, ref) => {
+    const run = await Run.started(env, switchDef(js), { input: { n } });
     expect(run.refs()).toEqual(['sw', ref]);
   });
 
-  it('an evaluator error fails the SWITCH and the workflow', () => {
-    const run = new Run(env, switchDef({ ...js, expression: '$.n.no.such' }), { input: { n: 1 } });
+  it('an evaluator error fails the SWITCH and the workflow', async () => {
+    const run = await Run.started(env, switchDef({ ...js, expression: '$.n.no.such' }), { input: { n: 1 } });
     expect(run.task('sw').status).toBe('FAILED');
     expect(run.task('sw').reasonForIncompletion).toMatch(/^Error evaluating the expression: /);
     expect(run.wf.status).toBe('FAILED');
@@ -267,7 +267,7 @@ describe('A5: SWITCH and DECISION', () => {
     expect(other.refs()).toEqual(['d', 'td']);
   });
 
-  it('DECISION with a caseExpression', () => {
+  it('DECISION with a caseExpression', async () => {
     const def = workflowDef({
       tasks: [
         {
@@ -280,8 +280,8 @@ describe('A5: SWITCH and DECISION', () => {
         },
       ],
     });
-    expect(new Run(env, def, { input: { n: 10 } }).refs()).toEqual(['d', 'tbig']);
-    expect(new Run(env, def, { input: { n: 1 } }).refs()).toEqual(['d', 'tsmall']);
+    expect((await Run.started(env, def, { input: { n: 10 } })).refs()).toEqual(['d', 'tbig']);
+    expect((await Run.started(env, def, { input: { n: 1 } })).refs()).toEqual(['d', 'tsmall']);
   });
 });
 
@@ -291,15 +291,15 @@ describe('A6: DO_WHILE', () => {
       tasks: [{ name: 'loop', taskReferenceName: 'loop', type: 'DO_WHILE', loopCondition, loopOver, inputParameters: {} }, simple('after', 'task_after', { last: '${l1.output.v}' })],
     });
 
-  it('runs iterations with refs ref__N until the condition is false, recording each iteration output', () => {
-    const run = new Run(env, loopDef("$.loop['iteration'] < 3"), { input: { x: 'in' } });
+  it('runs iterations with refs ref__N until the condition is false, recording each iteration output', async () => {
+    const run = await Run.started(env, loopDef("$.loop['iteration'] < 3"), { input: { x: 'in' } });
     expect(run.summary()).toEqual(['loop:DO_WHILE:IN_PROGRESS', 'l1__1:task_l1:SCHEDULED']);
     expect(run.task('l1__1')).toMatchObject({ iteration: 1, inputData: { x: 'in' } });
-    run.complete('l1__1', { v: 1 });
+    await run.finish('l1__1', { v: 1 });
     expect(run.task('loop').outputData['1']).toEqual({ l1: { v: 1 } });
     expect(run.task('l1__2')).toMatchObject({ status: 'SCHEDULED', iteration: 2 });
-    run.complete('l1__2', { v: 2 });
-    run.complete('l1__3', { v: 3 });
+    await run.finish('l1__2', { v: 2 });
+    await run.finish('l1__3', { v: 3 });
     expect(run.task('loop')).toMatchObject({
       status: 'COMPLETED',
       outputData: { iteration: 3, '1': { l1: { v: 1 } }, '2': { l1: { v: 2 } }, '3': { l1: { v: 3 } } },
@@ -308,95 +308,96 @@ describe('A6: DO_WHILE', () => {
     expect(run.task('after').inputData).toEqual({ last: 3 }); // the base ref means the latest iteration
   });
 
-  it('runs at least one iteration', () => {
-    const run = new Run(env, loopDef('false'));
-    run.complete('l1__1', { v: 1 });
+  it('runs at least one iteration', async () => {
+    const run = await Run.started(env, loopDef('false'));
+    await run.finish('l1__1', { v: 1 });
     expect(run.task('loop')).toMatchObject({ status: 'COMPLETED', outputData: { iteration: 1, '1': { l1: { v: 1 } } } });
     expect(run.task('after').status).toBe('SCHEDULED');
   });
 
-  it('a body of two tasks: the second sees the first of the same iteration, the condition sees the body outputs', () => {
+  it('a body of two tasks: the second sees the first of the same iteration, the condition sees the body outputs', async () => {
     const body = [simple('l1', 'task_l1'), simple('l2', 'task_l2', { fromL1: '${l1.output.v}' })];
-    const run = new Run(env, loopDef('$.l2.done != true', body));
-    run.complete('l1__1', { v: 'first' });
+    const run = await Run.started(env, loopDef('$.l2.done != true', body));
+    await run.finish('l1__1', { v: 'first' });
     expect(run.task('l2__1').inputData).toEqual({ fromL1: 'first' });
-    run.complete('l2__1', { done: false });
-    run.complete('l1__2', { v: 'second' });
+    await run.finish('l2__1', { done: false });
+    await run.finish('l1__2', { v: 'second' });
     expect(run.task('l2__2').inputData).toEqual({ fromL1: 'second' });
-    run.complete('l2__2', { done: true });
+    await run.finish('l2__2', { done: true });
     expect(run.task('loop')).toMatchObject({ status: 'COMPLETED', outputData: { iteration: 2 } });
     expect(run.task('loop').outputData['2']).toEqual({ l1: { v: 'second' }, l2: { done: true } });
   });
 
-  it('a failing body task is retried inside the iteration', () => {
+  it('a failing body task is retried inside the iteration', async () => {
     env.register({ name: 'task_l1', retryCount: 1, retryDelaySeconds: 0 });
-    const run = new Run(env, loopDef('false'));
+    const run = await Run.started(env, loopDef('false'));
     run.fail('l1__1');
+    await run.settle();
     expect(run.task('l1__1')).toMatchObject({ status: 'SCHEDULED', retryCount: 1, iteration: 1 });
-    run.complete('l1__1', { v: 'ok' });
+    await run.finish('l1__1', { v: 'ok' });
     expect(run.task('loop')).toMatchObject({ status: 'COMPLETED', outputData: { '1': { l1: { v: 'ok' } } } });
   });
 
-  it('a loopCondition that throws fails the loop', () => {
-    const run = new Run(env, loopDef('$.nothing.here'));
-    run.complete('l1__1');
-    expect(run.task('loop').status).toBe('FAILED');
-    expect(run.task('loop').reasonForIncompletion).toMatch(/^Unable to evaluate loopCondition \$\.nothing\.here: /);
+  it("a loopCondition that throws fails the loop for good, in Conductor's words", async () => {
+    const run = await Run.started(env, loopDef('$.nothing.here'));
+    await run.finish('l1__1');
+    expect(run.task('loop').status).toBe('FAILED_WITH_TERMINAL_ERROR');
+    expect(run.task('loop').reasonForIncompletion).toMatch(/^Unable to evaluate condition \$\.nothing\.here, exception JavaScript error during evaluation: TypeError/);
     expect(run.wf.status).toBe('FAILED');
   });
 
   // Conductor's ScriptEvaluator.toBoolean (src/scripting/truthy.ts): only true and numbers > 0 continue.
-  it('a loopCondition that returns a string stops the loop', () => {
-    const run = new Run(env, loopDef("$.loop.iteration < 2 ? 'again' : false"));
-    run.complete('l1__1');
+  it('a loopCondition that returns a string stops the loop', async () => {
+    const run = await Run.started(env, loopDef("$.loop.iteration < 2 ? 'again' : false"));
+    await run.finish('l1__1');
     expect(run.task('loop')).toMatchObject({ status: 'COMPLETED', outputData: { iteration: 1 } });
   });
 
-  it('a loopCondition that returns a positive number continues', () => {
-    const run = new Run(env, loopDef('$.loop.iteration < 2 ? 1 : 0'));
-    run.complete('l1__1');
-    run.complete('l1__2');
+  it('a loopCondition that returns a positive number continues', async () => {
+    const run = await Run.started(env, loopDef('$.loop.iteration < 2 ? 1 : 0'));
+    await run.finish('l1__1');
+    await run.finish('l1__2');
     expect(run.task('loop')).toMatchObject({ status: 'COMPLETED', outputData: { iteration: 2 } });
   });
 
-  it('a SWITCH inside the body: its branch tasks carry the iteration suffix and count for the iteration', () => {
+  it('a SWITCH inside the body: its branch tasks carry the iteration suffix and count for the iteration', async () => {
     const body = [
       { name: 'sw', taskReferenceName: 'sw', type: 'SWITCH', evaluatorType: 'value-param', expression: 'k', inputParameters: { k: 'a' }, decisionCases: { a: [simple('ta')] } },
       simple('tz'),
     ];
-    const run = new Run(env, loopDef('$.loop.iteration < 2', body));
+    const run = await Run.started(env, loopDef('$.loop.iteration < 2', body));
     expect(run.summary()).toEqual(['loop:DO_WHILE:IN_PROGRESS', 'sw__1:SWITCH:COMPLETED', 'ta__1:task_ta:SCHEDULED']);
-    run.complete('ta__1');
-    run.complete('tz__1');
+    await run.finish('ta__1');
+    await run.finish('tz__1');
     expect(run.refs()).toEqual(['loop', 'sw__1', 'ta__1', 'tz__1', 'sw__2', 'ta__2']);
-    run.complete('ta__2');
-    run.complete('tz__2', { z: 2 });
+    await run.finish('ta__2');
+    await run.finish('tz__2', { z: 2 });
     expect(run.task('loop').status).toBe('COMPLETED');
     expect(run.task('loop').outputData['2']).toEqual({ sw: { evaluationResult: ['a'], selectedCase: 'a' }, ta: {}, tz: { z: 2 } });
   });
 
-  it('a FORK_JOIN inside the body: the JOIN waits for the refs of its own iteration', () => {
+  it('a FORK_JOIN inside the body: the JOIN waits for the refs of its own iteration', async () => {
     const body = [
       { name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', inputParameters: {}, forkTasks: [[simple('a')], [simple('b')]] },
       { name: 'j', taskReferenceName: 'j', type: 'JOIN', inputParameters: {}, joinOn: ['a', 'b'] },
     ];
-    const run = new Run(env, loopDef('$.loop.iteration < 2', body));
+    const run = await Run.started(env, loopDef('$.loop.iteration < 2', body));
     expect(run.summary()).toEqual(['loop:DO_WHILE:IN_PROGRESS', 'f__1:FORK:COMPLETED', 'a__1:task_a:SCHEDULED', 'b__1:task_b:SCHEDULED', 'j__1:JOIN:IN_PROGRESS']);
-    run.complete('a__1', { x: 1 });
-    run.complete('b__1', { y: 1 });
+    await run.finish('a__1', { x: 1 });
+    await run.finish('b__1', { y: 1 });
     expect(run.task('j__1')).toMatchObject({ status: 'COMPLETED', outputData: { a: { x: 1 }, b: { y: 1 } } });
     expect(run.task('j__2').status).toBe('IN_PROGRESS');
-    run.complete('a__2');
+    await run.finish('a__2');
     expect(run.task('j__2').status).toBe('IN_PROGRESS');
-    run.complete('b__2');
+    await run.finish('b__2');
     expect(run.task('loop')).toMatchObject({ status: 'COMPLETED', outputData: expect.objectContaining({ iteration: 2 }) });
   });
 
-  it('a nested DO_WHILE gets refs ref__outer__inner', () => {
+  it('a nested DO_WHILE gets refs ref__outer__inner', async () => {
     const inner = [{ name: 'inner', taskReferenceName: 'inner', type: 'DO_WHILE', inputParameters: {}, loopCondition: '$.inner.iteration < 2', loopOver: [simple('x')] }];
     const def = workflowDef({ tasks: [{ name: 'outer', taskReferenceName: 'outer', type: 'DO_WHILE', inputParameters: {}, loopCondition: '$.outer.iteration < 2', loopOver: inner }] });
-    const run = new Run(env, def);
-    for (const ref of ['x__1__1', 'x__1__2', 'x__2__1', 'x__2__2']) run.complete(ref);
+    const run = await Run.started(env, def);
+    for (const ref of ['x__1__1', 'x__1__2', 'x__2__1', 'x__2__2']) await run.finish(ref);
     expect(run.refs()).toEqual(['outer', 'inner__1', 'x__1__1', 'x__1__2', 'inner__2', 'x__2__1', 'x__2__2']);
     expect(run.wf.status).toBe('COMPLETED');
   });
@@ -417,18 +418,18 @@ describe('A6: DO_WHILE', () => {
       ],
     });
 
-  it('with items: one iteration per item, the body sees item and index', () => {
-    const run = new Run(env, itemsDef(), { input: { list: ['a', 'b'] } });
+  it('with items: one iteration per item, the body sees item and index', async () => {
+    const run = await Run.started(env, itemsDef(), { input: { list: ['a', 'b'] } });
     expect(run.task('e1__1').inputData).toEqual({ item: 'a', index: 0 });
-    run.complete('e1__1', { r: 'A' });
+    await run.finish('e1__1', { r: 'A' });
     expect(run.task('e1__2').inputData).toEqual({ item: 'b', index: 1 });
-    run.complete('e1__2', { r: 'B' });
+    await run.finish('e1__2', { r: 'B' });
     expect(run.task('each')).toMatchObject({ status: 'COMPLETED', outputData: expect.objectContaining({ iteration: 2, '1': { e1: { r: 'A' } }, '2': { e1: { r: 'B' } } }) });
     expect(run.refs()).toEqual(['each', 'e1__1', 'e1__2', 'after']);
   });
 
-  it('with an empty items list: no iteration, the loop completes and the workflow moves on', () => {
-    const run = new Run(env, itemsDef(), { input: { list: [] } });
+  it('with an empty items list: no iteration, the loop completes and the workflow moves on', async () => {
+    const run = await Run.started(env, itemsDef(), { input: { list: [] } });
     expect(run.summary()).toEqual(['each:DO_WHILE:COMPLETED', 'after:task_after:SCHEDULED']);
     expect(run.task('each').outputData).toEqual({ iteration: 0 });
   });
@@ -455,11 +456,15 @@ describe('inline system tasks', () => {
     expect(run.wf.status).toBe('FAILED');
   });
 
-  it('INLINE javascript: output.result is the value of the expression over $ = input', () => {
+  it('INLINE javascript: output.result is the value of the expression over $ = input', async () => {
     const def = workflowDef({
       tasks: [sys('INLINE', 'in', { evaluatorType: 'javascript', expression: '({ sum: $.a + $.b, list: [$.a] })', a: '${workflow.input.a}', b: 2 })],
     });
     const run = new Run(env, def, { input: { a: 1 } });
+    // The turn asks for the script and waits; nothing is decided until its outcome comes back.
+    expect(run.summary()).toEqual(['in:INLINE:IN_PROGRESS']);
+    expect(run.log.pendingScripts).toBe(1);
+    await run.settle();
     expect(run.task('in')).toMatchObject({ status: 'COMPLETED', outputData: { result: { sum: 3, list: [1] } }, workerId: 'test', startTime: T0, endTime: T0 });
     expect(run.wf).toMatchObject({ status: 'COMPLETED', output: { result: { sum: 3, list: [1] } } });
   });
@@ -469,35 +474,36 @@ describe('inline system tasks', () => {
     expect(run.task('in').outputData).toEqual({ result: [1, 2] });
   });
 
-  it('INLINE error: FAILED with output.error, not retried', () => {
-    const run = new Run(env, workflowDef({ tasks: [sys('INLINE', 'in', { evaluatorType: 'javascript', expression: "(function(){ throw new Error('bad input') })()" })] }));
-    expect(run.task('in').status).toBe('FAILED');
-    expect(String(run.task('in').outputData.error)).toContain('bad input');
+  it("INLINE error: FAILED_WITH_TERMINAL_ERROR with output.error in Conductor's words, not retried", async () => {
+    const run = await Run.started(env, workflowDef({ tasks: [sys('INLINE', 'in', { evaluatorType: 'javascript', expression: "(function(){ throw new Error('bad input') })()" })] }));
+    expect(run.task('in').status).toBe('FAILED_WITH_TERMINAL_ERROR');
+    expect(run.task('in').reasonForIncompletion).toBe('Error evaluating the script `JavaScript error during evaluation: Error: bad input`');
+    expect(run.task('in').outputData.error).toBe(run.task('in').reasonForIncompletion);
     expect(run.tasks).toHaveLength(1);
     expect(run.wf.status).toBe('FAILED');
   });
 
-  it('LAMBDA runs scriptExpression as a function body', () => {
+  it('LAMBDA runs scriptExpression as a function body', async () => {
     const def = workflowDef({ tasks: [sys('LAMBDA', 'lam', { scriptExpression: 'if ($.n > 1) { return { big: true }; } return { big: false };', n: '${workflow.input.n}' })] });
-    expect(new Run(env, def, { input: { n: 2 } }).task('lam').outputData).toEqual({ result: { big: true } });
-    expect(new Run(env, def, { input: { n: 0 } }).task('lam').outputData).toEqual({ result: { big: false } });
+    expect((await Run.started(env, def, { input: { n: 2 } })).task('lam').outputData).toEqual({ result: { big: true } });
+    expect((await Run.started(env, def, { input: { n: 0 } })).task('lam').outputData).toEqual({ result: { big: false } });
   });
 
-  it('JSON_JQ_TRANSFORM: result is the first output, resultList all of them', () => {
+  it('JSON_JQ_TRANSFORM: result is the first output, resultList all of them', async () => {
     const def = workflowDef({
       tasks: [
         sys('JSON_JQ_TRANSFORM', 'jq1', { queryExpression: '{ total: (.a + .b) }', a: 1, b: '${workflow.input.b}' }),
         sys('JSON_JQ_TRANSFORM', 'jq2', { queryExpression: '.list[] | . * 10', list: [1, 2, 3] }),
       ],
     });
-    const run = new Run(env, def, { input: { b: 4 } });
+    const run = await Run.started(env, def, { input: { b: 4 } });
     expect(run.task('jq1').outputData).toEqual({ result: { total: 5 }, resultList: [{ total: 5 }] });
     expect(run.task('jq2').outputData).toEqual({ result: 10, resultList: [10, 20, 30] });
     expect(run.wf.status).toBe('COMPLETED');
   });
 
-  it('JSON_JQ_TRANSFORM with a broken query fails with output.error', () => {
-    const run = new Run(env, workflowDef({ tasks: [sys('JSON_JQ_TRANSFORM', 'jq', { queryExpression: '.a | | .b' })] }));
+  it('JSON_JQ_TRANSFORM with a broken query fails with output.error', async () => {
+    const run = await Run.started(env, workflowDef({ tasks: [sys('JSON_JQ_TRANSFORM', 'jq', { queryExpression: '.a | | .b' })] }));
     expect(run.task('jq').status).toBe('FAILED');
     expect(run.task('jq').outputData.error).toEqual(expect.any(String));
   });

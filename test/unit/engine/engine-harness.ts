@@ -13,6 +13,8 @@ import { TaskDefSchema, WorkflowDefSchema, type TaskDef, type WorkflowDef } from
 import type { Task } from '../../../src/model/execution';
 import type { StartWorkflowRequest, TaskResult } from '../../../src/model/requests';
 import type { ScriptEngine } from '../../../src/scripting/script-engine';
+import { settleScripts } from '../../../src/actors/script-evaluation';
+import { DEFAULT_JSONPATH_LIMITS } from '../../../src/engine/jsonpath-budget';
 
 // A deterministic world for the pure decider: time moves only when a test advances it.
 
@@ -21,6 +23,9 @@ export const T0 = 1_700_000_000_000;
 export class TestEnv implements EngineEnv {
   now = T0;
   hostName = 'test';
+  doWhileMaxIterations = 1000;
+  jsonPathMaxSteps = DEFAULT_JSONPATH_LIMITS.maxSteps;
+  jsonPathMaxDepth = DEFAULT_JSONPATH_LIMITS.maxDepth;
   private seq = 0;
   readonly defs = new Map<string, TaskDef>();
   /** Active pollers as `domain:taskType`. */
@@ -84,6 +89,26 @@ export class Run {
   turn<R>(fn: (turn: Turn) => R): R {
     this.log = new TurnLog();
     return fn({ state: this.state, env: this.env, log: this.log });
+  }
+
+  /**
+   * Evaluates the scripts the last command asked for in the real script workers, as the actor does,
+   * and applies their outcomes within the same turn (and log).
+   */
+  async settle(): Promise<this> {
+    await settleScripts({ state: this.state, env: this.env, log: this.log }, this.env.scripts, () => this.env);
+    return this;
+  }
+
+  /** A started execution whose start turn has run its scripts (INLINE, SWITCH, ... at the start). */
+  static started(env: TestEnv, def: WorkflowDef, request: Partial<StartWorkflowRequest> = {}, extra: Partial<StartArgs> = {}): Promise<Run> {
+    return new Run(env, def, request, extra).settle();
+  }
+
+  /** complete() and then the scripts that completion asked for (a loop condition, an INLINE after it). */
+  async finish(ref: string, outputData: Record<string, unknown> = {}): Promise<void> {
+    this.complete(ref, outputData);
+    await this.settle();
   }
 
   /** Latest task with this runtime reference name. */

@@ -8,7 +8,7 @@ import { ScriptError } from '../../../src/scripting/script-engine';
 // The event processor's rules, with the stores and the workflow service replaced by recorders.
 
 /** Evaluates JavaScript in the test process: a stand-in for the sandbox, for trusted test input only. */
-const jsScripts = { evalExpression: (expr: string, input: unknown) => new Function('$', `return (${expr});`)(input) as unknown };
+const jsScripts = { evalExpression: async (expr: string, input: unknown) => new Function('$', `return (${expr});`)(input) as unknown };
 
 describe('payload helpers', () => {
   test('`${...}` reads paths from the payload root, and `$` is the payload itself', () => {
@@ -20,17 +20,17 @@ describe('payload helpers', () => {
     expect(expandInlineJson({ a: '{"b":"[1,2]"}', c: 'plain', d: '{not json}', e: [' {"f":1} '], g: 3 })).toEqual({ a: { b: [1, 2] }, c: 'plain', d: '{not json}', e: [{ f: 1 }], g: 3 });
   });
 
-  test('conditions: none holds; JavaScript with $; value-param reads a path; Conductor truthiness', () => {
+  test('conditions: none holds; JavaScript with $; value-param reads a path; Conductor truthiness', async () => {
     const payload = { amount: 150, ok: true, flag: 'yes', count: 0 };
-    expect(conditionHolds({}, payload, jsScripts)).toBe(true);
-    expect(conditionHolds({ condition: '  ' }, payload, jsScripts)).toBe(true);
-    expect(conditionHolds({ condition: '$.amount > 100' }, payload, jsScripts)).toBe(true);
-    expect(conditionHolds({ condition: '$.amount > 200', evaluatorType: 'javascript' }, payload, jsScripts)).toBe(false);
-    expect(conditionHolds({ condition: 'ok', evaluatorType: 'value-param' }, payload, jsScripts)).toBe(true);
+    expect(await conditionHolds({}, payload, jsScripts)).toBe(true);
+    expect(await conditionHolds({ condition: '  ' }, payload, jsScripts)).toBe(true);
+    expect(await conditionHolds({ condition: '$.amount > 100' }, payload, jsScripts)).toBe(true);
+    expect(await conditionHolds({ condition: '$.amount > 200', evaluatorType: 'javascript' }, payload, jsScripts)).toBe(false);
+    expect(await conditionHolds({ condition: 'ok', evaluatorType: 'value-param' }, payload, jsScripts)).toBe(true);
     // A string is not true by Conductor's rule, a number is when above zero.
-    expect(conditionHolds({ condition: '$.flag' }, payload, jsScripts)).toBe(false);
-    expect(conditionHolds({ condition: '$.count' }, payload, jsScripts)).toBe(false);
-    expect(conditionHolds({ condition: '$.amount' }, payload, jsScripts)).toBe(true);
+    expect(await conditionHolds({ condition: '$.flag' }, payload, jsScripts)).toBe(false);
+    expect(await conditionHolds({ condition: '$.count' }, payload, jsScripts)).toBe(false);
+    expect(await conditionHolds({ condition: '$.amount' }, payload, jsScripts)).toBe(true);
   });
 });
 
@@ -38,7 +38,7 @@ describe('EventProcessor', () => {
   const handler = (name: string, actions: EventHandler['actions'], extra: Partial<EventHandler> = {}): EventHandler => ({ name, event: 'conductor:wf:emit', active: true, actions, ...extra });
   const startAction = (name: string): EventHandler['actions'][number] => ({ action: 'start_workflow', start_workflow: { name, input: { v: '${v}' } }, expandInlineJSON: false });
 
-  function setup(handlers: EventHandler[], opts: { command?: (id: string, method: string, arg: unknown) => Promise<unknown>; start?: () => Promise<string>; record?: (e: EventExecution) => Promise<void>; scripts?: { evalExpression(expr: string, input: unknown): unknown } } = {}) {
+  function setup(handlers: EventHandler[], opts: { command?: (id: string, method: string, arg: unknown) => Promise<unknown>; start?: () => Promise<string>; record?: (e: EventExecution) => Promise<void>; scripts?: { evalExpression(expr: string, input: unknown): Promise<unknown> } } = {}) {
     const recorded: EventExecution[] = [];
     const started: Array<{ req: any; opts: any }> = [];
     const commands: Array<[string, string, unknown]> = [];
@@ -126,7 +126,7 @@ describe('EventProcessor', () => {
   });
 
   test('a condition that cannot be evaluated is a FAILED execution; a false one is SKIPPED', async () => {
-    const broken = { evalExpression: () => { throw new ScriptError('syntax', 'SyntaxError: unexpected token'); } };
+    const broken = { evalExpression: async () => { throw new ScriptError('syntax', 'SyntaxError: unexpected token'); } };
     const { processor, recorded, started } = setup([handler('h', [startAction('x')], { condition: '$.v >' })], { scripts: broken });
     await processor.handle(event);
     expect(started).toEqual([]);
