@@ -735,12 +735,13 @@ describe('SET_VARIABLE, INLINE, JSON_JQ_TRANSFORM, LAMBDA, NOOP', () => {
     expect(taskOf(done, 'calc')).toMatchObject({ taskType: 'INLINE', status: 'COMPLETED', outputData: { result: { total: 6, who: 'me' } } });
   });
 
-  test('an INLINE script that throws fails the task with output.error', async () => {
+  test('an INLINE script that throws fails the task for good with output.error, as Conductor does', async () => {
     const name = uniqueName('tt_inline_err');
     await flow(name).add(inlineTask('boom', '$.missing.deeper')).register(true);
     const wf = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name, version: 1, input: {} }), 'FAILED');
     const t = taskOf(wf, 'boom');
-    expect(t.status).toBe('FAILED');
+    expect(t.status).toBe('FAILED_WITH_TERMINAL_ERROR');
+    expect(t.reasonForIncompletion).toMatch(/^Error evaluating the script `JavaScript error during evaluation: TypeError/);
     expect(t.outputData?.error).toEqual(expect.stringMatching(/\S/));
     expect(wf.reasonForIncompletion).toBeTruthy();
   });
