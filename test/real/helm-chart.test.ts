@@ -226,7 +226,8 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     // Existing Secrets replace the generated ones.
     const own = render(['--set', 'dapr.appToken.existingSecret=ops-app-api']);
     expect(pod(own).annotations['dapr.io/app-token-secret']).toBe('ops-app-api');
-    expect(byKind(own, 'Secret').map(nameOf)).toEqual(['baton-dapr-api-token']);
+    // The Dapr API token and the first admin key stay generated.
+    expect(byKind(own, 'Secret').map(nameOf).sort()).toEqual(['baton-admin-key', 'baton-dapr-api-token']);
   });
 
   test('the pod outlives the shutdown of Baton and of its sidecar; readiness follows the drain', () => {
