@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { orkesConductorClient, TaskManager, WorkflowExecutor, type ConductorWorker } from '@io-orkes/conductor-javascript';
+import { orkesConductorClient, TaskManager, type ConductorWorker } from '@io-orkes/conductor-javascript';
 import { call, eventually } from '../support/baton';
 import { engineSuite } from '../support/real-engines';
 import { freePort } from '../support/processes';
@@ -7,21 +7,38 @@ import { APP_ID, missingRealCluster, startRealCluster, type RealCluster } from '
 import { quietLogger } from '../support/sdk';
 import type { StartedDaprd } from '../support/dapr/daprd-processes';
 
-// Flows that only exist with real sidecars: official SDK workers across replicas, a completion
-// published by another app through its own daprd, a worker that reaches Baton through Dapr service
-// invocation, free-text task names, and an execution that stays usable after rejected calls.
+// Flows that only exist with real sidecars, with auth on as in production: official SDK workers
+// across replicas (signing in with their keys), a completion published by another app through its
+// own daprd, a worker that reaches Baton through Dapr service invocation with a WORKER key,
+// free-text task names, and an execution that stays usable after rejected calls.
 
+const ADMIN = { keyId: 'flows-admin', keySecret: 'flows-admin-secret-0123456789abcdef' };
 let cluster: RealCluster;
+let adminToken = '';
 let n = 0;
 const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
-const api = <T = any>(method: string, path: string, body?: unknown) => call<T>(cluster.nextUrl(), method, path, body);
+const auth = (token: string) => ({ headers: { 'x-authorization': token } });
+const api = <T = any>(method: string, path: string, body?: unknown) => call<T>(cluster.nextUrl(), method, path, body, auth(adminToken));
+const tokenFor = async (key: { keyId: string; keySecret: string }): Promise<string> => {
+  const r = await call(cluster.nextUrl(), 'POST', '/api/token', key);
+  if (r.status !== 200) throw new Error(`POST /api/token: ${r.status} ${r.text}`);
+  return r.body.token;
+};
+/** A new application with one role and one access key. */
+const keyWithRole = async (role: string): Promise<{ keyId: string; keySecret: string }> => {
+  const app = (await api('POST', '/api/applications', { name: uniq(role.toLowerCase()) })).body;
+  expect((await api('POST', `/api/applications/${app.id}/roles/${role}`)).status).toBe(200);
+  const key = (await api('POST', `/api/applications/${app.id}/accessKeys`)).body;
+  return { keyId: key.id, keySecret: key.secret };
+};
 const wf = async (id: string) => (await api('GET', `/api/workflow/${id}?includeTasks=true`)).body;
 const waitStatus = (id: string, status: string, limitMs = 60_000) => eventually(async () => ((await wf(id)).status === status ? true : undefined), limitMs);
 const register = async (def: Record<string, unknown>) => expect((await api('POST', '/api/metadata/workflowdef', { version: 1, schemaVersion: 2, ...def })).status).toBe(200);
 
 engineSuite('distributed profile on real engines', missingRealCluster())('flows on two real replicas', () => {
   beforeAll(async () => {
-    cluster = await startRealCluster({ replicas: ['A', 'B'] });
+    cluster = await startRealCluster({ replicas: ['A', 'B'], env: { BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN.keyId, BATON_ADMIN_KEY_SECRET: ADMIN.keySecret } });
+    adminToken = await tokenFor(ADMIN);
   });
   afterAll(async () => {
     await cluster?.stop();
@@ -34,8 +51,9 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
     await register({ name, tasks: [{ name: t, taskReferenceName: 'one', inputParameters: { x: '${workflow.input.x}' } }, { name: t, taskReferenceName: 'two', inputParameters: { x: '${one.output.y}' } }], outputParameters: { y: '${two.output.y}' } });
     const worker: ConductorWorker = { taskDefName: t, execute: async (task) => ({ status: 'COMPLETED', outputData: { y: Number(task.inputData?.x) * 2 } }) };
     const managers: TaskManager[] = [];
+    const workerKey = await keyWithRole('WORKER');
     for (const r of cluster.replicas) {
-      const client = await orkesConductorClient({ serverUrl: r.url, logger: quietLogger });
+      const client = await orkesConductorClient({ serverUrl: r.url, logger: quietLogger, ...workerKey });
       const m = new TaskManager(client, [worker], { logger: quietLogger, options: { workerID: `w-${r.name}`, pollInterval: 50, concurrency: 4 } });
       m.startPolling();
       managers.push(m);
@@ -85,26 +103,31 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
       app?.close();
     });
 
-    test('polls and updates through /v1.0/invoke/<Baton>/method/api/..., Baton checking the app token', async () => {
+    test('polls and updates through /v1.0/invoke/<Baton>/method/api/... with a WORKER key', async () => {
       const t = uniq('viaDapr');
       const name = uniq('viaDaprWf');
       await register({ name, tasks: [{ name: t, taskReferenceName: 'x' }], outputParameters: { done: '${x.output.done}' } });
       const id = (await api('POST', '/api/workflow', { name })).text;
       const base = `http://127.0.0.1:${sidecar.daprHttpPort}/v1.0/invoke/${APP_ID}/method`;
-      const task = await eventually(async () => (await call(base, 'GET', `/api/tasks/poll/batch/${t}?count=1&timeout=500&workerid=dapr-worker`)).body[0]);
+      const workerKey = await keyWithRole('WORKER');
+      const token = await tokenFor(workerKey);
+      // Through the sidecar, Baton still wants a token, and a WORKER token may not manage executions.
+      expect((await call(base, 'GET', `/api/tasks/poll/batch/${t}?count=1&timeout=100`)).status).toBe(401);
+      expect((await call(base, 'DELETE', `/api/workflow/${id}`, undefined, auth(token))).status).toBe(403);
+      const task = await eventually(async () => (await call(base, 'GET', `/api/tasks/poll/batch/${t}?count=1&timeout=500&workerid=dapr-worker`, undefined, auth(token))).body[0]);
       expect(task.workflowInstanceId).toBe(id);
-      const up = await call(base, 'POST', '/api/tasks', { workflowInstanceId: id, taskId: task.taskId, status: 'COMPLETED', outputData: { done: true } });
+      const up = await call(base, 'POST', '/api/tasks', { workflowInstanceId: id, taskId: task.taskId, status: 'COMPLETED', outputData: { done: true } }, auth(token));
       expect(up.status).toBe(200);
       await waitStatus(id, 'COMPLETED');
       expect((await wf(id)).output).toEqual({ done: true });
-      // The SDK itself, pointed at the worker's sidecar, works the same way.
-      const client = await orkesConductorClient({ serverUrl: base, logger: quietLogger });
+      // The SDK itself, pointed at the worker's sidecar with its key, works the same way.
+      const client = await orkesConductorClient({ serverUrl: base, logger: quietLogger, ...workerKey });
       const id2 = (await api('POST', '/api/workflow', { name })).text;
       const m = new TaskManager(client, [{ taskDefName: t, execute: async () => ({ status: 'COMPLETED', outputData: { done: 'sdk' } }) }], { logger: quietLogger, options: { pollInterval: 50, concurrency: 1 } });
       m.startPolling();
       try {
         await waitStatus(id2, 'COMPLETED');
-        expect((await new WorkflowExecutor(client).getWorkflow(id2, false)).output).toEqual({ done: 'sdk' });
+        expect((await wf(id2)).output).toEqual({ done: 'sdk' });
       } finally {
         await m.stopPolling();
       }

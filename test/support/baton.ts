@@ -15,7 +15,8 @@ export interface TestBaton {
 
 export async function startBaton(env: Record<string, string> = {}): Promise<TestBaton> {
   const dataDir = env.BATON_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'baton-test-'));
-  const cfg = loadConfig({ PORT: '0', BATON_DATA_DIR: dataDir, LOG_LEVEL: 'silent', BATON_HTTP_TASK_WORKERS: '2', ...env });
+  // HTTP tasks in tests call servers on 127.0.0.1, which Baton refuses unless allowed.
+  const cfg = loadConfig({ PORT: '0', BATON_DATA_DIR: dataDir, LOG_LEVEL: 'silent', BATON_HTTP_TASK_WORKERS: '2', BATON_HTTP_TASK_ALLOW: '127.0.0.1', ...env });
   const server = await createServer(cfg, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));
   return {
     url: `http://127.0.0.1:${server.port}`,
@@ -35,8 +36,8 @@ export interface Reply<T = unknown> {
 }
 
 /** Minimal JSON client: sends a JSON body (or a raw string with `raw`), returns status, parsed body and text. */
-export async function call<T = any>(base: string, method: string, path: string, body?: unknown, opts: { raw?: string; contentType?: string } = {}): Promise<Reply<T>> {
-  const headers: Record<string, string> = {};
+export async function call<T = any>(base: string, method: string, path: string, body?: unknown, opts: { raw?: string; contentType?: string; headers?: Record<string, string> } = {}): Promise<Reply<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
   let payload: string | undefined;
   if (opts.raw !== undefined) {
     payload = opts.raw;
