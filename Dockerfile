@@ -22,8 +22,11 @@ RUN npm run build \
  && rm -f dist/.tsbuildinfo
 
 FROM ${NODE_IMAGE} AS runtime
+# Reachable from outside the container, so auth is on: give the first admin key
+# (BATON_ADMIN_KEY_ID / BATON_ADMIN_KEY_SECRET) or set BATON_AUTH=off on purpose.
 ENV NODE_ENV=production \
     PORT=8080 \
+    BATON_BIND=0.0.0.0 \
     BATON_DATA_DIR=/data
 WORKDIR /app
 # Owned by root and not writable by the app user: the code cannot be changed at run time.

@@ -29,7 +29,7 @@ if [ -d "$work/app/node_modules/typescript" ] || [ -d "$work/app/node_modules/je
 fi
 
 port=$((20000 + RANDOM % 20000))
-(cd "$work/app" && NODE_ENV=production PORT=$port BATON_DATA_DIR="$work/data" LOG_LEVEL=warn exec node dist/main.js) &
+(cd "$work/app" && NODE_ENV=production PORT=$port BATON_BIND=0.0.0.0 BATON_ADMIN_KEY_ID=rehearsal BATON_ADMIN_KEY_SECRET=rehearsal-secret-0123456789 BATON_DATA_DIR="$work/data" LOG_LEVEL=warn exec node dist/main.js) &
 pid=$!
 
 # The image's HEALTHCHECK, verbatim, retried while the server starts.
@@ -47,13 +47,17 @@ echo "HEALTHCHECK passed"
 base="http://127.0.0.1:$port"
 node - "$base" <<'EOF'
 const base = process.argv[2];
+let token;
 const call = async (method, path, body) => {
-  const r = await fetch(base + path, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+  const headers = { 'content-type': 'application/json', ...(token ? { 'x-authorization': token } : {}) };
+  const r = await fetch(base + path, { method, headers, body: body && JSON.stringify(body) });
   const text = await r.text();
   if (!r.ok && r.status !== 204) throw new Error(`${method} ${path}: ${r.status} ${text}`);
   return text ? (r.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text) : undefined;
 };
 (async () => {
+  // The image listens beyond loopback, so auth is on: sign in with the admin key it was given.
+  ({ token } = await call('POST', '/api/token', { keyId: 'rehearsal', keySecret: 'rehearsal-secret-0123456789' }));
   await call('POST', '/api/metadata/workflowdef', { name: 'rehearsal', version: 1, schemaVersion: 2, tasks: [{ name: 'rehearsal_task', taskReferenceName: 't' }] });
   const id = await call('POST', '/api/workflow', { name: 'rehearsal', input: { n: 1 } });
   let task;
