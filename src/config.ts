@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEgressRules } from './services/http-task/egress-policy';
 
 // Every setting is an environment variable, validated once at start (README lists them all).
 
@@ -10,6 +11,18 @@ const bool = (def: boolean) =>
     .default(def ? 'true' : 'false')
     .transform((v) => v === 'true' || v === '1');
 
+/** Hosts, addresses and CIDR ranges, comma-separated; a bad entry stops the start naming it. */
+const egressList = z
+  .string()
+  .default('')
+  .superRefine((v, ctx) => {
+    try {
+      parseEgressRules(v);
+    } catch (e) {
+      ctx.addIssue({ code: 'custom', message: (e as Error).message });
+    }
+  });
+
 const FieldsSchema = z.object({
   PORT: int(8080, 0).pipe(z.number().max(65535)),
   BATON_PROFILE: z.enum(['embedded', 'distributed']).default('embedded'),
@@ -19,6 +32,13 @@ const FieldsSchema = z.object({
   BATON_ACTOR_IDLE_TIMEOUT_MS: int(60_000, 1000),
   BATON_ACTOR_MAX_ACTIVE: int(20_000, 10),
   BATON_HTTP_TASK_WORKERS: int(4, 0),
+  // The HTTP task's guard (src/services/http-task): where it may connect, how much it may read, for how long.
+  BATON_HTTP_TASK_ALLOW: egressList,
+  BATON_HTTP_TASK_DENY: egressList,
+  BATON_HTTP_TASK_PER_HOST: int(2, 1),
+  BATON_HTTP_TASK_MAX_RESPONSE_BYTES: int(2 * 1024 * 1024, 1024),
+  BATON_HTTP_TASK_MAX_TIMEOUT_MS: int(60_000, 100),
+  BATON_HTTP_TASK_MAX_REDIRECTS: int(5, 0),
   BATON_SCRIPT_TIMEOUT_MS: int(4000, 10),
   BATON_SCRIPT_MEMORY_MB: int(32, 1),
   BATON_TASK_PAYLOAD_MAX_BYTES: int(3 * 1024 * 1024, 1024),

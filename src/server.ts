@@ -18,6 +18,7 @@ import { EventProcessor } from './events/event-processor';
 import { EffectRunner } from './services/effect-runner';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { HttpTaskWorker } from './services/http-task-worker';
+import { parseEgressRules } from './services/http-task/egress-policy';
 import { Indexer } from './services/indexer';
 import { MetadataService } from './services/metadata-service';
 import { QueuePartitions, queueNameOfActorId } from './services/queues';
@@ -120,7 +121,16 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   }
 
   let scan: RecoveryScan | undefined;
-  const httpWorker = new HttpTaskWorker(tasks, log, { concurrency: cfg.BATON_HTTP_TASK_WORKERS, hostName });
+  const httpWorker = new HttpTaskWorker(tasks, log, {
+    concurrency: cfg.BATON_HTTP_TASK_WORKERS,
+    hostName,
+    perHost: cfg.BATON_HTTP_TASK_PER_HOST,
+    maxResponseBytes: cfg.BATON_HTTP_TASK_MAX_RESPONSE_BYTES,
+    maxTimeoutMs: cfg.BATON_HTTP_TASK_MAX_TIMEOUT_MS,
+    maxRedirects: cfg.BATON_HTTP_TASK_MAX_REDIRECTS,
+    allow: parseEgressRules(cfg.BATON_HTTP_TASK_ALLOW),
+    deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
+  });
 
   const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, version: VERSION, mount: adapters.mount, waiter, config: cfg, access });
   const server = http.createServer(handler);
@@ -152,7 +162,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       scan.start();
     }
   }
-  httpWorker.start();
+  // An HTTP task must not call Baton itself, nor its sidecar.
+  httpWorker.start(cfg.BATON_PROFILE === 'distributed' ? [port, cfg.DAPR_HTTP_PORT] : [port]);
   log.info({ port, bind: auth.bind, auth: auth.enabled ? 'on' : 'off', profile: cfg.BATON_PROFILE, store: cfg.BATON_STORE, index: cfg.BATON_INDEX, dataDir: cfg.BATON_DATA_DIR }, 'Baton listening');
 
   let closing: Promise<void> | undefined;

@@ -7,7 +7,7 @@ import { latestByRef, lookupFor, resolveInput } from './context';
 import type { QueueKey } from './effects';
 import { retryDelaySeconds } from './retry';
 import { adhocTaskDef, effectiveTaskDef, TurnLog, type EngineEnv, type ExecutionState, type Turn } from './state';
-import { BUILT_IN_TYPES, isQueuedType, isWorkerType } from './task-types';
+import { BUILT_IN_TYPES, isQueuedType, isWorkerType, QUEUED_SYSTEM_RESPONSE_TIMEOUT_SECONDS, QUEUED_SYSTEM_TYPES } from './task-types';
 import { runInlineTask, evaluateTask, finishScript, waitDeadline } from './system-tasks';
 import { resolveValue } from './expressions';
 import { ExpressionLimitError } from './jsonpath-budget';
@@ -163,7 +163,8 @@ function makeTask(turn: Turn, wt: WorkflowTask, o: NewTaskOptions): Task {
     retried: false,
     executed: false,
     callbackFromWorker: true,
-    responseTimeoutSeconds: worker ? def.responseTimeoutSeconds : 0,
+    // A queued system task (HTTP) is as lost as a worker's when Baton's own worker dies mid-call.
+    responseTimeoutSeconds: worker ? def.responseTimeoutSeconds : QUEUED_SYSTEM_TYPES.has(taskType) ? def.responseTimeoutSeconds || QUEUED_SYSTEM_RESPONSE_TIMEOUT_SECONDS : 0,
     callbackAfterSeconds: delay,
     reasonForIncompletion: o.retryOf?.reasonForIncompletion,
     workflowTask: wt,
@@ -220,7 +221,7 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
   if (isTerminalWorkflow(turn.state.workflow.status)) return; // e.g. a TERMINATE in an earlier fork branch
   const existing = existingLive(turn.state, wt.taskReferenceName + suffix);
   if (existing) {
-    // A skipped reference is never scheduled: the decider moves on to its successor.
+    // A skipped reference is never scheduled: the decider moves on to its successor (reference §4.11).
     if (existing.status === 'SKIPPED' && !existing.executed) {
       existing.executed = true;
       turn.log.touch(existing);
@@ -256,7 +257,7 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
       return;
     }
     default: {
-      // A user-defined type runs like SIMPLE but needs a registered definition.
+      // A user-defined type runs like SIMPLE but needs a registered definition (reference §3.3).
       if (wt.type !== 'SIMPLE' && isWorkerType(wt.type) && !wt.taskDefinition && !turn.env.taskDef(wt.name)) {
         failInvalidTask(turn, wt, suffix, iteration, `Invalid task specified. Cannot find task by name ${wt.name} in the task definitions`);
         return;
@@ -343,7 +344,7 @@ function markTerminal(turn: Turn, t: Task, status: TaskStatus, reason?: string):
   if (isQueuedType(t.taskType)) turn.log.emit({ kind: 'dequeue', taskId: t.taskId, queue: queueKeyOf(t) });
 }
 
-/** Applies task timeout, response timeout and poll timeout, as Conductor's DeciderService does. Returns true when it changed the task. */
+/** Applies task timeout, response timeout and poll timeout (reference §4.6). Returns true when it changed the task. */
 function checkTaskTimeouts(turn: Turn, t: Task): 'none' | 'timedOut' | 'timeOutWorkflow' {
   if (isTerminalTask(t.status)) return 'none';
   const now = turn.env.now;
@@ -354,7 +355,7 @@ function checkTaskTimeouts(turn: Turn, t: Task): 'none' | 'timedOut' | 'timeOutW
       return def.timeoutPolicy === 'TIME_OUT_WF' ? 'timeOutWorkflow' : 'timedOut';
     }
   }
-  if (t.status === 'IN_PROGRESS' && isWorkerType(t.taskType) && t.responseTimeoutSeconds > 0) {
+  if (t.status === 'IN_PROGRESS' && isQueuedType(t.taskType) && t.responseTimeoutSeconds > 0) {
     if (now - t.updateTime >= (t.responseTimeoutSeconds + t.callbackAfterSeconds) * 1000) {
       markTerminal(turn, t, 'TIMED_OUT', `responseTimeout: ${t.responseTimeoutSeconds} exceeded for the taskId: ${t.taskId} with Task Status: ${t.status}`);
       return 'timedOut';
@@ -472,7 +473,7 @@ export function decide(turn: Turn): void {
   if (round === MAX_DECIDE_ROUNDS) turn.log.unfinished = true;
 }
 
-/** All tasks terminal and processed, and every top-level task of the definition has run (DeciderService.checkForWorkflowCompletion). */
+/** All tasks terminal and processed, and every top-level task of the definition has run (reference §4.2 step 8). */
 function isComplete(state: ExecutionState): boolean {
   if (state.tasks.length === 0) return false;
   const ran = new Set<string>();
@@ -493,7 +494,7 @@ export interface EndOptions {
   failedTask?: Task;
   /** Output that replaces outputParameters (TERMINATE task). */
   output?: Record<string, unknown>;
-  /** API termination does not start the failure workflow, as in Conductor. */
+  /** API termination does not start the failure workflow (reference §4.10). */
   byApi?: boolean;
 }
 
@@ -550,7 +551,7 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
   }
   const failureWf = wf.workflowDefinition.failureWorkflow;
   if (failureWf && !opts.byApi && (status === 'FAILED' || status === 'TIMED_OUT' || status === 'TERMINATED')) {
-    // Conductor's dynamic form is `$workflow.input.key` without braces (it reads the third `.`-separated part).
+    // Conductor's dynamic form is `$workflow.input.key` without braces (reference §4.15).
     let name: string | undefined = failureWf;
     if (failureWf.startsWith('$')) {
       const key = failureWf.split('.')[2];
@@ -605,7 +606,7 @@ export function applyScriptOutcome(turn: Turn, request: ScriptRequest, outcome: 
 }
 
 
-/** A worker's (or system worker's, or external caller's) result for a task (Conductor's WorkflowExecutor.updateTask). */
+/** A worker's (or system worker's, or external caller's) result for a task (reference §4.5). */
 export function applyTaskResult(turn: Turn, result: TaskResult): UpdateOutcome {
   const { state, env } = turn;
   const t = findTask(state, result.taskId);
@@ -629,12 +630,14 @@ export function applyTaskResult(turn: Turn, result: TaskResult): UpdateOutcome {
     const callback = result.callbackAfterSeconds ?? 0;
     t.callbackAfterSeconds = callback;
     if (isWorkerType(t.taskType)) {
-      // A worker's IN_PROGRESS puts the task back in its queue after callbackAfterSeconds, as in Conductor.
+      // A worker's IN_PROGRESS puts the task back in its queue after callbackAfterSeconds (reference §8.5).
       t.status = 'SCHEDULED';
       noteTaskStatus(turn, t);
       turn.log.emit({ kind: 'enqueue', taskId: t.taskId, workflowId: t.workflowInstanceId, queue: queueKeyOf(t), priority: t.workflowPriority, visibleAt: env.now + callback * 1000 });
     } else {
       t.status = 'IN_PROGRESS';
+      // A system task's own work is done (an asyncComplete HTTP call answered); what is left comes from outside.
+      t.responseTimeoutSeconds = 0;
     }
     return 'applied';
   }
@@ -651,7 +654,7 @@ export function pendingTaskByRef(state: ExecutionState, ref: string): Task | und
   );
 }
 
-/** External completion of a task by reference or id, with the body merged into its output (`/api/tasks/{workflowId}/{ref}/{status}`, `/api/queue/update`). */
+/** External completion of a task by reference or id, with the body merged into its output (reference §4.5 T4, §1.6). */
 export function applyExternalUpdate(
   turn: Turn,
   a: { ref?: string; taskId?: string; status: TaskResult['status']; output: Record<string, unknown>; workerId?: string },
@@ -668,7 +671,7 @@ export function applyExternalUpdate(
   return t;
 }
 
-/** A poll handed the task to a worker: it becomes IN_PROGRESS (Conductor acks at poll time). Null when it is no longer pollable. */
+/** A poll handed the task to a worker: it becomes IN_PROGRESS (reference §4.4). Null when it is no longer pollable. */
 export function claimTask(turn: Turn, taskId: string, workerId: string | undefined): Task | null {
   const { state, env } = turn;
   const t = findTask(state, taskId);
@@ -686,7 +689,7 @@ export function claimTask(turn: Turn, taskId: string, workerId: string | undefin
 }
 
 /**
- * Scheduled worker tasks held back by `callbackAfterSeconds` become pollable now (`POST /api/workflow/{id}/resetcallbacks`).
+ * Scheduled worker tasks held back by `callbackAfterSeconds` become pollable now (reference §4.17).
  * Returns how many tasks were reset.
  */
 export function resetCallbacks(turn: Turn): number {
@@ -767,7 +770,7 @@ function deleteTasks(turn: Turn, keep: (t: Task) => boolean): void {
   turn.state.tasks = kept;
 }
 
-/** Restart from the first task with the same id (Conductor's WorkflowExecutor.restart). */
+/** Restart from the first task with the same id (reference §4.16). */
 export function restartWorkflow(turn: Turn, latestDef?: WorkflowDef): void {
   requireTerminal(turn, 'restarted');
   const wf = turn.state.workflow;
@@ -786,7 +789,7 @@ export function restartWorkflow(turn: Turn, latestDef?: WorkflowDef): void {
   decide(turn);
 }
 
-/** Retry the last failed tasks (Conductor's WorkflowExecutor.retry). */
+/** Retry the last failed tasks (reference §4.16). */
 export function retryWorkflow(turn: Turn): Task[] {
   const wf = turn.state.workflow;
   if (!isTerminalWorkflow(wf.status)) throw new EngineError('notFound', `Workflow is still running.  status=${wf.status}`);
@@ -829,7 +832,7 @@ export interface RerunArgs {
   correlationId?: string | null;
 }
 
-/** Rerun from a task, or from the start (Conductor's WorkflowExecutor.rerun). */
+/** Rerun from a task, or from the start (reference §4.16). */
 export function rerunWorkflow(turn: Turn, args: RerunArgs): void {
   requireTerminal(turn, 'rerun');
   const wf = turn.state.workflow;
@@ -883,7 +886,7 @@ export function rerunWorkflow(turn: Turn, args: RerunArgs): void {
   decide(turn);
 }
 
-/** Skip a task that has not been scheduled yet (Conductor's WorkflowExecutor.skipTaskFromWorkflow). */
+/** Skip a task that has not been scheduled yet (reference §4.11). */
 export function skipTask(turn: Turn, ref: string, input?: Record<string, unknown> | null, output?: Record<string, unknown> | null): void {
   const { state, env } = turn;
   const wf = state.workflow;
@@ -899,13 +902,13 @@ export function skipTask(turn: Turn, ref: string, input?: Record<string, unknown
   decide(turn);
 }
 
-/** A child workflow of a SUB_WORKFLOW task reached a new status. */
+/** A child workflow of a SUB_WORKFLOW task reached a new status (reference §4.9). */
 export function childChanged(turn: Turn, taskId: string, child: { workflowId: string; status: WorkflowStatus; output: Record<string, unknown>; reasonForIncompletion?: string; workflowName: string; workflowVersion: number }): void {
   const t = findTask(turn.state, taskId);
   if (!t || t.taskType !== 'SUB_WORKFLOW' || t.subWorkflowId !== child.workflowId) return;
   if (child.status === 'RUNNING' || child.status === 'PAUSED') {
     if (isTerminalTask(t.status)) {
-      // The child was retried or restarted: the parent follows it, as in Conductor.
+      // The child was retried or restarted: the parent follows it (reference §4.16).
       t.status = 'IN_PROGRESS';
       t.endTime = 0;
       t.executed = false;
@@ -944,10 +947,10 @@ export function nextDeadline(state: ExecutionState, env: Pick<EngineEnv, 'taskDe
     const wait = waitDeadline(t);
     if (wait !== undefined) best = Math.min(best, wait);
     const worker = isWorkerType(t.taskType);
+    if (t.status === 'IN_PROGRESS' && isQueuedType(t.taskType) && t.responseTimeoutSeconds > 0) best = Math.min(best, t.updateTime + (t.responseTimeoutSeconds + t.callbackAfterSeconds) * 1000);
     const td = t.workflowTask.taskDefinition ?? env.taskDef(t.taskDefName) ?? (worker ? adhocTaskDef(t.taskDefName, true) : undefined);
     if (!td) continue;
     if (td.timeoutSeconds > 0 && t.startTime > 0 && td.timeoutPolicy !== 'ALERT_ONLY') best = Math.min(best, t.startTime + t.startDelayInSeconds * 1000 + td.timeoutSeconds * 1000);
-    if (t.status === 'IN_PROGRESS' && worker && t.responseTimeoutSeconds > 0) best = Math.min(best, t.updateTime + (t.responseTimeoutSeconds + t.callbackAfterSeconds) * 1000);
     const pt = td.pollTimeoutSeconds ?? 0;
     if (t.status === 'SCHEDULED' && worker && pt > 0 && td.timeoutPolicy !== 'ALERT_ONLY') best = Math.min(best, t.scheduledTime + t.startDelayInSeconds * 1000 + (pt + t.callbackAfterSeconds) * 1000);
   }

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { literalTimeoutIssues } from './http-request';
 import { RetryLogic, TimeoutPolicy, WorkflowTimeoutPolicy } from './statuses';
 
-// TaskDef, WorkflowDef, WorkflowTask and SubWorkflowParams as Conductor serialises them, with Conductor's defaults.
+// Definitions as Conductor serialises them (reference §2.3–§2.6), with Conductor's defaults.
 // Unknown properties are kept (passthrough), as Jackson ignores-but-we-preserve them for round trips.
 
 const jsonObject = z.record(z.string(), z.unknown());
@@ -44,6 +45,9 @@ export const TaskDefSchema = z
         message: `TaskDef: ${d.name} responseTimeoutSeconds: ${d.responseTimeoutSeconds} must be less than timeoutSeconds: ${d.timeoutSeconds}`,
       });
     }
+    // The template of an HTTP task's definition carries its request; its literal timeouts are checked here too.
+    for (const m of literalTimeoutIssues(d.inputTemplate.http_request))
+      ctx.addIssue({ code: 'custom', path: ['inputTemplate', 'http_request'], message: `TaskDef: ${d.name} http_request.${m}` });
   });
 export type TaskDef = z.infer<typeof TaskDefSchema>;
 
@@ -175,7 +179,7 @@ interface TreeIssue {
   message: string;
 }
 
-// Registration-time checks of Conductor's WorkflowTaskTypeConstraint and TaskReferenceNameUniqueConstraint.
+// Registration-time checks of Conductor's WorkflowTaskTypeConstraint and TaskReferenceNameUniqueConstraint (reference §2.5).
 function validateWorkflowTree(tasks: WorkflowTask[]): TreeIssue[] {
   const issues: TreeIssue[] = [];
   const seen = new Set<string>();
@@ -242,6 +246,8 @@ function validateWorkflowTree(tasks: WorkflowTask[]): TreeIssue[] {
         const tmpl = t.taskDefinition?.inputTemplate ?? {};
         if (!('http_request' in ip) && !('uri' in ip) && !('http_request' in tmpl))
           issues.push({ path: at, message: `inputParameters.http_request field is required for task: ${ref}` });
+        for (const spec of [ip.http_request ?? ip, tmpl.http_request])
+          for (const m of literalTimeoutIssues(spec)) issues.push({ path: at, message: `http_request.${m} for task: ${ref}` });
         break;
       }
       default:

@@ -1,110 +1,160 @@
+import os from 'node:os';
 import type { Logger } from 'pino';
+import { httpRequestOf } from '../model/http-request';
 import type { Task } from '../model/execution';
 import type { TaskResult } from '../model/requests';
+import { PayloadTooLargeError } from '../store/ports';
+import { checkDestination, normaliseAddress, type EgressPolicy, type EgressRule } from './http-task/egress-policy';
+import type { ResolveHost } from './http-task/guarded-connector';
+import { HostSlots, hostKeyOf, type ReleaseSlot } from './http-task/host-slots';
+import { performCall } from './http-task/http-call';
+import { callRequestOf, oversizedResult, taskResultOf } from './http-task/task-request';
 import type { TaskService } from './task-service';
 
-// Baton's own worker for HTTP tasks: it polls the HTTP queue like any worker and reports through
-// the same update path, so retries, timeouts and limits apply unchanged (reference §4.18).
+// Baton's own worker for HTTP tasks: it polls the HTTP queue like any worker and reports through the
+// same update path, so retries, timeouts and limits apply unchanged (Conductor runs HTTP as an async
+// system task the same way: http-task/src/main/java/com/netflix/conductor/tasks/http/HttpTask.java).
 
-interface HttpRequestSpec {
-  uri?: string;
-  method?: string;
-  headers?: Record<string, unknown>;
-  body?: unknown;
-  accept?: string;
-  contentType?: string;
-  connectionTimeOut?: number | string;
-  readTimeOut?: number | string;
+export interface HttpTaskWorkerOptions {
+  /** Poll loops, so HTTP calls in flight at once (BATON_HTTP_TASK_WORKERS). */
+  concurrency: number;
+  hostName: string;
+  /** Calls in flight to one host and port at once (BATON_HTTP_TASK_PER_HOST). */
+  perHost: number;
+  maxResponseBytes: number;
+  maxTimeoutMs: number;
+  maxRedirects: number;
+  allow: EgressRule[];
+  deny: EgressRule[];
+  /** How long stop() lets calls in flight finish before abandoning them to their response timeouts. */
+  stopGraceMs?: number;
+  /** Name resolution (tests substitute one to play DNS answers). */
+  resolve?: ResolveHost;
 }
 
-/** The request spec from `http_request` or, as OSS allows, the same keys at the top level of the input. */
-export function httpRequestOf(input: Record<string, unknown>): HttpRequestSpec {
-  const spec = (input.http_request && typeof input.http_request === 'object' ? input.http_request : input) as Record<string, unknown>;
-  return { ...spec, contentType: (spec.contentType ?? spec['content-Type'] ?? spec['Content-Type']) as string | undefined } as HttpRequestSpec;
-}
-
-/** Timeouts are seconds in the interface's examples; values above 1000 are read as Conductor's milliseconds. */
-export function timeoutMs(v: number | string | undefined, fallbackMs: number): number {
-  if (v === undefined || v === null || v === '') return fallbackMs;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) return fallbackMs;
-  return n > 1000 ? n : n * 1000;
-}
-
-export async function executeHttp(task: Task, hostName: string): Promise<TaskResult> {
-  const base = { workflowInstanceId: task.workflowInstanceId, taskId: task.taskId, workerId: hostName };
-  const spec = httpRequestOf(task.inputData);
-  if (!spec.uri || !spec.method) {
-    return { ...base, status: 'FAILED', reasonForIncompletion: 'Missing HTTP URI or method', outputData: {} };
+/** Addresses of this machine's interfaces: a task must not reach Baton's ports through them either. */
+function interfaceAddresses(): string[] {
+  const out: string[] = [];
+  for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) {
+    const n = normaliseAddress(a.address);
+    if (n) out.push(n);
   }
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(spec.headers ?? {})) headers[k] = String(v);
-  const contentType = spec.contentType ?? 'application/json';
-  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'content-type')) headers['Content-Type'] = contentType;
-  if (!Object.keys(headers).some((k) => k.toLowerCase() === 'accept')) headers['Accept'] = spec.accept ?? 'application/json';
-  const method = spec.method.toUpperCase();
-  let body: string | undefined;
-  if (spec.body !== undefined && spec.body !== null && method !== 'GET' && method !== 'HEAD') {
-    body = typeof spec.body === 'string' && !contentType.includes('json') ? spec.body : JSON.stringify(spec.body);
-  }
-  const total = timeoutMs(spec.connectionTimeOut, 3000) + timeoutMs(spec.readTimeOut, 3000);
-  try {
-    const res = await fetch(spec.uri, { method, headers, body, signal: AbortSignal.timeout(total) });
-    const text = await res.text();
-    let parsed: unknown = text;
-    if (text && (res.headers.get('content-type') ?? '').includes('json')) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-    }
-    const resHeaders: Record<string, string[]> = {};
-    res.headers.forEach((v, k) => (resHeaders[k] = [v]));
-    const response = { statusCode: res.status, reasonPhrase: res.statusText, headers: resHeaders, body: parsed };
-    if (res.status >= 200 && res.status < 300) {
-      return { ...base, status: task.workflowTask.asyncComplete ? 'IN_PROGRESS' : 'COMPLETED', outputData: { response } };
-    }
-    return { ...base, status: 'FAILED', reasonForIncompletion: `Failed to invoke HTTP task due to: ${res.status} ${res.statusText}: ${text}`.slice(0, 500), outputData: { response } };
-  } catch (e) {
-    const reason = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    return { ...base, status: 'FAILED', reasonForIncompletion: `Failed to invoke HTTP task due to: ${reason}`, outputData: {} };
-  }
+  return out;
 }
 
 /** Runs `concurrency` poll loops on the HTTP queue until stopped. */
 export class HttpTaskWorker {
   private stopped = false;
-  private readonly abort = new AbortController();
+  private readonly stopPolls = new AbortController();
+  private readonly abandonCalls = new AbortController();
+  private readonly slots: HostSlots;
+  private policy: EgressPolicy;
   private loops: Promise<void>[] = [];
 
   constructor(
     private readonly tasks: TaskService,
     private readonly log: Logger,
-    private readonly opts: { concurrency: number; hostName: string },
-  ) {}
+    private readonly opts: HttpTaskWorkerOptions,
+  ) {
+    this.slots = new HostSlots(opts.perHost);
+    this.policy = { allow: opts.allow, deny: opts.deny, ownPorts: [], localAddresses: [] };
+  }
 
-  start(): void {
+  /** Starts polling; `ownPorts` are the ports Baton listens on (known once it listens). */
+  start(ownPorts: number[]): void {
+    this.policy = { ...this.policy, ownPorts, localAddresses: interfaceAddresses() };
     for (let i = 0; i < this.opts.concurrency; i++) this.loops.push(this.loop());
+  }
+
+  /** Takes a host slot for a task about to be claimed; false leaves it in its queue for a later poll. */
+  private admit(t: Task, admitted: Map<string, ReleaseSlot>): boolean {
+    const key = hostKeyOf(httpRequestOf(t.inputData).uri);
+    if (!key) return true; // no usable URI: the task fails without a call
+    const release = this.slots.tryAcquire(key);
+    if (!release) return false;
+    admitted.set(t.taskId, release);
+    return true;
   }
 
   private async loop(): Promise<void> {
     while (!this.stopped) {
+      const admitted = new Map<string, ReleaseSlot>();
+      let task: Task | undefined;
       try {
-        const [task] = await this.tasks.poll('HTTP', { workerId: this.opts.hostName, count: 1, timeoutMs: 1000, signal: this.abort.signal });
-        if (!task) continue;
-        const result = await executeHttp(task, this.opts.hostName);
-        await this.tasks.update(result);
+        [task] = await this.tasks.poll('HTTP', {
+          workerId: this.opts.hostName,
+          count: 1,
+          timeoutMs: 1000,
+          signal: this.stopPolls.signal,
+          admit: (t) => this.admit(t, admitted),
+        });
       } catch (e) {
-        if (!this.stopped) this.log.warn({ err: e }, 'HTTP task worker error');
+        if (!this.stopped) this.log.warn({ err: e }, 'HTTP task worker poll failed');
         await new Promise((r) => setTimeout(r, 200));
+      } finally {
+        // Slots taken for entries that were not handed out after all (stale, held back by a limit).
+        for (const [id, release] of admitted) if (id !== task?.taskId) release();
       }
+      if (!task) continue;
+      try {
+        await this.run(task);
+      } catch (e) {
+        this.log.warn({ err: e, taskId: task.taskId }, 'HTTP task worker error');
+      } finally {
+        admitted.get(task.taskId)?.();
+      }
+    }
+  }
+
+  private async run(task: Task): Promise<void> {
+    const req = callRequestOf(task.inputData, { maxTimeoutMs: this.opts.maxTimeoutMs, maxRedirects: this.opts.maxRedirects });
+    if (!req.ok) return this.report(taskResultOf(task, { kind: 'invalid', reason: req.reason }, this.opts.hostName));
+    const stopHeartbeat = this.heartbeat(task);
+    try {
+      const outcome = await performCall(req.request, {
+        check: (d) => checkDestination(this.policy, d),
+        maxResponseBytes: this.opts.maxResponseBytes,
+        resolve: this.opts.resolve,
+        signal: this.abandonCalls.signal,
+      });
+      // Abandoned at stop: the task's response timeout hands it on (retried per its definition).
+      if (this.abandonCalls.signal.aborted) return;
+      await this.report(taskResultOf(task, outcome, this.opts.hostName));
+    } finally {
+      stopHeartbeat();
+    }
+  }
+
+  /** Keeps the task's response timeout from firing while its call is still running here. */
+  private heartbeat(task: Task): () => void {
+    if (!(task.responseTimeoutSeconds > 0)) return () => undefined;
+    const everyMs = Math.max(1000, (task.responseTimeoutSeconds * 1000) / 3);
+    const beat = setInterval(() => {
+      this.tasks
+        .update({ workflowInstanceId: task.workflowInstanceId, taskId: task.taskId, status: 'IN_PROGRESS', extendLease: true })
+        .catch((e) => this.log.debug({ err: e, taskId: task.taskId }, 'HTTP task heartbeat failed'));
+    }, everyMs);
+    beat.unref();
+    return () => clearInterval(beat);
+  }
+
+  private async report(result: TaskResult): Promise<void> {
+    try {
+      await this.tasks.update(result);
+    } catch (e) {
+      // A body under the response cap can still be over the task payload limit: fail the task, saying so.
+      if (!(e instanceof PayloadTooLargeError)) throw e;
+      await this.tasks.update(oversizedResult(result, e.message));
     }
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    this.abort.abort();
-    await Promise.allSettled(this.loops);
+    this.stopPolls.abort();
+    const all = Promise.allSettled(this.loops);
+    const grace = new Promise<void>((r) => setTimeout(r, this.opts.stopGraceMs ?? 5000).unref());
+    await Promise.race([all, grace]);
+    this.abandonCalls.abort();
+    await all;
   }
 }

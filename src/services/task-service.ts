@@ -18,6 +18,11 @@ export interface PollArgs {
   count: number;
   timeoutMs: number;
   signal?: AbortSignal;
+  /**
+   * Asked with the stored task before a leased entry is claimed; false leaves it in its queue for a
+   * later poll (Baton's HTTP worker uses it to keep a busy host's tasks waiting unclaimed).
+   */
+  admit?: (task: Task) => boolean;
 }
 
 /** Conductor postpones a task held back by a limit by 60 s; Baton retries sooner, as the limit frees up. */
@@ -81,7 +86,7 @@ export class TaskService {
     this.deps.directory.recordPoll(p);
   }
 
-  /** Poll data of every replica (Conductor's PollData: queueName, domain, workerId, lastPollTime). */
+  /** Poll data of every replica (reference §2.13 PollData). */
   async listPollData(taskType?: string): Promise<PollData[]> {
     const latest = new Map<string, PollData>();
     for (const p of [...(await this.deps.directory.pollData()), ...this.pollData.values()]) {
@@ -107,7 +112,7 @@ export class TaskService {
         if (r.nextVisibleAt) nextVisibleAt = Math.min(nextVisibleAt, r.nextVisibleAt);
         if (r.entries.length === 0) continue;
         // Claims of different executions run side by side (and share one group commit); order is kept.
-        const claimed = await Promise.all(r.entries.map((e) => this.claim(actorId, e, a.workerId, taskType)));
+        const claimed = await Promise.all(r.entries.map((e) => this.claim(actorId, e, a.workerId, taskType, a.admit)));
         const settled = r.entries.filter((_, i) => claimed[i] !== undefined).map((e) => e.taskId);
         if (settled.length > 0) await host.invoke('QueueActor', actorId, 'removeMany', { taskIds: settled });
         for (const t of claimed) if (t) out.push(t);
@@ -119,8 +124,15 @@ export class TaskService {
   }
 
   /** Claims one leased entry: the task (handed out), null (entry is stale: drop it) or undefined (leave the entry alone). */
-  private async claim(actorId: string, e: QueueEntry, workerId: string | undefined, taskDefName: string): Promise<Task | null | undefined> {
+  private async claim(actorId: string, e: QueueEntry, workerId: string | undefined, taskDefName: string, admit?: PollArgs['admit']): Promise<Task | null | undefined> {
     const { host, limits } = this.deps;
+    if (admit) {
+      const stored = await this.deps.store.getTask(e.taskId);
+      if (stored && stored.status === 'SCHEDULED' && !admit(stored)) {
+        await host.invoke('QueueActor', actorId, 'release', { taskId: e.taskId, visibleAt: Date.now() + LIMIT_POSTPONE_MS });
+        return undefined;
+      }
+    }
     // A queue holds tasks of one type, and a worker task's definition is named after its type.
     const def = this.deps.metadata.taskDef(taskDefName);
     const limit = def?.concurrentExecLimit ?? 0;
