@@ -88,7 +88,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
   const tasks = taskRouter({ tasks: d.tasks, workflows: d.workflows, store: d.store, index: d.index, calls });
   app.use('/api/tasks', tasks);
   app.use('/api/task', tasks);
-  // The interface lists the task-details path without its slash (interface §4.5).
+  // Task details also answer at `/apitasks/{taskId}`, the path without its slash after /api.
   app.get('/apitasks/:taskId', (req, res, next) => {
     req.url = `/${req.params.taskId}`;
     tasks(req, res, next);

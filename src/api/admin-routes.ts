@@ -7,7 +7,7 @@ import { withComputed, type WorkflowService } from '../services/workflow-service
 import type { ExecutionStore } from '../store/ports';
 import { intParam, sendText } from './params';
 
-// /api/admin (reference §1.7): the running configuration, pending tasks of a type, re-queueing.
+// /api/admin (Conductor's AdminResource): the running configuration, pending tasks of a type, re-queueing.
 
 const SECRET_KEY = /PASSWORD|TOKEN|SECRET|CREDENTIAL/i;
 export const REDACTED = '********';

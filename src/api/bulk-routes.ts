@@ -8,7 +8,7 @@ import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, parseBody, strParam } from './params';
 import { toErrorBody } from './errors';
 
-// /api/workflow/bulk (reference §1.2): one operation over up to 1000 executions; each id succeeds
+// /api/workflow/bulk (Conductor's WorkflowBulkResource): one operation over up to 1000 executions; each id succeeds
 // or fails on its own and the answer says which (200 even when some fail).
 
 export const BULK_MAX = 1000;

@@ -8,7 +8,7 @@ import { PayloadTooLargeError, StaleWriteError } from '../store/ports';
 import { ApiError } from '../services/errors';
 import { ScriptError } from '../scripting/script-engine';
 
-// Conductor's ErrorResponse body (reference §2.12), with better status codes for client mistakes.
+// Conductor's ErrorResponse body, with better status codes for client mistakes.
 
 const INSTANCE = os.hostname();
 const UNAVAILABLE = new Set(['DaprSidecarError', 'HostStopping']);

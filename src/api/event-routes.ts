@@ -4,7 +4,7 @@ import { ApiError, conflict, notFound } from '../services/errors';
 import type { MetadataStore } from '../store/ports';
 import { boolParam, parseBody } from './params';
 
-// /api/event: event handler definitions and the record of what they did (reference §1.5, §2.11).
+// /api/event: event handler definitions and the record of what they did (Conductor's EventResource).
 
 /** What each action needs to be runnable; values may be `${...}` expressions over the event payload. */
 function actionProblems(h: EventHandler): Array<{ path: string; message: string }> {

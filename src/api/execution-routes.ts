@@ -12,8 +12,8 @@ import type { ExecutionStore } from '../store/ports';
 import { boolParam, intParam, listParam, parseBody, strParam } from './params';
 import { terminateAndRemove, type BulkDeps } from './bulk-routes';
 
-// Requests that wait for an execution to get somewhere: execute (W26), the mocked test run (W23),
-// signals (T7, T8); plus terminate-remove (W17). Mounted before the generic `/api/workflow/{name}` and
+// Requests that wait for an execution to get somewhere: execute, the mocked test run (`/api/workflow/test`),
+// signals; plus terminate-remove. Mounted before the generic `/api/workflow/{name}` and
 // `/api/tasks/{workflowId}/{ref}/{status}` routes, which would otherwise take these paths.
 
 const jsonObject = z.record(z.string(), z.unknown());
@@ -88,7 +88,7 @@ async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText
   return { taskId: id, ended: status.data !== 'IN_PROGRESS' };
 }
 
-/** /api/tasks/{workflowId}/{status}/signal[/sync] (reference T7, T8). */
+/** /api/tasks/{workflowId}/{status}/signal[/sync]. */
 export function signalRouter(d: ExecutionRouteDeps): Router {
   const r = Router();
 

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { ApiError } from '../services/errors';
 import { strParam } from './params';
 
-// GET /api/{workflow,tasks}/externalstoragelocation (reference W22, T21). Baton keeps every payload
+// GET /api/{workflow,tasks}/externalstoragelocation. Baton keeps every payload
 // inline in the execution, so it has no location to give: the request is checked like Conductor's,
 // then refused with 501 and a message a client library's user can act on.
 

@@ -83,7 +83,7 @@ export function metadataRouter(metadata: MetadataService): Router {
       for (const d of defs) await upsertTaskDef(d);
       res.status(200).end();
     });
-    // Conductor answers 404 for an unknown name here; SDK workers register with PUT, so Baton upserts (reference conductor-clients §1.4.1).
+    // Conductor answers 404 for an unknown name here; SDK workers register with PUT, so Baton upserts.
     r.put(base, async (req, res) => {
       await upsertTaskDef(parseBody(TaskDefSchema, req.body, 'taskDefinition'));
       res.status(200).end();

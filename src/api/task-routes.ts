@@ -54,7 +54,7 @@ export function taskRouter(deps: { tasks: TaskService; workflows: WorkflowServic
     res.json(await loadHits(hits, hits.results.map((t) => t.taskId), (id) => tasks.getTask(id)));
   });
 
-  // Re-pushes the pending tasks of a type (reference T18): each execution holding one re-pushes its
+  // Re-pushes the pending tasks of a type: each execution holding one re-pushes its
   // SCHEDULED tasks (idempotent). Candidates come from the index, so its flush lag applies.
   r.post('/queue/requeue/:taskType', async (req, res) => {
     let requeued = 0;
@@ -160,7 +160,7 @@ export function taskRouter(deps: { tasks: TaskService; workflows: WorkflowServic
   return r;
 }
 
-/** /api/queue: the interface's HUMAN-task completion calls; the body becomes the task output (interface §4.9). */
+/** /api/queue: completing a HUMAN task by reference or id (Conductor's QueueAdminResource); the body becomes the task output. */
 export function queueRouter(workflows: WorkflowService): Router {
   const r = Router();
   const update = async (workflowId: string, target: { ref?: string; taskId?: string }, statusText: string, body: unknown): Promise<void> => {

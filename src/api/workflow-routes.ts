@@ -15,7 +15,7 @@ import type { WorkerCalls } from './worker-calls';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
-// /api/workflow: start, read, search and manage executions (interface §4.1–§4.4, reference §1.1).
+// /api/workflow: start, read, search and manage executions (Conductor's WorkflowResource).
 
 export function workflowRouter(deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService; startCall: WorkerCalls['start'] }): Router {
   const { workflows, store, index, startCall } = deps;
@@ -39,7 +39,7 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
   });
 
   // The -v2 forms answer the executions themselves (without tasks); the by-tasks forms run the query
-  // over task records and answer each matching task's execution once (reference W19-W21).
+  // over task records and answer each matching task's execution once.
   const execution = (id: string) => workflows.get(id, false).catch(() => undefined);
   r.get('/search-v2', async (req, res) => {
     const hits = await index.searchWorkflows(searchRequestOf(req, 'workflow'));

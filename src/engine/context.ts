@@ -3,7 +3,7 @@ import type { ExecutionState } from './state';
 import { resolveParams, type RootLookup } from './expressions';
 import type { JsonPathBudget } from './jsonpath-budget';
 
-// The document `${...}` expressions read (reference §4.3): `workflow` plus one entry per task reference.
+// The document `${...}` expressions read (as Conductor's ParametersUtils builds it): `workflow` plus one entry per task reference.
 
 export function taskView(t: Task): Record<string, unknown> {
   return {

@@ -221,7 +221,7 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
   if (isTerminalWorkflow(turn.state.workflow.status)) return; // e.g. a TERMINATE in an earlier fork branch
   const existing = existingLive(turn.state, wt.taskReferenceName + suffix);
   if (existing) {
-    // A skipped reference is never scheduled: the decider moves on to its successor (reference §4.11).
+    // A skipped reference is never scheduled: the decider moves on to its successor.
     if (existing.status === 'SKIPPED' && !existing.executed) {
       existing.executed = true;
       turn.log.touch(existing);
@@ -257,7 +257,7 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
       return;
     }
     default: {
-      // A user-defined type runs like SIMPLE but needs a registered definition (reference §3.3).
+      // A user-defined type runs like SIMPLE but needs a registered definition.
       if (wt.type !== 'SIMPLE' && isWorkerType(wt.type) && !wt.taskDefinition && !turn.env.taskDef(wt.name)) {
         failInvalidTask(turn, wt, suffix, iteration, `Invalid task specified. Cannot find task by name ${wt.name} in the task definitions`);
         return;
@@ -344,7 +344,7 @@ function markTerminal(turn: Turn, t: Task, status: TaskStatus, reason?: string):
   if (isQueuedType(t.taskType)) turn.log.emit({ kind: 'dequeue', taskId: t.taskId, queue: queueKeyOf(t) });
 }
 
-/** Applies task timeout, response timeout and poll timeout (reference §4.6). Returns true when it changed the task. */
+/** Applies task timeout, response timeout and poll timeout, as Conductor's DeciderService does. Returns true when it changed the task. */
 function checkTaskTimeouts(turn: Turn, t: Task): 'none' | 'timedOut' | 'timeOutWorkflow' {
   if (isTerminalTask(t.status)) return 'none';
   const now = turn.env.now;
@@ -473,7 +473,7 @@ export function decide(turn: Turn): void {
   if (round === MAX_DECIDE_ROUNDS) turn.log.unfinished = true;
 }
 
-/** All tasks terminal and processed, and every top-level task of the definition has run (reference §4.2 step 8). */
+/** All tasks terminal and processed, and every top-level task of the definition has run (DeciderService.checkForWorkflowCompletion). */
 function isComplete(state: ExecutionState): boolean {
   if (state.tasks.length === 0) return false;
   const ran = new Set<string>();
@@ -494,7 +494,7 @@ export interface EndOptions {
   failedTask?: Task;
   /** Output that replaces outputParameters (TERMINATE task). */
   output?: Record<string, unknown>;
-  /** API termination does not start the failure workflow (reference §4.10). */
+  /** API termination does not start the failure workflow, as in Conductor. */
   byApi?: boolean;
 }
 
@@ -551,7 +551,7 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
   }
   const failureWf = wf.workflowDefinition.failureWorkflow;
   if (failureWf && !opts.byApi && (status === 'FAILED' || status === 'TIMED_OUT' || status === 'TERMINATED')) {
-    // Conductor's dynamic form is `$workflow.input.key` without braces (reference §4.15).
+    // Conductor's dynamic form is `$workflow.input.key` without braces (it reads the third `.`-separated part).
     let name: string | undefined = failureWf;
     if (failureWf.startsWith('$')) {
       const key = failureWf.split('.')[2];
@@ -606,7 +606,7 @@ export function applyScriptOutcome(turn: Turn, request: ScriptRequest, outcome: 
 }
 
 
-/** A worker's (or system worker's, or external caller's) result for a task (reference §4.5). */
+/** A worker's (or system worker's, or external caller's) result for a task (Conductor's WorkflowExecutor.updateTask). */
 export function applyTaskResult(turn: Turn, result: TaskResult): UpdateOutcome {
   const { state, env } = turn;
   const t = findTask(state, result.taskId);
@@ -630,7 +630,7 @@ export function applyTaskResult(turn: Turn, result: TaskResult): UpdateOutcome {
     const callback = result.callbackAfterSeconds ?? 0;
     t.callbackAfterSeconds = callback;
     if (isWorkerType(t.taskType)) {
-      // A worker's IN_PROGRESS puts the task back in its queue after callbackAfterSeconds (reference §8.5).
+      // A worker's IN_PROGRESS puts the task back in its queue after callbackAfterSeconds, as in Conductor.
       t.status = 'SCHEDULED';
       noteTaskStatus(turn, t);
       turn.log.emit({ kind: 'enqueue', taskId: t.taskId, workflowId: t.workflowInstanceId, queue: queueKeyOf(t), priority: t.workflowPriority, visibleAt: env.now + callback * 1000 });
@@ -654,7 +654,7 @@ export function pendingTaskByRef(state: ExecutionState, ref: string): Task | und
   );
 }
 
-/** External completion of a task by reference or id, with the body merged into its output (reference §4.5 T4, §1.6). */
+/** External completion of a task by reference or id, with the body merged into its output (`/api/tasks/{workflowId}/{ref}/{status}`, `/api/queue/update`). */
 export function applyExternalUpdate(
   turn: Turn,
   a: { ref?: string; taskId?: string; status: TaskResult['status']; output: Record<string, unknown>; workerId?: string },
@@ -671,7 +671,7 @@ export function applyExternalUpdate(
   return t;
 }
 
-/** A poll handed the task to a worker: it becomes IN_PROGRESS (reference §4.4). Null when it is no longer pollable. */
+/** A poll handed the task to a worker: it becomes IN_PROGRESS (Conductor acks at poll time). Null when it is no longer pollable. */
 export function claimTask(turn: Turn, taskId: string, workerId: string | undefined): Task | null {
   const { state, env } = turn;
   const t = findTask(state, taskId);
@@ -689,7 +689,7 @@ export function claimTask(turn: Turn, taskId: string, workerId: string | undefin
 }
 
 /**
- * Scheduled worker tasks held back by `callbackAfterSeconds` become pollable now (reference §4.17).
+ * Scheduled worker tasks held back by `callbackAfterSeconds` become pollable now (`POST /api/workflow/{id}/resetcallbacks`).
  * Returns how many tasks were reset.
  */
 export function resetCallbacks(turn: Turn): number {
@@ -770,7 +770,7 @@ function deleteTasks(turn: Turn, keep: (t: Task) => boolean): void {
   turn.state.tasks = kept;
 }
 
-/** Restart from the first task with the same id (reference §4.16). */
+/** Restart from the first task with the same id (Conductor's WorkflowExecutor.restart). */
 export function restartWorkflow(turn: Turn, latestDef?: WorkflowDef): void {
   requireTerminal(turn, 'restarted');
   const wf = turn.state.workflow;
@@ -789,7 +789,7 @@ export function restartWorkflow(turn: Turn, latestDef?: WorkflowDef): void {
   decide(turn);
 }
 
-/** Retry the last failed tasks (reference §4.16). */
+/** Retry the last failed tasks (Conductor's WorkflowExecutor.retry). */
 export function retryWorkflow(turn: Turn): Task[] {
   const wf = turn.state.workflow;
   if (!isTerminalWorkflow(wf.status)) throw new EngineError('notFound', `Workflow is still running.  status=${wf.status}`);
@@ -832,7 +832,7 @@ export interface RerunArgs {
   correlationId?: string | null;
 }
 
-/** Rerun from a task, or from the start (reference §4.16). */
+/** Rerun from a task, or from the start (Conductor's WorkflowExecutor.rerun). */
 export function rerunWorkflow(turn: Turn, args: RerunArgs): void {
   requireTerminal(turn, 'rerun');
   const wf = turn.state.workflow;
@@ -886,7 +886,7 @@ export function rerunWorkflow(turn: Turn, args: RerunArgs): void {
   decide(turn);
 }
 
-/** Skip a task that has not been scheduled yet (reference §4.11). */
+/** Skip a task that has not been scheduled yet (Conductor's WorkflowExecutor.skipTaskFromWorkflow). */
 export function skipTask(turn: Turn, ref: string, input?: Record<string, unknown> | null, output?: Record<string, unknown> | null): void {
   const { state, env } = turn;
   const wf = state.workflow;
@@ -902,13 +902,13 @@ export function skipTask(turn: Turn, ref: string, input?: Record<string, unknown
   decide(turn);
 }
 
-/** A child workflow of a SUB_WORKFLOW task reached a new status (reference §4.9). */
+/** A child workflow of a SUB_WORKFLOW task reached a new status. */
 export function childChanged(turn: Turn, taskId: string, child: { workflowId: string; status: WorkflowStatus; output: Record<string, unknown>; reasonForIncompletion?: string; workflowName: string; workflowVersion: number }): void {
   const t = findTask(turn.state, taskId);
   if (!t || t.taskType !== 'SUB_WORKFLOW' || t.subWorkflowId !== child.workflowId) return;
   if (child.status === 'RUNNING' || child.status === 'PAUSED') {
     if (isTerminalTask(t.status)) {
-      // The child was retried or restarted: the parent follows it (reference §4.16).
+      // The child was retried or restarted: the parent follows it, as in Conductor.
       t.status = 'IN_PROGRESS';
       t.endTime = 0;
       t.executed = false;

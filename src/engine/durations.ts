@@ -1,4 +1,4 @@
-// WAIT task inputs (reference §3.3): `duration` like "30s", "5m", "1h 30m", "2 days 3 hours";
+// WAIT task inputs (Conductor's Wait task): `duration` like "30s", "5m", "1h 30m", "2 days 3 hours";
 // `until` like "2026-11-22 10:00", "2026-11-22 10:00 UTC" or an ISO-8601 timestamp.
 
 const UNITS: Record<string, number> = {

@@ -5,7 +5,7 @@ import type { WorkflowStatus } from '../model/statuses';
 // What a decision owes the world after its state is persisted (the outbox). Every effect is
 // idempotent: enqueue by task id, start by a deterministic workflow id, publish with an event id.
 
-/** Identifies one task queue: Conductor's queue name is `[domain:]type[@namespace][-isolationGroup]` (reference §4.13). */
+/** Identifies one task queue: Conductor's queue name is `[domain:]type[@namespace][-isolationGroup]` (QueueUtils.getQueueName). */
 export interface QueueKey {
   taskType: string;
   domain?: string;

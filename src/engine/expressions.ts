@@ -1,7 +1,7 @@
 import { JSONPath } from 'jsonpath-plus';
 import { ExpressionLimitError, JsonPathBudget } from './jsonpath-budget';
 
-// `${...}` input resolution (reference §4.3). A value that is exactly one `${path}` keeps the
+// `${...}` input resolution (Conductor's ParametersUtils). A value that is exactly one `${path}` keeps the
 // resolved JSON type; inside a longer string it interpolates. Unresolvable paths resolve to null.
 // Full JSONPath evaluations draw on a JsonPathBudget; past it they throw ExpressionLimitError. Without
 // a budget argument, each top-level call gets a fresh one with the default limits.

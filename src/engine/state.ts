@@ -23,7 +23,7 @@ export interface EngineEnv {
   jsonPathMaxDepth: number;
   /** Registered task definition by name (a cached snapshot of the metadata store). */
   taskDef(name: string): TaskDef | undefined;
-  /** Whether a worker polled (taskType, domain) recently (reference §4.13 domain fallback). */
+  /** Whether a worker polled (taskType, domain) recently (Conductor's taskToDomain fallback takes the first active domain). */
   isDomainActive(taskType: string, domain: string): boolean;
   /** Host name reported as workerId of system tasks. */
   hostName: string;
@@ -89,7 +89,7 @@ export interface Turn {
   log: TurnLog;
 }
 
-/** Conductor's defaults for a task with no registered definition (reference §8.16, §4.1). */
+/** Conductor's ad-hoc TaskDef for a task with no registered definition (MetadataMapperService). */
 export function adhocTaskDef(name: string, workerTask: boolean): TaskDef {
   return {
     name,

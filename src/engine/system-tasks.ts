@@ -11,7 +11,7 @@ import { ExpressionLimitError } from './jsonpath-budget';
 import { describeScriptFailure, scriptTaskFailureReason, type ScriptCall, type ScriptOutcome, type ScriptRequest } from './script-requests';
 import type { Turn } from './state';
 
-// System task behaviour (reference §3.3): what happens when a system task is scheduled
+// System task behaviour (Conductor's core/execution/tasks): what happens when a system task is scheduled
 // (runInlineTask) and, for tasks that wait on others, at each decision (evaluateTask).
 
 function complete(turn: Turn, t: Task, output: Record<string, unknown>, status: Task['status'] = 'COMPLETED', reason?: string): void {

@@ -1,4 +1,4 @@
-// How each task type runs (reference §3.3). Anything not listed is a worker task (USER_DEFINED kept verbatim).
+// How each task type runs. Anything not listed is a worker task (USER_DEFINED kept verbatim).
 
 /** Types whose tasks Baton's own system-task workers poll from a queue, like a worker would. */
 export const QUEUED_SYSTEM_TYPES = new Set(['HTTP']);
@@ -29,7 +29,7 @@ export const EVALUATED_TYPES = new Set(['JOIN', 'DO_WHILE', 'EXCLUSIVE_JOIN', 'W
 /** Types that wait IN_PROGRESS for something outside the decider (a person, a child workflow, a signal). */
 export const WAITING_TYPES = new Set(['HUMAN', 'WAIT', 'SUB_WORKFLOW']);
 
-/** Never retried automatically (reference §3.3 "built-in"). */
+/** Never retried automatically (Conductor's TaskType.isBuiltIn). */
 export const BUILT_IN_TYPES = new Set(['DECISION', 'SWITCH', 'FORK', 'FORK_JOIN', 'FORK_JOIN_DYNAMIC', 'JOIN', 'EXCLUSIVE_JOIN', 'DO_WHILE']);
 
 const SYSTEM_TYPES = new Set([...QUEUED_SYSTEM_TYPES, ...INLINE_TYPES, ...EVALUATED_TYPES, ...WAITING_TYPES]);

@@ -11,7 +11,7 @@ import type { WorkflowService } from '../services/workflow-service';
 import { StaleWriteError, type ExecutionStore, type MetadataStore } from '../store/ports';
 import type { PublishedEvent } from './ports';
 
-// Event handlers (reference §2.11, §4.19): every event from the bus is matched against the active
+// Event handlers (Conductor's DefaultEventProcessor): every event from the bus is matched against the active
 // handlers of its name; a handler whose condition holds runs its actions in order, each recorded as
 // an EventExecution. A failing action is logged and recorded as FAILED; it never stops the others.
 

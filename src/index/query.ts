@@ -2,7 +2,7 @@ import type { FreeText, QueryAst, SortKey } from './ports';
 import { canonicalField, fieldKind, type FieldKind, type SearchTarget } from './search-fields';
 
 /**
- * Parsers for the search parameters `query`, `freeText` and `sort` (reference §5). Pure: text in, AST out.
+ * Parsers for the search parameters `query`, `freeText` and `sort`. Pure: text in, AST out.
  *
  * `query` grammar (keywords case-insensitive, positions are 0-based character offsets):
  *   expr   := and ( OR and )*
@@ -12,7 +12,7 @@ import { canonicalField, fieldKind, type FieldKind, type SearchTarget } from './
  *   cmp    := = | != | > | < | >= | <=
  *   value  := 'quoted' | "quoted" (backslash escapes the next character) | bare
  * Conductor's ES parser is right-recursive without precedence (`a AND b OR c` = `a AND (b OR c)`,
- * reference §5.2); Baton uses conventional precedence instead: AND binds tighter than OR.
+ * es7-persistence `query/parser`); Baton uses conventional precedence instead: AND binds tighter than OR.
  * Baton also accepts bare words (`status=RUNNING`) and quoted IN items, which Conductor does not.
  * Values are typed by the field: keyword fields keep the text as written (so `correlationId=007`
  * stays "007"), number fields need a number, time fields take epoch millis or an ISO-8601 time

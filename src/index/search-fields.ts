@@ -74,5 +74,5 @@ export const DEFAULT_SORT_FIELD: Record<SearchTarget, string> = { workflow: 'sta
 /** The unique id field, appended to every sort so pages are stable and `search_after` is well defined. */
 export const ID_FIELD: Record<SearchTarget, string> = { workflow: 'workflowId', task: 'taskId' };
 
-/** Largest page a search returns (Conductor rejects workflow searches above it, reference §5.1). */
+/** Largest page a search returns (Conductor rejects workflow searches above it). */
 export const MAX_SEARCH_SIZE = 5000;

@@ -2,7 +2,7 @@ import type { Task, WorkflowRecord } from '../model/execution';
 import type { TaskSummary, WorkflowSummary } from '../model/summaries';
 
 /**
- * The search records Conductor indexes and returns (reference §2.10). Pure.
+ * The search records Conductor indexes and returns (WorkflowSummary, TaskSummary). Pure.
  * Input/output are serialised as JSON text, like Conductor with
  * `conductor.app.summary-input-output-json-serialization.enabled=true` (its default is Java's
  * `Map.toString()`, which no client can parse back).

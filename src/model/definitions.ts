@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { literalTimeoutIssues } from './http-request';
 import { RetryLogic, TimeoutPolicy, WorkflowTimeoutPolicy } from './statuses';
 
-// Definitions as Conductor serialises them (reference §2.3–§2.6), with Conductor's defaults.
+// TaskDef, WorkflowDef, WorkflowTask and SubWorkflowParams as Conductor serialises them, with Conductor's defaults.
 // Unknown properties are kept (passthrough), as Jackson ignores-but-we-preserve them for round trips.
 
 const jsonObject = z.record(z.string(), z.unknown());
@@ -179,7 +179,7 @@ interface TreeIssue {
   message: string;
 }
 
-// Registration-time checks of Conductor's WorkflowTaskTypeConstraint and TaskReferenceNameUniqueConstraint (reference §2.5).
+// Registration-time checks of Conductor's WorkflowTaskTypeConstraint and TaskReferenceNameUniqueConstraint.
 function validateWorkflowTree(tasks: WorkflowTask[]): TreeIssue[] {
   const issues: TreeIssue[] = [];
   const seen = new Set<string>();

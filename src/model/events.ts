@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Event handlers (reference §2.11). Action payload keys are snake_case as in Conductor.
+// Event handlers (Conductor's EventHandler and EventExecution). Action payload keys are snake_case as in Conductor.
 const jsonObject = z.record(z.string(), z.unknown());
 
 const TaskDetails = z.looseObject({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TaskDefSchema, WorkflowDefSchema, WorkflowTaskSchema } from './definitions';
 import { TaskStatus, WorkflowStatus } from './statuses';
 
-// Execution records exactly as Conductor serialises Workflow and Task (reference §2.1, §2.2).
+// Execution records exactly as Conductor serialises Workflow and Task.
 const jsonObject = z.record(z.string(), z.unknown());
 
 export const TaskExecLogSchema = z.object({

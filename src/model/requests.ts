@@ -3,7 +3,7 @@ import { WorkflowDefSchema } from './definitions';
 import { TaskExecLogSchema } from './execution';
 import { TaskResultStatus } from './statuses';
 
-// Request bodies the API accepts (reference §2.7–§2.9, §2.11), zod-first.
+// Request bodies the API accepts (TaskResult, StartWorkflowRequest, rerun and skip requests, EventHandler), zod-first.
 const jsonObject = z.record(z.string(), z.unknown());
 
 export const PrioritySchema = z

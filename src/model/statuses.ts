@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Conductor's enums (reference §3). Terminal/successful flags follow Task.Status and WorkflowStatus.
+// Conductor's enums (WorkflowStatus, Task.Status, TaskType). Terminal/successful flags follow Task.Status and WorkflowStatus.
 export const WorkflowStatus = z.enum(['RUNNING', 'COMPLETED', 'FAILED', 'TIMED_OUT', 'TERMINATED', 'PAUSED']);
 export type WorkflowStatus = z.infer<typeof WorkflowStatus>;
 

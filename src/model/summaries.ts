@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TaskStatus, WorkflowStatus } from './statuses';
 
-// Search records (reference §2.10). Times are ISO-8601 strings in summaries, epoch ms elsewhere.
+// Search records (Conductor's WorkflowSummary, TaskSummary, SearchResult). Times are ISO-8601 strings in summaries, epoch ms elsewhere.
 export const WorkflowSummarySchema = z.object({
   workflowType: z.string(),
   version: z.number().int(),

@@ -5,7 +5,7 @@ import type { ExecutionStore } from '../store/ports';
 import type { ExecutionWaiter } from './execution-waiter';
 import { withComputed } from './workflow-service';
 
-// Where an execution waits for the outside world (reference W26, T7, T8): the first pending WAIT,
+// Where an execution waits for the outside world (execute, signal): the first pending WAIT,
 // HUMAN or YIELD task, looked for in the execution and then in its running sub-workflows. Execute
 // and signal requests wait for one, and answer in Conductor's SignalResponse shape.
 

@@ -86,7 +86,7 @@ export class TaskService {
     this.deps.directory.recordPoll(p);
   }
 
-  /** Poll data of every replica (reference §2.13 PollData). */
+  /** Poll data of every replica (Conductor's PollData: queueName, domain, workerId, lastPollTime). */
   async listPollData(taskType?: string): Promise<PollData[]> {
     const latest = new Map<string, PollData>();
     for (const p of [...(await this.deps.directory.pollData()), ...this.pollData.values()]) {

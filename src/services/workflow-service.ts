@@ -24,7 +24,7 @@ export class WorkflowService {
     return def;
   }
 
-  /** Pins the version of every SUB_WORKFLOW without one, as Conductor does at start (reference §4.1). */
+  /** Pins the version of every SUB_WORKFLOW without one, as Conductor does at start. */
   private async pinSubWorkflows(def: WorkflowDef): Promise<WorkflowDef> {
     const unpinned = [...walkTasks(def.tasks)].filter((t) => t.type === 'SUB_WORKFLOW' && t.subWorkflowParam && !t.subWorkflowParam.workflowDefinition && t.subWorkflowParam.version == null && t.subWorkflowParam.name);
     if (unpinned.length === 0) return def;
@@ -58,7 +58,7 @@ export class WorkflowService {
   }
 
   /**
-   * Retry (reference §4.16). With resumeSubworkflowTasks, when the failed task is a SUB_WORKFLOW the
+   * Retry (Conductor's WorkflowExecutor.retry). With resumeSubworkflowTasks, when the failed task is a SUB_WORKFLOW the
    * retry happens inside the deepest failed child, whose revival brings the parent back to RUNNING.
    */
   async retry(workflowId: string, resumeSubworkflowTasks: boolean): Promise<void> {
@@ -78,7 +78,7 @@ export class WorkflowService {
   }
 }
 
-/** Adds the computed getters Conductor serialises (reference §2.2). */
+/** Adds the computed getters Conductor serialises (Task.queueWaitTime, loopOverTask, taskDefinition). */
 export function withComputed(t: Task): Task {
   const queueWaitTime = t.startTime > 0 ? t.startTime - t.scheduledTime : 0;
   return { ...t, queueWaitTime, loopOverTask: t.iteration > 0, ...(t.workflowTask.taskDefinition ? { taskDefinition: t.workflowTask.taskDefinition } : {}) };

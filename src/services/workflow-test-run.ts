@@ -9,7 +9,7 @@ import { notFound } from './errors';
 import type { ExecutionWaiter } from './execution-waiter';
 import type { WorkflowService } from './workflow-service';
 
-// POST /api/workflow/test (reference §4.20): a real execution in a private task domain, so no worker
+// POST /api/workflow/test: a real execution in a private task domain, so no worker
 // ever sees its tasks, driven by mocked task results until it ends or nothing mocked is left to do.
 
 const jsonObject = z.record(z.string(), z.unknown());

@@ -2,7 +2,7 @@ import type { ExecutionCommit } from './ports';
 import { PayloadTooLargeError } from './ports';
 
 // Hard caps on stored payloads, checked before any write so an oversized turn writes nothing.
-// Defaults follow Conductor's thresholds (reference §4 key defaults): task 3 MB, workflow 10 MB.
+// Defaults follow Conductor's thresholds (ConductorProperties): task 3 MB, workflow 10 MB.
 
 export interface PayloadLimits {
   /** Largest inputData or outputData of one task, in bytes of UTF-8 JSON. */

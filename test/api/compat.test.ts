@@ -1,7 +1,7 @@
 import { call, eventually, startBaton, type TestBaton } from '../support/baton';
 
-// The rest of Conductor's API over real HTTP: execute (W26), the mocked test run (W23, §4.20),
-// signals (T7, T8), bulk operations (§1.2), terminate-remove (W17), admin (§1.7), /api-docs.
+// The rest of Conductor's API over real HTTP: execute, the mocked test run (`/api/workflow/test`),
+// signals, bulk operations, terminate-remove, admin, /api-docs.
 
 let b: TestBaton;
 let n = 0;
@@ -389,7 +389,7 @@ describe('POST /api/workflow/{id}/resetcallbacks', () => {
   });
 });
 
-describe('search variants (W19-W21, T20)', () => {
+describe('search variants (-v2, by-tasks, tasks/search-v2)', () => {
   test('-v2 answers executions and tasks; by-tasks answers each matching execution once', async () => {
     const name = uniq('srchv2');
     await register({

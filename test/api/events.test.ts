@@ -1,6 +1,6 @@
 import { call, eventually, startBaton, type TestBaton } from '../support/baton';
 
-// Event handlers over real HTTP (reference §1.5, §2.11, §4.19): definitions, and what they do when
+// Event handlers over real HTTP: definitions, and what they do when
 // EVENT tasks and workflow status listeners publish.
 
 let b: TestBaton;

@@ -17,7 +17,7 @@ import {
 import { eventually } from '../support/baton';
 import { quietLogger, startSdkHarness, uniqueName, waitForTask, waitForWorkflow, type SdkHarness } from '../support/sdk';
 
-// Behaviours the official JS SDK's own integration suite relies on (reference §2.2/§2.3), driven through the SDK.
+// Behaviours the official JS SDK's own integration suite relies on, driven through the SDK.
 
 let h: SdkHarness;
 const handlers: TaskHandler[] = [];
@@ -144,7 +144,7 @@ describe('workflows built with the SDK builders', () => {
     }
   });
 
-  // POST /api/workflow/execute/{name}/{version} (reference W26), used by ConductorWorkflow.execute and WorkflowExecutor.executeWorkflow.
+  // POST /api/workflow/execute/{name}/{version}, used by ConductorWorkflow.execute and WorkflowExecutor.executeWorkflow.
   test('executeWorkflow runs a SET_VARIABLE + INLINE workflow synchronously', async () => {
     const name = uniqueName('sdk_sync');
     const sum = inlineTask('sum', '(function () { return $.a + $.b; })()', 'graaljs');
@@ -159,7 +159,7 @@ describe('workflows built with the SDK builders', () => {
     expect((await h.executor.getWorkflow(run.workflowId!, false)).status).toBe('COMPLETED');
   });
 
-  // POST /api/workflow/test (reference W23, §4.20), used by WorkflowExecutor.testWorkflow.
+  // POST /api/workflow/test, used by WorkflowExecutor.testWorkflow.
   test('testWorkflow simulates a run from mocked task outputs', async () => {
     const name = uniqueName('sdk_simulated');
     const def = { ...workflow(name, [simpleTask('simple_ref', uniqueName('sdk_mocked'), {})]), outputParameters: { message: '${simple_ref.output.message}' } };
@@ -182,7 +182,7 @@ describe('WorkflowExecutor extras', () => {
     const waiting = await waitForTask(h.executor, id, 'waiter', ['IN_PROGRESS']);
     await h.executor.updateTaskByRefName('waiter', id, 'IN_PROGRESS', { step: 1, extra: true });
     await h.executor.updateTaskByRefName('waiter', id, 'IN_PROGRESS', { step: 2 });
-    // POST /api/tasks/{wf}/{ref}/{status} merges the body into the existing output (reference §4.5, T4).
+    // POST /api/tasks/{wf}/{ref}/{status} merges the body into the existing output.
     expect(await h.executor.getTask(waiting.taskId!)).toMatchObject({ status: 'IN_PROGRESS', outputData: { step: 2, extra: true } });
     expect((await h.executor.getWorkflow(id, false)).status).toBe('RUNNING');
     // POST /api/tasks carries a whole TaskResult, whose outputData replaces the task's.

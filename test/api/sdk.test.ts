@@ -445,7 +445,7 @@ describe('WorkflowExecutor management (tasks completed through the executor, no 
     await waitForTask(h.executor, viaExecutor, 'approval', ['IN_PROGRESS', 'SCHEDULED']);
     await waitForTask(h.executor, viaTaskClient, 'approval', ['IN_PROGRESS', 'SCHEDULED']);
 
-    // The executor wraps the output as {taskOutput: ...} (reference §1.4.2); the body is stored as the task's output map.
+    // The JS SDK's WorkflowExecutor wraps the output as {taskOutput: ...}; the body is stored as the task's output map.
     const wf1 = await h.executor.updateTaskSync('approval', viaExecutor, 'COMPLETED' as never, { ok: 1 });
     expect(wf1).toMatchObject({ workflowId: viaExecutor, status: 'COMPLETED' });
     expect(wf1.tasks?.[0]).toMatchObject({ status: 'COMPLETED', outputData: { taskOutput: { ok: 1 } } });

@@ -28,7 +28,7 @@ import { call, eventually } from '../support/baton';
 import { startSdkHarness, uniqueName, waitForTask, waitForWorkflow, type SdkHarness } from '../support/sdk';
 import { pollBatch, pollOnce, pollUntilTask, startHttpTarget, taskOf, taskRows, type HttpTarget, type PolledTask } from '../support/task-types';
 
-// Every Conductor task type through the real API (reference §3.3, §4, Appendix A): each workflow is
+// Every Conductor task type through the real API: each workflow is
 // built with the official JS SDK's builders where the SDK has one, registered with the SDK, run on an
 // embedded Baton, and driven by SDK workers (TaskManager) or direct polls.
 
@@ -94,7 +94,7 @@ describe('SWITCH', () => {
     expect(taskOf(other, 'route').outputData).toMatchObject({ evaluationResult: ['zzz'] });
     expect(other.output).toMatchObject({ d: 'took default' });
 
-    // A null value is the case "null" (reference §3.3).
+    // A null value is the case "null" (Conductor stringifies the result).
     const none = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name, version: 1, input: {} }), 'COMPLETED');
     expect(taskOf(none, 'route').outputData).toMatchObject({ evaluationResult: ['null'] });
     await h.executor.terminate(a, 'done with it');
@@ -177,7 +177,7 @@ describe('FORK_JOIN and JOIN', () => {
       .add(inlineTask('after', '"after join"'));
     await wf.register(true);
     const id = await wf.startWorkflow({});
-    // Appendix A4: fork COMPLETED, both branch heads SCHEDULED, the JOIN IN_PROGRESS, before any worker runs.
+    // As in Conductor: fork COMPLETED, both branch heads SCHEDULED, the JOIN IN_PROGRESS, before any worker runs.
     expect(taskRows(await get(id))).toEqual([
       ['__fork_1', 'FORK', 'COMPLETED'],
       ['a1', upper, 'SCHEDULED'],
@@ -215,7 +215,7 @@ describe('FORK_JOIN and JOIN', () => {
     expect(done.tasks?.find((t) => t.taskType === 'JOIN')).toMatchObject({ status: 'COMPLETED', outputData: { c2: { n: 2 } } });
   });
 
-  test('a failed branch task without retries fails the workflow and cancels the rest (Appendix A4)', async () => {
+  test('a failed branch task without retries fails the workflow and cancels the rest', async () => {
     const step = await workerTask('tt_fork_fail');
     const name = uniqueName('tt_fork_fail_wf');
     const wf = flow(name).fork([[simpleTask('x1', step, {}), simpleTask('x2', step, {})], [simpleTask('y1', step, {})]]);
@@ -232,7 +232,7 @@ describe('FORK_JOIN and JOIN', () => {
     expect(done.reasonForIncompletion).toContain('branch broke');
   });
 
-  test('an optional branch task that fails becomes COMPLETED_WITH_ERRORS, and so does the JOIN (Appendix A4)', async () => {
+  test('an optional branch task that fails becomes COMPLETED_WITH_ERRORS, and so does the JOIN', async () => {
     const step = await workerTask('tt_fork_optional');
     const name = uniqueName('tt_fork_optional_wf');
     const wf = flow(name).fork([[simpleTask('must', step, {})], [simpleTask('may', step, {}, true)]]);
@@ -273,7 +273,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
     }
   });
 
-  test('a duplicate reference name among the forked tasks, or an input map that is not a map, fails the workflow (§4.8)', async () => {
+  test('a duplicate reference name among the forked tasks, or an input map that is not a map, fails the workflow', async () => {
     const echo = await workerTask('tt_dyn_dup');
     const name = uniqueName('tt_dynfork_dup');
     await flow(name)
@@ -310,7 +310,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
     expect(taskOf(done, 'fan').taskType).toBe('FORK');
     expect(taskOf(done, 'fan_join').outputData).toEqual({ [`_${echo}_0`]: { echoed: 0 }, [`_${echo}_1`]: { echoed: 1 } });
 
-    // An empty list forks nothing: the JOIN completes at once (reference §4.8).
+    // An empty list forks nothing: the JOIN completes at once, as in Conductor.
     const empty = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name, version: 1, input: { items: [] } }), 'COMPLETED');
     expect(taskRows(empty)).toEqual([
       ['fan', 'FORK', 'COMPLETED'],
@@ -424,7 +424,7 @@ describe('SUB_WORKFLOW', () => {
     expect((await get(taskOf(done, 'latest').subWorkflowId!)).workflowVersion).toBe(2);
   });
 
-  test('without a version the child version is pinned when the parent starts (§4.1, §4.22)', async () => {
+  test('without a version the child version is pinned when the parent starts', async () => {
     const gate = await workerTask('tt_before_child');
     const child = uniqueName('tt_child_pinned');
     await registerChild(child, 1, 'v1');
@@ -456,7 +456,7 @@ describe('SUB_WORKFLOW', () => {
     expect((await get(taskOf(done, 'call').subWorkflowId!)).taskToDomain).toEqual({ [worker]: 'blue' });
   });
 
-  test('terminating the parent terminates the running child (§4.9)', async () => {
+  test('terminating the parent terminates the running child', async () => {
     const child = uniqueName('tt_child_waits');
     await flow(child).add(humanTask('hold')).register(true);
     const name = uniqueName('tt_parent_terminated');
@@ -522,7 +522,7 @@ describe('SUB_WORKFLOW', () => {
     expect(done.output).toEqual({ step: 'second time' });
   });
 
-  test('retry with resumeSubworkflowTasks=true retries inside the failed child instead of starting a new one (§4.16)', async () => {
+  test('retry with resumeSubworkflowTasks=true retries inside the failed child instead of starting a new one', async () => {
     const { worker, id, failed } = await failingChildSetup();
     const childId = taskOf(failed, 'call').subWorkflowId!;
     await h.executor.retry(id, true);
@@ -638,7 +638,7 @@ describe('TERMINATE and failureWorkflow', () => {
     expect(done.output).toEqual({ result: 9 });
   });
 
-  // terminateTask's type allows COMPLETED|FAILED only; TERMINATED is a valid terminationStatus too (§4.12), set on what it builds.
+  // terminateTask's type allows COMPLETED|FAILED only; TERMINATED is a valid terminationStatus too, set on what it builds.
   test('terminationStatus TERMINATED ends the workflow TERMINATED with the reason', async () => {
     const name = uniqueName('tt_terminate_terminated');
     const stop = terminateTask('stop', 'FAILED', 'called off');
@@ -669,7 +669,7 @@ describe('TERMINATE and failureWorkflow', () => {
     expect((handled.input as { failedWorkflow?: Workflow }).failedWorkflow).toMatchObject({ workflowId: id, status: 'FAILED' });
   });
 
-  // Conductor records the TERMINATE task as the failed task and passes its id (reference §4.15, WorkflowExecutor.terminate).
+  // Conductor records the TERMINATE task as the failed task and passes its id (Conductor's WorkflowExecutor.terminate).
   test('the failure workflow of a TERMINATE-task failure gets failureTaskId = the TERMINATE task id', async () => {
     const onFailure = uniqueName('tt_on_failure_id');
     await flow(onFailure).add({ name: 'nothing', taskReferenceName: 'nothing', type: 'NOOP' }).register(true);
@@ -794,7 +794,7 @@ describe('EVENT', () => {
     const event = `conductor:${name}:orders`;
     const handler = uniqueName('tt_handler');
     // Registered over plain HTTP: the SDK v4 EventClient.addEventHandler posts a list (Orkes' form), while
-    // POST /api/event takes one EventHandler (reference §1.5) in Conductor OSS and in Baton.
+    // POST /api/event takes one EventHandler in Conductor OSS and in Baton.
     const added = await api('POST', '/api/event', {
       name: handler,
       event,
@@ -842,7 +842,7 @@ describe('DYNAMIC', () => {
     expect(taskOf(done, 'dyn')).toMatchObject({ taskType: real, taskDefName: real, status: 'COMPLETED' });
   });
 
-  test('a task name without a registered definition fails the workflow (reference §3.3)', async () => {
+  test('a task name without a registered definition fails the workflow', async () => {
     const name = uniqueName('tt_dynamic_missing');
     await flow(name).add(dynamicTask('dyn', '${workflow.input.which}')).register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: { which: uniqueName('tt_not_registered') } });
@@ -888,7 +888,7 @@ describe('HTTP', () => {
     await flow(failing).add(httpTask('call', { uri: `${target.url}/fail`, method: 'GET' })).register(true);
     const failed = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name: failing, version: 1, input: {} }), 'FAILED');
     expect(taskOf(failed, 'call').status).toBe('FAILED');
-    // Reason text per §4.18; Baton keeps `response` as {statusCode, …} where Conductor puts the exception string.
+    // Reason text as Conductor's HttpTask words it; Baton keeps `response` as {statusCode, …} where Conductor puts the exception string.
     expect(taskOf(failed, 'call').reasonForIncompletion).toMatch(/^Failed to invoke HTTP task due to: .*500.*target is down/);
   });
 

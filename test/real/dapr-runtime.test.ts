@@ -29,7 +29,7 @@ engineSuite('Dapr', missingDapr())(`counter actor on real daprd ${process.env.BA
       externalEvents: ['dapr:events:orders'],
     });
     await app.host.start();
-    // Placement dissemination takes seconds (reference §1.1): poll a cheap call until it routes.
+    // Placement dissemination takes seconds: poll a cheap call until it routes.
     await eventually(() => app.host.invoke('Counter', `warmup-${name}`, 'get').catch(() => undefined), `actor placement for ${name}`, 90_000);
     apps.push({ app, daprd });
     return app;

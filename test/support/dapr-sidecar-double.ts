@@ -168,7 +168,7 @@ export class DaprClusterDouble {
     if (keys.length) await this.redis.del(...keys);
   }
 
-  // ---- app channel start-up (reference §1.1) ----
+  // ---- app channel start-up ----
 
   private async connectApp(app: AppInstance): Promise<void> {
     const deadline = Date.now() + 60_000;
@@ -395,7 +395,7 @@ const parseJson = (req: Request): unknown => {
   }
 };
 
-/** 200 passes through; an app error is relayed verbatim only with X-DaprErrorResponseHeader (reference §1.3). */
+/** 200 passes through; an app error is relayed verbatim only with X-DaprErrorResponseHeader. */
 const relayActorReply = (res: Response, reply: HttpReply): void => {
   if (reply.status === 200) return void res.status(200).set(reply.headers).send(reply.body);
   if (reply.headers['x-daprerrorresponseheader'] !== undefined) return void res.status(reply.status).set(reply.headers).send(reply.body);

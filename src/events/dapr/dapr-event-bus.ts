@@ -73,7 +73,7 @@ export class DaprEventBus implements EventBus {
       // Kafka keeps one workflow's events in order on one partition; other brokers ignore it.
       metadata: typeof workflowId === 'string' ? { partitionKey: workflowId } : undefined,
     });
-    // The SDK logs and returns publish failures instead of throwing (reference §2.3).
+    // The SDK logs and returns publish failures instead of throwing.
     if (error) throw new Error(`publish ${e.event} (${e.id}) failed: ${error instanceof Error ? error.message : String(error)}`);
   }
 
@@ -90,7 +90,7 @@ export class DaprEventBus implements EventBus {
     this.closed = true;
   }
 
-  /** GET /dapr/subscribe body (reference §1.5). */
+  /** GET /dapr/subscribe body (dapr/dapr `pkg/runtime/pubsub/subscriptions.go`). */
   subscriptions(): Record<string, unknown>[] {
     const dead = this.opts.deadLetterTopic ? { deadLetterTopic: this.opts.deadLetterTopic } : {};
     const own = [

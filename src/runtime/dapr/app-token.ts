@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { RequestHandler } from 'express';
 
-/** Rejects app-channel calls whose `dapr-api-token` differs from APP_API_TOKEN (reference §1.3); no-op when unset. */
+/** Rejects app-channel calls whose `dapr-api-token` (daprd sends APP_API_TOKEN there on every call into the app) differs; no-op when unset. */
 export const requireDaprAppToken = (token: string | undefined): RequestHandler => {
   const expected = token ? Buffer.from(token) : undefined;
   return (req, res, next) => {

@@ -114,7 +114,7 @@ export class DaprActorHost implements ActorHost {
     await Promise.all([...this.active.keys()].map((key) => this.turns.run(key, () => this.deactivate(key))));
   }
 
-  /** GET /dapr/config body (reference §1.2). */
+  /** GET /dapr/config body (dapr/dapr `pkg/config/app_configuration.go`). */
   appConfig(): Record<string, unknown> {
     const types = [...this.factories.keys()];
     const perType = Object.entries(this.opts.entitiesConfig ?? {}).filter(([t]) => this.factories.has(t));
@@ -139,7 +139,7 @@ export class DaprActorHost implements ActorHost {
       const down = this.draining || this.stopping;
       res.status(down ? 503 : 200).json({ status: down ? 'stopping' : 'ok' });
     });
-    // Hand-written app channel: the @dapr/dapr actor server acks failed reminders/deactivations without an answer, loses error bodies, cannot serve entitiesConfig or check dapr-api-token (reference §2.5).
+    // Hand-written app channel: the @dapr/dapr actor server acks failed reminders/deactivations without an answer, loses error bodies, cannot serve entitiesConfig or check dapr-api-token.
     const token = requireDaprAppToken(this.opts.appApiToken);
     r.get('/dapr/config', token, (_req, res) => {
       res.json(this.appConfig());
@@ -181,7 +181,7 @@ export class DaprActorHost implements ActorHost {
       res.status(200).end();
     } catch (err) {
       this.log.warn({ err, type, id, reminder: name }, 'reminder turn failed; re-arming');
-      // Re-arm ourselves rather than trust the failure policy alone (its HTTP form is unverified, reference Open question 1).
+      // Re-arm ourselves rather than trust the failure policy alone (daprd's HTTP decoding of failure_policy is untested upstream).
       try {
         await this.api.setReminder(type, id, name, this.reminderRetryMs, { retry: true }, `${this.reminderRetryMs}ms`);
         res.status(200).end();
@@ -277,7 +277,7 @@ const parseBody = (body: unknown): unknown => {
 const joinWildcard = (v: unknown): string => (Array.isArray(v) ? v.join('/') : String(v));
 
 const replyError = (res: Response, err: unknown): void => {
-  // The header makes daprd hand status and body back to the caller verbatim (reference §1.3).
+  // The header makes daprd hand status and body back to the caller verbatim (dapr/dapr `pkg/actors/targets/app/transport`).
   res.status(500).set('X-DaprErrorResponseHeader', 'true').json(serializeActorError(err));
 };
 

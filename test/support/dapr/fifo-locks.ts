@@ -1,4 +1,4 @@
-/** One FIFO lock per actor key: the double's turn-based concurrency (reference §3.1). */
+/** One FIFO lock per actor key: the double's turn-based concurrency (daprd's lock is FIFO since 1.15). */
 export class FifoLocks {
   private readonly tails = new Map<string, Promise<void>>();
   private readonly depth = new Map<string, number>();

@@ -18,7 +18,7 @@ export interface ReminderRecord {
   generation: number;
 }
 
-/** Scheduler's default when no failure_policy is given: 3 retries of the tick, 1 s apart (reference §3.4). */
+/** Scheduler's default when no failure_policy is given: 3 retries of the tick, 1 s apart. */
 export const DEFAULT_FAILURE_POLICY: FailurePolicy = { kind: 'constant', intervalMs: 1000, maxRetries: 3 };
 
 export interface ReminderFire {
@@ -117,7 +117,7 @@ export class ReminderScheduler {
     let cancel = false;
     try {
       const path = `/method/remind/${rec.name.split('/').map(encodeURIComponent).join('/')}`;
-      // Scheduler-backed reminders arrive with empty dueTime/period (reference §1.3).
+      // Scheduler-backed reminders arrive with empty dueTime/period.
       const body = Buffer.from(JSON.stringify({ data: rec.data ?? null, dueTime: '', period: '' }));
       const reply = await this.runtime.call(rec.type, rec.id, path, { ...this.appHeaders(), 'content-type': 'application/json' }, body);
       note(reply.status);

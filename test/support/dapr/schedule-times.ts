@@ -1,5 +1,5 @@
 /**
- * Parsing of reminder `dueTime` / `period` the way daprd documents them (reference §1.4):
+ * Parsing of reminder `dueTime` / `period` the way daprd does (dapr/dapr `pkg/actors/api/reminders.go`):
  * RFC3339 timestamps, Go durations (`1m30s`, `250ms`) and ISO-8601 durations (`PT1M30S`),
  * periods optionally with repetitions (`R5/PT10S`). Days are refused in periods, as Scheduler does.
  */

@@ -3,7 +3,7 @@ import type { WorkflowStatus } from '../../../src/model/statuses';
 import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
 import { Run, simple, T0, TestEnv, workflowDef } from './engine-harness';
 
-// Control flow and system tasks (reference §3.3, §4.8, §4.9, §4.12, Appendix A4–A7).
+// Control flow and system tasks: forks and joins, SWITCH/DECISION, DO_WHILE, TERMINATE, SUB_WORKFLOW, WAIT/HUMAN.
 
 let scripts: ScriptEngine;
 beforeAll(async () => {
@@ -24,7 +24,7 @@ const sys = (type: string, ref: string, inputParameters: Record<string, unknown>
   ...extra,
 });
 
-describe('A4: FORK_JOIN / JOIN', () => {
+describe('FORK_JOIN / JOIN', () => {
   const forkDef = (joinOn: string[], b1Extra: Record<string, unknown> = {}) =>
     workflowDef({
       tasks: [
@@ -202,7 +202,7 @@ describe('FORK_JOIN_DYNAMIC', () => {
   });
 });
 
-describe('A5: SWITCH and DECISION', () => {
+describe('SWITCH and DECISION', () => {
   const switchDef = (sw: Record<string, unknown>, defaultCase: unknown[] = [simple('td')]) =>
     workflowDef({
       tasks: [
@@ -285,7 +285,7 @@ describe('A5: SWITCH and DECISION', () => {
   });
 });
 
-describe('A6: DO_WHILE', () => {
+describe('DO_WHILE', () => {
   const loopDef = (loopCondition: string, loopOver = [simple('l1', 'task_l1', { x: '${workflow.input.x}' })]) =>
     workflowDef({
       tasks: [{ name: 'loop', taskReferenceName: 'loop', type: 'DO_WHILE', loopCondition, loopOver, inputParameters: {} }, simple('after', 'task_after', { last: '${l1.output.v}' })],
@@ -515,7 +515,7 @@ describe('inline system tasks', () => {
   });
 });
 
-describe('§4.12: TERMINATE', () => {
+describe('TERMINATE', () => {
   it('COMPLETED: workflow output is workflowOutput (outputParameters ignored), later tasks never scheduled', () => {
     const def = workflowDef({
       outputParameters: { ignored: 'yes' },
@@ -554,7 +554,7 @@ describe('§4.12: TERMINATE', () => {
     expect(run.wf.status).toBe('FAILED');
   });
 
-  // Reference §4.12: the workflow ends and "remaining tasks CANCELED", whatever the termination status.
+  // As Conductor's Terminate task: the workflow ends and the remaining tasks are CANCELED, whatever the termination status.
   // BUG (system-tasks.ts FORK case + decider.ts endWorkflow): (1) runInlineTask(FORK) keeps scheduling the later
   // branches and the JOIN after a TERMINATE in an earlier branch has already ended the workflow, so they are
   // created SCHEDULED/IN_PROGRESS (and enqueued) in a terminal workflow; (2) for COMPLETED, cancelPending is not
@@ -625,7 +625,7 @@ describe('EVENT and START_WORKFLOW', () => {
   });
 });
 
-describe('§4.9: SUB_WORKFLOW', () => {
+describe('SUB_WORKFLOW', () => {
   const subDef = (extra: Record<string, unknown> = {}) =>
     workflowDef({
       tasks: [sys('SUB_WORKFLOW', 'sub', { a: '${workflow.input.x}' }, { subWorkflowParam: { name: 'child', version: 2 }, ...extra }), simple('after', 'task_after', { r: '${sub.output.r}' })],
@@ -687,7 +687,7 @@ describe('§4.9: SUB_WORKFLOW', () => {
     expect(run.wf.status).toBe('TERMINATED');
   });
 
-  // Reference §4.7: the reason names the *workflow* status derived from the task (CANCELED ⇒ TERMINATED).
+  // As in Conductor's DeciderService.retry: the reason names the *workflow* status derived from the task (CANCELED ⇒ TERMINATED).
   // BUG (decider.ts handleFailure): the reason says "failed with status: CANCELED".
   test('a CANCELED task ends the workflow with the reason naming the workflow status TERMINATED', () => {
     const run = new Run(env, subDef());
@@ -736,7 +736,7 @@ describe('§4.9: SUB_WORKFLOW', () => {
   });
 });
 
-describe('A7: WAIT and HUMAN', () => {
+describe('WAIT and HUMAN', () => {
   const waitDef = (inputParameters: Record<string, unknown>) => workflowDef({ tasks: [sys('WAIT', 'w', inputParameters), simple('after')] });
 
   it('WAIT with a duration is IN_PROGRESS until the deadline, which nextDeadline reports; onTimer then completes it', () => {
@@ -753,7 +753,7 @@ describe('A7: WAIT and HUMAN', () => {
     expect(run.deadline()).toBeNull();
   });
 
-  // Appendix A7: "WAIT IN_PROGRESS immediately, callbackAfterSeconds 5".
+  // In Conductor a WAIT of 5 s is IN_PROGRESS at once, with callbackAfterSeconds 5.
   // BUG (system-tasks.ts WAIT): callbackAfterSeconds stays 0; only waitTimeout is set.
   test('WAIT with duration 5s reports callbackAfterSeconds 5', () => {
     const run = new Run(env, waitDef({ duration: '5s' }));
@@ -823,7 +823,7 @@ describe('DYNAMIC and user-defined task types', () => {
     expect(run.effects('enqueue')[0]!.queue).toEqual({ taskType: 'task_real' });
   });
 
-  // Reference §3.3 (DYNAMIC: "that TaskDef must exist") and §8.16.
+  // In Conductor the name a DYNAMIC task resolves to must have a registered TaskDef (DynamicTaskMapper).
   // BUG (decider.ts scheduleTask DYNAMIC): an empty name makes a FAILED task, which handleFailure then "retries"
   // with the ad-hoc worker def (3 retries, 60 s): a SCHEDULED task of type DYNAMIC is queued and the workflow stays
   // RUNNING; an unregistered name is scheduled like SIMPLE. Conductor fails the workflow in both cases.
@@ -838,7 +838,7 @@ describe('DYNAMIC and user-defined task types', () => {
     expect(run.wf.status).toBe('FAILED');
   });
 
-  // Reference §3.3 USER_DEFINED: "a TaskDef named `name` must exist, else workflow fails ("Invalid task specified…")".
+  // In Conductor a USER_DEFINED type needs a TaskDef named after it, else the workflow fails ("Invalid task specified…").
   // BUG (decider.ts makeTask): a custom type without a TaskDef is scheduled with the ad-hoc definition.
   test('a user-defined type without a registered TaskDef fails the workflow', () => {
     const run = new Run(env, workflowDef({ tasks: [{ name: 'my_custom', taskReferenceName: 'u', type: 'MY_TYPE', inputParameters: {} }] }));
@@ -868,8 +868,8 @@ describe('HTTP (a queued system task)', () => {
     expect(run.task('after').status).toBe('SCHEDULED');
   });
 
-  // Reference §4.5 step 4 (only a worker task's IN_PROGRESS goes back to SCHEDULED; a system task's stays
-  // IN_PROGRESS) and §4.18 (asyncComplete ⇒ IN_PROGRESS, then completed externally).
+  // In Conductor only a worker task's IN_PROGRESS goes back to SCHEDULED (a system task's stays IN_PROGRESS),
+  // and an asyncComplete HTTP task stays IN_PROGRESS until it is completed externally.
   // BUG (decider.ts applyTaskResult, `|| QUEUED_SYSTEM_TYPES.has(t.taskType)`): the HTTP task is set back to
   // SCHEDULED and re-enqueued, so the HTTP worker (src/services/http-task-worker.ts reports IN_PROGRESS for
   // asyncComplete) polls it again and repeats the call.

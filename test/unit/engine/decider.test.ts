@@ -13,7 +13,7 @@ import {
 import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
 import { Run, simple, T0, TestEnv, workflowDef } from './engine-harness';
 
-// The decider's lifecycle against reference §4 and the Appendix A traces. Time is TestEnv.now.
+// The decider's lifecycle against Conductor's execution semantics (DeciderService, WorkflowExecutor). Time is TestEnv.now.
 
 let scripts: ScriptEngine;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ beforeEach(() => {
   env = new TestEnv(scripts);
 });
 
-/** A1's definition: t1 (task_a) → t2 (task_b) with t2 reading t1's output. */
+/** Two steps: t1 (task_a) → t2 (task_b) with t2 reading t1's output. */
 function twoStep(extra: Record<string, unknown> = {}) {
   return workflowDef({
     tasks: [simple('t1', 'task_a', { x: '${workflow.input.x}' }), simple('t2', 'task_b', { op: '${t1.output.op}', x: '${workflow.input.x}' })],
@@ -39,7 +39,7 @@ function registerA1Defs(): void {
   env.register({ name: 'task_b', retryCount: 0 });
 }
 
-describe('A1: sequential worker tasks', () => {
+describe('sequential worker tasks', () => {
   beforeEach(registerA1Defs);
 
   it('start schedules t1 with resolved input and owes an enqueue visible now', () => {
@@ -186,7 +186,7 @@ describe('failure handling', () => {
     expect(run.tasks).toHaveLength(1);
     expect(run.task('t1')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', retried: false });
     expect(run.wf.status).toBe('FAILED');
-    // Reference §4.7: the reason names the resulting workflow status (FAILED), not the task status.
+    // As in Conductor: the reason names the resulting workflow status (FAILED), not the task status.
     expect(run.wf.reasonForIncompletion).toBe(`Task ${run.task('t1').taskId} failed with status: FAILED and reason: 'fatal'`);
     expect(run.wf.failedReferenceTaskNames).toEqual(['t1']);
   });
@@ -246,7 +246,7 @@ describe('failure handling', () => {
   });
 });
 
-describe('§4.3: input at scheduling time', () => {
+describe('input at scheduling time', () => {
   it('${CPEWF_TASK_ID} is the id of the task being created', () => {
     const run = new Run(env, workflowDef({ tasks: [simple('t1', 'task_a', { me: '${CPEWF_TASK_ID}', text: 'id=${CPEWF_TASK_ID}' })] }));
     const id = run.task('t1').taskId;
@@ -287,7 +287,7 @@ describe('§4.3: input at scheduling time', () => {
   });
 });
 
-describe('A2: IN_PROGRESS from a worker and lease extension', () => {
+describe('IN_PROGRESS from a worker and lease extension', () => {
   beforeEach(registerA1Defs);
 
   it('IN_PROGRESS with callbackAfterSeconds puts the task back SCHEDULED with its output and an enqueue at now + N s', () => {
@@ -340,7 +340,7 @@ describe('A2: IN_PROGRESS from a worker and lease extension', () => {
   });
 });
 
-describe('A3 and §4.6: timeouts', () => {
+describe('timeouts', () => {
   it('response timeout: TIMED_OUT exactly at responseTimeoutSeconds after the last update, then retried', () => {
     env.register({ name: 'task_a', retryCount: 1, retryDelaySeconds: 0, responseTimeoutSeconds: 10 });
     const run = new Run(env, twoStep());
@@ -473,7 +473,7 @@ describe('A3 and §4.6: timeouts', () => {
   });
 });
 
-describe('A9 and §4.10: pause, resume, terminate', () => {
+describe('pause, resume, terminate', () => {
   beforeEach(registerA1Defs);
 
   it('pause: an in-flight task may complete but nothing new is scheduled; resume schedules the successor', () => {
@@ -525,7 +525,7 @@ describe('A9 and §4.10: pause, resume, terminate', () => {
     expect(run.deadline()).toBe(T0 + 160_000);
   });
 
-  it('A8 terminate: TERMINATED with the reason, pending tasks CANCELED, late updates ignored', () => {
+  it('terminate: TERMINATED with the reason, pending tasks CANCELED, late updates ignored', () => {
     const run = new Run(env, twoStep());
     run.poll('t1');
     env.advance(5);
@@ -555,7 +555,7 @@ describe('A9 and §4.10: pause, resume, terminate', () => {
   });
 });
 
-describe('A10, A11 and §4.16: restart, retry, rerun', () => {
+describe('restart, retry, rerun', () => {
   beforeEach(registerA1Defs);
 
   function failedRun(): Run {
@@ -660,8 +660,8 @@ describe('A10, A11 and §4.16: restart, retry, rerun', () => {
     expect(run.task('t3')).toMatchObject({ status: 'SCHEDULED' });
   });
 
-  // Reference §4.16 (rerun: "other terminal-unsuccessful tasks (e.g. JOINs) reset") and §4.2 step 8 (complete only
-  // when every top-level def task has a terminal task). BUG (decider.ts rerunWorkflow + isComplete): the JOIN has a
+  // Conductor's rerun resets the other terminal-unsuccessful tasks (e.g. JOINs), and a workflow completes only
+  // when every top-level def task has a terminal task. BUG (decider.ts rerunWorkflow + isComplete): the JOIN has a
   // higher seq than the branch task, so it is deleted and never rescheduled; when the rerun task completes, isComplete
   // sees only terminal tasks and COMPLETES the workflow without the JOIN and without `after`.
   // (OSS lists rerun inside forks among unsupported e2e scenarios; completing silently is still wrong.)
@@ -701,7 +701,7 @@ describe('A10, A11 and §4.16: restart, retry, rerun', () => {
   });
 });
 
-describe('§4.11: skip task', () => {
+describe('skip task', () => {
   it('a skipped reference is never scheduled: the decider moves on to its successor', () => {
     const def = workflowDef({ tasks: [simple('t1'), simple('t2'), simple('t3', 'task_t3', { fromSkipped: '${t2.output.s}' })] });
     const run = new Run(env, def);
@@ -725,7 +725,7 @@ describe('§4.11: skip task', () => {
   });
 });
 
-describe('§4.13: task domains', () => {
+describe('task domains', () => {
   const one = () => workflowDef({ tasks: [simple('t1', 'task_a'), { name: 'n', taskReferenceName: 'n', type: 'NOOP' }] });
 
   it('`*` applies to every worker task; with no active poller the last candidate is used', () => {
@@ -774,7 +774,7 @@ describe('§4.13: task domains', () => {
   });
 });
 
-describe('§4.15: failureWorkflow', () => {
+describe('failureWorkflow', () => {
   beforeEach(() => env.register({ name: 'task_a', retryCount: 0 }));
 
   it('a decider-driven FAILED starts the failure workflow with a deterministic id and links it in the output', () => {
@@ -805,7 +805,7 @@ describe('§4.15: failureWorkflow', () => {
     expect(run.wf.output['conductor.failure_workflow']).toBe(id);
   });
 
-  // Reference §4.15: the failure workflow input also carries `failedWorkflow` (the whole workflow object).
+  // In Conductor the failure workflow input also carries `failedWorkflow` (the whole workflow object).
   // BUG (decider.ts endWorkflow): the input has no `failedWorkflow` key.
   test('the failure workflow input carries the failed workflow as failedWorkflow', () => {
     const run = new Run(env, twoStep({ failureWorkflow: 'cleanup' }), { input: { x: 1 } });
@@ -899,7 +899,7 @@ describe('nextDeadline', () => {
     expect(run.deadline()).toBe(T0 + 30_000);
     env.advance(1);
     run.fail('t1');
-    // retry copy: scheduled now with a 20 s delay; callbackAfterSeconds = 20 is added again (reference §4.6)
+    // retry copy: scheduled now with a 20 s delay; callbackAfterSeconds = 20 is added again
     expect(run.deadline()).toBe(T0 + 1000 + 20_000 + (30 + 20) * 1000);
   });
 });

@@ -1,6 +1,6 @@
 import { resolveParams, resolvePath, resolveString, resolveValue, type RootLookup } from '../../../src/engine/expressions';
 
-// Reference §4.3: `${path}` against a document of `workflow` plus one entry per task reference.
+// As Conductor's ParametersUtils: `${path}` against a document of `workflow` plus one entry per task reference.
 const doc: Record<string, unknown> = {
   workflow: {
     input: { x: 7, name: 'ann', flag: false, nothing: null, order: { id: 'o-1', lines: [{ sku: 'a', qty: 2 }, { sku: 'b', qty: 1 }] }, tags: ['p', 'q'] },
@@ -57,7 +57,7 @@ describe('interpolation inside strings', () => {
     expect(resolveString('x ${workflow.input.x', lookup)).toBe('x ${workflow.input.x');
   });
 
-  // Reference §4.3: non-strings inside text are rendered with Java toString (`{a=1}`, `[1, 2]`).
+  // As in Conductor: non-strings inside text are rendered with Java toString (`{a=1}`, `[1, 2]`).
   // BUG (engine/expressions.ts stringify): renders JSON (`{"b":"deep","n":0}`, `[10,20,30]`) instead.
   test('renders maps and lists inside text as Java toString', () => {
     expect(resolveString('m=${t1.output.a} l=${t1.output.list}', lookup)).toBe('m={b=deep, n=0} l=[10, 20, 30]');

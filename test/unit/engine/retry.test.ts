@@ -1,6 +1,6 @@
 import { retryDelaySeconds } from '../../../src/engine/retry';
 
-// Reference §4.7: n = retryCount of the failed attempt (0 for the first failure).
+// As in Conductor's DeciderService.retry: n = retryCount of the failed attempt (0 for the first failure).
 const INT_MAX = 2_147_483_647;
 
 describe('retryDelaySeconds', () => {
