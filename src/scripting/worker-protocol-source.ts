@@ -23,6 +23,15 @@ export const WORKER_PROTOCOL_SOURCE = String.raw`
 const { workerData, parentPort } = require('node:worker_threads');
 // Library diagnostics (Emscripten, jq-web) would reach the server's stderr; replies carry errors instead.
 for (const level of ['log', 'info', 'warn', 'error', 'debug', 'trace']) console[level] = () => {};
+// A spinning script yields the CPU to the server's own thread: on Linux each thread has its own nice
+// value (elsewhere setpriority would lower the whole process, so it is left alone).
+if (process.platform === 'linux') {
+  try {
+    require('node:os').setPriority(19);
+  } catch (error) {
+    // Not permitted in this container: the scripts keep the normal priority.
+  }
+}
 
 function describe(error) {
   return error && error.message ? String(error.message) : String(error);
