@@ -110,6 +110,8 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
         REDIS_URL: dapr.redisUrl,
         BATON_REDIS_KEY_PREFIX: `baton-${run}:`,
         BATON_HTTP_TASK_WORKERS: '2',
+        // The interface suite's HTTP tasks call a server of the test on loopback.
+        BATON_HTTP_TASK_ALLOW: '127.0.0.1',
         BATON_DAPR_DRAIN_MS: '3000',
         BATON_RECOVERY_SCAN_INTERVAL_MS: '5000',
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
