@@ -15,6 +15,8 @@ import type { StartedDaprd } from '../support/dapr/daprd-processes';
 const ADMIN = { keyId: 'flows-admin', keySecret: 'flows-admin-secret-0123456789abcdef' };
 let cluster: RealCluster;
 let adminToken = '';
+/** SDK clients signed in with keys refresh their token on an interval until told to stop. */
+const sdkClients: Array<{ stopBackgroundRefresh?: () => void }> = [];
 let n = 0;
 const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
 const auth = (token: string) => ({ headers: { 'x-authorization': token } });
@@ -41,6 +43,7 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
     adminToken = await tokenFor(ADMIN);
   });
   afterAll(async () => {
+    for (const c of sdkClients) c.stopBackgroundRefresh?.();
     await cluster?.stop();
   });
 
@@ -54,6 +57,7 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
     const workerKey = await keyWithRole('WORKER');
     for (const r of cluster.replicas) {
       const client = await orkesConductorClient({ serverUrl: r.url, logger: quietLogger, ...workerKey });
+      sdkClients.push(client);
       const m = new TaskManager(client, [worker], { logger: quietLogger, options: { workerID: `w-${r.name}`, pollInterval: 50, concurrency: 4 } });
       m.startPolling();
       managers.push(m);
@@ -122,6 +126,7 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
       expect((await wf(id)).output).toEqual({ done: true });
       // The SDK itself, pointed at the worker's sidecar with its key, works the same way.
       const client = await orkesConductorClient({ serverUrl: base, logger: quietLogger, ...workerKey });
+      sdkClients.push(client);
       const id2 = (await api('POST', '/api/workflow', { name })).text;
       const m = new TaskManager(client, [{ taskDefName: t, execute: async () => ({ status: 'COMPLETED', outputData: { done: 'sdk' } }) }], { logger: quietLogger, options: { pollInterval: 50, concurrency: 1 } });
       m.startPolling();
