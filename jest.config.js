@@ -8,5 +8,8 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/real/', '\\.cassandra\\.test\\.ts$', '\\.elasticsearch\\.test\\.ts$'],
   transform: { '^.+\\.ts$': ['ts-jest', { diagnostics: false, tsconfig: { isolatedModules: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true, experimentalDecorators: true } }] },
   testTimeout: 60000,
+  // Suites that need Redis share one redis-server of the run's own, on a free port.
+  globalSetup: '<rootDir>/test/support/redis-global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/redis-global-teardown.ts',
   maxWorkers: 2,
 };

@@ -6,6 +6,9 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/'],
   testMatch: ['<rootDir>/test/real/**/*.test.ts', '<rootDir>/test/contracts/*.cassandra.test.ts', '<rootDir>/test/contracts/*.elasticsearch.test.ts'],
   setupFiles: ['<rootDir>/test/support/real-engines-setup.ts'],
+  // Each real-engine cluster starts its own redis-server.
+  globalSetup: undefined,
+  globalTeardown: undefined,
   testTimeout: 300000,
   // The engines are shared and the machine small: one file at a time keeps timings honest.
   maxWorkers: 1,
