@@ -67,6 +67,9 @@ export async function startCluster(opts: { replicas: string[]; env?: Record<stri
       BATON_DAPR_PUBSUB: PUBSUB,
       BATON_DAPR_COMPLETION_TOPIC: COMPLETION_TOPIC,
       BATON_HTTP_TASK_WORKERS: '2',
+      // The double has no app health check to drain for, and a dead sidecar must not hold a stop for a minute.
+      BATON_DAPR_DRAIN_MS: '0',
+      BATON_DAPR_CALL_TIMEOUT_MS: '10000',
       BATON_HTTP_TASK_ALLOW: '127.0.0.1',
       LOG_LEVEL: 'silent',
       // The distributed profile needs auth unless told otherwise; these suites drive the API without tokens, on loopback.
