@@ -27,6 +27,11 @@ export interface Adapters {
    * of one replica at a time takes the place of a start-up pass).
    */
   startHost: 'beforeListen' | 'afterListen';
+  /**
+   * When a turn's queue pushes and removals run: awaited inside the turn ('inTurn', the embedded
+   * host), or started as the turn ends ('afterTurn', Dapr: no actor call nested in another).
+   */
+  queueEffects: 'inTurn' | 'afterTurn';
   /** Cluster-wide lease of the recovery scan (distributed profile). */
   scanLease?: ScanLease;
   /** Wraps the factory of an actor type before registration (per-profile turn behaviour). */

@@ -156,6 +156,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
         app.use(eventRoutes);
       },
       startHost: 'afterListen',
+      queueEffects: 'afterTurn',
       scanLease,
       wrapActor: (type, factory) =>
         type === 'WorkflowActor' ? gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()) : factory,

@@ -30,6 +30,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
     directoryRefreshMs: 0,
     bus,
     startHost: 'beforeListen',
+    queueEffects: 'inTurn',
     wrapActor: (_type, factory) => factory,
     watchDefinitions: async () => undefined, // the only writer is this process
     onTaskCompletion: () => undefined, // no broker: HUMAN tasks complete through the API

@@ -49,6 +49,30 @@ export class EffectRunner {
     for (const e of effects) if (e.kind === 'enqueue') this.deps.wakeUps.notify(queueName(e.queue));
   }
 
+  /**
+   * The same effects, started now but not awaited by the turn: on Dapr a queue call made inside a
+   * WorkflowActor turn is an actor call nested in another one, and placement's dissemination (lock,
+   * update, unlock) waits for in-flight calls while pausing new ones, so nested calls stall it until
+   * it times out and drops the sidecar's placement stream. Pushes are idempotent and a stale entry is
+   * dropped at claim; a push that still fails is re-made by the recovery scan.
+   */
+  runAfterTurn(workflowId: string, effects: Effect[], state: ExecutionState): void {
+    if (effects.length === 0) return;
+    const attempt = async (n: number): Promise<void> => {
+      try {
+        await this.runImmediate(workflowId, effects, state);
+      } catch (err) {
+        if (n >= 3) {
+          this.deps.log.warn({ err, workflowId }, 'queue effects failed; the recovery scan re-pushes');
+          return;
+        }
+        await new Promise((r) => setTimeout(r, 500 * 2 ** n));
+        await attempt(n + 1);
+      }
+    };
+    void attempt(0);
+  }
+
   /** Cross-actor effects from the outbox; each is idempotent, so a re-run after a crash is harmless. */
   async runDeferred(workflowId: string, effects: Effect[]): Promise<void> {
     for (const e of effects) await this.runOne(workflowId, e);
