@@ -14,7 +14,8 @@ import { adminRouter } from './api/admin-routes';
 import { bulkRouter } from './api/bulk-routes';
 import { eventRouter } from './api/event-routes';
 import { executionRouter, signalRouter } from './api/execution-routes';
-import { openApiDocument } from './api/openapi';
+import { DOCUMENTED_ROUTES, openApiDocument } from './api/openapi';
+import { methodGuard, methodTable } from './api/allowed-methods';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { WorkflowTestRunner } from './services/workflow-test-run';
 import { hotPath } from './api/hot-path';
@@ -67,6 +68,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
   app.set('etag', false);
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
   d.mount?.(app);
+  app.use(methodGuard(methodTable(DOCUMENTED_ROUTES)));
   // JSON for any JSON-ish type; strict off so a bare JSON string (task log) parses too.
   app.use(express.json({ limit: d.maxBodyBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit: d.maxBodyBytes, type: 'text/*' }));

@@ -65,9 +65,10 @@ export function eventRouter(store: MetadataStore): Router {
     res.status(200).end();
   });
 
-  r.get('/:event', async (req, res) => {
+  // `/:name` as DELETE spells it (one template for the document), read here as the event.
+  r.get('/:name', async (req, res) => {
     const activeOnly = boolParam(req, 'activeOnly', true);
-    res.json((await store.listEventHandlers()).filter((h) => h.event === req.params.event && (!activeOnly || h.active)));
+    res.json((await store.listEventHandlers()).filter((h) => h.event === req.params.name && (!activeOnly || h.active)));
   });
 
   return r;

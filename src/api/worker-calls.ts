@@ -1,5 +1,5 @@
 import type { Task } from '../model/execution';
-import { StartWorkflowRequestSchema, TaskResultSchema } from '../model/requests';
+import { StartWorkflowRequestSchema, TaskResultSchema, type TaskResult } from '../model/requests';
 import { ApiError } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
@@ -23,10 +23,10 @@ export interface WorkerCalls {
 export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore }): WorkerCalls {
   const { tasks, workflows, store } = deps;
 
-  const parseResult = async (body: unknown) => {
-    const result = parseBody(TaskResultSchema, body, 'taskResult');
-    if (result.logs?.length) await store.appendTaskLogs(result.logs.slice(0, 10).map((l) => ({ ...l, taskId: result.taskId, createdTime: l.createdTime ?? Date.now() })));
-    return result;
+  // Once the update is applied: a refused one (unknown task or workflow, a payload too large) leaves no log lines
+  // behind, and one ignored because the task had ended adds none either (Conductor's WorkflowExecutor.updateTask).
+  const appendLogs = async (result: TaskResult, outcome: 'applied' | 'ignored'): Promise<void> => {
+    if (outcome === 'applied' && result.logs?.length) await store.appendTaskLogs(result.logs.slice(0, 10).map((l) => ({ ...l, taskId: result.taskId, createdTime: l.createdTime ?? Date.now() })));
   };
 
   return {
@@ -39,14 +39,15 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
     },
 
     async update(body) {
-      const result = await parseResult(body);
-      await tasks.update(result);
+      const result = parseBody(TaskResultSchema, body, 'taskResult');
+      await appendLogs(result, await tasks.update(result));
       return result.taskId;
     },
 
     async updateV2(body) {
-      const result = await parseResult(body);
+      const result = parseBody(TaskResultSchema, body, 'taskResult');
       const done = await tasks.updateAndLocate(result);
+      await appendLogs(result, done.outcome);
       if (!done.taskType) return undefined;
       const [next] = await tasks.poll(done.taskType, { workerId: result.workerId ?? undefined, domain: done.domain, count: 1, timeoutMs: 0 });
       return next;

@@ -115,12 +115,15 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
     res.json(await correlated(req, req.params.name, req.params.correlationId));
   });
 
-  r.post('/:name', async (req, res) => {
-    const input = req.body === undefined || (typeof req.body === 'object' && !Array.isArray(req.body) && Object.keys(req.body).length === 0) ? {} : parseBody(jsonObject, req.body, 'input');
+  // `/:workflowId` as GET and DELETE spell it (one template for the document), read here as the definition name.
+  r.post('/:workflowId', async (req, res) => {
+    // A JSON `null` body is no input object: parseBody refuses it with a 400 (Object.keys(null) threw a 500).
+    const empty = req.body === undefined || (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) && Object.keys(req.body).length === 0);
+    const input = empty ? {} : parseBody(jsonObject, req.body, 'input');
     const priority = intParam(req, 'priority', 0);
     const p = PrioritySchema.safeParse(priority);
     if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
-    const request = { name: req.params.name, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input };
+    const request = { name: req.params.workflowId, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input };
     sendText(res, await workflows.start(request));
   });
 

@@ -124,7 +124,7 @@ export class ApplicationService {
 }
 
 /** Orkes names of Baton's roles, as the SDKs' ApplicationRole type spells them. */
-const ROLE_ALIASES: Readonly<Record<string, Role>> = { USER_READ_ONLY: 'READ_ONLY' };
+export const ROLE_ALIASES: Readonly<Record<string, Role>> = { USER_READ_ONLY: 'READ_ONLY' };
 
 function roleOf(role: string): Role {
   const r = RoleSchema.safeParse(ROLE_ALIASES[role] ?? role);

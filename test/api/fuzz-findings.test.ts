@@ -1,0 +1,144 @@
+import { call, startBaton, type TestBaton } from '../support/baton';
+
+// What `npm run fuzz` (schemathesis against /api-docs) found, each kept here so `npm test` covers it:
+// a refused task update still stored its log lines; a JSON null start input was a 500; a served path
+// asked with an unserved method was a 404 or a handler's 400 instead of 405; the document described
+// request bodies as responses (unknown properties refused, defaulted fields required), left out 204
+// answers and named one path template two ways.
+
+let b: TestBaton;
+let n = 0;
+const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
+const api = (method: string, path: string, body?: unknown, opts?: Parameters<typeof call>[4]) => call(b.url, method, path, body, opts);
+
+beforeAll(async () => {
+  b = await startBaton();
+});
+afterAll(async () => {
+  await b?.stop();
+});
+
+/** A started execution whose first task (a worker task) has been polled: its ids. */
+async function pendingTask(): Promise<{ workflowId: string; taskId: string }> {
+  const taskType = uniq('fuzz_task');
+  const name = uniq('fuzz_flow');
+  expect((await api('POST', '/api/metadata/taskdefs', [{ name: taskType, retryCount: 0 }])).status).toBe(200);
+  expect((await api('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: taskType, taskReferenceName: 'work', type: 'SIMPLE' }] })).status).toBe(200);
+  const start = await api('POST', '/api/workflow', { name, input: {} });
+  expect(start.status).toBe(200);
+  const polled = await api('GET', `/api/tasks/poll/${taskType}?workerid=w1`);
+  expect(polled.status).toBe(200);
+  return { workflowId: start.text, taskId: polled.body.taskId };
+}
+
+const logLines = async (taskId: string): Promise<string[]> => {
+  const r = await api('GET', `/api/tasks/${taskId}/log`);
+  return r.status === 204 ? [] : r.body.map((l: { log: string }) => l.log);
+};
+
+describe('a refused task update stores no log lines', () => {
+  // application/json goes through the hot path; application/vnd.baton+json through express: both answer through worker-calls.
+  test.each([
+    ['POST /api/tasks, hot path', '/api/tasks', 'application/json'],
+    ['POST /api/tasks, express', '/api/tasks', 'application/vnd.baton+json'],
+    ['POST /api/tasks/update-v2, hot path', '/api/tasks/update-v2', 'application/json'],
+  ])('%s: unknown workflow, then a payload of the right task', async (_label, path, contentType) => {
+    const { workflowId, taskId } = await pendingTask();
+    const wrong = { workflowInstanceId: '588438cd-3744-4280-a89f-7de51473b524', taskId, status: 'COMPLETED', logs: [{ log: 'from a refused update' }] };
+    const refused = await api('POST', path, undefined, { raw: JSON.stringify(wrong), contentType });
+    expect(refused.status).toBe(404);
+    expect(await logLines(taskId)).toEqual([]);
+
+    const right = { workflowInstanceId: workflowId, taskId, status: 'COMPLETED', logs: [{ log: 'from the applied update' }] };
+    const applied = await api('POST', path, undefined, { raw: JSON.stringify(right), contentType });
+    expect([200, 204]).toContain(applied.status);
+    expect(await logLines(taskId)).toEqual(['from the applied update']);
+
+    // The task has ended: a second result is ignored (200, as in Conductor), and so are its log lines.
+    const again = await api('POST', path, undefined, { raw: JSON.stringify({ ...right, logs: [{ log: 'after the end' }] }), contentType });
+    expect([200, 204]).toContain(again.status);
+    expect(await logLines(taskId)).toEqual(['from the applied update']);
+  });
+});
+
+test('POST /api/workflow/{name} with a JSON null body is a 400, not a 500', async () => {
+  const name = uniq('null_input');
+  expect((await api('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: 'wait', taskReferenceName: 'wait', type: 'WAIT' }] })).status).toBe(200);
+  const r = await api('POST', `/api/workflow/${name}`, undefined, { raw: 'null' });
+  expect(r.status).toBe(400);
+  expect(r.body).toMatchObject({ status: 400, retryable: false });
+  // An empty body still starts it with no input.
+  expect((await api('POST', `/api/workflow/${name}`)).status).toBe(200);
+});
+
+describe('methods a path is not served with', () => {
+  test('are 405 with an Allow header and a Conductor-style body', async () => {
+    const r = await api('PATCH', '/api/metadata/taskdefs');
+    expect(r.status).toBe(405);
+    expect(r.body).toMatchObject({ status: 405, retryable: false });
+    const patch = await fetch(`${b.url}/api/workflow/search`, { method: 'PATCH' });
+    expect(patch.status).toBe(405);
+    // /api/workflow/search is also /api/workflow/{workflowId}: every method of both templates.
+    expect(patch.headers.get('allow')).toBe('DELETE, GET, HEAD, POST, OPTIONS');
+  });
+
+  test("a path that only looks like a route with a closed parameter is 405, not that route's 400", async () => {
+    // POST /api/tasks/{workflowId}/{taskRefName}/{status} takes task statuses only.
+    for (const path of ['/api/tasks/queue/all/verbose', '/api/tasks/poll/batch/some_type']) {
+      const r = await api('POST', path);
+      expect(r.status).toBe(405);
+    }
+    const status = await api('POST', '/api/tasks/no-such-workflow/ref/COMPLETED', {});
+    expect(status.status).toBe(404);
+  });
+
+  test('OPTIONS answers the Allow header; unknown paths stay 404', async () => {
+    const r = await fetch(`${b.url}/api/metadata/taskdefs/some_name`, { method: 'OPTIONS' });
+    expect(r.status).toBe(204);
+    expect(r.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS');
+    expect((await api('PATCH', '/api/no/such/path')).status).toBe(404);
+    expect((await api('GET', '/api/no/such/path')).status).toBe(404);
+  });
+});
+
+describe('the OpenAPI document says what the handlers accept', () => {
+  let doc: any;
+  beforeAll(async () => {
+    doc = (await api('GET', '/api-docs')).body;
+  });
+  const op = (method: string, path: string) => doc.paths[path][method];
+  const schemaOf = (o: any): any => {
+    const s = o.requestBody.content['application/json'].schema;
+    return s.$ref ? doc.components.schemas[s.$ref.split('/').pop()] : s;
+  };
+
+  test('request bodies accept unknown properties and leave defaulted fields optional', async () => {
+    const defs = schemaOf(op('put', '/api/metadata/workflow'));
+    const item = defs.items.$ref ? doc.components.schemas[defs.items.$ref.split('/').pop()] : defs.items;
+    expect(item.additionalProperties).not.toBe(false);
+    expect(item.required).toEqual(['name', 'tasks']); // not createTime, updateTime, schemaVersion…: they have defaults
+    expect(defs.minItems).toBe(1);
+    expect(schemaOf(op('post', '/api/applications')).additionalProperties).not.toBe(false);
+    // And the server does accept what the document allows.
+    const name = uniq('app');
+    expect((await api('POST', '/api/applications', { name, extra: 42 })).status).toBe(200);
+  });
+
+  test('204 answers, optional bodies, closed path parameters and bounded query parameters are documented', () => {
+    expect(op('get', '/api/tasks/poll/{taskType}').responses['204']).toBeDefined();
+    expect(op('get', '/api/tasks/{taskId}/log').responses['204']).toBeDefined();
+    expect(op('post', '/api/tasks/update-v2').responses['204']).toBeDefined();
+    expect(op('post', '/api/workflow/{workflowId}').requestBody.required).toBe(false);
+    const status = op('post', '/api/tasks/{workflowId}/{taskRefName}/{status}').parameters.find((p: any) => p.name === 'status');
+    expect(status.schema.enum).toEqual(['IN_PROGRESS', 'FAILED', 'FAILED_WITH_TERMINAL_ERROR', 'COMPLETED', 'CANCELED']);
+    const size = op('get', '/api/workflow/search').parameters.find((p: any) => p.name === 'size');
+    expect(size.schema).toEqual({ type: 'integer', minimum: 0, maximum: 5000 });
+    const taskType = op('get', '/api/tasks/queue/size').parameters.find((p: any) => p.name === 'taskType');
+    expect(taskType.required).toBe(true);
+  });
+
+  test('no two path templates differ only in their parameter names (OpenAPI forbids it)', () => {
+    const shapes = Object.keys(doc.paths).map((p) => p.replace(/\{[^}]+\}/g, '{}'));
+    expect(shapes.filter((s, i) => shapes.indexOf(s) !== i)).toEqual([]);
+  });
+});
