@@ -43,6 +43,10 @@ const FieldsSchema = z.object({
   BATON_SCRIPT_MEMORY_MB: int(32, 1),
   BATON_TASK_PAYLOAD_MAX_BYTES: int(3 * 1024 * 1024, 1024),
   BATON_WORKFLOW_PAYLOAD_MAX_BYTES: int(10 * 1024 * 1024, 1024),
+  // Limits on every resource a client or a workflow author can make Baton hold (issue 9).
+  BATON_MAX_SUBWORKFLOW_DEPTH: int(32, 1),
+  BATON_MAX_FORK_WIDTH: int(1000, 1),
+  BATON_MAX_TASKS_PER_EXECUTION: int(10_000, 10),
   // Profile-dependent defaults (see withProfileDefaults): embedded 0/0, distributed 15 s/10 s.
   BATON_SWEEP_INTERVAL_MS: optionalInt(0),
   BATON_METADATA_CACHE_TTL_MS: optionalInt(0),

@@ -3,14 +3,15 @@ import type { Task, WorkflowRecord } from '../model/execution';
 import type { StartWorkflowRequest, TaskResult } from '../model/requests';
 import { isRetriableTask, isSuccessfulTask, isTerminalTask, isTerminalWorkflow, type TaskStatus, type WorkflowStatus } from '../model/statuses';
 import { blueprintOf } from './blueprint';
-import { latestByRef, lookupFor, resolveInput } from './context';
-import type { QueueKey } from './effects';
+import { latestByRef, latestWithRuntimeRef, lookupFor, resolveInput, taskById } from './context';
+import type { ParentLink, QueueKey } from './effects';
 import { retryDelaySeconds } from './retry';
 import { adhocTaskDef, effectiveTaskDef, TurnLog, type EngineEnv, type ExecutionState, type Turn } from './state';
 import { BUILT_IN_TYPES, isQueuedType, isWorkerType, QUEUED_SYSTEM_RESPONSE_TIMEOUT_SECONDS, QUEUED_SYSTEM_TYPES } from './task-types';
 import { runInlineTask, evaluateTask, finishScript, waitDeadline } from './system-tasks';
 import { resolveValue } from './expressions';
 import { ExpressionLimitError } from './jsonpath-budget';
+import { jsonSize, taskPayloadProblem, workflowPayloadProblem } from './payload-size';
 import type { ScriptOutcome, ScriptRequest } from './script-requests';
 
 // The decider: pure functions over an in-memory execution. Every change is recorded in the turn's
@@ -38,7 +39,7 @@ export interface StartArgs {
   workflowId: string;
   def: WorkflowDef;
   request: StartWorkflowRequest;
-  parent?: { workflowId: string; taskId: string };
+  parent?: ParentLink;
   event?: string;
 }
 
@@ -70,6 +71,7 @@ export function newExecution(args: StartArgs, env: EngineEnv): { state: Executio
     priority: request.priority ?? 0,
     variables: structuredClone(def.variables ?? {}),
     createdBy: request.createdBy ?? undefined,
+    ...(args.parent ? { subWorkflowDepth: args.parent.depth ?? 1 } : {}),
   };
   const state: ExecutionState = { workflow, tasks: [] };
   const log = new TurnLog();
@@ -208,18 +210,10 @@ function addTask(turn: Turn, task: Task): void {
   }
 }
 
-function existingLive(state: ExecutionState, runtimeRef: string): Task | undefined {
-  for (let i = state.tasks.length - 1; i >= 0; i--) {
-    const t = state.tasks[i]!;
-    if (t.referenceTaskName === runtimeRef) return t;
-  }
-  return undefined;
-}
-
 /** Schedules `wt` (and, for control flow, what it opens) in the scope given by suffix/iteration. */
 export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, iteration: number): void {
   if (isTerminalWorkflow(turn.state.workflow.status)) return; // e.g. a TERMINATE in an earlier fork branch
-  const existing = existingLive(turn.state, wt.taskReferenceName + suffix);
+  const existing = latestWithRuntimeRef(turn.state.tasks, wt.taskReferenceName + suffix);
   if (existing) {
     // A skipped reference is never scheduled: the decider moves on to its successor.
     if (existing.status === 'SKIPPED' && !existing.executed) {
@@ -227,6 +221,10 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
       turn.log.touch(existing);
       scheduleNext(turn, existing);
     }
+    return;
+  }
+  if (turn.state.tasks.length >= turn.env.maxTasksPerExecution) {
+    failInvalidTask(turn, wt, suffix, iteration, tooManyTasks(turn, wt.taskReferenceName + suffix));
     return;
   }
   switch (wt.type) {
@@ -242,7 +240,9 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
         failInvalidTask(turn, wt, suffix, iteration, `Invalid task specified. Cannot find task by name ${name} in the task definitions`, input);
         return;
       }
-      addTask(turn, makeTask(turn, wt, { suffix, iteration, input, taskType: name, taskDefName: name }));
+      const t = makeTask(turn, wt, { suffix, iteration, input, taskType: name, taskDefName: name });
+      failIfInputTooLarge(turn, t);
+      addTask(turn, t);
       return;
     }
     case 'FORK_JOIN':
@@ -251,9 +251,7 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
     case 'SWITCH':
     case 'DECISION': {
       const t = resolvingInput(turn, wt, suffix, iteration, () => makeTask(turn, wt, { suffix, iteration }));
-      if (!t) return;
-      addTask(turn, t);
-      runInlineTask(turn, t, controlFlowHooks);
+      if (t) addAndRun(turn, t);
       return;
     }
     default: {
@@ -263,11 +261,36 @@ export function scheduleTask(turn: Turn, wt: WorkflowTask, suffix: string, itera
         return;
       }
       const t = resolvingInput(turn, wt, suffix, iteration, () => makeTask(turn, wt, { suffix, iteration }));
-      if (!t) return;
-      addTask(turn, t);
-      runInlineTask(turn, t, controlFlowHooks);
+      if (t) addAndRun(turn, t);
     }
   }
+}
+
+/** Adds a new task and runs it if it is a system task, unless its input alone already failed it. */
+function addAndRun(turn: Turn, t: Task): void {
+  const failed = failIfInputTooLarge(turn, t);
+  addTask(turn, t);
+  if (!failed) runInlineTask(turn, t, controlFlowHooks);
+}
+
+/**
+ * A new task whose resolved input is over the task payload limit fails at once, without that input, as
+ * Conductor fails it; the decider then ends the workflow (or completes an optional task with errors).
+ */
+function failIfInputTooLarge(turn: Turn, t: Task): boolean {
+  const problem = taskPayloadProblem(t, 'input', jsonSize(t.inputData), turn.env.taskPayloadMaxBytes);
+  if (!problem) return false;
+  t.inputData = {};
+  t.status = 'FAILED_WITH_TERMINAL_ERROR';
+  t.reasonForIncompletion = truncate(problem);
+  t.endTime = turn.env.now;
+  return true;
+}
+
+/** Why no more tasks are scheduled: the execution holds BATON_MAX_TASKS_PER_EXECUTION (Conductor has no such cap). */
+function tooManyTasks(turn: Turn, runtimeRef: string): string {
+  const wf = turn.state.workflow;
+  return `Workflow ${wf.workflowId} holds ${turn.state.tasks.length} tasks, the limit of ${turn.env.maxTasksPerExecution} tasks per execution (BATON_MAX_TASKS_PER_EXECUTION); task ${runtimeRef} was not scheduled`;
 }
 
 /** Records a task that cannot be scheduled and fails the workflow, as Conductor's TerminateWorkflowException does. */
@@ -284,6 +307,7 @@ function resolvingInput<T>(turn: Turn, wt: WorkflowTask, suffix: string, iterati
 
 function failInvalidTask(turn: Turn, wt: WorkflowTask, suffix: string, iteration: number, reason: string, input?: Record<string, unknown>): void {
   const t = makeTask(turn, wt, { suffix, iteration, input: input ?? {}, taskType: wt.type === 'SIMPLE' ? wt.name : wt.type, taskDefName: wt.name, status: 'FAILED_WITH_TERMINAL_ERROR' });
+  if (taskPayloadProblem(t, 'input', jsonSize(t.inputData), turn.env.taskPayloadMaxBytes)) t.inputData = {};
   t.reasonForIncompletion = truncate(reason);
   t.endTime = turn.env.now;
   t.executed = true;
@@ -374,6 +398,11 @@ function checkTaskTimeouts(turn: Turn, t: Task): 'none' | 'timedOut' | 'timeOutW
 function scheduleRetry(turn: Turn, t: Task, def: TaskDef, ignoreLimit = false): boolean {
   const expected = t.workflowTask.retryCount ?? def.retryCount ?? 0;
   if (!ignoreLimit && (!isRetriableTask(t.status) || BUILT_IN_TYPES.has(t.taskType) || t.retryCount >= expected)) return false;
+  if (turn.state.tasks.length >= turn.env.maxTasksPerExecution) {
+    t.reasonForIncompletion = truncate(`${t.reasonForIncompletion ? `${t.reasonForIncompletion}; ` : ''}not retried: ${tooManyTasks(turn, t.referenceTaskName)}`);
+    turn.log.touch(t);
+    return false;
+  }
   const delay = ignoreLimit ? 0 : retryDelaySeconds(def, t.retryCount);
   let reresolved: Record<string, unknown>;
   try {
@@ -398,8 +427,7 @@ function scheduleRetry(turn: Turn, t: Task, def: TaskDef, ignoreLimit = false): 
   copy.domain = t.domain;
   t.retried = true;
   turn.log.touch(t);
-  addTask(turn, copy);
-  runInlineTask(turn, copy, controlFlowHooks);
+  addAndRun(turn, copy);
   return true;
 }
 
@@ -536,6 +564,16 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
       wf.reasonForIncompletion = truncate(e.message);
     }
   }
+  const oversized = workflowPayloadProblem(wf, jsonSize(wf.output), env.workflowPayloadMaxBytes);
+  if (oversized) {
+    // Conductor fails the workflow; one already failing keeps its own reason, without the output.
+    wf.output = {};
+    if (status === 'COMPLETED') {
+      status = 'FAILED';
+      wf.status = status;
+      wf.reasonForIncompletion = truncate(oversized);
+    }
+  }
   wf.endTime = env.now;
   wf.updateTime = env.now;
   const failed = state.tasks.filter((t) => t.status === 'FAILED' || t.status === 'FAILED_WITH_TERMINAL_ERROR');
@@ -587,7 +625,7 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
 // Commands
 
 export function findTask(state: ExecutionState, taskId: string): Task | undefined {
-  return state.tasks.find((t) => t.taskId === taskId);
+  return taskById(state.tasks, taskId);
 }
 
 export type UpdateOutcome = 'applied' | 'ignored';
@@ -619,6 +657,19 @@ export function applyTaskResult(turn: Turn, result: TaskResult): UpdateOutcome {
     return 'applied';
   }
   if (isTerminalTask(t.status) || isTerminalWorkflow(state.workflow.status)) return 'ignored';
+  if (QUEUED_SYSTEM_TYPES.has(t.taskType)) {
+    // A result Baton's own system worker produced (an HTTP response) over the payload limit fails its task, and
+    // the report of it succeeds. A worker's or caller's own oversized result is refused instead (the store's 413).
+    const oversized = taskPayloadProblem(t, 'output', jsonSize(result.outputData), env.taskPayloadMaxBytes);
+    if (oversized) {
+      t.outputData = {};
+      if (result.workerId) t.workerId = result.workerId;
+      if (!t.startTime) t.startTime = env.now;
+      markTerminal(turn, t, 'FAILED_WITH_TERMINAL_ERROR', oversized);
+      decide(turn);
+      return 'applied';
+    }
+  }
   t.outputData = result.outputData ?? {};
   t.reasonForIncompletion = truncate(result.reasonForIncompletion) ?? t.reasonForIncompletion;
   if (result.workerId) t.workerId = result.workerId;
@@ -920,7 +971,16 @@ export function childChanged(turn: Turn, taskId: string, child: { workflowId: st
     return;
   }
   if (isTerminalTask(t.status) || isTerminalWorkflow(turn.state.workflow.status)) return;
-  t.outputData = { ...t.outputData, ...child.output, subWorkflowId: child.workflowId };
+  const output = { ...t.outputData, ...child.output, subWorkflowId: child.workflowId };
+  // A workflow's output may be larger than a task's: over the task limit, the SUB_WORKFLOW task fails with the reason.
+  const oversized = taskPayloadProblem(t, 'output', jsonSize(output), turn.env.taskPayloadMaxBytes);
+  if (oversized) {
+    t.outputData = { subWorkflowId: child.workflowId };
+    markTerminal(turn, t, 'FAILED_WITH_TERMINAL_ERROR', oversized);
+    decide(turn);
+    return;
+  }
+  t.outputData = output;
   const map: Record<string, TaskStatus> = { COMPLETED: 'COMPLETED', FAILED: 'FAILED', TERMINATED: 'CANCELED', TIMED_OUT: 'TIMED_OUT' };
   const status = map[child.status] ?? 'FAILED';
   markTerminal(

@@ -16,6 +16,14 @@ export interface QueueKey {
 export const queueName = (q: QueueKey): string =>
   `${q.domain ? `${q.domain}:` : ''}${q.taskType}${q.executionNameSpace ? `@${q.executionNameSpace}` : ''}${q.isolationGroupId ? `-${q.isolationGroupId}` : ''}`;
 
+/** The SUB_WORKFLOW task a child execution reports to. */
+export interface ParentLink {
+  workflowId: string;
+  taskId: string;
+  /** The child's sub-workflow depth: its parent's plus one (absent in outboxes written before depths were kept: 1). */
+  depth?: number;
+}
+
 export type Effect =
   /** Make the task pollable from its queue at `visibleAt` (epoch ms). */
   | { kind: 'enqueue'; taskId: string; workflowId: string; queue: QueueKey; priority: number; visibleAt: number }
@@ -28,7 +36,7 @@ export type Effect =
       kind: 'startWorkflow';
       workflowId: string;
       request: StartWorkflowRequest & { workflowDef?: WorkflowDef | null };
-      parent?: { workflowId: string; taskId: string };
+      parent?: ParentLink;
       event?: string;
     }
   /** Tell a parent execution that its SUB_WORKFLOW task's child changed status. */

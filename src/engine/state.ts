@@ -21,6 +21,15 @@ export interface EngineEnv {
   /** Work allowed to the full JSONPath evaluations of one turn, and how deep they may read. */
   jsonPathMaxSteps: number;
   jsonPathMaxDepth: number;
+  /** Deepest nesting of sub-workflows below a top-level execution (BATON_MAX_SUBWORKFLOW_DEPTH). */
+  maxSubWorkflowDepth: number;
+  /** Most branches of one dynamic fork (BATON_MAX_FORK_WIDTH). */
+  maxForkWidth: number;
+  /** Most tasks one execution may hold, retries and loop iterations included (BATON_MAX_TASKS_PER_EXECUTION). */
+  maxTasksPerExecution: number;
+  /** Largest task input or output, and workflow output, in bytes of UTF-8 JSON (BATON_TASK/WORKFLOW_PAYLOAD_MAX_BYTES). */
+  taskPayloadMaxBytes: number;
+  workflowPayloadMaxBytes: number;
   /** Registered task definition by name (a cached snapshot of the metadata store). */
   taskDef(name: string): TaskDef | undefined;
   /** Whether a worker polled (taskType, domain) recently (Conductor's taskToDomain fallback takes the first active domain). */

@@ -4,17 +4,25 @@ import type { Task } from '../model/execution';
 import { isSuccessfulTask, isTerminalTask, type WorkflowStatus } from '../model/statuses';
 import { isConductorTrue } from '../scripting/truthy';
 import { blueprintOf } from './blueprint';
-import { latestByRef, resolveInput } from './context';
+import { latestByRef, latestWithRuntimeRef, resolveInput } from './context';
 import type { ControlFlowHooks } from './decider';
 import { parseWaitDuration, parseWaitUntil } from './durations';
 import { ExpressionLimitError } from './jsonpath-budget';
+import { jsonSize, taskPayloadProblem } from './payload-size';
 import { describeScriptFailure, scriptTaskFailureReason, type ScriptCall, type ScriptOutcome, type ScriptRequest } from './script-requests';
 import type { Turn } from './state';
 
 // System task behaviour (Conductor's core/execution/tasks): what happens when a system task is scheduled
 // (runInlineTask) and, for tasks that wait on others, at each decision (evaluateTask).
 
+/** Ends a system task; an output over the task payload limit fails it instead, without that output. */
 function complete(turn: Turn, t: Task, output: Record<string, unknown>, status: Task['status'] = 'COMPLETED', reason?: string): void {
+  const oversized = taskPayloadProblem(t, 'output', jsonSize(output), turn.env.taskPayloadMaxBytes);
+  if (oversized) {
+    output = {};
+    status = 'FAILED_WITH_TERMINAL_ERROR';
+    reason = oversized;
+  }
   t.status = status;
   t.outputData = output;
   if (reason !== undefined) t.reasonForIncompletion = reason.slice(0, 500);
@@ -236,6 +244,13 @@ export function runInlineTask(turn: Turn, t: Task, hooks: ControlFlowHooks, reru
     case 'SUB_WORKFLOW': {
       const wf = turn.state.workflow;
       const p = wt.subWorkflowParam ?? {};
+      // Without a cap a workflow that starts itself nests for ever (16,000 executions in 6 s); Conductor has none.
+      const depth = (wf.subWorkflowDepth ?? 0) + 1;
+      if (depth > turn.env.maxSubWorkflowDepth) {
+        const reason = `Sub workflow ${p.name ?? wt.name} not started: it would be nested ${depth} levels deep, over the limit of ${turn.env.maxSubWorkflowDepth} (BATON_MAX_SUBWORKFLOW_DEPTH)`;
+        complete(turn, t, {}, 'FAILED_WITH_TERMINAL_ERROR', reason);
+        return;
+      }
       const childId = turn.env.derivedId(`subworkflow:${wf.workflowId}:${t.taskId}:${t.retryCount}${rerun ? `:${turn.env.now}` : ''}`);
       const inlineDef = p.workflowDefinition && typeof p.workflowDefinition === 'object' ? (p.workflowDefinition as never) : undefined;
       t.subWorkflowId = childId;
@@ -244,7 +259,7 @@ export function runInlineTask(turn: Turn, t: Task, hooks: ControlFlowHooks, reru
       turn.log.emit({
         kind: 'startWorkflow',
         workflowId: childId,
-        parent: { workflowId: wf.workflowId, taskId: t.taskId },
+        parent: { workflowId: wf.workflowId, taskId: t.taskId, depth },
         request: {
           name: p.name ?? (inlineDef as { name?: string } | undefined)?.name ?? wt.name,
           version: p.version ?? undefined,
@@ -281,11 +296,26 @@ export function runInlineTask(turn: Turn, t: Task, hooks: ControlFlowHooks, reru
   }
 }
 
+/**
+ * Why a dynamic fork of `width` branches may not start: wider than BATON_MAX_FORK_WIDTH, or more tasks than
+ * BATON_MAX_TASKS_PER_EXECUTION once its branches and JOIN are added. Conductor has neither cap; a 50,000-branch
+ * fork froze the server for seconds.
+ */
+function forkLimitProblem(turn: Turn, t: Task, width: number): string | undefined {
+  const { maxForkWidth, maxTasksPerExecution } = turn.env;
+  if (width > maxForkWidth) return `Dynamic fork ${t.referenceTaskName} has ${width} branches, over the limit of ${maxForkWidth} (BATON_MAX_FORK_WIDTH)`;
+  const total = turn.state.tasks.length + width + 1;
+  if (total > maxTasksPerExecution)
+    return `Dynamic fork ${t.referenceTaskName} would bring workflow ${t.workflowInstanceId} to ${total} tasks, over the limit of ${maxTasksPerExecution} tasks per execution (BATON_MAX_TASKS_PER_EXECUTION)`;
+  return undefined;
+}
+
 function runDynamicFork(turn: Turn, t: Task, hooks: ControlFlowHooks): void {
   const wt = t.workflowTask;
   const input = t.inputData;
   let tasks: WorkflowTask[] = [];
   let inputs: Record<string, unknown> = {};
+  let limit: string | undefined;
   try {
     if ('forkTaskName' in input || 'forkTaskWorkflow' in input || 'forkTaskInputs' in input) {
       const list = Array.isArray(input.forkTaskInputs) ? input.forkTaskInputs : [];
@@ -317,12 +347,21 @@ function runDynamicFork(turn: Turn, t: Task, hooks: ControlFlowHooks): void {
       if (m !== undefined && (m === null || typeof m !== 'object' || Array.isArray(m))) throw new Error(`Input '${wt.dynamicForkTasksInputParamName}' must be a map of reference name to input`);
       inputs = (m as Record<string, unknown>) ?? {};
     }
-    const refs = tasks.map((x) => x.taskReferenceName);
-    const dup = refs.find((r, i) => refs.indexOf(r) !== i || (!!r && !!latestByRef(turn.state.tasks, r)));
-    if (refs.some((r) => !r)) throw new Error('Every dynamic fork task needs a taskReferenceName');
-    if (dup) throw new Error(`Duplicate task reference name ${dup} in dynamic fork`);
+    limit = forkLimitProblem(turn, t, tasks.length);
+    if (!limit) {
+      if (tasks.some((x) => !x.taskReferenceName)) throw new Error('Every dynamic fork task needs a taskReferenceName');
+      const refs = new Set<string>();
+      for (const { taskReferenceName: ref } of tasks) {
+        if (refs.has(ref) || latestByRef(turn.state.tasks, ref)) throw new Error(`Duplicate task reference name ${ref} in dynamic fork`);
+        refs.add(ref);
+      }
+    }
   } catch (e) {
     complete(turn, t, { error: errorMessage(e) }, 'FAILED', errorMessage(e));
+    return;
+  }
+  if (limit) {
+    complete(turn, t, { error: limit }, 'FAILED_WITH_TERMINAL_ERROR', limit);
     return;
   }
   complete(turn, t, {});
@@ -409,15 +448,23 @@ function joinOnOf(turn: Turn, t: Task): string[] {
 
 function evaluateJoin(turn: Turn, t: Task): boolean {
   const suffix = t.referenceTaskName.slice(t.workflowTask.taskReferenceName.length);
-  const output: Record<string, unknown> = {};
-  let withErrors = false;
-  for (const ref of joinOnOf(turn, t)) {
-    const x = latestByRef(turn.state.tasks, ref + suffix);
+  const joinOn = joinOnOf(turn, t);
+  const branches: Task[] = new Array(joinOn.length);
+  // Last branch first: workers take branches in the order they were queued, so the first one still open is
+  // usually near the end, and a join of N branches costs O(1), not O(N), at each decision until the last one ends.
+  for (let i = joinOn.length - 1; i >= 0; i--) {
+    const x = latestByRef(turn.state.tasks, joinOn[i]! + suffix);
     if (!x || !isTerminalTask(x.status) || x.retried) return false;
     if (!isSuccessfulTask(x.status)) return false; // the failing branch ends or retries the workflow itself
+    branches[i] = x;
+  }
+  const output: Record<string, unknown> = {};
+  let withErrors = false;
+  joinOn.forEach((ref, i) => {
+    const x = branches[i]!;
     if (x.status === 'COMPLETED_WITH_ERRORS') withErrors = true;
     if (x.outputData && Object.keys(x.outputData).length > 0) output[ref] = x.outputData;
-  }
+  });
   complete(turn, t, output, withErrors ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED');
   return true;
 }
@@ -450,17 +497,26 @@ function evaluateLoop(turn: Turn, t: Task, hooks: ControlFlowHooks): boolean {
   const bodyRefs = loopBodyRefs(wt);
   const loopSuffix = t.referenceTaskName.slice(wt.taskReferenceName.length);
   const iterSuffix = `${loopSuffix}__${t.iteration}`;
-  const body = turn.state.tasks.filter((x) => bodyRefs.has(x.workflowTask.taskReferenceName) && x.referenceTaskName.slice(x.workflowTask.taskReferenceName.length).startsWith(iterSuffix));
+  // The latest attempt of each body task in this iteration, looked up by ref (not by scanning every task of
+  // the execution, which made a long loop quadratic). Tasks of a nested loop are covered by that loop's task.
+  const body: Task[] = [];
+  for (const ref of bodyRefs) {
+    const x = latestWithRuntimeRef(turn.state.tasks, ref + iterSuffix);
+    if (x) body.push(x);
+  }
   if (body.length === 0) return false;
   for (const x of body) {
-    if (x.retried) continue;
-    if (!isTerminalTask(x.status)) return false;
-    if (isSuccessfulTask(x.status) && !x.executed && x.status !== 'SKIPPED') return false;
-    if (!isSuccessfulTask(x.status)) return false;
+    if (x.retried || !isTerminalTask(x.status) || !isSuccessfulTask(x.status)) return false;
+    if (!x.executed && x.status !== 'SKIPPED') return false;
   }
   const iterationOutput: Record<string, unknown> = {};
-  for (const x of body) if (!x.retried && x.referenceTaskName === x.workflowTask.taskReferenceName + iterSuffix) iterationOutput[x.workflowTask.taskReferenceName] = x.outputData;
+  for (const x of body) iterationOutput[x.workflowTask.taskReferenceName] = x.outputData;
   const output: Record<string, unknown> = { ...t.outputData, [String(t.iteration)]: iterationOutput, iteration: t.iteration };
+  // Every iteration adds to the loop's output: past the payload limit the loop fails (complete() says why).
+  if (taskPayloadProblem(t, 'output', jsonSize(output), turn.env.taskPayloadMaxBytes)) {
+    complete(turn, t, output);
+    return true;
+  }
   t.outputData = output;
   turn.log.touch(t);
   let items: unknown;

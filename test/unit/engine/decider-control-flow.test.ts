@@ -648,7 +648,7 @@ describe('SUB_WORKFLOW', () => {
       {
         kind: 'startWorkflow',
         workflowId: childId,
-        parent: { workflowId: 'wf-1', taskId: sub.taskId },
+        parent: { workflowId: 'wf-1', taskId: sub.taskId, depth: 1 },
         request: { name: 'child', version: 2, input: { a: 1 }, correlationId: 'c1', taskToDomain: {}, priority: 3, workflowDef: undefined },
       },
     ]);
@@ -719,7 +719,7 @@ describe('SUB_WORKFLOW', () => {
     const secondChild = `derived(subworkflow:wf-1:${sub.taskId}:0:${T0 + 5000})`;
     expect(run.task('sub')).toMatchObject({ status: 'IN_PROGRESS', subWorkflowId: secondChild });
     expect(secondChild).not.toBe(firstChild);
-    expect(run.effects('startWorkflow')).toEqual([expect.objectContaining({ workflowId: secondChild, parent: { workflowId: 'wf-1', taskId: sub.taskId } })]);
+    expect(run.effects('startWorkflow')).toEqual([expect.objectContaining({ workflowId: secondChild, parent: { workflowId: 'wf-1', taskId: sub.taskId, depth: 1 } })]);
     expect(run.has('after')).toBe(false);
   });
 

@@ -26,6 +26,11 @@ export class TestEnv implements EngineEnv {
   doWhileMaxIterations = 1000;
   jsonPathMaxSteps = DEFAULT_JSONPATH_LIMITS.maxSteps;
   jsonPathMaxDepth = DEFAULT_JSONPATH_LIMITS.maxDepth;
+  maxSubWorkflowDepth = 32;
+  maxForkWidth = 1000;
+  maxTasksPerExecution = 10_000;
+  taskPayloadMaxBytes = 3 * 1024 * 1024;
+  workflowPayloadMaxBytes = 10 * 1024 * 1024;
   private seq = 0;
   readonly defs = new Map<string, TaskDef>();
   /** Active pollers as `domain:taskType`. */
