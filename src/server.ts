@@ -98,6 +98,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         indexer.add(workflowChanged ? state.workflow : undefined, changed);
         waiter.changed(state.workflow.workflowId);
       },
+      removeFromIndex: (id) => indexer.remove(id),
       invoke: (id, method, arg) => host.invoke('WorkflowActor', id, method, arg),
       log,
       sweepIntervalMs: cfg.BATON_SWEEP_INTERVAL_MS,

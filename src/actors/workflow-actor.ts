@@ -27,6 +27,8 @@ export interface WorkflowActorDeps {
   /** Runs the persisted (cross-actor) effects in the background; resolves when all succeeded. */
   runDeferred(workflowId: string, effects: Effect[]): Promise<void>;
   index(state: ExecutionState, changed: Task[], workflowChanged: boolean): void;
+  /** Takes a removed execution out of the search index, past any index write still under way (Indexer.remove). */
+  removeFromIndex(workflowId: string): Promise<void>;
   /** Calls a method of a WorkflowActor through the host (a later turn, never inside this one). */
   invoke(workflowId: string, method: string, arg?: unknown): Promise<unknown>;
   log: Logger;
@@ -367,6 +369,8 @@ export class WorkflowActor implements Actor {
       .filter((t) => isQueuedType(t.taskType) && !isTerminalTask(t.status))
       .map((t) => ({ kind: 'dequeue', taskId: t.taskId, queue: decider.queueKeyOf(t) }));
     await this.deps.store.remove(this.id);
+    // Here, beside the indexer its turns fed: documents of this execution still queued there must go too.
+    if (!archive) await this.deps.removeFromIndex(this.id);
     await this.deps.runEffects(this.id, dequeues, state);
     await this.ctx.setReminder(REMINDER, null);
     this.reminderAt = null;

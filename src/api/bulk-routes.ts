@@ -1,6 +1,5 @@
 import { Router, type Request } from 'express';
 import { z } from 'zod';
-import type { SearchIndex } from '../index/ports';
 import { isTerminalWorkflow } from '../model/statuses';
 import { notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
@@ -26,15 +25,13 @@ export type BulkResponse = z.infer<typeof BulkResponseSchema>;
 
 export interface BulkDeps {
   workflows: WorkflowService;
-  index: SearchIndex;
   metadata: MetadataService;
 }
 
-/** Removes an execution; without archiving its search entry goes too. */
+/** Removes an execution; without archiving its search entry goes too (its actor takes it out of the index). */
 export async function removeExecution(d: BulkDeps, workflowId: string, archive: boolean): Promise<void> {
   if (!(await d.workflows.exists(workflowId))) throw notFound(`No such workflow found by id: ${workflowId}`);
   await d.workflows.command(workflowId, 'remove', { archive });
-  if (!archive) await d.index.removeWorkflow(workflowId);
 }
 
 /** Terminates a running or paused execution, then removes it (an ended one is just removed). */

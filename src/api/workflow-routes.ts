@@ -161,8 +161,8 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
   r.delete('/:workflowId/remove', async (req, res) => {
     const archive = boolParam(req, 'archiveWorkflow', true);
     if (!(await workflows.exists(req.params.workflowId))) throw notFound(`No such workflow found by id: ${req.params.workflowId}`);
+    // Without archiving, the execution's actor also takes it out of the search index (Indexer.remove).
     await workflows.command(req.params.workflowId, 'remove', { archive });
-    if (!archive) await index.removeWorkflow(req.params.workflowId);
     res.status(200).end();
   });
 

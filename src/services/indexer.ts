@@ -13,6 +13,10 @@ export class Indexer {
   /** A batch is being written: later documents wait in the maps (coalescing) instead of queueing copies. */
   private running = false;
   private waiters: Array<{ resolve(): void; reject(e: unknown): void }> = [];
+  /** The batch being written, if any (ends when drain() returns). */
+  private draining?: Promise<void>;
+  /** Executions being removed: their documents are not taken any more (counted: removals may overlap). */
+  private readonly removing = new Map<string, number>();
 
   constructor(
     private readonly index: SearchIndex,
@@ -21,14 +25,47 @@ export class Indexer {
   ) {}
 
   add(workflow: WorkflowRecord | undefined, tasks: Iterable<Task>): void {
-    if (workflow) this.workflows.set(workflow.workflowId, workflow);
-    for (const t of tasks) this.tasks.set(t.taskId, t);
+    if (workflow && !this.removing.has(workflow.workflowId)) this.workflows.set(workflow.workflowId, workflow);
+    for (const t of tasks) if (!this.removing.has(t.workflowInstanceId)) this.tasks.set(t.taskId, t);
     if (!this.timer && !this.running) this.arm(this.delayMs);
+  }
+
+  /**
+   * Removes an execution from the search index for good. Its documents still waiting here are dropped,
+   * and the index's delete runs only once a batch being written has ended: otherwise that batch, or a
+   * later flush of what waited here, wrote the record (input included) back after the delete, and it
+   * stayed there across restarts.
+   */
+  async remove(workflowId: string): Promise<void> {
+    this.removing.set(workflowId, (this.removing.get(workflowId) ?? 0) + 1);
+    try {
+      this.drop(workflowId);
+      await this.draining?.catch(() => undefined);
+      this.drop(workflowId); // a failed batch puts its documents back for a retry
+      await this.index.removeWorkflow(workflowId);
+    } finally {
+      const left = (this.removing.get(workflowId) ?? 1) - 1;
+      if (left > 0) this.removing.set(workflowId, left);
+      else this.removing.delete(workflowId);
+    }
+  }
+
+  private drop(workflowId: string): void {
+    this.workflows.delete(workflowId);
+    for (const [id, t] of this.tasks) if (t.workflowInstanceId === workflowId) this.tasks.delete(id);
   }
 
   private arm(ms: number): void {
     this.timer = setTimeout(() => void this.flush(), ms);
     this.timer.unref();
+  }
+
+  private startDrain(): void {
+    const draining = this.drain();
+    this.draining = draining;
+    void draining.finally(() => {
+      if (this.draining === draining) this.draining = undefined;
+    });
   }
 
   /** Resolves once everything added so far is in the index, at the next regular flush. */
@@ -45,7 +82,7 @@ export class Indexer {
     this.timer = undefined;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     if (this.running) this.urgent = true;
-    else void this.drain();
+    else this.startDrain();
     return done;
   }
 

@@ -34,7 +34,8 @@ function gatedIndex() {
     return g;
   };
   const search = (workflowId: string) => real.searchWorkflows({ query: { op: 'cmp', field: 'workflowId', cmp: '=', value: workflowId }, freeText: { kind: 'all' }, sort: [], start: 0, size: 10 });
-  return { index, writes, next, search, pendingGates: () => gates.length };
+  const searchTasks = (workflowId: string) => real.searchTasks({ query: { op: 'cmp', field: 'workflowId', cmp: '=', value: workflowId }, freeText: { kind: 'all' }, sort: [], start: 0, size: 10 });
+  return { index, writes, next, search, searchTasks, pendingGates: () => gates.length };
 }
 
 const log = pino({ level: 'silent' });
@@ -90,4 +91,78 @@ test('a failed write rejects its waiters, keeps its documents and writes them on
   (await g.next()).open();
   await retried;
   expect((await g.search('w3')).results[0]).toMatchObject({ status: 'COMPLETED' });
+});
+
+describe('removing an execution from the index (Indexer.remove)', () => {
+  const docs = (workflowId: string) => [makeWorkflowRecord({ workflowId, input: { secret: 's3cr3t' } }), [makeTask({ workflowInstanceId: workflowId, inputData: { secret: 's3cr3t' } })]] as const;
+  const gone = async (g: ReturnType<typeof gatedIndex>, workflowId: string) => (await g.search(workflowId)).totalHits === 0 && (await g.searchTasks(workflowId)).totalHits === 0;
+
+  test('documents still queued when the execution is removed are never written', async () => {
+    const g = gatedIndex();
+    const indexer = new Indexer(g.index, log, 60_000);
+    indexer.add(...docs('r1'));
+    await indexer.remove('r1');
+    const flushed = indexer.flush();
+    // Nothing of r1 is left to write: before, this flush wrote the removed record (input included) back.
+    expect(g.pendingGates()).toBe(0);
+    await flushed;
+    expect(g.writes).toEqual([]);
+    expect(await gone(g, 'r1')).toBe(true);
+  });
+
+  test('a batch being written when the removal comes ends first; the delete follows it', async () => {
+    const g = gatedIndex();
+    const indexer = new Indexer(g.index, log, 60_000);
+    indexer.add(...docs('r2'));
+    indexer.add(...docs('keep'));
+    const flushed = indexer.flush();
+    const workflowsWrite = await g.next(); // the batch holding r2 is in flight
+    let removed = false;
+    const removal = indexer.remove('r2').then(() => (removed = true));
+    await new Promise((r) => setImmediate(r));
+    expect(removed).toBe(false); // waits for the batch instead of deleting under it
+    workflowsWrite.open();
+    (await g.next()).open(); // the batch's tasks
+    await flushed;
+    await removal;
+    expect(await gone(g, 'r2')).toBe(true);
+    expect((await g.search('keep')).totalHits).toBe(1);
+  });
+
+  test('a batch that fails during the removal does not put the removed documents back for its retry', async () => {
+    const g = gatedIndex();
+    const indexer = new Indexer(g.index, log, 60_000);
+    indexer.add(...docs('r3'));
+    const failed = indexer.flush();
+    const write = await g.next();
+    const removal = indexer.remove('r3');
+    write.fail(new Error('index down'));
+    await expect(failed).rejects.toThrow('index down');
+    await removal;
+    const retry = indexer.flush();
+    expect(g.pendingGates()).toBe(0);
+    await retry;
+    expect(await gone(g, 'r3')).toBe(true);
+  });
+
+  test('documents of the execution added while it is being removed are dropped; others are kept', async () => {
+    const g = gatedIndex();
+    const indexer = new Indexer(g.index, log, 60_000);
+    indexer.add(...docs('r4'));
+    const flushed = indexer.flush();
+    const write = await g.next();
+    const removal = indexer.remove('r4');
+    indexer.add(...docs('r4')); // a late turn of the removed execution
+    indexer.add(...docs('other'));
+    write.open();
+    (await g.next()).open();
+    await flushed;
+    await removal;
+    const next = indexer.flush();
+    (await g.next()).open();
+    (await g.next()).open();
+    await next;
+    expect(await gone(g, 'r4')).toBe(true);
+    expect((await g.search('other')).totalHits).toBe(1);
+  });
 });
