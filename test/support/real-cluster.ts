@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { templateName } from '../../src/index/elasticsearch/es-mappings';
 import { startDaprdCluster, missingDapr, type DaprdCluster, type StartedDaprd } from './dapr/daprd-processes';
 import { freePort, GiveUp, logPath, TestProcess, waitFor } from './processes';
 
@@ -201,6 +202,29 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
         await Promise.all([r.baton.stop(30_000), r.daprd.stop()]).catch(() => undefined);
       }
       await dapr.close();
+      await dropClusterData(keyspace, indexPrefix);
     },
   };
+}
+
+/** Best effort: the engines are shared by every run on this machine, so each cluster removes its keyspace and indices. */
+async function dropClusterData(keyspace: string, indexPrefix: string): Promise<void> {
+  const { Client } = await import('cassandra-driver');
+  const cassandra = new Client({ contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '').split(','), localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1' });
+  try {
+    await cassandra.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`);
+  } catch (err) {
+    console.warn(`could not drop test keyspace ${keyspace}: ${String(err)}`);
+  } finally {
+    await cassandra.shutdown().catch(() => undefined);
+  }
+  // Elasticsearch 8 refuses wildcard deletes (action.destructive_requires_name): delete by name.
+  const es = process.env.ELASTICSEARCH_URL;
+  try {
+    const list = (await (await fetch(`${es}/_cat/indices/${indexPrefix}*?format=json&expand_wildcards=all`)).json()) as Array<{ index: string }>;
+    for (const { index } of list) await fetch(`${es}/${index}`, { method: 'DELETE' });
+    for (const target of ['workflow', 'task'] as const) await fetch(`${es}/_index_template/${templateName(indexPrefix, target)}`, { method: 'DELETE' });
+  } catch (err) {
+    console.warn(`could not delete test indices ${indexPrefix}*: ${String(err)}`);
+  }
 }
