@@ -19,6 +19,7 @@ import { methodGuard, methodTable } from './api/allowed-methods';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { WorkflowTestRunner } from './services/workflow-test-run';
 import { hotPath } from './api/hot-path';
+import { jsonDepthGuard } from './api/json-depth';
 import { workerCalls, type WorkerCalls } from './api/worker-calls';
 import { applicationRouter, tokenRouter, type AuthRoutesDeps } from './api/auth-routes';
 import type { RequestGate } from './auth/request-gate';
@@ -31,6 +32,8 @@ export interface AppDeps {
   index: SearchIndex;
   log: Logger;
   maxBodyBytes: number;
+  /** Deepest nesting of a JSON body (BATON_MAX_JSON_DEPTH); deeper is a 400. */
+  maxJsonDepth: number;
   version: string;
   /** Wakes requests that wait for executions (execute, signal/sync, test); without it they only poll. */
   waiter?: ExecutionWaiter;
@@ -46,7 +49,7 @@ export interface AppDeps {
 export function createRequestHandler(d: AppDeps): ((req: IncomingMessage, res: ServerResponse) => void) & { app: Express } {
   const calls = workerCalls(d);
   const app = createApp(d, calls);
-  const hot = hotPath(calls, { maxBodyBytes: d.maxBodyBytes, log: d.log });
+  const hot = hotPath(calls, { maxBodyBytes: d.maxBodyBytes, maxJsonDepth: d.maxJsonDepth, log: d.log });
   const serve = (req: IncomingMessage, res: ServerResponse): void => {
     if (!hot(req, res)) app(req, res);
   };
@@ -72,13 +75,14 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
   // JSON for any JSON-ish type; strict off so a bare JSON string (task log) parses too.
   app.use(express.json({ limit: d.maxBodyBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit: d.maxBodyBytes, type: 'text/*' }));
+  app.use(jsonDepthGuard(d.maxJsonDepth));
   const health = { healthy: true, indicators: [] };
   app.get(['/health', '/api/health'], (_req, res) => void res.json(health));
   app.get('/api/version', (_req, res) => void res.type('text/plain').send(d.version));
   let docs: Record<string, unknown> | undefined; // built on first request: most processes never serve it
   app.get('/api-docs', (_req, res) => void res.json((docs ??= openApiDocument(d.version))));
   app.use('/api/metadata', metadataRouter(d.metadata));
-  app.use('/api/event', eventRouter(d.metadata.store));
+  app.use('/api/event', eventRouter(d.metadata.store, d.metadata.limits));
   app.use('/api/admin', adminRouter({ config: d.config ?? {}, version: d.version, workflows: d.workflows, store: d.store, index: d.index }));
   const waiter = d.waiter ?? new ExecutionWaiter();
   const execution = { workflows: d.workflows, store: d.store, index: d.index, metadata: d.metadata, waiter, testRunner: new WorkflowTestRunner({ workflows: d.workflows, store: d.store, waiter }) };

@@ -47,6 +47,10 @@ const FieldsSchema = z.object({
   BATON_MAX_SUBWORKFLOW_DEPTH: int(32, 1),
   BATON_MAX_FORK_WIDTH: int(1000, 1),
   BATON_MAX_TASKS_PER_EXECUTION: int(10_000, 10),
+  BATON_MAX_DEFINITION_BYTES: int(1024 * 1024, 1024),
+  BATON_MAX_DEFINITIONS: int(10_000, 1),
+  BATON_MAX_JSON_DEPTH: int(128, 8),
+  BATON_MAX_LONG_POLLS_PER_CLIENT: int(256, 1),
   // Profile-dependent defaults (see withProfileDefaults): embedded 0/0, distributed 15 s/10 s.
   BATON_SWEEP_INTERVAL_MS: optionalInt(0),
   BATON_METADATA_CACHE_TTL_MS: optionalInt(0),

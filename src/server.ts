@@ -20,6 +20,7 @@ import { ExecutionWaiter } from './services/execution-waiter';
 import { HttpTaskWorker } from './services/http-task-worker';
 import { parseEgressRules } from './services/http-task/egress-policy';
 import { Indexer } from './services/indexer';
+import { LongPollSlots } from './limits/long-poll-slots';
 import { MetadataService } from './services/metadata-service';
 import { QueuePartitions, queueNameOfActorId } from './services/queues';
 import { TaskService } from './services/task-service';
@@ -60,13 +61,13 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     queueTimeoutMs: cfg.BATON_SCRIPT_QUEUE_TIMEOUT_MS,
     maxResultBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES,
   });
-  const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS);
+  const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS, { maxBytes: cfg.BATON_MAX_DEFINITION_BYTES, maxCount: cfg.BATON_MAX_DEFINITIONS });
   await metadata.start();
   const access = await createAccessControl(auth, stores.metadata, log);
   await adapters.watchDefinitions(() => metadata.refresh());
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
   const indexer = new Indexer(index, log, cfg.BATON_INDEX_FLUSH_MS);
-  const tasks = new TaskService({ host, partitions, store: stores.executions, metadata, limits, wakeUps, log, directory: adapters.directory, directoryRefreshMs: adapters.directoryRefreshMs });
+  const tasks = new TaskService({ host, partitions, store: stores.executions, metadata, limits, wakeUps, log, directory: adapters.directory, directoryRefreshMs: adapters.directoryRefreshMs, longPolls: new LongPollSlots(cfg.BATON_MAX_LONG_POLLS_PER_CLIENT) });
   const effects = new EffectRunner({ host, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log });
   const hostName = os.hostname();
   // Wakes execute/signal requests waiting on an execution as soon as one of its turns commits.
@@ -138,7 +139,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, version: VERSION, mount: adapters.mount, waiter, config: cfg, access });
+  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

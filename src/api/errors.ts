@@ -27,7 +27,8 @@ export function zodValidationErrors(e: ZodError, prefix = ''): NonNullable<Error
 
 export function toErrorBody(err: unknown): ErrorBody {
   const body = (status: number, message: string, extra: Partial<ErrorBody> = {}): ErrorBody => ({ status, message, instance: INSTANCE, retryable: false, ...extra });
-  if (err instanceof ApiError) return body(err.status, err.message, err.validationErrors ? { validationErrors: err.validationErrors } : {});
+  // 429 (a client over one of its limits) is worth retrying after a pause; other client mistakes are not.
+  if (err instanceof ApiError) return body(err.status, err.message, { ...(err.validationErrors ? { validationErrors: err.validationErrors } : {}), retryable: err.status === 429 });
   if (err instanceof ZodError) return body(400, 'Validation failed, check below errors for detail.', { validationErrors: zodValidationErrors(err) });
   if (err instanceof EngineError) return body(err.kind === 'notFound' ? 404 : err.kind === 'conflict' ? 409 : 400, err.message);
   if (err instanceof QuerySyntaxError) return body(400, err.message);

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { EventHandlerSchema, type EventHandler } from '../model/events';
+import { checkDefinitionCount, checkDefinitionSize, DEFAULT_DEFINITION_LIMITS, type DefinitionLimits } from '../services/definition-limits';
 import { ApiError, conflict, notFound } from '../services/errors';
 import type { MetadataStore } from '../store/ports';
 import { boolParam, parseBody } from './params';
@@ -30,18 +31,21 @@ function parseHandler(body: unknown): EventHandler {
   return h;
 }
 
-export function eventRouter(store: MetadataStore): Router {
+export function eventRouter(store: MetadataStore, limits: DefinitionLimits = DEFAULT_DEFINITION_LIMITS): Router {
   const r = Router();
 
   r.post('/', async (req, res) => {
     const h = parseHandler(req.body);
+    checkDefinitionSize('EventHandler', h.name, h, limits);
     if (await store.getEventHandler(h.name)) throw conflict(`EventHandler with name ${h.name} already exists!`);
+    checkDefinitionCount('EventHandler', (await store.listEventHandlers()).length, limits);
     await store.putEventHandler(h);
     res.status(200).end();
   });
 
   r.put('/', async (req, res) => {
     const h = parseHandler(req.body);
+    checkDefinitionSize('EventHandler', h.name, h, limits);
     if (!(await store.getEventHandler(h.name))) throw notFound(`EventHandler with name ${h.name} not found!`);
     await store.putEventHandler(h);
     res.status(200).end();

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { clientOf } from './client-identity';
 import { toErrorBody } from './errors';
+import { checkJsonDepth } from './json-depth';
 import { sendJson, sendText, type WithQuery } from './params';
 import type { WorkerCalls } from './worker-calls';
 
@@ -113,14 +115,15 @@ function sendError(res: ServerResponse, err: unknown, log: Logger, req: Incoming
 }
 
 /** Returns a handler that answers the hot calls and reports false for every other request. */
-export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; log: Logger }): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJsonDepth: number; log: Logger }): (req: IncomingMessage, res: ServerResponse) => boolean {
   const serve = async (route: Route, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> => {
     if (route.call === 'poll') {
       const ac = new AbortController();
       req.on('close', () => ac.abort());
-      return sendJson(res, await calls.pollBatch(route.taskType, queryOf(search), ac.signal));
+      return sendJson(res, await calls.pollBatch(route.taskType, queryOf(search), ac.signal, clientOf(req)));
     }
     const body = await readJson(req, opts.maxBodyBytes);
+    checkJsonDepth(body, opts.maxJsonDepth);
     if (route.call === 'update') return sendText(res, await calls.update(body));
     if (route.call === 'start') return sendText(res, await calls.start(body));
     const next = await calls.updateV2(body);

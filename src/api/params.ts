@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { nameProblem } from '../model/definitions';
 import { ApiError } from '../services/errors';
 
 // Query-string readers that turn a bad value into a 400 naming the parameter. They read only
@@ -32,6 +33,12 @@ export function strParam(req: WithQuery, name: string): string | undefined {
   if (v === undefined) return undefined;
   if (Array.isArray(v)) return v.map(String).join(',');
   return String(v);
+}
+
+/** A name given as a path or query parameter (task type, domain, worker id): 400 when too long or with control characters. */
+export function checkName(param: string, value: string): void {
+  const problem = nameProblem(value);
+  if (problem) throw new ApiError(400, `Invalid value for '${param}': ${problem}`, [{ path: param, message: problem }]);
 }
 
 export function listParam(req: WithQuery, name: string): string[] {

@@ -6,7 +6,8 @@ import { ApiError, notFound } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
-import { listParam, parseBody, sendJson, sendText, strParam } from './params';
+import { checkName, listParam, parseBody, sendJson, sendText, strParam } from './params';
+import { clientOf } from './client-identity';
 import type { WorkerCalls } from './worker-calls';
 import { loadHits, searchRequestOf } from './search';
 import { EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
@@ -26,11 +27,16 @@ export function taskRouter(deps: { tasks: TaskService; workflows: WorkflowServic
   };
 
   r.get('/poll/batch/:taskType', async (req, res) => {
-    sendJson(res, await calls.pollBatch(req.params.taskType, req, abortOnClose(req)));
+    sendJson(res, await calls.pollBatch(req.params.taskType, req, abortOnClose(req), clientOf(req)));
   });
 
   r.get('/poll/:taskType', async (req, res) => {
-    const [t] = await tasks.poll(req.params.taskType, { workerId: strParam(req, 'workerid'), domain: strParam(req, 'domain') || undefined, count: 1, timeoutMs: 100, signal: abortOnClose(req) });
+    const workerId = strParam(req, 'workerid');
+    const domain = strParam(req, 'domain') || undefined;
+    checkName('taskType', req.params.taskType);
+    if (workerId !== undefined) checkName('workerid', workerId);
+    if (domain !== undefined) checkName('domain', domain);
+    const [t] = await tasks.poll(req.params.taskType, { workerId, domain, count: 1, timeoutMs: 100, signal: abortOnClose(req), client: clientOf(req) });
     if (!t) res.status(204).end();
     else sendJson(res, t);
   });

@@ -4,14 +4,14 @@ import { ApiError } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
-import { intParam, parseBody, strParam, type WithQuery } from './params';
+import { checkName, intParam, parseBody, strParam, type WithQuery } from './params';
 
 // The calls workers and starters make thousands of times a second. Both front ends answer them
 // through these functions: the express routes and the hot path (hot-path.ts).
 
 export interface WorkerCalls {
-  /** GET /api/tasks/poll/batch/{taskType}: `signal` aborts the long poll when the client goes away. */
-  pollBatch(taskType: string, req: WithQuery, signal: AbortSignal): Promise<Task[]>;
+  /** GET /api/tasks/poll/batch/{taskType}: `signal` aborts the long poll when the client goes away; `client` is clientOf the request. */
+  pollBatch(taskType: string, req: WithQuery, signal: AbortSignal, client?: string): Promise<Task[]>;
   /** POST /api/tasks: answers the task id. */
   update(body: unknown): Promise<string>;
   /** POST /api/tasks/update-v2: answers the next task of the same type and domain, if one is waiting. */
@@ -30,12 +30,17 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
   };
 
   return {
-    async pollBatch(taskType, req, signal) {
+    async pollBatch(taskType, req, signal, client) {
+      checkName('taskType', taskType);
       const count = intParam(req, 'count', 1, 1, 1000)!;
       const timeout = req.query.timeout;
       if (timeout !== undefined && Number(timeout) > 5000) throw new ApiError(400, 'Long Poll Timeout value cannot be more than 5 seconds');
       const timeoutMs = intParam(req, 'timeout', 100, 0, 5000)!;
-      return tasks.poll(taskType, { workerId: strParam(req, 'workerid'), domain: strParam(req, 'domain') || undefined, count, timeoutMs, signal });
+      const workerId = strParam(req, 'workerid');
+      const domain = strParam(req, 'domain') || undefined;
+      if (workerId !== undefined) checkName('workerid', workerId);
+      if (domain !== undefined) checkName('domain', domain);
+      return tasks.poll(taskType, { workerId, domain, count, timeoutMs, signal, client });
     },
 
     async update(body) {

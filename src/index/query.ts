@@ -32,6 +32,28 @@ export class QuerySyntaxError extends Error {
   }
 }
 
+/**
+ * Bounds on what one search may ask (each a 400): longer text, deeper parentheses or more predicates
+ * than these cost the index (SQLite refuses expressions deeper than 1000, Elasticsearch caps clauses)
+ * and recursion here, not the client. Conductor has none; its UI's queries are far inside them.
+ */
+export const SEARCH_LIMITS = {
+  /** Characters of `query`, of `freeText` and of `sort`. */
+  maxTextLength: 4096,
+  /** Parentheses nested inside one another in `query`. */
+  maxDepth: 16,
+  /** Comparisons (`field op value`, IN, IS NULL, BETWEEN, STARTS_WITH) in `query`, and terms in `freeText`. */
+  maxPredicates: 100,
+  /** Values of every IN list of `query` together. */
+  maxValues: 1000,
+  /** Keys of `sort`. */
+  maxSortKeys: 16,
+} as const;
+
+function checkLength(param: string, text: string): void {
+  if (text.length > SEARCH_LIMITS.maxTextLength) throw new QuerySyntaxError(`${param} is ${text.length} characters long, over the limit of ${SEARCH_LIMITS.maxTextLength}`);
+}
+
 type CmpOp = '=' | '!=' | '>' | '<' | '>=' | '<=';
 type Token =
   | { kind: 'word'; text: string; pos: number }
@@ -163,6 +185,9 @@ function coerce(field: string, kind: FieldKind, text: string, pos: number | unde
 
 class QueryParser {
   private i = 0;
+  private depth = 0;
+  private predicates = 0;
+  private values = 0;
   constructor(
     private readonly tokens: Token[],
     private readonly target: SearchTarget,
@@ -210,7 +235,9 @@ class QueryParser {
   private parseTerm(): QueryAst {
     const t = this.next();
     if (t.kind === '(') {
+      if (++this.depth > SEARCH_LIMITS.maxDepth) throw new QuerySyntaxError(`parentheses nested deeper than ${SEARCH_LIMITS.maxDepth}`, t.pos);
       const inner = this.parseOr();
+      this.depth--;
       const close = this.next();
       if (close.kind !== ')') throw new QuerySyntaxError(`expected ')' but found ${describeToken(close)}`, close.pos);
       return inner;
@@ -219,6 +246,7 @@ class QueryParser {
     const field = canonicalField(this.target, t.text);
     if (!field) throw new QuerySyntaxError(`unknown field '${t.text}' for ${this.target} search`, t.pos);
     const kind = fieldKind(this.target, field)!;
+    if (++this.predicates > SEARCH_LIMITS.maxPredicates) throw new QuerySyntaxError(`more than ${SEARCH_LIMITS.maxPredicates} comparisons`, t.pos);
     return this.parsePredicate(field, kind);
   }
 
@@ -263,6 +291,7 @@ class QueryParser {
     const values: Array<string | number> = [];
     for (;;) {
       const v = this.value(values.length === 0 ? '(' : ',');
+      if (++this.values > SEARCH_LIMITS.maxValues) throw new QuerySyntaxError(`more than ${SEARCH_LIMITS.maxValues} values in IN lists`, v.pos);
       values.push(coerce(field, kind, v.text, v.pos));
       const sep = this.next();
       if (sep.kind === ')') return values;
@@ -273,6 +302,7 @@ class QueryParser {
 
 /** Parses the `query` parameter; blank text means no filter. Throws QuerySyntaxError. */
 export function parseQuery(text: string, target: SearchTarget = 'workflow'): QueryAst | undefined {
+  checkLength('query', text);
   if (text.trim() === '') return undefined;
   return new QueryParser(tokenize(text), target).parse();
 }
@@ -289,6 +319,7 @@ const FREE_TEXT_UNSUPPORTED = new Set(['OR', 'NOT', '||', '!']);
  */
 export function parseFreeText(text?: string, target: SearchTarget = 'workflow'): FreeText {
   const s = text ?? '';
+  checkLength('freeText', s);
   const terms: Array<{ field?: string; value: string }> = [];
   let i = 0;
   while (i < s.length) {
@@ -323,6 +354,7 @@ export function parseFreeText(text?: string, target: SearchTarget = 'workflow'):
     }
     terms.push({ value: chunk });
   }
+  if (terms.length > SEARCH_LIMITS.maxPredicates) throw new QuerySyntaxError(`freeText has more than ${SEARCH_LIMITS.maxPredicates} terms`);
   return terms.length === 0 ? { kind: 'all' } : { kind: 'terms', terms };
 }
 
@@ -344,6 +376,7 @@ function fieldTerm(target: SearchTarget, name: string, value: string, pos: numbe
 export function parseSort(sort?: string, target: SearchTarget = 'workflow'): SortKey[] {
   const keys: SortKey[] = [];
   if (!sort) return keys;
+  checkLength('sort', sort);
   let pos = 0;
   for (const raw of sort.split(/[|,]/)) {
     const at = pos + (raw.length - raw.trimStart().length);
@@ -364,6 +397,7 @@ export function parseSort(sort?: string, target: SearchTarget = 'workflow'): Sor
     }
     const field = canonicalField(target, name);
     if (!field) throw new QuerySyntaxError(`unknown sort field '${name}' for ${target} search`, at);
+    if (keys.length >= SEARCH_LIMITS.maxSortKeys) throw new QuerySyntaxError(`sort has more than ${SEARCH_LIMITS.maxSortKeys} keys`, at);
     keys.push({ field, order: order as 'ASC' | 'DESC' });
   }
   return keys;

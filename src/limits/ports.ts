@@ -24,6 +24,12 @@ export interface TaskLimits {
   close(): Promise<void>;
 }
 
+/**
+ * Most poll records (one per task type and domain) a directory, and each replica's own view, keep: the least
+ * recently polled go first, so polling ever new task types cannot grow memory (or the Redis hash) without bound.
+ */
+export const POLL_DATA_MAX_ENTRIES = 10_000;
+
 export interface PollRecord {
   queueName: string;
   domain?: string;

@@ -8,9 +8,29 @@ import { RetryLogic, TimeoutPolicy, WorkflowTimeoutPolicy } from './statuses';
 const jsonObject = z.record(z.string(), z.unknown());
 const int = z.number().int();
 
+/** Longest name of a definition, task reference, queue or event handler (Conductor's SQL stores keep names in VARCHAR(255)). */
+export const MAX_NAME_LENGTH = 255;
+/** C0 and C1 control characters and DEL: never part of a name, and trouble in logs, keys and URLs. */
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** Why `value` is not acceptable as a name; undefined when it is. */
+export function nameProblem(value: string): string | undefined {
+  if (value.length > MAX_NAME_LENGTH) return `must be at most ${MAX_NAME_LENGTH} characters`;
+  if (CONTROL_CHARACTER.test(value)) return 'must not contain control characters';
+  return undefined;
+}
+
+/** A name field: non-empty (Conductor's message when empty), at most MAX_NAME_LENGTH characters, no control characters. */
+export const nameSchema = (what: string, emptyMessage: string) =>
+  z
+    .string()
+    .min(1, emptyMessage)
+    .max(MAX_NAME_LENGTH, `${what} must be at most ${MAX_NAME_LENGTH} characters`)
+    .refine((v) => !CONTROL_CHARACTER.test(v), `${what} must not contain control characters`);
+
 export const TaskDefSchema = z
   .looseObject({
-    name: z.string().min(1, 'TaskDef name cannot be null or empty'),
+    name: nameSchema('TaskDef name', 'TaskDef name cannot be null or empty'),
     description: z.string().optional(),
     retryCount: int.min(0).default(3),
     timeoutSeconds: int.min(0).default(0),
@@ -103,8 +123,8 @@ export const SubWorkflowParamsSchema: z.ZodType<SubWorkflowParams> = z.looseObje
 
 export const WorkflowTaskSchema: z.ZodType<WorkflowTask, unknown> = z.lazy(() =>
   z.looseObject({
-    name: z.string().min(1, 'WorkflowTask name cannot be empty or null'),
-    taskReferenceName: z.string().min(1, 'WorkflowTask taskReferenceName name cannot be empty or null'),
+    name: nameSchema('WorkflowTask name', 'WorkflowTask name cannot be empty or null'),
+    taskReferenceName: nameSchema('WorkflowTask taskReferenceName', 'WorkflowTask taskReferenceName name cannot be empty or null'),
     type: z.string().min(1).default('SIMPLE'),
     description: z.string().optional(),
     inputParameters: jsonObject.default({}),
@@ -136,7 +156,7 @@ export const WorkflowTaskSchema: z.ZodType<WorkflowTask, unknown> = z.lazy(() =>
 
 export const WorkflowDefSchema = z
   .looseObject({
-    name: z.string().min(1, 'WorkflowDef name cannot be null or empty'),
+    name: nameSchema('WorkflowDef name', 'WorkflowDef name cannot be null or empty'),
     description: z.string().nullish(),
     version: int.min(0).default(1),
     tasks: z.array(WorkflowTaskSchema).min(1, 'WorkflowTask list cannot be empty'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema } from './definitions';
 
 // Event handlers (Conductor's EventHandler and EventExecution). Action payload keys are snake_case as in Conductor.
 const jsonObject = z.record(z.string(), z.unknown());
@@ -33,7 +34,7 @@ export const EventActionSchema = z.looseObject({
 export type EventAction = z.infer<typeof EventActionSchema>;
 
 export const EventHandlerSchema = z.looseObject({
-  name: z.string().min(1, 'Missing event handler name'),
+  name: nameSchema('Event handler name', 'Missing event handler name'),
   event: z.string().min(1, 'Missing event location'),
   condition: z.string().nullish(),
   evaluatorType: z.string().nullish(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WorkflowDefSchema } from './definitions';
+import { MAX_NAME_LENGTH, WorkflowDefSchema } from './definitions';
 import { TaskExecLogSchema } from './execution';
 import { TaskResultStatus } from './statuses';
 
@@ -13,7 +13,8 @@ export const PrioritySchema = z
   .max(99, 'priority: must be less than or equal to 99');
 
 export const StartWorkflowRequestSchema = z.looseObject({
-  name: z.string({ error: 'Workflow name cannot be null or empty' }).min(1, 'Workflow name cannot be null or empty'),
+  // Only the length: a definition with this name cannot exist otherwise, and the start answers 404 for it.
+  name: z.string({ error: 'Workflow name cannot be null or empty' }).min(1, 'Workflow name cannot be null or empty').max(MAX_NAME_LENGTH, `Workflow name must be at most ${MAX_NAME_LENGTH} characters`),
   version: z.number().int().nullish(),
   correlationId: z.string().nullish(),
   input: jsonObject.nullish(),

@@ -1,5 +1,9 @@
+import { LRUCache } from 'lru-cache';
 import type { TaskDef, WorkflowDef } from '../model/definitions';
 import type { MetadataStore } from '../store/ports';
+import { checkDefinitionCount, checkDefinitionSize, DEFAULT_DEFINITION_LIMITS, type DefinitionLimits } from './definition-limits';
+
+const WORKFLOW_DEF_CACHE_ENTRIES = 1000;
 
 /**
  * Definitions with a read-through cache: the engine reads task definitions synchronously, so all
@@ -7,12 +11,18 @@ import type { MetadataStore } from '../store/ports';
  */
 export class MetadataService {
   private taskDefs = new Map<string, TaskDef>();
-  private readonly workflowDefs = new Map<string, { def: WorkflowDef | undefined; at: number }>();
+  /**
+   * Workflow definitions (and misses) by name and version asked for; the most recently used only, so starts
+   * naming ever new definitions cannot grow it without bound.
+   */
+  private readonly workflowDefs = new LRUCache<string, { def: WorkflowDef | undefined; at: number }>({ max: WORKFLOW_DEF_CACHE_ENTRIES });
   private refresher?: NodeJS.Timeout;
 
   constructor(
     readonly store: MetadataStore,
     private readonly cacheTtlMs: number,
+    /** How large and how many definitions may be; writes past them are refused. */
+    readonly limits: DefinitionLimits = DEFAULT_DEFINITION_LIMITS,
   ) {}
 
   async start(): Promise<void> {
@@ -43,6 +53,9 @@ export class MetadataService {
   }
 
   async putTaskDef(def: TaskDef): Promise<void> {
+    checkDefinitionSize('TaskDef', def.name, def, this.limits);
+    // Every task definition is held here (the engine reads them synchronously): the map is the count.
+    if (!this.taskDefs.has(def.name)) checkDefinitionCount('TaskDef', this.taskDefs.size, this.limits);
     await this.store.putTaskDef(def);
     this.taskDefs.set(def.name, def);
   }
@@ -64,6 +77,8 @@ export class MetadataService {
   }
 
   async putWorkflowDef(def: WorkflowDef): Promise<void> {
+    checkDefinitionSize('WorkflowDef', def.name, def, this.limits);
+    if (!(await this.store.getWorkflowDef(def.name, def.version))) checkDefinitionCount('WorkflowDef', (await this.store.listWorkflowDefs()).length, this.limits);
     await this.store.putWorkflowDef(def);
     this.forget(def.name);
   }

@@ -1,13 +1,16 @@
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { queueName, type QueueKey } from '../engine/effects';
 import type { QueueEntry, LeaseResult } from '../actors/queue-actor';
 import type { Task } from '../model/execution';
 import type { TaskResult } from '../model/requests';
-import type { PollRecord, QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
+import { POLL_DATA_MAX_ENTRIES, type PollRecord, type QueueDirectory, type TaskLimits, type WakeUps } from '../limits/ports';
+import type { LongPollSlots } from '../limits/long-poll-slots';
 import type { ActorHost } from '../runtime/ports';
 import type { ExecutionStore } from '../store/ports';
 import type { MetadataService } from './metadata-service';
 import type { QueuePartitions } from './queues';
+import { ApiError } from './errors';
 import { withComputed } from './workflow-service';
 
 export type PollData = PollRecord;
@@ -18,6 +21,8 @@ export interface PollArgs {
   count: number;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Who polls (clientOf), for the cap on polls in flight per client; Baton's own system workers give none. */
+  client?: string;
   /**
    * Asked with the stored task before a leased entry is claimed; false leaves it in its queue for a
    * later poll (Baton's HTTP worker uses it to keep a busy host's tasks waiting unclaimed).
@@ -33,7 +38,8 @@ const CLAIM_RETRY_MS = 1000;
 
 /** The matching side of the front end: long polls over queue partitions, claims, updates. */
 export class TaskService {
-  private readonly pollData = new Map<string, PollData>();
+  /** The last poll per (task type, domain), the most recently polled POLL_DATA_MAX_ENTRIES of them. */
+  private readonly pollData: LRUCache<string, PollData>;
   private rotation = 0;
 
   constructor(
@@ -48,8 +54,13 @@ export class TaskService {
       log: Logger;
       /** How often the domain-activity view is refreshed from the shared directory (0: this process only). */
       directoryRefreshMs?: number;
+      /** Most poll records kept (POLL_DATA_MAX_ENTRIES). */
+      maxPollRecords?: number;
+      /** Polls in flight per client (BATON_MAX_LONG_POLLS_PER_CLIENT); without it, unlimited. */
+      longPolls?: LongPollSlots;
     },
   ) {
+    this.pollData = new LRUCache({ max: deps.maxPollRecords ?? POLL_DATA_MAX_ENTRIES });
     const every = deps.directoryRefreshMs ?? 0;
     if (every > 0) {
       this.refresher = setInterval(() => void this.refreshPollData(), every);
@@ -64,7 +75,7 @@ export class TaskService {
     try {
       for (const p of await this.deps.directory.pollData()) {
         const k = `${p.queueName}\u0000${p.domain ?? ''}`;
-        if ((this.pollData.get(k)?.lastPollTime ?? 0) < p.lastPollTime) this.pollData.set(k, p);
+        if ((this.pollData.peek(k)?.lastPollTime ?? 0) < p.lastPollTime) this.pollData.set(k, p);
       }
     } catch (e) {
       this.deps.log.warn({ err: e }, 'poll data refresh failed');
@@ -76,7 +87,7 @@ export class TaskService {
   }
 
   isDomainActive = (taskType: string, domain: string): boolean => {
-    const p = this.pollData.get(`${taskType}\u0000${domain}`);
+    const p = this.pollData.peek(`${taskType}\u0000${domain}`);
     return !!p && Date.now() - p.lastPollTime < 10_000;
   };
 
@@ -97,6 +108,27 @@ export class TaskService {
   }
 
   async poll(taskType: string, a: PollArgs): Promise<Task[]> {
+    const release = this.takePollSlot(a.client);
+    try {
+      return await this.pollQueues(taskType, a);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * A client past its polls in flight gets a 429 at once instead of one more held connection; the official
+   * SDKs back off and retry on 429 (the JS SDK's fetch waits 1 s, then doubles).
+   */
+  private takePollSlot(client: string | undefined): () => void {
+    const slots = this.deps.longPolls;
+    if (!slots || client === undefined) return () => undefined;
+    const release = slots.take(client);
+    if (!release) throw new ApiError(429, `Too many polls in flight from this client: at most ${slots.perClient} at a time (BATON_MAX_LONG_POLLS_PER_CLIENT)`);
+    return release;
+  }
+
+  private async pollQueues(taskType: string, a: PollArgs): Promise<Task[]> {
     const { host, partitions, wakeUps } = this.deps;
     this.recordPoll(taskType, a.domain, a.workerId);
     const def = this.deps.metadata.taskDef(taskType);

@@ -6,6 +6,7 @@ import type { StartWorkflowRequest } from '../model/requests';
 import { isTerminalWorkflow } from '../model/statuses';
 import type { ActorHost } from '../runtime/ports';
 import type { ExecutionStore } from '../store/ports';
+import { checkDefinitionSize } from './definition-limits';
 import { badRequest, notFound } from './errors';
 import type { MetadataService } from './metadata-service';
 
@@ -18,7 +19,11 @@ export class WorkflowService {
   ) {}
 
   async resolveDef(req: StartWorkflowRequest): Promise<WorkflowDef> {
-    if (req.workflowDef) return req.workflowDef as WorkflowDef;
+    if (req.workflowDef) {
+      // An inline definition is snapshotted with the execution like a registered one: the same size limit applies.
+      checkDefinitionSize('WorkflowDef', req.workflowDef.name, req.workflowDef, this.metadata.limits);
+      return req.workflowDef as WorkflowDef;
+    }
     const def = await this.metadata.getWorkflowDef(req.name, req.version ?? undefined);
     if (!def) throw notFound(`No such workflow found by name: ${req.name}, version: ${req.version ?? null}`);
     return def;

@@ -1,6 +1,6 @@
 /**
- * Lua scripts of the Redis task limits; each runs atomically inside Redis, so replicas never
- * see a half-applied check-and-take.
+ * Lua scripts of the Redis task limits and queue directory; each runs atomically inside Redis, so
+ * replicas never see a half-applied check-and-take.
  */
 
 /**
@@ -35,4 +35,19 @@ redis.call('ZADD', key, now + ttl, ARGV[2])
 local keep = redis.call('PTTL', key)
 if keep < ttl then redis.call('PEXPIRE', key, ttl) end
 return 1
+`;
+
+/**
+ * One poll record, keeping the newest `max`. KEYS[1] hash field -> record, KEYS[2] sorted set of fields
+ * scored by poll time (ms). ARGV: field, record, pollTime, max. Returns how many records were evicted.
+ */
+export const RECORD_POLL = `
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), ARGV[1])
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if over <= 0 then return 0 end
+local oldest = redis.call('ZRANGE', KEYS[2], 0, over - 1)
+redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
+for _, field in ipairs(oldest) do redis.call('HDEL', KEYS[1], field) end
+return over
 `;

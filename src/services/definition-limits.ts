@@ -1,0 +1,30 @@
+import { ApiError } from './errors';
+
+// How large and how many definitions may be (BATON_MAX_DEFINITION_BYTES, BATON_MAX_DEFINITIONS): every
+// replica keeps task definitions in memory and re-reads them, each execution snapshots its workflow
+// definition, and each event is matched against every handler. Conductor has neither cap.
+
+export interface DefinitionLimits {
+  /** Largest definition, in bytes of its UTF-8 JSON. */
+  maxBytes: number;
+  /** Most definitions of one kind (workflow definitions count every version). */
+  maxCount: number;
+}
+
+export const DEFAULT_DEFINITION_LIMITS: DefinitionLimits = { maxBytes: 1024 * 1024, maxCount: 10_000 };
+
+export type DefinitionKind = 'WorkflowDef' | 'TaskDef' | 'EventHandler';
+
+const PLURAL: Record<DefinitionKind, string> = { WorkflowDef: 'workflow definitions', TaskDef: 'task definitions', EventHandler: 'event handlers' };
+
+/** 413 when the definition's JSON is larger than the limit. */
+export function checkDefinitionSize(kind: DefinitionKind, name: string, def: unknown, limits: DefinitionLimits): void {
+  const bytes = Buffer.byteLength(JSON.stringify(def), 'utf8');
+  if (bytes > limits.maxBytes) throw new ApiError(413, `${kind} ${name} is ${bytes} bytes, over the limit of ${limits.maxBytes} bytes (BATON_MAX_DEFINITION_BYTES)`);
+}
+
+/** 400 when `existing` definitions of the kind leave no room for one more. */
+export function checkDefinitionCount(kind: DefinitionKind, existing: number, limits: DefinitionLimits): void {
+  if (existing >= limits.maxCount)
+    throw new ApiError(400, `Cannot register more than ${limits.maxCount} ${PLURAL[kind]} (BATON_MAX_DEFINITIONS); delete unused ones first`);
+}
