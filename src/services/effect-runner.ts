@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Effect } from '../engine/effects';
 import { queueName } from '../engine/effects';
+import { taskById } from '../engine/context';
 import type { ExecutionState } from '../engine/state';
 import type { EventBus } from '../events/ports';
 import type { TaskLimits, WakeUps } from '../limits/ports';
@@ -40,7 +41,7 @@ export class EffectRunner {
         list.push({ taskId: e.taskId, workflowId: e.workflowId, priority: e.priority, visibleAt: e.visibleAt });
       } else if (e.kind === 'dequeue') {
         ops.push(host.invoke('QueueActor', partitions.actorIdFor(e.queue, e.taskId), 'remove', { taskId: e.taskId }));
-        const t = state.tasks.find((x) => x.taskId === e.taskId);
+        const t = taskById(state.tasks, e.taskId); // a failed 1,000-branch fork dequeues 1,000 tasks in one turn
         if (t) ops.push(this.deps.limits.release(t.taskDefName, t.taskId));
       }
     }
