@@ -70,12 +70,7 @@ export async function startSdkHarness(): Promise<SdkHarness> {
   };
 }
 
-let counter = 0;
-/** A name unique within this process, so tests never share definitions or queues. */
-export function uniqueName(prefix: string): string {
-  counter += 1;
-  return `${prefix}_${process.pid}_${counter}`;
-}
+export { uniqueName } from './names';
 
 /** Waits (bounded) until the workflow reaches `status`; returns it with its tasks. */
 export async function waitForWorkflow(executor: WorkflowExecutor, workflowId: string, status: string | string[], limitMs = 20_000): Promise<Workflow> {
