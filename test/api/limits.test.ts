@@ -1,26 +1,10 @@
-import { call, eventually, startBaton, type TestBaton } from '../support/baton';
+import { apiClient } from '../support/api-client';
+import { eventually, startBaton, type TestBaton } from '../support/baton';
+import { uniqueName } from '../support/names';
 
 // Limits on every resource a client or a workflow author can make Baton hold (issue 9): each ends in a
 // 4xx with a Conductor-style body, or in a task or workflow failure that says which limit and why.
 
-let n = 0;
-const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
-const wf = async (b: TestBaton, id: string): Promise<any> => (await call(b.url, 'GET', `/api/workflow/${id}`)).body;
-const until = (b: TestBaton, id: string, statuses: string[], limitMs = 20_000): Promise<any> =>
-  eventually(async () => {
-    const w = await wf(b, id);
-    return statuses.includes(w.status) ? w : undefined;
-  }, limitMs);
-
-async function register(b: TestBaton, def: Record<string, unknown>): Promise<void> {
-  const r = await call(b.url, 'POST', '/api/metadata/workflowdef', { version: 1, schemaVersion: 2, ...def });
-  expect(r.status).toBe(200);
-}
-async function start(b: TestBaton, name: string, input: Record<string, unknown> = {}): Promise<string> {
-  const r = await call(b.url, 'POST', '/api/workflow', { name, input });
-  expect(r.status).toBe(200);
-  return r.text;
-}
 const clientError = (status: number) => ({ status, instance: expect.any(String), message: expect.any(String), retryable: false });
 const dynamicFork = (name: string, forkTaskType = 'SIMPLE') => ({
   name,
@@ -33,6 +17,7 @@ const list = (count: number) => Array.from({ length: count }, (_, i) => ({ i }))
 
 describe('with the default limits', () => {
   let b: TestBaton;
+  const api = apiClient(() => b.url);
   beforeAll(async () => {
     b = await startBaton();
   });
@@ -41,21 +26,21 @@ describe('with the default limits', () => {
   });
 
   test('a workflow that starts itself as a sub-workflow stops at depth 32 (BATON_MAX_SUBWORKFLOW_DEPTH): 33 executions, each failed', async () => {
-    const name = uniq('again');
-    await register(b, { name, tasks: [{ name: 'sub', taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name, version: 1 } }] });
-    const root = await start(b, name);
-    const count = async (): Promise<number> => (await call(b.url, 'GET', `/api/workflow/search?size=0&query=${encodeURIComponent(`workflowType='${name}'`)}`)).body.totalHits;
+    const name = uniqueName('again');
+    await api.register({ name, tasks: [{ name: 'sub', taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name, version: 1 } }] });
+    const root = await api.start(name);
+    const count = async (): Promise<number> => (await api.call('GET', `/api/workflow/search?size=0&query=${encodeURIComponent(`workflowType='${name}'`)}`)).body.totalHits;
     // Before the cap this chain grew without end (16,000 executions in 6 s): fail as soon as it passes 33.
     for (const deadline = Date.now() + 30_000; ; ) {
       expect(await count()).toBeLessThanOrEqual(33);
-      if ((await wf(b, root)).status === 'FAILED' || Date.now() > deadline) break;
+      if ((await api.workflow(root)).status === 'FAILED' || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    expect((await wf(b, root)).status).toBe('FAILED');
+    expect((await api.workflow(root)).status).toBe('FAILED');
     await eventually(async () => (await count()) === 33);
-    let deepest: any = await wf(b, root);
+    let deepest: any = await api.workflow(root);
     for (let depth = 1; depth <= 32; depth++) {
-      deepest = await wf(b, deepest.tasks[0].subWorkflowId);
+      deepest = await api.workflow(deepest.tasks[0].subWorkflowId);
       expect(deepest).toMatchObject({ subWorkflowDepth: depth, status: 'FAILED' });
     }
     expect(deepest.tasks[0]).toMatchObject({
@@ -67,20 +52,20 @@ describe('with the default limits', () => {
   });
 
   test('a dynamic fork of 1,001 branches fails with the reason (BATON_MAX_FORK_WIDTH), scheduling nothing', async () => {
-    const name = uniq('wide');
-    await register(b, dynamicFork(name));
-    const id = await start(b, name, { list: list(1001) });
-    const w = await until(b, id, ['FAILED']);
+    const name = uniqueName('wide');
+    await api.register(dynamicFork(name));
+    const id = await api.start(name, { list: list(1001) });
+    const w = await api.waitForStatus(id, ['FAILED']);
     expect(w.tasks).toHaveLength(1);
     expect(w.tasks[0]).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: 'Dynamic fork df has 1001 branches, over the limit of 1000 (BATON_MAX_FORK_WIDTH)' });
   });
 
   test('a 1,000-branch dynamic fork of system tasks completes within 5 s (measured: well under one)', async () => {
-    const name = uniq('fork1000_inline');
-    await register(b, dynamicFork(name, 'INLINE'));
+    const name = uniqueName('fork1000_inline');
+    await api.register(dynamicFork(name, 'INLINE'));
     const started = performance.now();
-    const id = await start(b, name, { list: Array.from({ length: 1000 }, (_, i) => ({ evaluatorType: 'value-param', expression: 'i', i })) });
-    const done = await until(b, id, ['COMPLETED', 'FAILED']);
+    const id = await api.start(name, { list: Array.from({ length: 1000 }, (_, i) => ({ evaluatorType: 'value-param', expression: 'i', i })) });
+    const done = await api.waitForStatus(id, ['COMPLETED', 'FAILED']);
     const elapsed = performance.now() - started;
     expect(done.status).toBe('COMPLETED');
     expect(done.tasks).toHaveLength(1002);
@@ -90,13 +75,13 @@ describe('with the default limits', () => {
   // End to end over HTTP: 2,000 requests and turns (1.9 s alone on 2 cores, 3.7 s before the join stopped re-scanning
   // every task); the bound only catches a return to worse than linear. test/unit/engine/limits.test.ts times the engine.
   test('a 1,000-branch dynamic fork of worker tasks: polled in one batch, completed one by one, the workflow completes within 15 s', async () => {
-    const name = uniq('fork1000');
-    await register(b, dynamicFork(name));
+    const name = uniqueName('fork1000');
+    await api.register(dynamicFork(name));
     const started = performance.now();
-    const id = await start(b, name, { list: list(1000) });
+    const id = await api.start(name, { list: list(1000) });
     const polled: any[] = [];
     while (polled.length < 1000) {
-      const r = await call(b.url, 'GET', `/api/tasks/poll/batch/${name}_branch?count=1000&timeout=1000&workerid=w`);
+      const r = await api.call('GET', `/api/tasks/poll/batch/${name}_branch?count=1000&timeout=1000&workerid=w`);
       expect(r.status).toBe(200);
       polled.push(...r.body);
     }
@@ -105,29 +90,29 @@ describe('with the default limits', () => {
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         for (let t = queue.shift(); t; t = queue.shift()) {
-          const r = await call(b.url, 'POST', '/api/tasks', { workflowInstanceId: id, taskId: t.taskId, status: 'COMPLETED', outputData: { i: t.inputData.i } });
+          const r = await api.call('POST', '/api/tasks', { workflowInstanceId: id, taskId: t.taskId, status: 'COMPLETED', outputData: { i: t.inputData.i } });
           expect(r.status).toBe(200);
         }
       }),
     );
-    const done = await until(b, id, ['COMPLETED', 'FAILED']);
+    const done = await api.waitForStatus(id, ['COMPLETED', 'FAILED']);
     const elapsed = performance.now() - started;
     expect(done.status).toBe('COMPLETED');
-    expect(Object.keys(done.tasks.find((t: any) => t.referenceTaskName === 'dj').outputData)).toHaveLength(1000);
+    expect(Object.keys(done.tasks.find((t: any) => t.referenceTaskName === 'dj')!.outputData)).toHaveLength(1000);
     expect(elapsed).toBeLessThan(15_000);
   });
 
   describe('JSON nested deeper than BATON_MAX_JSON_DEPTH (128) is a 400 on both front ends, not a retryable 500', () => {
     /** `depth` objects nested in one another, as JSON text (JSON.stringify itself overflows at a few thousand). */
     const nest = (depth: number): string => `${'{"v":'.repeat(depth)}"leaf"${'}'.repeat(depth)}`;
-    const send = (path: string, raw: string, contentType = 'application/json') => call(b.url, 'POST', path, undefined, { raw, contentType });
+    const send = (path: string, raw: string, contentType = 'application/json') => api.call('POST', path, undefined, { raw, contentType });
 
     test('a start whose body nests 128 levels is taken, one level more is refused', async () => {
-      const name = uniq('deep');
-      await register(b, { name, tasks: [{ name: `${name}_t`, taskReferenceName: 't' }] });
+      const name = uniqueName('deep');
+      await api.register({ name, tasks: [{ name: `${name}_t`, taskReferenceName: 't' }] });
       const ok = await send('/api/workflow', `{"name":"${name}","input":${nest(127)}}`);
       expect(ok.status).toBe(200);
-      expect((await wf(b, ok.text)).input).toEqual(JSON.parse(nest(127)));
+      expect((await api.workflow(ok.text)).input).toEqual(JSON.parse(nest(127)));
       for (const contentType of ['application/json', 'application/vnd.baton+json']) {
         const r = await send('/api/workflow', `{"name":"${name}","input":${nest(128)}}`, contentType);
         expect(r.status).toBe(400);
@@ -136,23 +121,23 @@ describe('with the default limits', () => {
     });
 
     test('5,000 levels, the depth that overflowed the stack at commit: a worker update and a definition are refused, and nothing changes', async () => {
-      const name = uniq('deep_update');
-      await register(b, { name, tasks: [{ name: `${name}_t`, taskReferenceName: 't' }] });
-      const id = await start(b, name);
-      const [task] = (await call(b.url, 'GET', `/api/tasks/poll/batch/${name}_t?count=1&timeout=2000`)).body;
+      const name = uniqueName('deep_update');
+      await api.register({ name, tasks: [{ name: `${name}_t`, taskReferenceName: 't' }] });
+      const id = await api.start(name);
+      const [task] = (await api.call('GET', `/api/tasks/poll/batch/${name}_t?count=1&timeout=2000`)).body;
       for (const contentType of ['application/json', 'application/vnd.baton+json']) {
         const r = await send('/api/tasks', `{"workflowInstanceId":"${id}","taskId":"${task.taskId}","status":"COMPLETED","outputData":${nest(5000)}}`, contentType);
         expect(r.status).toBe(400);
         expect(r.body).toMatchObject({ status: 400, retryable: false });
       }
-      expect((await wf(b, id)).tasks[0].status).toBe('IN_PROGRESS');
-      const def = await send('/api/metadata/workflowdef', `{"name":"${uniq('deep_def')}","tasks":[{"name":"x","taskReferenceName":"x","inputParameters":${nest(5000)}}]}`);
+      expect((await api.workflow(id)).tasks[0].status).toBe('IN_PROGRESS');
+      const def = await send('/api/metadata/workflowdef', `{"name":"${uniqueName('deep_def')}","tasks":[{"name":"x","taskReferenceName":"x","inputParameters":${nest(5000)}}]}`);
       expect(def.status).toBe(400);
     });
   });
 
   describe('search queries past their size and depth are a 400 (SEARCH_LIMITS)', () => {
-    const search = (params: Record<string, string>) => call(b.url, 'GET', `/api/workflow/search?${new URLSearchParams(params)}`);
+    const search = (params: Record<string, string>) => api.call('GET', `/api/workflow/search?${new URLSearchParams(params)}`);
 
     test.each([
       ['parentheses nested 17 deep', { query: `${'('.repeat(17)}status='RUNNING'${')'.repeat(17)}` }, 'parentheses nested deeper than 16'],
@@ -170,9 +155,9 @@ describe('with the default limits', () => {
 
     test('a 1,000-term AND chain, which SQLite refused as too deep (a 500), is a 400; 100 terms run', async () => {
       const chain = (count: number) => Array.from({ length: count }, () => `status='RUNNING'`).join(' AND ');
-      const tooMany = await call(b.url, 'GET', `/api/workflow/search?query=${encodeURIComponent(chain(1000).slice(0, 4096))}`);
+      const tooMany = await api.call('GET', `/api/workflow/search?query=${encodeURIComponent(chain(1000).slice(0, 4096))}`);
       expect(tooMany.status).toBe(400);
-      const fine = await call(b.url, 'GET', `/api/workflow/search?query=${encodeURIComponent(chain(100))}`);
+      const fine = await api.call('GET', `/api/workflow/search?query=${encodeURIComponent(chain(100))}`);
       expect(fine.status).toBe(200);
     });
   });
@@ -181,21 +166,21 @@ describe('with the default limits', () => {
     test.each([
       ['a task definition', '/api/metadata/taskdefs', (name: string) => [{ name }]],
       ['a workflow definition', '/api/metadata/workflowdef', (name: string) => ({ name, version: 1, tasks: [{ name: 'x', taskReferenceName: 'x' }] })],
-      ['a task reference', '/api/metadata/workflowdef', (name: string) => ({ name: uniq('refs'), version: 1, tasks: [{ name: 'x', taskReferenceName: name }] })],
+      ['a task reference', '/api/metadata/workflowdef', (name: string) => ({ name: uniqueName('refs'), version: 1, tasks: [{ name: 'x', taskReferenceName: name }] })],
       ['an event handler', '/api/event', (name: string) => ({ name, event: 'conductor:x:y', actions: [{ action: 'start_workflow', start_workflow: { name: 'x' } }] })],
     ])('%s', async (_what, path, body) => {
       for (const bad of ['n'.repeat(256), 'bell\u0007name', 'line\nbreak']) {
-        const r = await call(b.url, 'POST', path, body(bad));
+        const r = await api.call('POST', path, body(bad));
         expect(r.status).toBe(400);
         expect(r.body).toMatchObject({ ...clientError(400), validationErrors: [expect.objectContaining({ message: expect.stringMatching(/at most 255 characters|control characters/) })] });
       }
-      expect((await call(b.url, 'POST', path, body(`ok_${'n'.repeat(240)}`))).status).toBe(200);
+      expect((await api.call('POST', path, body(`ok_${'n'.repeat(240)}`))).status).toBe(200);
     });
 
     test('a poll for a task type, domain or worker id over 255 characters is a 400 on both front ends', async () => {
       const long = 'q'.repeat(256);
       for (const path of [`/api/tasks/poll/batch/${long}`, `/api/tasks/poll/batch/${long}/`, `/api/tasks/poll/${long}`, '/api/tasks/poll/batch/ok?domain=' + long, '/api/tasks/poll/batch/ok?workerid=' + long]) {
-        const r = await call(b.url, 'GET', path);
+        const r = await api.call('GET', path);
         expect(r.status).toBe(400);
         expect(r.body).toMatchObject(clientError(400));
       }
@@ -203,15 +188,15 @@ describe('with the default limits', () => {
   });
 
   test('polling 10,050 different task types keeps at most 10,000 poll records, the most recent ones', async () => {
-    const prefix = uniq('pd');
+    const prefix = uniqueName('pd');
     const types = Array.from({ length: 10_050 }, (_, i) => `${prefix}_${i}`);
     const queue = [...types];
     await Promise.all(
       Array.from({ length: 16 }, async () => {
-        for (let t = queue.shift(); t; t = queue.shift()) expect((await call(b.url, 'GET', `/api/tasks/poll/batch/${t}?timeout=0&workerid=w`)).status).toBe(200);
+        for (let t = queue.shift(); t; t = queue.shift()) expect((await api.call('GET', `/api/tasks/poll/batch/${t}?timeout=0&workerid=w`)).status).toBe(200);
       }),
     );
-    const all: any[] = (await call(b.url, 'GET', '/api/tasks/queue/polldata/all')).body;
+    const all: any[] = (await api.call('GET', '/api/tasks/queue/polldata/all')).body;
     expect(all.length).toBeLessThanOrEqual(10_000);
     const names = new Set(all.map((p) => p.queueName));
     expect(names.has(types[types.length - 1]!)).toBe(true);
@@ -221,6 +206,7 @@ describe('with the default limits', () => {
 
 describe('with tight limits', () => {
   let b: TestBaton;
+  const api = apiClient(() => b.url);
   beforeAll(async () => {
     b = await startBaton({
       BATON_MAX_TASKS_PER_EXECUTION: '20',
@@ -234,10 +220,10 @@ describe('with tight limits', () => {
   });
 
   test('a dynamic fork that would pass BATON_MAX_TASKS_PER_EXECUTION fails with the reason', async () => {
-    const name = uniq('many');
-    await register(b, dynamicFork(name));
-    const id = await start(b, name, { list: list(19) });
-    const w = await until(b, id, ['FAILED']);
+    const name = uniqueName('many');
+    await api.register(dynamicFork(name));
+    const id = await api.start(name, { list: list(19) });
+    const w = await api.waitForStatus(id, ['FAILED']);
     expect(w.tasks[0]).toMatchObject({
       status: 'FAILED_WITH_TERMINAL_ERROR',
       reasonForIncompletion: `Dynamic fork df would bring workflow ${id} to 21 tasks, over the limit of 20 tasks per execution (BATON_MAX_TASKS_PER_EXECUTION)`,
@@ -245,71 +231,72 @@ describe('with tight limits', () => {
   });
 
   test("a JOIN whose merged output is over BATON_TASK_PAYLOAD_MAX_BYTES fails itself; the worker's update that completed the last branch is not refused", async () => {
-    const name = uniq('join');
-    await register(b, {
+    const name = uniqueName('join');
+    await api.register({
       name,
       tasks: [
         { name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', forkTasks: [[{ name: `${name}_a`, taskReferenceName: 'a' }], [{ name: `${name}_b`, taskReferenceName: 'b' }]] },
         { name: 'j', taskReferenceName: 'j', type: 'JOIN', joinOn: ['a', 'b'] },
       ],
     });
-    const id = await start(b, name);
+    const id = await api.start(name);
     for (const type of [`${name}_a`, `${name}_b`]) {
-      const [t] = (await call(b.url, 'GET', `/api/tasks/poll/batch/${type}?count=1&timeout=2000`)).body;
+      const [t] = (await api.call('GET', `/api/tasks/poll/batch/${type}?count=1&timeout=2000`)).body;
       // Each output is under the limit; together, in the JOIN's output, they are over it. Before, this update got a 413.
-      const r = await call(b.url, 'POST', '/api/tasks', { workflowInstanceId: id, taskId: t.taskId, status: 'COMPLETED', outputData: { v: 'x'.repeat(1500) } });
+      const r = await api.call('POST', '/api/tasks', { workflowInstanceId: id, taskId: t.taskId, status: 'COMPLETED', outputData: { v: 'x'.repeat(1500) } });
       expect(r.status).toBe(200);
     }
-    const w = await until(b, id, ['FAILED']);
-    const j = w.tasks.find((t: any) => t.referenceTaskName === 'j');
+    const w = await api.waitForStatus(id, ['FAILED']);
+    const j = w.tasks.find((t: any) => t.referenceTaskName === 'j')!;
     expect(j).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', outputData: {} });
     expect(j.reasonForIncompletion).toMatch(new RegExp(`^The payload size: \\d+ of task: ${j.taskId} in workflow: ${id}  is greater than the permissible limit: 2048 bytes$`));
     expect(w.tasks.filter((t: any) => t.referenceTaskName !== 'j').map((t: any) => t.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
   });
 
   test("a worker's own result over the limit is still refused with a 413, changing nothing", async () => {
-    const name = uniq('own');
-    await register(b, { name, tasks: [{ name: `${name}_t`, taskReferenceName: 't' }] });
-    const id = await start(b, name);
-    const [t] = (await call(b.url, 'GET', `/api/tasks/poll/batch/${name}_t?count=1&timeout=2000`)).body;
-    const r = await call(b.url, 'POST', '/api/tasks', { workflowInstanceId: id, taskId: t.taskId, status: 'COMPLETED', outputData: { v: 'x'.repeat(3000) } });
+    const name = uniqueName('own');
+    await api.register({ name, tasks: [{ name: `${name}_t`, taskReferenceName: 't' }] });
+    const id = await api.start(name);
+    const [t] = (await api.call('GET', `/api/tasks/poll/batch/${name}_t?count=1&timeout=2000`)).body;
+    const r = await api.call('POST', '/api/tasks', { workflowInstanceId: id, taskId: t.taskId, status: 'COMPLETED', outputData: { v: 'x'.repeat(3000) } });
     expect(r.status).toBe(413);
-    expect((await wf(b, id)).tasks[0].status).toBe('IN_PROGRESS');
+    expect((await api.workflow(id)).tasks[0].status).toBe('IN_PROGRESS');
   });
 
   test('definitions larger than BATON_MAX_DEFINITION_BYTES are refused with a 413, inline ones at start too', async () => {
     const description = 'd'.repeat(5000);
-    const wfDef = { name: uniq('big'), version: 1, description, tasks: [{ name: 'x', taskReferenceName: 'x' }] };
+    const wfDef = { name: uniqueName('big'), version: 1, description, tasks: [{ name: 'x', taskReferenceName: 'x' }] };
     for (const [path, body] of [
       ['/api/metadata/workflowdef', wfDef],
-      ['/api/metadata/taskdefs', [{ name: uniq('bigtask'), description }]],
-      ['/api/event', { name: uniq('bighandler'), event: 'conductor:x:y', actions: [{ action: 'start_workflow', start_workflow: { name: 'x', input: { description } } }] }],
+      ['/api/metadata/taskdefs', [{ name: uniqueName('bigtask'), description }]],
+      ['/api/event', { name: uniqueName('bighandler'), event: 'conductor:x:y', actions: [{ action: 'start_workflow', start_workflow: { name: 'x', input: { description } } }] }],
       ['/api/workflow', { name: wfDef.name, workflowDef: wfDef }],
     ] as const) {
-      const r = await call(b.url, 'POST', path, body);
+      const r = await api.call('POST', path, body);
       expect(r.status).toBe(413);
       expect(r.body).toMatchObject({ ...clientError(413), message: expect.stringContaining('over the limit of 4096 bytes (BATON_MAX_DEFINITION_BYTES)') });
     }
   });
 
   test('a client holding BATON_MAX_LONG_POLLS_PER_CLIENT long polls gets a 429 (retryable) for one more, on either front end; a slot freed is taken again', async () => {
-    const type = uniq('lp');
+    const type = uniqueName('lp');
     let heldEnded = false;
-    const held = Promise.all([0, 1].map(() => call(b.url, 'GET', `/api/tasks/poll/batch/${type}?count=1&timeout=5000`))).finally(() => (heldEnded = true));
-    await eventually(async () => ((await call(b.url, 'GET', `/api/tasks/queue/polldata?taskType=${type}`)).body as any[]).length > 0);
+    const held = Promise.all([0, 1].map(() => api.call('GET', `/api/tasks/poll/batch/${type}?count=1&timeout=5000`))).finally(() => (heldEnded = true));
+    await eventually(async () => ((await api.call('GET', `/api/tasks/queue/polldata?taskType=${type}`)).body as any[]).length > 0);
     for (const path of [`/api/tasks/poll/batch/${type}?timeout=5000`, `/api/tasks/poll/batch/${type}/?timeout=5000`, `/api/tasks/poll/${type}`]) {
-      const r = await call(b.url, 'GET', path);
+      const r = await api.call('GET', path);
       expect(r.status).toBe(429);
       expect(r.body).toMatchObject({ status: 429, retryable: true, message: 'Too many polls in flight from this client: at most 2 at a time (BATON_MAX_LONG_POLLS_PER_CLIENT)' });
       expect(heldEnded).toBe(false); // answered at once, while the two long polls still wait
     }
     for (const r of await held) expect(r).toMatchObject({ status: 200, body: [] });
-    expect((await call(b.url, 'GET', `/api/tasks/poll/batch/${type}?timeout=10`)).status).toBe(200);
+    expect((await api.call('GET', `/api/tasks/poll/batch/${type}?timeout=10`)).status).toBe(200);
   });
 });
 
 describe('with BATON_MAX_DEFINITIONS=3', () => {
   let b: TestBaton;
+  const api = apiClient(() => b.url);
   beforeAll(async () => {
     b = await startBaton({ BATON_MAX_DEFINITIONS: '3' });
   });
@@ -319,13 +306,13 @@ describe('with BATON_MAX_DEFINITIONS=3', () => {
 
   test('a fourth definition of a kind is refused with a 400; updating one that exists still works', async () => {
     const defs = [1, 2, 3, 4].map((v) => ({ name: 'counted', version: v, tasks: [{ name: 'x', taskReferenceName: 'x' }] }));
-    for (const d of defs.slice(0, 3)) expect((await call(b.url, 'POST', '/api/metadata/workflowdef', d)).status).toBe(200);
-    const refused = await call(b.url, 'POST', '/api/metadata/workflowdef', defs[3]);
+    for (const d of defs.slice(0, 3)) expect((await api.call('POST', '/api/metadata/workflowdef', d)).status).toBe(200);
+    const refused = await api.call('POST', '/api/metadata/workflowdef', defs[3]);
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ ...clientError(400), message: 'Cannot register more than 3 workflow definitions (BATON_MAX_DEFINITIONS); delete unused ones first' });
-    expect((await call(b.url, 'POST', '/api/metadata/workflowdef?overwrite=true', { ...defs[2], description: 'again' })).status).toBe(200);
-    expect((await call(b.url, 'POST', '/api/metadata/taskdefs', [{ name: 't1' }, { name: 't2' }, { name: 't3' }])).status).toBe(200);
-    expect((await call(b.url, 'POST', '/api/metadata/taskdefs', [{ name: 't4' }])).status).toBe(400);
-    expect((await call(b.url, 'PUT', '/api/metadata/taskdefs', { name: 't1', description: 'updated' })).status).toBe(200);
+    expect((await api.call('POST', '/api/metadata/workflowdef?overwrite=true', { ...defs[2], description: 'again' })).status).toBe(200);
+    expect((await api.call('POST', '/api/metadata/taskdefs', [{ name: 't1' }, { name: 't2' }, { name: 't3' }])).status).toBe(200);
+    expect((await api.call('POST', '/api/metadata/taskdefs', [{ name: 't4' }])).status).toBe(400);
+    expect((await api.call('PUT', '/api/metadata/taskdefs', { name: 't1', description: 'updated' })).status).toBe(200);
   });
 });
