@@ -1,5 +1,6 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { call, eventually, startBaton, type TestBaton } from '../support/baton';
+import { apiClient, taskOf } from '../support/api-client';
+import { startBaton, type TestBaton } from '../support/baton';
 
 // Scripts and expressions cannot stall the server: INLINE and JSON_JQ_TRANSFORM run in the script
 // workers while the event loop serves everyone else, `${...}` JSONPath has a budget, and a DO_WHILE
@@ -8,10 +9,11 @@ import { call, eventually, startBaton, type TestBaton } from '../support/baton';
 
 const TIME_LIMIT_MS = 500;
 let b: TestBaton;
+const api = apiClient(() => b.url);
 
 beforeAll(async () => {
   b = await startBaton({ BATON_SCRIPT_TIMEOUT_MS: String(TIME_LIMIT_MS), BATON_SCRIPT_WORKERS: '2', BATON_DO_WHILE_MAX_ITERATIONS: '50' });
-  for (let i = 0; i < 20; i++) expect((await call(b.url, 'POST', '/api/metadata/taskdefs', [{ name: `iso_def_${i}`, retryCount: 0 }])).status).toBe(200);
+  for (let i = 0; i < 20; i++) await api.registerTaskDefs([{ name: `iso_def_${i}`, retryCount: 0 }]);
 });
 afterAll(() => b?.stop());
 
@@ -24,23 +26,7 @@ const inline = (ref: string, expression: string, extra: Record<string, unknown> 
 });
 const jq = (ref: string, queryExpression: string, extra: Record<string, unknown> = {}) => ({ name: ref, taskReferenceName: ref, type: 'JSON_JQ_TRANSFORM', inputParameters: { queryExpression }, ...extra });
 
-async function register(def: Record<string, unknown>): Promise<void> {
-  const r = await call(b.url, 'POST', '/api/metadata/workflow', { version: 1, ownerEmail: 'iso@example.com', ...def });
-  expect([200, 204]).toContain(r.status);
-}
-
-async function start(name: string, input: Record<string, unknown> = {}): Promise<string> {
-  const r = await call<string>(b.url, 'POST', '/api/workflow', { name, version: 1, input });
-  if (r.status !== 200) throw new Error(`start ${name}: ${r.status} ${r.text}`);
-  return r.text;
-}
-
-const execution = async (id: string): Promise<any> => (await call(b.url, 'GET', `/api/workflow/${id}?includeTasks=true`)).body;
-const ended = (id: string) => eventually(async () => {
-  const wf = await execution(id);
-  return ['COMPLETED', 'FAILED', 'TERMINATED', 'TIMED_OUT'].includes(wf.status) ? wf : undefined;
-}, 60_000, 100);
-const taskOf = (wf: any, ref: string): any => wf.tasks.find((t: any) => t.referenceTaskName === ref);
+const ended = (id: string) => api.waitForStatus(id, ['COMPLETED', 'FAILED', 'TERMINATED', 'TIMED_OUT'], 60_000);
 
 /** Runs `during` while timing unrelated `GET /api/metadata/taskdefs` calls one after another, and the event loop's delay. */
 async function measured<T>(during: () => Promise<T>): Promise<{ result: T; latenciesMs: number[]; loopDelayMaxMs: number; loopDelayP99Ms: number }> {
@@ -51,7 +37,7 @@ async function measured<T>(during: () => Promise<T>): Promise<{ result: T; laten
   const probe = (async () => {
     while (!done) {
       const began = performance.now();
-      const r = await call(b.url, 'GET', '/api/metadata/taskdefs');
+      const r = await api.call('GET', '/api/metadata/taskdefs');
       latenciesMs.push(performance.now() - began);
       expect(r.status).toBe(200);
     }
@@ -72,7 +58,7 @@ const p99 = (values: number[]): number => {
 };
 
 test('20 workflows each spinning an INLINE while(true) and a jq [range(1e9)]: taskdefs keeps p99 under 50 ms, every script fails at its time limit', async () => {
-  await register({
+  await api.register({
     name: 'iso_spin',
     tasks: [
       {
@@ -86,7 +72,7 @@ test('20 workflows each spinning an INLINE while(true) and a jq [range(1e9)]: ta
     ],
   });
   const { result: ids, latenciesMs, loopDelayMaxMs, loopDelayP99Ms } = await measured(async () => {
-    const ids = await Promise.all(Array.from({ length: 20 }, () => start('iso_spin')));
+    const ids = await Promise.all(Array.from({ length: 20 }, () => api.start('iso_spin')));
     await Promise.all(ids.map(ended));
     return ids;
   });
@@ -96,18 +82,18 @@ test('20 workflows each spinning an INLINE while(true) and a jq [range(1e9)]: ta
   expect(loopDelayP99Ms).toBeLessThan(50);
   expect(latenciesMs.length).toBeGreaterThan(100);
   for (const id of ids) {
-    const wf = await execution(id);
+    const wf = await api.workflow(id);
     expect(taskOf(wf, 'js_spin')).toMatchObject({ status: 'COMPLETED_WITH_ERRORS', reasonForIncompletion: 'Script not evaluated within 500 ms, interrupted.' });
     expect(taskOf(wf, 'jq_spin')).toMatchObject({ status: 'COMPLETED_WITH_ERRORS', reasonForIncompletion: 'jq query exceeded the time limit of 500 ms and was stopped' });
   }
 }, 120_000);
 
 test("an INLINE's own error and its time limit give different statuses and reasons, as in Conductor", async () => {
-  await register({ name: 'iso_inline_spin', tasks: [inline('s', 'while (true) {}')] });
-  await register({ name: 'iso_inline_error', tasks: [inline('s', "throw new Error('no such order')")] });
-  const spun = await ended(await start('iso_inline_spin'));
+  await api.register({ name: 'iso_inline_spin', tasks: [inline('s', 'while (true) {}')] });
+  await api.register({ name: 'iso_inline_error', tasks: [inline('s', "throw new Error('no such order')")] });
+  const spun = await ended(await api.start('iso_inline_spin'));
   expect(taskOf(spun, 's')).toMatchObject({ status: 'FAILED', reasonForIncompletion: 'Script not evaluated within 500 ms, interrupted.' });
-  const broke = await ended(await start('iso_inline_error'));
+  const broke = await ended(await api.start('iso_inline_error'));
   expect(taskOf(broke, 's')).toMatchObject({
     status: 'FAILED_WITH_TERMINAL_ERROR',
     reasonForIncompletion: 'Error evaluating the script `JavaScript error during evaluation: Error: no such order`',
@@ -124,8 +110,8 @@ describe('`${...}` JSONPath over a deep document', () => {
     ['a 60-level document stops at the step budget', 60, '${build.output.result..*..*..*..*}', "JSONPath expression '$.build.output.result..*..*..*..*' exceeded the evaluation budget of 1000000 steps"],
   ])('%s: the task and workflow fail with the reason, the server stays responsive', async (_label, levels, expression, reason) => {
     const name = `iso_jsonpath_${levels}`;
-    await register({ name, tasks: [inline('build', deepDoc(levels)), { name: 'iso_def_0', taskReferenceName: 'use', type: 'SIMPLE', inputParameters: { all: expression } }] });
-    const { result: wf, latenciesMs, loopDelayMaxMs } = await measured(async () => ended(await start(name)));
+    await api.register({ name, tasks: [inline('build', deepDoc(levels)), { name: 'iso_def_0', taskReferenceName: 'use', type: 'SIMPLE', inputParameters: { all: expression } }] });
+    const { result: wf, latenciesMs, loopDelayMaxMs } = await measured(async () => ended(await api.start(name)));
     expect(taskOf(wf, 'use')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: reason });
     expect(wf).toMatchObject({ status: 'FAILED', reasonForIncompletion: reason });
     // Unbounded, the 200-level case held the event loop for over ten seconds.
@@ -136,11 +122,11 @@ describe('`${...}` JSONPath over a deep document', () => {
 
 describe('DO_WHILE iteration cap (BATON_DO_WHILE_MAX_ITERATIONS=50)', () => {
   test('a loop whose condition never turns false fails at the cap with the reason, instead of running on', async () => {
-    await register({
+    await api.register({
       name: 'iso_forever',
       tasks: [{ name: 'loop', taskReferenceName: 'loop', type: 'DO_WHILE', loopCondition: 'true', loopOver: [inline('step', '$.i', {}, { i: '${loop.output.iteration}' })] }],
     });
-    const wf = await ended(await start('iso_forever'));
+    const wf = await ended(await api.start('iso_forever'));
     const reason = 'DO_WHILE loop reached the limit of 50 iterations (BATON_DO_WHILE_MAX_ITERATIONS) and its loopCondition still holds';
     expect(taskOf(wf, 'loop')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', iteration: 50, reasonForIncompletion: reason });
     expect(wf.status).toBe('FAILED');
@@ -150,8 +136,8 @@ describe('DO_WHILE iteration cap (BATON_DO_WHILE_MAX_ITERATIONS=50)', () => {
 
   test('a loop of tasks that finish at once, more than one decision takes, carries on in the next turn and completes', async () => {
     const body = Array.from({ length: 40 }, (_, i) => ({ name: `n${i}`, taskReferenceName: `n${i}`, type: 'NOOP' }));
-    await register({ name: 'iso_long_items', tasks: [{ name: 'each', taskReferenceName: 'each', type: 'DO_WHILE', items: '${workflow.input.list}', loopCondition: 'true', loopOver: body }] });
-    const wf = await ended(await start('iso_long_items', { list: Array.from({ length: 30 }, (_, i) => i) }));
+    await api.register({ name: 'iso_long_items', tasks: [{ name: 'each', taskReferenceName: 'each', type: 'DO_WHILE', items: '${workflow.input.list}', loopCondition: 'true', loopOver: body }] });
+    const wf = await ended(await api.start('iso_long_items', { list: Array.from({ length: 30 }, (_, i) => i) }));
     expect(wf.status).toBe('COMPLETED');
     expect(taskOf(wf, 'each')).toMatchObject({ status: 'COMPLETED', iteration: 30 });
     expect(wf.tasks).toHaveLength(1 + 30 * 40);

@@ -24,9 +24,10 @@ import {
   type Workflow,
   type WorkflowTask,
 } from '@io-orkes/conductor-javascript';
+import { taskOf, taskRows } from '../support/api-client';
 import { call, eventually } from '../support/baton';
 import { startSdkHarness, uniqueName, waitForTask, waitForWorkflow, type SdkHarness } from '../support/sdk';
-import { pollBatch, pollOnce, pollUntilTask, startHttpTarget, taskOf, taskRows, type HttpTarget, type PolledTask } from '../support/task-types';
+import { pollBatch, pollOnce, pollUntilTask, startHttpTarget, type HttpTarget, type PolledTask } from '../support/task-types';
 
 // Every Conductor task type through the real API: each workflow is
 // built with the official JS SDK's builders where the SDK has one, registered with the SDK, run on an

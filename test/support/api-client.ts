@@ -29,6 +29,26 @@ export interface WorkflowView {
 
 export type Json = Record<string, unknown>;
 
+/** What `taskOf` needs of a task: the API's answer and the SDK's Task type both fit. */
+interface TaskLike {
+  referenceTaskName?: string;
+  taskType?: string;
+  status?: string;
+}
+
+/** `[referenceTaskName, taskType, status]` per task, in task-list order. */
+export function taskRows(wf: { tasks?: TaskLike[] }): Array<[string, string, string]> {
+  return (wf.tasks ?? []).map((t) => [String(t.referenceTaskName), String(t.taskType), String(t.status)]);
+}
+
+/** The task with reference `ref` (latest attempt), or a thrown error naming what is there. */
+export function taskOf<T extends TaskLike>(wf: { tasks?: T[] }, ref: string): T {
+  const found = (wf.tasks ?? []).filter((t) => t.referenceTaskName === ref);
+  const t = found[found.length - 1];
+  if (!t) throw new Error(`no task ${ref} in ${JSON.stringify(taskRows(wf))}`);
+  return t;
+}
+
 export interface PollOptions {
   workerId?: string;
   domain?: string;

@@ -1,10 +1,9 @@
 import express from 'express';
 import type { Server } from 'node:http';
-import type { Workflow } from '@io-orkes/conductor-javascript';
 import { call, eventually } from './baton';
 
-// Helpers for test/api/task-types.test.ts: direct polls as a worker would make them, a compact view
-// of a workflow's task list, and a local HTTP server for HTTP tasks to call.
+// Helpers for test/api/task-types.test.ts: direct polls as a worker would make them, and a local
+// HTTP server for HTTP tasks to call.
 
 /** What `GET /api/tasks/poll/{type}` hands out (the fields the tests read). */
 export interface PolledTask {
@@ -48,19 +47,6 @@ export async function pollBatch(base: string, taskType: string, count: number, t
 /** Polls until a task of `taskType` is handed out (bounded). */
 export function pollUntilTask(base: string, taskType: string, o: PollOptions = {}, limitMs = 20_000): Promise<PolledTask> {
   return eventually(() => pollOnce(base, taskType, o), limitMs);
-}
-
-/** `[referenceTaskName, taskType, status]` per task, in task-list order. */
-export function taskRows(wf: Workflow): Array<[string, string, string]> {
-  return (wf.tasks ?? []).map((t) => [String(t.referenceTaskName), String(t.taskType), String(t.status)]);
-}
-
-/** The task with reference `ref` (latest attempt), or a thrown error naming what is there. */
-export function taskOf(wf: Workflow, ref: string) {
-  const found = (wf.tasks ?? []).filter((t) => t.referenceTaskName === ref);
-  const t = found[found.length - 1];
-  if (!t) throw new Error(`no task ${ref} in ${JSON.stringify(taskRows(wf))}`);
-  return t;
 }
 
 /** A request the HTTP target received. */
