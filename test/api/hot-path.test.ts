@@ -1,12 +1,12 @@
-import { call, eventually, startBaton, type TestBaton } from '../support/baton';
+import { apiClient } from '../support/api-client';
+import { eventually, startBaton, type TestBaton } from '../support/baton';
 
 // The hot worker calls (start, batch poll, update, update-v2) are served ahead of express when
 // they come in their plain form; a JSON type express also reads (application/*+json) or a trailing
 // slash takes them through express. Both front ends must answer alike.
 
 let b: TestBaton;
-let n = 0;
-const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
+const api = apiClient(() => b.url);
 const MAX_BODY = 4096;
 
 beforeAll(async () => {
@@ -18,19 +18,18 @@ afterAll(async () => {
 
 const PLAIN = 'application/json';
 const VIA_EXPRESS = 'application/vnd.baton+json';
-const send = (path: string, raw: string, contentType: string) => call(b.url, 'POST', path, undefined, { raw, contentType });
+const send = (path: string, raw: string, contentType: string) => api.call('POST', path, undefined, { raw, contentType });
 const withoutInstance = (body: any) => ({ ...body, instance: undefined });
 
 async function registerOneTask(): Promise<{ name: string; type: string }> {
-  const name = uniq('hot');
-  const type = uniq('hot_t');
-  const r = await call(b.url, 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: type, taskReferenceName: 'x' }, { name: type, taskReferenceName: 'y' }] });
-  expect(r.status).toBe(200);
+  const name = api.uniq('hot');
+  const type = api.uniq('hot_t');
+  await api.register({ name, tasks: [{ name: type, taskReferenceName: 'x' }, { name: type, taskReferenceName: 'y' }] });
   return { name, type };
 }
 
-const pollOne = (type: string, path = `/api/tasks/poll/batch/${type}?count=1&timeout=200`) =>
-  eventually(async () => (await call(b.url, 'GET', path)).body[0]);
+/** The first task a poll of this exact form hands out (polled until one comes, bounded). */
+const firstPolled = (path: string) => eventually(async () => (await api.call('GET', path)).body[0]);
 
 test('a workflow runs end to end with every call in either form', async () => {
   const { name, type } = await registerOneTask();
@@ -39,17 +38,14 @@ test('a workflow runs end to end with every call in either form', async () => {
     expect(started.status).toBe(200);
     expect(started.contentType).toContain('text/plain');
     const id = started.text;
-    const x = await pollOne(type, `/api/task/poll/batch/${encodeURIComponent(type)}?count=5&timeout=200&workerid=w-${suffix || 'plain'}`);
+    const x = await firstPolled(`/api/task/poll/batch/${encodeURIComponent(type)}?count=5&timeout=200&workerid=w-${suffix || 'plain'}`);
     expect(x).toMatchObject({ workflowInstanceId: id, referenceTaskName: 'x', workerId: `w-${suffix || 'plain'}`, status: 'IN_PROGRESS' });
     const v2 = await send(`/api/tasks/update-v2${suffix}`, JSON.stringify({ workflowInstanceId: id, taskId: x.taskId, status: 'COMPLETED', outputData: { a: 1 } }), contentType);
     expect(v2.status).toBe(200);
     expect(v2.body).toMatchObject({ workflowInstanceId: id, referenceTaskName: 'y', status: 'IN_PROGRESS' });
     const done = await send(`/api/tasks${suffix}`, JSON.stringify({ workflowInstanceId: id, taskId: v2.body.taskId, status: 'COMPLETED' }), contentType);
     expect(done).toMatchObject({ status: 200, text: v2.body.taskId });
-    const wf = await eventually(async () => {
-      const r = await call(b.url, 'GET', `/api/workflow/${id}`);
-      return r.body.status === 'COMPLETED' ? r.body : undefined;
-    });
+    const wf = await api.waitForStatus(id, 'COMPLETED');
     expect(wf.input).toEqual({ k: contentType });
     const nothing = await send(`/api/tasks/update-v2${suffix}`, JSON.stringify({ workflowInstanceId: id, taskId: v2.body.taskId, status: 'COMPLETED' }), contentType);
     expect(nothing.status).toBe(204);
@@ -104,15 +100,15 @@ describe('errors are the same from both front ends', () => {
   });
 
   test('an unknown workflow or task is a 404', async () => {
-    expect((await both('/api/workflow', JSON.stringify({ name: uniq('nope') }))).status).toBe(404);
+    expect((await both('/api/workflow', JSON.stringify({ name: api.uniq('nope') }))).status).toBe(404);
     const r = await both('/api/tasks', JSON.stringify({ workflowInstanceId: '00000000-0000-0000-0000-000000000000', taskId: 't', status: 'COMPLETED' }));
     expect(r.status).toBe(404);
   });
 
   test('bad poll parameters are 400s naming the parameter', async () => {
     for (const q of ['count=0', 'count=abc', 'timeout=6000', 'count=1001']) {
-      const hot = await call(b.url, 'GET', `/api/tasks/poll/batch/anything?${q}`);
-      const viaExpress = await call(b.url, 'GET', `/api/tasks/poll/batch/anything/?${q}`);
+      const hot = await api.call('GET', `/api/tasks/poll/batch/anything?${q}`);
+      const viaExpress = await api.call('GET', `/api/tasks/poll/batch/anything/?${q}`);
       expect(hot.status).toBe(400);
       expect(withoutInstance(hot.body)).toEqual(withoutInstance(viaExpress.body));
     }
