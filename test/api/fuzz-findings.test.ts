@@ -1,4 +1,5 @@
-import { call, startBaton, type TestBaton } from '../support/baton';
+import { apiClient } from '../support/api-client';
+import { startBaton, type TestBaton } from '../support/baton';
 
 // What `npm run fuzz` (schemathesis against /api-docs) found, each kept here so `npm test` covers it:
 // a refused task update still stored its log lines; a JSON null start input was a 500; a served path
@@ -7,9 +8,7 @@ import { call, startBaton, type TestBaton } from '../support/baton';
 // answers and named one path template two ways.
 
 let b: TestBaton;
-let n = 0;
-const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
-const api = (method: string, path: string, body?: unknown, opts?: Parameters<typeof call>[4]) => call(b.url, method, path, body, opts);
+const api = apiClient(() => b.url);
 
 beforeAll(async () => {
   b = await startBaton();
@@ -20,19 +19,18 @@ afterAll(async () => {
 
 /** A started execution whose first task (a worker task) has been polled: its ids. */
 async function pendingTask(): Promise<{ workflowId: string; taskId: string }> {
-  const taskType = uniq('fuzz_task');
-  const name = uniq('fuzz_flow');
-  expect((await api('POST', '/api/metadata/taskdefs', [{ name: taskType, retryCount: 0 }])).status).toBe(200);
-  expect((await api('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: taskType, taskReferenceName: 'work', type: 'SIMPLE' }] })).status).toBe(200);
-  const start = await api('POST', '/api/workflow', { name, input: {} });
-  expect(start.status).toBe(200);
-  const polled = await api('GET', `/api/tasks/poll/${taskType}?workerid=w1`);
+  const taskType = api.uniq('fuzz_task');
+  const name = api.uniq('fuzz_flow');
+  await api.registerTaskDefs([{ name: taskType, retryCount: 0 }]);
+  await api.register({ name, tasks: [{ name: taskType, taskReferenceName: 'work', type: 'SIMPLE' }] });
+  const workflowId = await api.start(name);
+  const polled = await api.call('GET', `/api/tasks/poll/${taskType}?workerid=w1`);
   expect(polled.status).toBe(200);
-  return { workflowId: start.text, taskId: polled.body.taskId };
+  return { workflowId, taskId: polled.body.taskId };
 }
 
 const logLines = async (taskId: string): Promise<string[]> => {
-  const r = await api('GET', `/api/tasks/${taskId}/log`);
+  const r = await api.call('GET', `/api/tasks/${taskId}/log`);
   return r.status === 204 ? [] : r.body.map((l: { log: string }) => l.log);
 };
 
@@ -45,35 +43,35 @@ describe('a refused task update stores no log lines', () => {
   ])('%s: unknown workflow, then a payload of the right task', async (_label, path, contentType) => {
     const { workflowId, taskId } = await pendingTask();
     const wrong = { workflowInstanceId: '588438cd-3744-4280-a89f-7de51473b524', taskId, status: 'COMPLETED', logs: [{ log: 'from a refused update' }] };
-    const refused = await api('POST', path, undefined, { raw: JSON.stringify(wrong), contentType });
+    const refused = await api.call('POST', path, undefined, { raw: JSON.stringify(wrong), contentType });
     expect(refused.status).toBe(404);
     expect(await logLines(taskId)).toEqual([]);
 
     const right = { workflowInstanceId: workflowId, taskId, status: 'COMPLETED', logs: [{ log: 'from the applied update' }] };
-    const applied = await api('POST', path, undefined, { raw: JSON.stringify(right), contentType });
+    const applied = await api.call('POST', path, undefined, { raw: JSON.stringify(right), contentType });
     expect([200, 204]).toContain(applied.status);
     expect(await logLines(taskId)).toEqual(['from the applied update']);
 
     // The task has ended: a second result is ignored (200, as in Conductor), and so are its log lines.
-    const again = await api('POST', path, undefined, { raw: JSON.stringify({ ...right, logs: [{ log: 'after the end' }] }), contentType });
+    const again = await api.call('POST', path, undefined, { raw: JSON.stringify({ ...right, logs: [{ log: 'after the end' }] }), contentType });
     expect([200, 204]).toContain(again.status);
     expect(await logLines(taskId)).toEqual(['from the applied update']);
   });
 });
 
 test('POST /api/workflow/{name} with a JSON null body is a 400, not a 500', async () => {
-  const name = uniq('null_input');
-  expect((await api('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: 'wait', taskReferenceName: 'wait', type: 'WAIT' }] })).status).toBe(200);
-  const r = await api('POST', `/api/workflow/${name}`, undefined, { raw: 'null' });
+  const name = api.uniq('null_input');
+  expect((await api.call('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: 'wait', taskReferenceName: 'wait', type: 'WAIT' }] })).status).toBe(200);
+  const r = await api.call('POST', `/api/workflow/${name}`, undefined, { raw: 'null' });
   expect(r.status).toBe(400);
   expect(r.body).toMatchObject({ status: 400, retryable: false });
   // An empty body still starts it with no input.
-  expect((await api('POST', `/api/workflow/${name}`)).status).toBe(200);
+  expect((await api.call('POST', `/api/workflow/${name}`)).status).toBe(200);
 });
 
 describe('methods a path is not served with', () => {
   test('are 405 with an Allow header and a Conductor-style body', async () => {
-    const r = await api('PATCH', '/api/metadata/taskdefs');
+    const r = await api.call('PATCH', '/api/metadata/taskdefs');
     expect(r.status).toBe(405);
     expect(r.body).toMatchObject({ status: 405, retryable: false });
     const patch = await fetch(`${b.url}/api/workflow/search`, { method: 'PATCH' });
@@ -85,10 +83,10 @@ describe('methods a path is not served with', () => {
   test("a path that only looks like a route with a closed parameter is 405, not that route's 400", async () => {
     // POST /api/tasks/{workflowId}/{taskRefName}/{status} takes task statuses only.
     for (const path of ['/api/tasks/queue/all/verbose', '/api/tasks/poll/batch/some_type']) {
-      const r = await api('POST', path);
+      const r = await api.call('POST', path);
       expect(r.status).toBe(405);
     }
-    const status = await api('POST', '/api/tasks/no-such-workflow/ref/COMPLETED', {});
+    const status = await api.call('POST', '/api/tasks/no-such-workflow/ref/COMPLETED', {});
     expect(status.status).toBe(404);
   });
 
@@ -96,15 +94,15 @@ describe('methods a path is not served with', () => {
     const r = await fetch(`${b.url}/api/metadata/taskdefs/some_name`, { method: 'OPTIONS' });
     expect(r.status).toBe(204);
     expect(r.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS');
-    expect((await api('PATCH', '/api/no/such/path')).status).toBe(404);
-    expect((await api('GET', '/api/no/such/path')).status).toBe(404);
+    expect((await api.call('PATCH', '/api/no/such/path')).status).toBe(404);
+    expect((await api.call('GET', '/api/no/such/path')).status).toBe(404);
   });
 });
 
 describe('the OpenAPI document says what the handlers accept', () => {
   let doc: any;
   beforeAll(async () => {
-    doc = (await api('GET', '/api-docs')).body;
+    doc = (await api.call('GET', '/api-docs')).body;
   });
   const op = (method: string, path: string) => doc.paths[path][method];
   const schemaOf = (o: any): any => {
@@ -120,8 +118,8 @@ describe('the OpenAPI document says what the handlers accept', () => {
     expect(defs.minItems).toBe(1);
     expect(schemaOf(op('post', '/api/applications')).additionalProperties).not.toBe(false);
     // And the server does accept what the document allows.
-    const name = uniq('app');
-    expect((await api('POST', '/api/applications', { name, extra: 42 })).status).toBe(200);
+    const name = api.uniq('app');
+    expect((await api.call('POST', '/api/applications', { name, extra: 42 })).status).toBe(200);
   });
 
   test('204 answers, optional bodies, closed path parameters and bounded query parameters are documented', () => {

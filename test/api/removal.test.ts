@@ -1,4 +1,5 @@
-import { call, startBaton, type TestBaton } from '../support/baton';
+import { apiClient } from '../support/api-client';
+import { startBaton, type TestBaton } from '../support/baton';
 
 // A removed execution (archiveWorkflow=false) is gone from the search index too, even when its
 // documents are still waiting for the index's next flush when it is removed, and after a restart.
@@ -8,6 +9,8 @@ import { call, startBaton, type TestBaton } from '../support/baton';
 const SECRET = 'card-4111-1111';
 let b: TestBaton;
 let dataDir: string;
+// Asked per request: `b` is a new server after each restart below.
+const api = apiClient(() => b.url);
 
 beforeAll(async () => {
   b = await startBaton({ BATON_INDEX_FLUSH_MS: '60000' });
@@ -17,51 +20,47 @@ afterAll(async () => {
   await b?.stop();
 });
 
-const searchWorkflows = (base: string, id: string) => call(base, 'GET', `/api/workflow/search?query=${encodeURIComponent(`workflowId='${id}'`)}`);
-const searchFreeText = (base: string, text: string) => call(base, 'GET', `/api/workflow/search?freeText=${encodeURIComponent(text)}`);
-const searchTasks = (base: string, id: string) => call(base, 'GET', `/api/tasks/search?query=${encodeURIComponent(`workflowId='${id}'`)}`);
+const searchWorkflows = (id: string) => api.call('GET', `/api/workflow/search?query=${encodeURIComponent(`workflowId='${id}'`)}`);
+const searchFreeText = (text: string) => api.call('GET', `/api/workflow/search?freeText=${encodeURIComponent(text)}`);
+const searchTasks = (id: string) => api.call('GET', `/api/tasks/search?query=${encodeURIComponent(`workflowId='${id}'`)}`);
 
 test('removed through each remove path, an execution stays out of the index while its documents were still queued, and after a restart', async () => {
-  const name = `removal_${Date.now().toString(36)}`;
-  expect((await call(b.url, 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: `${name}_task`, taskReferenceName: 'x' }] })).status).toBe(200);
-  const start = async (): Promise<string> => {
-    const r = await call(b.url, 'POST', '/api/workflow', { name, input: { secret: SECRET } });
-    expect(r.status).toBe(200);
-    return r.text;
-  };
+  const name = api.uniq('removal');
+  await api.register({ name, tasks: [{ name: `${name}_task`, taskReferenceName: 'x' }] });
+  const start = (): Promise<string> => api.start(name, { secret: SECRET });
   const [single, bulk, terminated] = [await start(), await start(), await start()];
-  for (const id of [single, bulk]) expect((await call(b.url, 'DELETE', `/api/workflow/${id}?reason=done`)).status).toBe(200);
+  for (const id of [single, bulk]) expect((await api.call('DELETE', `/api/workflow/${id}?reason=done`)).status).toBe(200);
 
-  expect((await call(b.url, 'DELETE', `/api/workflow/${single}/remove?archiveWorkflow=false`)).status).toBe(200);
-  const bulkRemoved = await call(b.url, 'DELETE', '/api/workflow/bulk/remove?archiveWorkflow=false', [bulk]);
+  expect((await api.call('DELETE', `/api/workflow/${single}/remove?archiveWorkflow=false`)).status).toBe(200);
+  const bulkRemoved = await api.call('DELETE', '/api/workflow/bulk/remove?archiveWorkflow=false', [bulk]);
   expect(bulkRemoved.body).toEqual({ bulkErrorResults: {}, bulkSuccessfulResults: [bulk] });
-  expect((await call(b.url, 'DELETE', `/api/workflow/${terminated}/terminate-remove?archiveWorkflow=false`)).status).toBe(200);
+  expect((await api.call('DELETE', `/api/workflow/${terminated}/terminate-remove?archiveWorkflow=false`)).status).toBe(200);
 
   const ids = [single, bulk, terminated];
-  const expectGone = async (base: string): Promise<void> => {
+  const expectGone = async (): Promise<void> => {
     for (const id of ids) {
-      expect((await call(base, 'GET', `/api/workflow/${id}`)).status).toBe(404);
-      expect((await searchWorkflows(base, id)).body.totalHits).toBe(0);
-      expect((await searchTasks(base, id)).body.totalHits).toBe(0);
+      expect((await api.call('GET', `/api/workflow/${id}`)).status).toBe(404);
+      expect((await searchWorkflows(id)).body.totalHits).toBe(0);
+      expect((await searchTasks(id)).body.totalHits).toBe(0);
     }
-    expect((await searchFreeText(base, SECRET)).body.totalHits).toBe(0);
+    expect((await searchFreeText(SECRET)).body.totalHits).toBe(0);
   };
-  await expectGone(b.url);
+  await expectGone();
 
   // Closing flushes whatever the indexer still holds; before, that wrote the removed records back.
   await b.stop();
   b = await startBaton({ BATON_DATA_DIR: dataDir, BATON_INDEX_FLUSH_MS: '60000' });
-  await expectGone(b.url);
+  await expectGone();
 });
 
 test('an archived execution (the default) leaves the store but stays searchable, as in Conductor', async () => {
-  const name = `archive_${Date.now().toString(36)}`;
-  expect((await call(b.url, 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: `${name}_task`, taskReferenceName: 'x' }] })).status).toBe(200);
-  const id = (await call(b.url, 'POST', '/api/workflow', { name, input: {} })).text;
-  expect((await call(b.url, 'DELETE', `/api/workflow/${id}?reason=done`)).status).toBe(200);
-  expect((await call(b.url, 'DELETE', `/api/workflow/${id}/remove`)).status).toBe(200);
-  expect((await call(b.url, 'GET', `/api/workflow/${id}`)).status).toBe(404);
+  const name = api.uniq('archive');
+  await api.register({ name, tasks: [{ name: `${name}_task`, taskReferenceName: 'x' }] });
+  const id = await api.start(name);
+  expect((await api.call('DELETE', `/api/workflow/${id}?reason=done`)).status).toBe(200);
+  expect((await api.call('DELETE', `/api/workflow/${id}/remove`)).status).toBe(200);
+  expect((await api.call('GET', `/api/workflow/${id}`)).status).toBe(404);
   await b.stop();
   b = await startBaton({ BATON_DATA_DIR: dataDir, BATON_INDEX_FLUSH_MS: '60000' });
-  expect((await searchWorkflows(b.url, id)).body.totalHits).toBe(1);
+  expect((await searchWorkflows(id)).body.totalHits).toBe(1);
 });

@@ -1,9 +1,11 @@
-import { call, eventually, startBaton, type TestBaton } from '../support/baton';
+import { apiClient } from '../support/api-client';
+import { eventually, startBaton, type TestBaton } from '../support/baton';
 
 // Workflow and task status changes are published (when the workflow's status listener is on) as
 // `baton:workflow:<name>` and `baton:task:<type>` events that event handlers can act on.
 
 let b: TestBaton;
+const api = apiClient(() => b.url);
 beforeAll(async () => {
   b = await startBaton();
 });
@@ -13,17 +15,16 @@ afterAll(async () => {
 
 test('status-change events reach event handlers', async () => {
   const s = Date.now().toString(36);
-  const api = (m: string, p: string, body?: unknown) => call(b.url, m, p, body);
   const watched = `watched_${s}`;
   const taskType = `watched_task_${s}`;
   const follower = `follower_${s}`;
-  expect((await api('POST', '/api/metadata/workflow', { name: watched, version: 1, workflowStatusListenerEnabled: true, tasks: [{ name: taskType, taskReferenceName: 'a' }] })).status).toBe(200);
-  expect((await api('POST', '/api/metadata/workflow', { name: follower, version: 1, tasks: [{ name: 'hold', taskReferenceName: 'h', type: 'HUMAN' }] })).status).toBe(200);
+  await api.register({ name: watched, workflowStatusListenerEnabled: true, tasks: [{ name: taskType, taskReferenceName: 'a' }] });
+  await api.register({ name: follower, tasks: [{ name: 'hold', taskReferenceName: 'h', type: 'HUMAN' }] });
   for (const [name, event, condition] of [
     [`on_task_${s}`, `baton:task:${taskType}`, "$.status == 'COMPLETED'"],
     [`on_wf_${s}`, `baton:workflow:${watched}`, "$.status == 'COMPLETED'"],
   ]) {
-    const r = await api('POST', '/api/event', {
+    const r = await api.call('POST', '/api/event', {
       name,
       event,
       condition,
@@ -32,14 +33,15 @@ test('status-change events reach event handlers', async () => {
     });
     expect(r.status).toBe(200);
   }
-  const id = (await api('POST', '/api/workflow', { name: watched })).text;
-  const task = await eventually(async () => (await api('GET', `/api/tasks/poll/batch/${taskType}?timeout=200`)).body[0]);
-  expect((await api('POST', '/api/tasks', { workflowInstanceId: id, taskId: task.taskId, status: 'COMPLETED', outputData: {} })).status).toBe(200);
+  const id = await api.start(watched);
+  const task = await api.pollOne(taskType);
+  expect(task.workflowInstanceId).toBe(id);
+  await api.complete(task);
   const started = await eventually(async () => {
-    const ids = (await api('GET', `/api/workflow/running/${follower}`)).body as string[];
+    const ids = (await api.call('GET', `/api/workflow/running/${follower}`)).body as string[];
     return ids.length === 2 ? ids : undefined;
   });
-  const inputs = await Promise.all(started.map(async (x) => (await api('GET', `/api/workflow/${x}`)).body.input));
+  const inputs = await Promise.all(started.map(async (x) => (await api.workflow(x)).input));
   expect(inputs.map((i: any) => i.event).sort()).toEqual([`baton:task:${taskType}`, `baton:workflow:${watched}`].sort());
   for (const i of inputs) expect(i).toMatchObject({ from: id, status: 'COMPLETED' });
 });
