@@ -1,6 +1,8 @@
 import { openDatabase, SqliteExecutionStore } from '../../src/store/sqlite';
 import { describeInterface } from '../api/interface-suite';
-import { call, eventually } from '../support/baton';
+import { apiClient } from '../support/api-client';
+import { eventually } from '../support/baton';
+import { uniqueName } from '../support/names';
 import { COMPLETION_TOPIC, PUBSUB, startCluster, type TestCluster } from './cluster';
 
 // The service interface against two replicas of the distributed profile (Dapr sidecar double, real
@@ -15,57 +17,49 @@ describeInterface(async () => {
 });
 
 describe('across two replicas', () => {
-  let n = 0;
-  const uniq = (p: string): string => `${p}_x${++n}_${Date.now().toString(36)}`;
-  const a = () => cluster.replicas[0]!.url;
-  const b = () => cluster.replicas[1]!.url;
-  const wf = (base: string, id: string) => call(base, 'GET', `/api/workflow/${id}?includeTasks=true`).then((r) => r.body);
-  const waitStatus = (base: string, id: string, status: string) => eventually(async () => ((await wf(base, id)).status === status ? true : undefined));
-
-  const register = async (base: string, def: Record<string, unknown>): Promise<void> => {
-    expect((await call(base, 'POST', '/api/metadata/workflowdef', { version: 1, schemaVersion: 2, ...def })).status).toBe(200);
-  };
+  // One client per replica, each sending every request to its own replica.
+  const A = apiClient(() => cluster.replicas[0]!.url, { tasksPath: '/api/task' });
+  const B = apiClient(() => cluster.replicas[1]!.url, { tasksPath: '/api/task' });
 
   test('both replicas host actors', async () => {
-    const name = uniq('spread');
-    await register(a(), { name, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] });
-    const ids = await Promise.all(Array.from({ length: 24 }, async () => (await call(a(), 'POST', '/api/workflow', { name })).text));
+    const name = uniqueName('spread');
+    await A.register({ name, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] });
+    const ids = await Promise.all(Array.from({ length: 24 }, () => A.start(name)));
     const ports = new Set(ids.map((id) => cluster.double.placementOf('WorkflowActor', id)));
     expect(ports).toEqual(new Set(cluster.replicas.map((r) => r.port)));
   });
 
   test('a workflow started through A completes through workers polling B', async () => {
-    const name = uniq('ab');
-    const t = uniq('abt');
-    await call(a(), 'POST', '/api/metadata/taskdef', [{ name: t, retryCount: 0 }]);
-    await register(a(), { name, tasks: [{ name: t, taskReferenceName: 'x' }, { name: t, taskReferenceName: 'y' }], outputParameters: { y: '${y.output.v}' } });
-    const id = (await call(a(), 'POST', '/api/workflow', { name })).text;
+    const name = uniqueName('ab');
+    const t = uniqueName('abt');
+    await A.call('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 0 }]);
+    await A.register({ name, tasks: [{ name: t, taskReferenceName: 'x' }, { name: t, taskReferenceName: 'y' }], outputParameters: { y: '${y.output.v}' } });
+    const id = await A.start(name);
     for (const ref of ['x', 'y']) {
-      const task = await eventually(async () => (await call(b(), 'GET', `/api/task/poll/batch/${t}?count=1&timeout=200`)).body[0]);
-      expect(task.referenceTaskName).toBe(ref);
-      const r = await call(b(), 'POST', '/api/task', { workflowInstanceId: id, taskId: task.taskId, status: 'COMPLETED', outputData: { v: ref } });
-      expect(r.status).toBe(200);
+      const task = await B.pollOne(t);
+      expect(task).toMatchObject({ workflowInstanceId: id, referenceTaskName: ref });
+      await B.complete(task, { v: ref });
     }
-    await waitStatus(a(), id, 'COMPLETED');
-    expect((await wf(a(), id)).output).toEqual({ y: 'y' });
+    await A.waitForStatus(id, 'COMPLETED');
+    expect((await A.workflow(id)).output).toEqual({ y: 'y' });
   });
 
   test('a long poll on B returns when a start through A enqueues', async () => {
-    const name = uniq('lpab');
-    const t = uniq('lpabt');
-    await register(a(), { name, tasks: [{ name: t, taskReferenceName: 'x' }] });
-    const waiting = call(b(), 'GET', `/api/task/poll/batch/${t}?timeout=5000&count=1`);
+    const name = uniqueName('lpab');
+    const t = uniqueName('lpabt');
+    await A.register({ name, tasks: [{ name: t, taskReferenceName: 'x' }] });
+    const waiting = B.call('GET', `/api/task/poll/batch/${t}?timeout=5000&count=1`);
     await new Promise((r) => setImmediate(r));
-    const id = (await call(a(), 'POST', '/api/workflow', { name })).text;
+    const id = await A.start(name);
     const r = await waiting;
     expect(r.body).toHaveLength(1);
     expect(r.body[0].workflowInstanceId).toBe(id);
   });
 
   test('a write by another activation fences the actor: a retryable 503, then the next call reloads and succeeds', async () => {
-    const name = uniq('fence');
-    await register(a(), { name, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] });
-    const id = (await call(a(), 'POST', '/api/workflow', { name })).text; // the actor is active now, at this rev
+    const name = uniqueName('fence');
+    await A.register({ name, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] });
+    const id = await A.start(name); // the actor is active now, at this rev
     const db = openDatabase(cluster.dataDir);
     try {
       const store = new SqliteExecutionStore(db);
@@ -74,37 +68,37 @@ describe('across two replicas', () => {
     } finally {
       db.close();
     }
-    const fenced = await call(b(), 'PUT', `/api/workflow/${id}/pause`);
+    const fenced = await B.call('PUT', `/api/workflow/${id}/pause`);
     expect(fenced.status).toBe(503);
     expect(fenced.body).toMatchObject({ status: 503, retryable: true });
-    expect((await call(a(), 'PUT', `/api/workflow/${id}/pause`)).status).toBe(200);
-    const w = await wf(b(), id);
+    expect((await A.call('PUT', `/api/workflow/${id}/pause`)).status).toBe(200);
+    const w = await B.workflow(id);
     expect(w.status).toBe('PAUSED');
     expect(w.variables).toEqual({ writtenBy: 'other' });
   });
 
   describe('HUMAN tasks completed by a message on the completion topic', () => {
     const humanWf = async (): Promise<string> => {
-      const name = uniq('hmsg');
-      await register(a(), { name, tasks: [{ name: 'approve', taskReferenceName: 'approval', type: 'HUMAN' }], outputParameters: { by: '${approval.output.by}' } });
-      return (await call(b(), 'POST', '/api/workflow', { name })).text;
+      const name = uniqueName('hmsg');
+      await A.register({ name, tasks: [{ name: 'approve', taskReferenceName: 'approval', type: 'HUMAN' }], outputParameters: { by: '${approval.output.by}' } });
+      return B.start(name);
     };
 
     test('by reference name', async () => {
       const id = await humanWf();
       expect(await cluster.publish(COMPLETION_TOPIC, { workflowId: id, taskRefName: 'approval', status: 'COMPLETED', output: { by: 'ana' } })).toBe(204);
-      await waitStatus(a(), id, 'COMPLETED');
-      const w = await wf(b(), id);
+      await A.waitForStatus(id, 'COMPLETED');
+      const w = await B.workflow(id);
       expect(w.output).toEqual({ by: 'ana' });
       expect(w.tasks[0]).toMatchObject({ status: 'COMPLETED', outputData: { by: 'ana' } });
     });
 
     test('by task id, FAILED', async () => {
       const id = await humanWf();
-      const taskId = (await wf(a(), id)).tasks[0].taskId;
+      const taskId = (await A.workflow(id)).tasks[0].taskId;
       expect(await cluster.publish(COMPLETION_TOPIC, { workflowId: id, taskId, status: 'FAILED', output: { why: 'no' } })).toBe(204);
-      await waitStatus(b(), id, 'FAILED');
-      expect((await wf(a(), id)).tasks[0]).toMatchObject({ status: 'FAILED', outputData: { why: 'no' } });
+      await B.waitForStatus(id, 'FAILED');
+      expect((await A.workflow(id)).tasks[0]).toMatchObject({ status: 'FAILED', outputData: { why: 'no' } });
     });
 
     test('a message for an unknown workflow is acknowledged, not redelivered forever', async () => {
@@ -118,14 +112,14 @@ describe('across two replicas', () => {
   });
 
   test('search finds a workflow through either replica, with its final status', async () => {
-    const name = uniq('srch');
-    await register(b(), { name, tasks: [{ name: 'approve', taskReferenceName: 'approval', type: 'HUMAN' }] });
-    const id = (await call(a(), 'POST', '/api/workflow', { name, correlationId: 'c-dist' })).text;
-    expect((await call(b(), 'POST', `/api/queue/update/${id}/approval/COMPLETED`, { ok: true })).status).toBe(200);
+    const name = uniqueName('srch');
+    await B.register({ name, tasks: [{ name: 'approve', taskReferenceName: 'approval', type: 'HUMAN' }] });
+    const id = await A.start(name, {}, { correlationId: 'c-dist' });
+    expect((await B.call('POST', `/api/queue/update/${id}/approval/COMPLETED`, { ok: true })).status).toBe(200);
     const query = `/api/workflow/search?query=${encodeURIComponent(`workflowId = '${id}' AND status = 'COMPLETED'`)}`;
-    for (const base of [a(), b()]) {
+    for (const replica of [A, B]) {
       const found = await eventually(async () => {
-        const r = await call(base, 'GET', query);
+        const r = await replica.call('GET', query);
         return r.body.totalHits === 1 ? r.body.results[0] : undefined;
       });
       expect(found).toMatchObject({ workflowType: name, workflowId: id, status: 'COMPLETED', correlationId: 'c-dist' });
@@ -133,27 +127,27 @@ describe('across two replicas', () => {
   });
 
   test('a definition registered through one replica governs tasks on both at once', async () => {
-    const name = uniq('defprop');
-    const t = uniq('defpropt');
+    const name = uniqueName('defprop');
+    const t = uniqueName('defpropt');
     // No retries: a replica with a stale cache would schedule with the ad hoc definition (3 retries) instead.
-    await call(b(), 'POST', '/api/metadata/taskdef', [{ name: t, retryCount: 0, responseTimeoutSeconds: 60 }]);
-    await register(b(), { name, tasks: [{ name: t, taskReferenceName: 'x' }] });
+    await B.call('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 0, responseTimeoutSeconds: 60 }]);
+    await B.register({ name, tasks: [{ name: t, taskReferenceName: 'x' }] });
     // Ids are random, so start through both replicas until executions live on both hosts.
     const ids: string[] = [];
     const placed = new Set<number | undefined>();
     while (placed.size < 2 && ids.length < 64) {
-      const id = (await call(ids.length % 2 ? b() : a(), 'POST', '/api/workflow', { name })).text;
+      const id = await (ids.length % 2 ? B : A).start(name);
       ids.push(id);
       placed.add(cluster.double.placementOf('WorkflowActor', id));
     }
     expect(placed.size).toBe(2);
     for (let i = 0; i < ids.length; i++) {
-      const polled = await eventually(async () => (await call(i % 2 ? a() : b(), 'GET', `/api/task/poll/batch/${t}?count=1&timeout=200`)).body[0]);
-      expect((await call(i % 2 ? b() : a(), 'POST', '/api/task', { workflowInstanceId: polled.workflowInstanceId, taskId: polled.taskId, status: 'FAILED' })).status).toBe(200);
+      const polled = await (i % 2 ? A : B).pollOne(t);
+      await (i % 2 ? B : A).complete(polled, {}, { status: 'FAILED' });
     }
     for (const id of ids) {
-      await waitStatus(a(), id, 'FAILED');
-      expect((await wf(b(), id)).tasks).toHaveLength(1);
+      await A.waitForStatus(id, 'FAILED');
+      expect((await B.workflow(id)).tasks).toHaveLength(1);
     }
   });
 });
@@ -164,18 +158,18 @@ describe('event handlers on a Dapr topic', () => {
     const stamp = Date.now().toString(36);
     const name = `onorder_${stamp}`;
     const event = `dapr:${PUBSUB}:orders_${stamp}`;
-    const a = cluster.replicas[0]!.url;
-    expect((await call(a, 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] })).status).toBe(200);
+    const a = apiClient(cluster.replicas[0]!);
+    await a.register({ name, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] });
     const handler = { name: `h_${stamp}`, event, active: true, actions: [{ action: 'start_workflow', start_workflow: { name, correlationId: '${orderId}', input: { orderId: '${orderId}' } } }] };
-    expect((await call(a, 'POST', '/api/event', handler)).status).toBe(200);
+    expect((await a.call('POST', '/api/event', handler)).status).toBe(200);
     // daprd reads /dapr/subscribe once at its start: the topic is served from the next sidecar start on.
     const c = await cluster.addReplica('C');
     expect(await cluster.publish(`orders_${stamp}`, { orderId: 'o-17' })).toBe(204);
     const [id] = await eventually(async () => {
-      const r = await call(c.url, 'GET', `/api/workflow/running/${name}`);
+      const r = await apiClient(c).call('GET', `/api/workflow/running/${name}`);
       return r.body.length === 1 ? (r.body as string[]) : undefined;
     });
-    const w = (await call(a, 'GET', `/api/workflow/${id}`)).body;
+    const w = await a.workflow(id!);
     expect(w).toMatchObject({ correlationId: 'o-17', input: { orderId: 'o-17', 'conductor.event.name': event } });
   });
 });
