@@ -1,3 +1,4 @@
+import { apiClient, type WorkflowView } from '../support/api-client';
 import { call, eventually } from '../support/baton';
 import { startCluster, type TestCluster } from './cluster';
 
@@ -26,16 +27,13 @@ test('killing one replica loses no workflow and no acknowledged completion', asy
   const name = `failover_${stamp}`;
   const t = `failover_task_${stamp}`;
   const base = () => cluster.nextUrl();
+  const api = apiClient(base);
   // A task handed out by a poll whose answer died with the replica comes back after its response timeout.
-  expect((await call(base(), 'POST', '/api/metadata/taskdef', [{ name: t, retryCount: 20, retryDelaySeconds: 0, responseTimeoutSeconds: 2, timeoutSeconds: 0 }])).status).toBe(200);
+  await api.registerTaskDefs([{ name: t, retryCount: 20, retryDelaySeconds: 0, responseTimeoutSeconds: 2, timeoutSeconds: 0 }]);
   const refs = ['x', 'y', 'z'];
-  expect((await call(base(), 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: refs.map((r) => ({ name: t, taskReferenceName: r })) })).status).toBe(200);
+  await api.register({ name, tasks: refs.map((r) => ({ name: t, taskReferenceName: r })) });
   const ids: string[] = [];
-  for (let i = 0; i < 24; i++) {
-    const r = await call(base(), 'POST', '/api/workflow', { name, input: { i } });
-    expect(r.status).toBe(200);
-    ids.push(r.text);
-  }
+  for (let i = 0; i < 24; i++) ids.push(await api.start(name, { i }));
 
   const acked: Ack[] = [];
   let running = true;
@@ -77,10 +75,10 @@ test('killing one replica loses no workflow and no acknowledged completion', asy
 
   // Every actor of the dead replica now lives on the survivor.
   for (const id of onVictim) expect(cluster.double.placementOf('WorkflowActor', id)).toBe(cluster.replicas[1]!.port);
-  const byId = new Map<string, any>();
-  for (const id of ids) byId.set(id, (await call(base(), 'GET', `/api/workflow/${id}?includeTasks=true`)).body);
+  const byId = new Map<string, WorkflowView>();
+  for (const id of ids) byId.set(id, await api.workflow(id));
   for (const a of acked) {
-    const task = byId.get(a.workflowId).tasks.find((x: any) => x.taskId === a.taskId);
+    const task = byId.get(a.workflowId)!.tasks.find((x) => x.taskId === a.taskId);
     expect(task).toMatchObject({ status: 'COMPLETED', outputData: { by: a.taskId } });
   }
   if (process.env.DEBUG_FAILOVER) console.log({ acked: acked.length, onVictim: onVictim.length, timedOut: [...byId.values()].flatMap((w) => w.tasks).filter((x: any) => x.status !== 'COMPLETED').length });
