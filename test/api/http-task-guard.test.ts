@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { apiClient, taskOf, type TaskView } from '../support/api-client';
 import { call, eventually, startBaton, type TestBaton } from '../support/baton';
+import { uniqueName } from '../support/names';
 
 // The guarded HTTP task over the real API: where it may connect, how much it may read, how long it
 // may take, and how many calls one host may hold. Every target is a local server.
@@ -36,28 +38,16 @@ async function target(handler: (req: http.IncomingMessage, res: http.ServerRespo
   return t;
 }
 
-let seq = 0;
-const uniq = (p: string) => `${p}_${process.pid}_${++seq}`;
-
-async function runHttp(b: TestBaton, httpRequest: Record<string, unknown>, name = uniq('guard')): Promise<string> {
-  const reg = await call(b.url, 'POST', '/api/metadata/workflow', { name, version: 1, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: httpRequest } }] });
-  expect(reg.status).toBe(200);
-  const started = await call(b.url, 'POST', '/api/workflow', { name });
-  expect(started.status).toBe(200);
-  return started.text;
-}
-
-async function callTask(b: TestBaton, id: string): Promise<any> {
-  const wf = await call(b.url, 'GET', `/api/workflow/${id}?includeTasks=true`);
-  return wf.body.tasks.find((t: any) => t.referenceTaskName === 'call');
+/** A workflow of one HTTP task (reference `call`) with `httpRequest`, started once; answers its id. */
+async function runHttp(b: TestBaton, httpRequest: Record<string, unknown>, name = uniqueName('guard')): Promise<string> {
+  const api = apiClient(b);
+  await api.register({ name, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: httpRequest } }] });
+  return api.start(name);
 }
 
 /** The HTTP task once it is terminal. */
-async function settled(b: TestBaton, id: string, limitMs = 20_000): Promise<any> {
-  return eventually(async () => {
-    const t = await callTask(b, id);
-    return t && ['COMPLETED', 'FAILED', 'TIMED_OUT'].includes(t.status) ? t : undefined;
-  }, limitMs);
+function settled(b: TestBaton, id: string, limitMs = 20_000): Promise<TaskView> {
+  return apiClient(b).waitForTask(id, 'call', ['COMPLETED', 'FAILED', 'TIMED_OUT'], limitMs);
 }
 
 describe('egress policy, default (no allow list)', () => {
@@ -234,7 +224,7 @@ describe('timeouts', () => {
   const httpDef = (name: string, http_request: Record<string, unknown>) => ({ name, version: 1, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request } }] });
 
   test('a bad timeout is a 400 at registration, at update, and at start with an inline definition', async () => {
-    const name = uniq('badtimeout');
+    const name = uniqueName('badtimeout');
     const reg = await call(b.url, 'POST', '/api/metadata/workflow', httpDef(name, { uri: 'http://example.com', method: 'GET', readTimeOut: 'soon' }));
     expect(reg.status).toBe(400);
     expect(JSON.stringify(reg.body.validationErrors)).toMatch(/http_request\.readTimeOut must be a number of seconds .*\\"soon\\" for task: call/);
@@ -244,7 +234,7 @@ describe('timeouts', () => {
     const start = await call(b.url, 'POST', '/api/workflow', { name, workflowDef: httpDef(name, { uri: 'http://example.com', method: 'GET', connectionTimeOut: 'x' }) });
     expect(start.status).toBe(400);
     expect(JSON.stringify(start.body)).toContain('connectionTimeOut must be');
-    const td = await call(b.url, 'POST', '/api/metadata/taskdefs', [{ name: uniq('td'), inputTemplate: { http_request: { uri: 'http://example.com', method: 'GET', readTimeOut: [] } } }]);
+    const td = await call(b.url, 'POST', '/api/metadata/taskdefs', [{ name: uniqueName('td'), inputTemplate: { http_request: { uri: 'http://example.com', method: 'GET', readTimeOut: [] } } }]);
     expect(td.status).toBe(400);
   });
 
@@ -266,18 +256,18 @@ test('a lost HTTP call (its worker died mid-call) times out and is retried, not 
   // No HTTP workers here: the test plays the worker that polls the task and then dies.
   const b = await startBaton({ BATON_HTTP_TASK_WORKERS: '0' });
   try {
-    const name = uniq('lost');
-    expect((await call(b.url, 'POST', '/api/metadata/taskdefs', [{ name, responseTimeoutSeconds: 1, retryCount: 1, retryDelaySeconds: 0 }])).status).toBe(200);
-    const reg = await call(b.url, 'POST', '/api/metadata/workflow', { name, version: 1, tasks: [{ name, taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: 'http://example.com', method: 'GET' } } }] });
-    expect(reg.status).toBe(200);
-    const id = (await call(b.url, 'POST', '/api/workflow', { name })).text;
+    const name = uniqueName('lost');
+    const api = apiClient(b);
+    await api.registerTaskDefs([{ name, responseTimeoutSeconds: 1, retryCount: 1, retryDelaySeconds: 0 }]);
+    await api.register({ name, tasks: [{ name, taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: 'http://example.com', method: 'GET' } } }] });
+    const id = await api.start(name);
     const polled = await eventually(async () => (await call(b.url, 'GET', '/api/tasks/poll/HTTP?workerid=doomed')).body || undefined);
     expect(polled).toMatchObject({ workflowInstanceId: id, taskType: 'HTTP', status: 'IN_PROGRESS' });
     const tasks = await eventually(async () => {
-      const wf = await call(b.url, 'GET', `/api/workflow/${id}?includeTasks=true`);
-      return wf.body.tasks.length === 2 ? wf.body.tasks : undefined;
+      const wf = await api.workflow(id);
+      return wf.tasks.length === 2 ? wf.tasks : undefined;
     }, 15_000);
-    expect(tasks.map((t: any) => [t.taskType, t.status])).toEqual([
+    expect(tasks.map((t) => [t.taskType, t.status])).toEqual([
       ['HTTP', 'TIMED_OUT'],
       ['HTTP', 'SCHEDULED'],
     ]);
@@ -291,13 +281,14 @@ test('a call longer than the response timeout completes: the worker heartbeats w
   const slow = await target((_req, res) => void setTimeout(() => res.end('{"late":true}'), 4000));
   const b = await startBaton();
   try {
-    const name = uniq('heartbeat');
-    expect((await call(b.url, 'POST', '/api/metadata/taskdefs', [{ name, responseTimeoutSeconds: 2, retryCount: 0 }])).status).toBe(200);
-    await call(b.url, 'POST', '/api/metadata/workflow', { name, version: 1, tasks: [{ name, taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: `${slow.url}/`, method: 'GET', readTimeOut: 10 } } }] });
-    const id = (await call(b.url, 'POST', '/api/workflow', { name })).text;
+    const name = uniqueName('heartbeat');
+    const api = apiClient(b);
+    await api.registerTaskDefs([{ name, responseTimeoutSeconds: 2, retryCount: 0 }]);
+    await api.register({ name, tasks: [{ name, taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: `${slow.url}/`, method: 'GET', readTimeOut: 10 } } }] });
+    const id = await api.start(name);
     const task = await settled(b, id);
     expect(task).toMatchObject({ status: 'COMPLETED', outputData: { response: { body: { late: true } } } });
-    expect((await call(b.url, 'GET', `/api/workflow/${id}?includeTasks=true`)).body.tasks).toHaveLength(1);
+    expect((await api.workflow(id)).tasks).toHaveLength(1);
   } finally {
     await slow.close();
     await b.stop();
@@ -319,7 +310,7 @@ test('a slow host cannot take every HTTP worker: per-host concurrency', async ()
     expect(slow.maxOpen).toBe(2);
     expect(slow.requests).toHaveLength(2);
     // The held-back tasks are still waiting in their queue, unclaimed.
-    const waiting = await Promise.all(slowIds.map((id) => callTask(b, id)));
+    const waiting = await Promise.all(slowIds.map(async (id) => taskOf(await apiClient(b).workflow(id), 'call')));
     expect(waiting.map((t) => t.status).sort()).toEqual(['IN_PROGRESS', 'IN_PROGRESS', 'SCHEDULED', 'SCHEDULED', 'SCHEDULED']);
     // As the host answers, the rest go through, two at a time.
     const release = setInterval(() => held.splice(0).forEach((r) => r.end('{}')), 100);
