@@ -1,4 +1,5 @@
 import { TaskRunner, humanTask, simpleTask, taskDefinition, workflow, type Task, type WorkflowDef } from '@io-orkes/conductor-javascript';
+import { taskOf } from '../support/api-client';
 import { eventually } from '../support/baton';
 import { startSdkHarness, uniqueName, waitForTask, waitForWorkflow, type SdkHarness } from '../support/sdk';
 
@@ -23,12 +24,6 @@ function linearWorkflow(name: string, taskName: string, refs: string[], extra: P
 function humanWorkflow(name: string, input: Record<string, unknown> = {}, outputParameters: Record<string, unknown> = {}): WorkflowDef {
   const human = humanTask('approval', { displayName: 'Approve' });
   return { name, version: 1, tasks: [{ ...human, inputParameters: { ...human.inputParameters, ...input } }], inputParameters: [], outputParameters, timeoutSeconds: 0 };
-}
-
-async function taskByRef(workflowId: string, ref: string) {
-  const wf = await h.executor.getWorkflow(workflowId, true);
-  const matches = (wf.tasks ?? []).filter((t) => t.referenceTaskName === ref);
-  return matches[matches.length - 1];
 }
 
 describe('MetadataClient', () => {
@@ -385,7 +380,7 @@ describe('WorkflowExecutor management (tasks completed through the executor, no 
     await h.executor.skipTasksFromWorkflow(id, 't2', { taskOutput: { skipped: true } });
     await h.executor.updateTaskByRefName('t1', id, 'COMPLETED', {});
     await waitForTask(h.executor, id, 't3', ['SCHEDULED']);
-    expect((await taskByRef(id, 't2'))?.status).toBe('SKIPPED');
+    expect(taskOf(await h.executor.getWorkflow(id, true), 't2').status).toBe('SKIPPED');
     await h.executor.updateTaskByRefName('t3', id, 'COMPLETED', {});
     const wf = await waitForWorkflow(h.executor, id, 'COMPLETED');
     expect((wf.tasks ?? []).map((t) => [t.referenceTaskName, t.status])).toEqual([
