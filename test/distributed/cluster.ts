@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config';
 import { createServer, type RunningServer } from '../../src/server';
 import { DaprClusterDouble } from '../support/dapr-sidecar-double';
 import { freePort } from '../support/dapr/counter-app';
+import { replicaRotation, replicaTestEnv } from '../support/replicas';
 
 /**
  * Baton's distributed profile in this process: the Dapr sidecar double (one sidecar per replica,
@@ -48,32 +49,24 @@ export async function startCluster(opts: { replicas: string[]; env?: Record<stri
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-dist-'));
   const double = await DaprClusterDouble.start({ redisUrl: REDIS_URL, keyPrefix: `${run}dapr:`, pubsubRetryMs: 100 });
   const replicas: Replica[] = [];
-  let turn = 0;
   const closing: Promise<void>[] = [];
-  const live = (): Replica[] => replicas.filter((r) => r.alive);
+  const { live, nextUrl } = replicaRotation(replicas);
 
   const addReplica = async (name: string): Promise<Replica> => {
     const port = await freePort();
     const sidecar = await double.addApp({ appId: APP_ID, appPort: port });
     const cfg = loadConfig({
-      PORT: String(port),
-      BATON_PROFILE: 'distributed',
-      DAPR_HTTP_PORT: String(sidecar.daprHttpPort),
+      ...replicaTestEnv({ port, daprHttpPort: sidecar.daprHttpPort, redisUrl: REDIS_URL, redisKeyPrefix: `${run}baton:` }),
       BATON_STORE: 'sqlite',
       BATON_INDEX: 'sqlite',
       BATON_DATA_DIR: dataDir,
-      REDIS_URL,
-      BATON_REDIS_KEY_PREFIX: `${run}baton:`,
       BATON_DAPR_PUBSUB: PUBSUB,
       BATON_DAPR_COMPLETION_TOPIC: COMPLETION_TOPIC,
-      BATON_HTTP_TASK_WORKERS: '2',
       // The double has no app health check to drain for, and a dead sidecar must not hold a stop for a minute.
       BATON_DAPR_DRAIN_MS: '0',
       BATON_DAPR_CALL_TIMEOUT_MS: '10000',
-      BATON_HTTP_TASK_ALLOW: '127.0.0.1',
       LOG_LEVEL: 'silent',
-      // The distributed profile needs auth unless told otherwise; these suites drive the API without tokens, on loopback.
-      BATON_AUTH: 'off',
+      // Auth is off (replicaTestEnv): listen on loopback only.
       BATON_BIND: '127.0.0.1',
       ...opts.env,
     });
@@ -90,10 +83,7 @@ export async function startCluster(opts: { replicas: string[]; env?: Record<stri
     double,
     replicas,
     dataDir,
-    nextUrl() {
-      const l = live();
-      return l[turn++ % l.length]!.url;
-    },
+    nextUrl,
     addReplica,
     async kill(r) {
       r.alive = false;

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { templateName } from '../../src/index/elasticsearch/es-mappings';
 import { startDaprdCluster, missingDapr, type DaprdCluster, type StartedDaprd } from './dapr/daprd-processes';
 import { freePort, GiveUp, logPath, TestProcess, waitFor } from './processes';
+import { replicaRotation, replicaTestEnv } from './replicas';
 
 /**
  * Baton's distributed profile as it runs in production, on one machine: every replica its own
@@ -70,8 +71,7 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
   const logs = join(dapr.dir, 'baton');
   mkdirSync(logs, { recursive: true });
   const replicas: RealReplica[] = [];
-  let turn = 0;
-  const live = (): RealReplica[] => replicas.filter((r) => r.alive);
+  const { live, nextUrl } = replicaRotation(replicas);
 
   const sidecarEnv = { BATON_DAPR_REDIS_HOST: `127.0.0.1:${dapr.redisPort}`, BATON_DAPR_REDIS_PASSWORD: '' };
 
@@ -96,9 +96,7 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
       logPath(logs, name),
       {
         PATH: process.env.PATH,
-        PORT: String(port),
-        BATON_PROFILE: 'distributed',
-        DAPR_HTTP_PORT: String(daprd.daprHttpPort),
+        ...replicaTestEnv({ port, daprHttpPort: daprd.daprHttpPort, redisUrl: dapr.redisUrl, redisKeyPrefix: `baton-${run}:` }),
         DAPR_API_TOKEN: daprToken,
         APP_API_TOKEN: appToken,
         CASSANDRA_CONTACT_POINTS: process.env.CASSANDRA_CONTACT_POINTS,
@@ -108,16 +106,9 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
         BATON_CASSANDRA_MIGRATE: 'true',
         ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL,
         ELASTICSEARCH_INDEX_PREFIX: indexPrefix,
-        REDIS_URL: dapr.redisUrl,
-        BATON_REDIS_KEY_PREFIX: `baton-${run}:`,
-        BATON_HTTP_TASK_WORKERS: '2',
-        // The interface suite's HTTP tasks call a server of the test on loopback.
-        BATON_HTTP_TASK_ALLOW: '127.0.0.1',
         BATON_DAPR_DRAIN_MS: '3000',
         BATON_RECOVERY_SCAN_INTERVAL_MS: '5000',
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
-        // The suites call the API without tokens unless a test turns auth on for its cluster.
-        BATON_AUTH: 'off',
         ...opts.env,
         ...env,
       },
@@ -173,10 +164,7 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
     appToken,
     daprToken,
     live,
-    nextUrl() {
-      const l = live();
-      return l[turn++ % l.length]!.url;
-    },
+    nextUrl,
     addReplica,
     async kill(r) {
       r.alive = false;

@@ -17,12 +17,29 @@ export interface CassandraMetadataStoreOptions {
 const PAGE = 500;
 export const DEFAULT_EVENT_EXECUTION_TTL_SECONDS = 7 * 24 * 3600;
 
+/** A table of one JSON document per key (definitions, event handlers, applications): its statements, its column, a row's key, the listing order. */
+interface JsonTable<T> {
+  upsert: string;
+  select: string;
+  selectAll: string;
+  remove: string;
+  column: string;
+  key(row: T): unknown[];
+  order(a: T, b: T): number;
+}
+
+const byName = (a: { name: string }, b: { name: string }): number => a.name.localeCompare(b.name);
+
 /** MetadataStore over Cassandra. Every statement is idempotent; deletes report whether the row existed (read, then delete: admin operations, no race worth a transaction). */
 export class CassandraMetadataStore implements MetadataStore {
   private readonly q: MetadataStatements;
   private readonly consistency: types.consistencies;
   private readonly layout: IndexLayout;
   private readonly eventTtl: number;
+  private readonly taskDefs: JsonTable<TaskDef>;
+  private readonly workflowDefs: JsonTable<WorkflowDef>;
+  private readonly eventHandlers: JsonTable<EventHandler>;
+  private readonly applications: JsonTable<ApplicationRecord>;
 
   constructor(
     private readonly client: Client,
@@ -32,6 +49,27 @@ export class CassandraMetadataStore implements MetadataStore {
     this.consistency = opts.consistency ?? types.consistencies.localQuorum;
     this.layout = opts.layout ?? DEFAULT_INDEX_LAYOUT;
     this.eventTtl = opts.eventExecutionTtlSeconds ?? DEFAULT_EVENT_EXECUTION_TTL_SECONDS;
+    const q = this.q;
+    this.taskDefs = { upsert: q.upsertTaskDef, select: q.selectTaskDef, selectAll: q.selectTaskDefs, remove: q.deleteTaskDef, column: 'def_json', key: (d) => [d.name], order: byName };
+    this.workflowDefs = {
+      upsert: q.upsertWorkflowDef,
+      select: q.selectWorkflowDef,
+      selectAll: q.selectWorkflowDefs,
+      remove: q.deleteWorkflowDef,
+      column: 'def_json',
+      key: (d) => [d.name, d.version],
+      order: (a, b) => byName(a, b) || a.version - b.version,
+    };
+    this.eventHandlers = { upsert: q.upsertEventHandler, select: q.selectEventHandler, selectAll: q.selectEventHandlers, remove: q.deleteEventHandler, column: 'handler_json', key: (h) => [h.name], order: byName };
+    this.applications = {
+      upsert: q.upsertApplication,
+      select: q.selectApplication,
+      selectAll: q.selectApplications,
+      remove: q.deleteApplication,
+      column: 'app_json',
+      key: (a) => [a.id],
+      order: (a, b) => a.id.localeCompare(b.id),
+    };
   }
 
   private idempotent(extra: QueryOptions = {}): QueryOptions {
@@ -58,64 +96,71 @@ export class CassandraMetadataStore implements MetadataStore {
     return json ? (JSON.parse(json) as T) : undefined;
   }
 
-  async putTaskDef(def: TaskDef): Promise<void> {
-    await this.exec(this.q.upsertTaskDef, [def.name, JSON.stringify(def)]);
+  private async putRow<T>(table: JsonTable<T>, row: T): Promise<void> {
+    await this.exec(table.upsert, [...table.key(row), JSON.stringify(row)]);
   }
 
-  getTaskDef(name: string): Promise<TaskDef | undefined> {
-    return this.one<TaskDef>(this.q.selectTaskDef, [name], 'def_json');
+  private getRow<T>(table: JsonTable<T>, key: unknown[]): Promise<T | undefined> {
+    return this.one<T>(table.select, key, table.column);
   }
 
-  async listTaskDefs(): Promise<TaskDef[]> {
-    const defs = await this.jsonColumn<TaskDef>(this.q.selectTaskDefs, [], 'def_json');
-    return defs.sort((a, b) => a.name.localeCompare(b.name));
+  private async listRows<T>(table: JsonTable<T>): Promise<T[]> {
+    return (await this.jsonColumn<T>(table.selectAll, [], table.column)).sort((a, b) => table.order(a, b));
   }
 
-  async deleteTaskDef(name: string): Promise<boolean> {
-    if (!(await this.getTaskDef(name))) return false;
-    await this.exec(this.q.deleteTaskDef, [name]);
+  private async deleteRow<T>(table: JsonTable<T>, key: unknown[]): Promise<boolean> {
+    if (!(await this.getRow(table, key))) return false;
+    await this.exec(table.remove, key);
     return true;
   }
 
-  async putWorkflowDef(def: WorkflowDef): Promise<void> {
-    await this.exec(this.q.upsertWorkflowDef, [def.name, def.version, JSON.stringify(def)]);
+  putTaskDef(def: TaskDef): Promise<void> {
+    return this.putRow(this.taskDefs, def);
+  }
+
+  getTaskDef(name: string): Promise<TaskDef | undefined> {
+    return this.getRow(this.taskDefs, [name]);
+  }
+
+  listTaskDefs(): Promise<TaskDef[]> {
+    return this.listRows(this.taskDefs);
+  }
+
+  deleteTaskDef(name: string): Promise<boolean> {
+    return this.deleteRow(this.taskDefs, [name]);
+  }
+
+  putWorkflowDef(def: WorkflowDef): Promise<void> {
+    return this.putRow(this.workflowDefs, def);
   }
 
   getWorkflowDef(name: string, version?: number): Promise<WorkflowDef | undefined> {
     // Versions cluster newest first, so the latest is the first row of the partition.
-    return version === undefined
-      ? this.one<WorkflowDef>(this.q.selectLatestWorkflowDef, [name], 'def_json')
-      : this.one<WorkflowDef>(this.q.selectWorkflowDef, [name, version], 'def_json');
+    return version === undefined ? this.one<WorkflowDef>(this.q.selectLatestWorkflowDef, [name], 'def_json') : this.getRow(this.workflowDefs, [name, version]);
   }
 
-  async listWorkflowDefs(): Promise<WorkflowDef[]> {
-    const defs = await this.jsonColumn<WorkflowDef>(this.q.selectWorkflowDefs, [], 'def_json');
-    return defs.sort((a, b) => a.name.localeCompare(b.name) || a.version - b.version);
+  listWorkflowDefs(): Promise<WorkflowDef[]> {
+    return this.listRows(this.workflowDefs);
   }
 
-  async deleteWorkflowDef(name: string, version: number): Promise<boolean> {
-    if (!(await this.getWorkflowDef(name, version))) return false;
-    await this.exec(this.q.deleteWorkflowDef, [name, version]);
-    return true;
+  deleteWorkflowDef(name: string, version: number): Promise<boolean> {
+    return this.deleteRow(this.workflowDefs, [name, version]);
   }
 
-  async putEventHandler(h: EventHandler): Promise<void> {
-    await this.exec(this.q.upsertEventHandler, [h.name, JSON.stringify(h)]);
+  putEventHandler(h: EventHandler): Promise<void> {
+    return this.putRow(this.eventHandlers, h);
   }
 
   getEventHandler(name: string): Promise<EventHandler | undefined> {
-    return this.one<EventHandler>(this.q.selectEventHandler, [name], 'handler_json');
+    return this.getRow(this.eventHandlers, [name]);
   }
 
-  async listEventHandlers(): Promise<EventHandler[]> {
-    const handlers = await this.jsonColumn<EventHandler>(this.q.selectEventHandlers, [], 'handler_json');
-    return handlers.sort((a, b) => a.name.localeCompare(b.name));
+  listEventHandlers(): Promise<EventHandler[]> {
+    return this.listRows(this.eventHandlers);
   }
 
-  async deleteEventHandler(name: string): Promise<boolean> {
-    if (!(await this.getEventHandler(name))) return false;
-    await this.exec(this.q.deleteEventHandler, [name]);
-    return true;
+  deleteEventHandler(name: string): Promise<boolean> {
+    return this.deleteRow(this.eventHandlers, [name]);
   }
 
   async addEventExecution(e: EventExecution): Promise<void> {
@@ -144,23 +189,20 @@ export class CassandraMetadataStore implements MetadataStore {
     return out.sort((a, b) => a.created - b.created || a.id.localeCompare(b.id));
   }
 
-  async putApplication(app: ApplicationRecord): Promise<void> {
-    await this.exec(this.q.upsertApplication, [app.id, JSON.stringify(app)]);
+  putApplication(app: ApplicationRecord): Promise<void> {
+    return this.putRow(this.applications, app);
   }
 
   getApplication(id: string): Promise<ApplicationRecord | undefined> {
-    return this.one<ApplicationRecord>(this.q.selectApplication, [id], 'app_json');
+    return this.getRow(this.applications, [id]);
   }
 
-  async listApplications(): Promise<ApplicationRecord[]> {
-    const apps = await this.jsonColumn<ApplicationRecord>(this.q.selectApplications, [], 'app_json');
-    return apps.sort((a, b) => a.id.localeCompare(b.id));
+  listApplications(): Promise<ApplicationRecord[]> {
+    return this.listRows(this.applications);
   }
 
-  async deleteApplication(id: string): Promise<boolean> {
-    if (!(await this.getApplication(id))) return false;
-    await this.exec(this.q.deleteApplication, [id]);
-    return true;
+  deleteApplication(id: string): Promise<boolean> {
+    return this.deleteRow(this.applications, [id]);
   }
 
   async putAccessKey(key: AccessKeyRecord): Promise<void> {
