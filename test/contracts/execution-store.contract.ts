@@ -3,7 +3,7 @@ import type { Effect } from '../../src/engine/effects';
 import type { Task, WorkflowRecord } from '../../src/model/execution';
 import type { WorkflowStatus } from '../../src/model/statuses';
 import { type ExecutionCommit, type ExecutionStore, PayloadTooLargeError, StaleWriteError } from '../../src/store/ports';
-import { makeTask, makeWorkflowRecord, T0 } from './fixtures';
+import { makeCommit, makeTask, makeWorkflowRecord, T0 } from './fixtures';
 
 /**
  * The definition of an ExecutionStore: every adapter runs this one list of behaviours. Stores may be
@@ -31,15 +31,6 @@ function execution(over: Partial<WorkflowRecord> = {}) {
     });
   return { workflow, task };
 }
-
-const commit = (workflow: WorkflowRecord, expectedRev: number, parts: Partial<ExecutionCommit> = {}): ExecutionCommit => ({
-  workflow,
-  upsertTasks: [],
-  deleteTaskIds: [],
-  outbox: [],
-  expectedRev,
-  ...parts,
-});
 
 const enqueue = (task: Task): Effect => ({
   kind: 'enqueue',
@@ -76,7 +67,7 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
         const t2 = task(2);
         const t1 = task(1, { inputData: { q: 'é€😀' } });
         const outbox = [enqueue(t1), { kind: 'index', workflowId: workflow.workflowId, taskIds: [t1.taskId] } as Effect];
-        await store.commit(commit(workflow, 0, { upsertTasks: [t2, t1], outbox }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t2, t1], outbox }));
 
         const loaded = await store.load(workflow.workflowId);
         expect(loaded).toEqual({ workflow, tasks: [t1, t2], outbox, rev: 1 });
@@ -90,11 +81,11 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
         const { workflow, task } = execution();
         const t1 = task(1);
         const t2 = task(2);
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1, t2], outbox: [enqueue(t1)] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1, t2], outbox: [enqueue(t1)] }));
         const t1done = { ...t1, status: 'COMPLETED' as const, outputData: { ok: true }, endTime: T0 + 5 };
         const t3 = task(3);
         const wf2 = { ...workflow, updateTime: T0 + 5, variables: { x: 1 } };
-        await store.commit(commit(wf2, 1, { upsertTasks: [t1done, t3], outbox: [enqueue(t3)] }));
+        await store.commit(makeCommit(wf2, 1, { upsertTasks: [t1done, t3], outbox: [enqueue(t3)] }));
 
         const loaded = await store.load(workflow.workflowId);
         expect(loaded?.rev).toBe(2);
@@ -106,8 +97,8 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('replaces the outbox with each commit, and an empty outbox clears it', async () => {
         const { workflow, task } = execution();
         const t1 = task(1);
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1], outbox: [enqueue(t1)] }));
-        await store.commit(commit(workflow, 1));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1], outbox: [enqueue(t1)] }));
+        await store.commit(makeCommit(workflow, 1));
         expect((await store.load(workflow.workflowId))?.outbox).toEqual([]);
       });
     });
@@ -116,16 +107,16 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('refuses the second of two commits made from the same rev, and none of it is visible', async () => {
         const { workflow, task } = execution({ correlationId: `corr-${uid()}` });
         const t1 = task(1);
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1], outbox: [enqueue(t1)] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1], outbox: [enqueue(t1)] }));
 
         const winner = { ...workflow, variables: { who: 'first' } };
         const t2 = task(2);
-        await store.commit(commit(winner, 1, { upsertTasks: [t2], outbox: [enqueue(t2)] }));
+        await store.commit(makeCommit(winner, 1, { upsertTasks: [t2], outbox: [enqueue(t2)] }));
 
         const loserTask = task(3, { referenceTaskName: 'loser' });
         const loser = { ...workflow, status: 'TERMINATED' as WorkflowStatus, variables: { who: 'second' } };
         const attempt = store.commit(
-          commit(loser, 1, { upsertTasks: [loserTask, { ...t1, status: 'CANCELED' }], deleteTaskIds: [t2.taskId], outbox: [] }),
+          makeCommit(loser, 1, { upsertTasks: [loserTask, { ...t1, status: 'CANCELED' }], deleteTaskIds: [t2.taskId], outbox: [] }),
         );
         await expect(attempt).rejects.toBeInstanceOf(StaleWriteError);
         await expect(attempt).rejects.toMatchObject({ workflowId: workflow.workflowId, expectedRev: 1 });
@@ -145,9 +136,9 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('refuses a second new execution with the same id (expectedRev 0 twice)', async () => {
         const { workflow, task } = execution();
         const t1 = task(1);
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1] }));
         const other = task(1, { referenceTaskName: 'other' });
-        await expect(store.commit(commit({ ...workflow, input: { second: true } }, 0, { upsertTasks: [other] }))).rejects.toBeInstanceOf(
+        await expect(store.commit(makeCommit({ ...workflow, input: { second: true } }, 0, { upsertTasks: [other] }))).rejects.toBeInstanceOf(
           StaleWriteError,
         );
         const loaded = await store.load(workflow.workflowId);
@@ -157,10 +148,10 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
 
       it('refuses a commit at a rev ahead of the stored one, and one for an execution that does not exist', async () => {
         const { workflow } = execution();
-        await store.commit(commit(workflow, 0));
-        await expect(store.commit(commit(workflow, 5))).rejects.toBeInstanceOf(StaleWriteError);
+        await store.commit(makeCommit(workflow, 0));
+        await expect(store.commit(makeCommit(workflow, 5))).rejects.toBeInstanceOf(StaleWriteError);
         const missing = execution().workflow;
-        await expect(store.commit(commit(missing, 1))).rejects.toBeInstanceOf(StaleWriteError);
+        await expect(store.commit(makeCommit(missing, 1))).rejects.toBeInstanceOf(StaleWriteError);
         expect(await store.load(missing.workflowId)).toBeUndefined();
         expect((await store.load(workflow.workflowId))?.rev).toBe(1);
       });
@@ -170,7 +161,7 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('finds a task and its workflow by task id', async () => {
         const { workflow, task } = execution();
         const t1 = task(1, { outputData: { n: 1 } });
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1] }));
         expect(await store.getTask(t1.taskId)).toEqual(t1);
         expect(await store.workflowIdOfTask(t1.taskId)).toBe(workflow.workflowId);
         expect(await store.getTask(uid())).toBeUndefined();
@@ -180,9 +171,9 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('deletes tasks named in deleteTaskIds (restart, rerun) and keeps the rest', async () => {
         const { workflow, task } = execution();
         const [t1, t2, t3] = [task(1), task(2), task(3)];
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1, t2, t3] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1, t2, t3] }));
         const t4 = task(4);
-        await store.commit(commit(workflow, 1, { upsertTasks: [t4], deleteTaskIds: [t2.taskId, t3.taskId] }));
+        await store.commit(makeCommit(workflow, 1, { upsertTasks: [t4], deleteTaskIds: [t2.taskId, t3.taskId] }));
 
         expect((await store.load(workflow.workflowId))?.tasks).toEqual([t1, t4]);
         expect(await store.getTask(t2.taskId)).toBeUndefined();
@@ -193,9 +184,9 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('keeps a task that is both deleted and upserted in one turn (upsert wins)', async () => {
         const { workflow, task } = execution();
         const t1 = task(1);
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1] }));
         const reset = { ...t1, status: 'SCHEDULED' as const, pollCount: 0, outputData: {} };
-        await store.commit(commit(workflow, 1, { upsertTasks: [reset], deleteTaskIds: [t1.taskId] }));
+        await store.commit(makeCommit(workflow, 1, { upsertTasks: [reset], deleteTaskIds: [t1.taskId] }));
         expect(await store.getTask(t1.taskId)).toEqual(reset);
       });
     });
@@ -207,7 +198,7 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
         const v2 = execution({ workflowName: name, workflowVersion: 2, status: 'PAUSED' }).workflow;
         const v2late = execution({ workflowName: name, workflowVersion: 2, createTime: T0 + 3 * 86_400_000 }).workflow;
         const done = execution({ workflowName: name, workflowVersion: 1, status: 'COMPLETED' }).workflow;
-        for (const w of [v1, v2, v2late, done]) await store.commit(commit(w, 0));
+        for (const w of [v1, v2, v2late, done]) await store.commit(makeCommit(w, 0));
 
         expect((await store.runningWorkflowIds(name)).sort()).toEqual([v1.workflowId, v2.workflowId, v2late.workflowId].sort());
         expect(await store.runningWorkflowIds(name, 1)).toEqual([v1.workflowId]);
@@ -218,21 +209,21 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
 
       it('drops an execution when it becomes terminal, and lists it again when it is retried', async () => {
         const { workflow } = execution();
-        await store.commit(commit(workflow, 0));
+        await store.commit(makeCommit(workflow, 0));
         expect(await store.runningWorkflowIds(workflow.workflowName)).toEqual([workflow.workflowId]);
-        await store.commit(commit({ ...workflow, status: 'FAILED', endTime: T0 + 10 }, 1));
+        await store.commit(makeCommit({ ...workflow, status: 'FAILED', endTime: T0 + 10 }, 1));
         expect(await store.runningWorkflowIds(workflow.workflowName)).toEqual([]);
         expect(await store.runningWorkflowIds(workflow.workflowName, workflow.workflowVersion)).toEqual([]);
-        await store.commit(commit({ ...workflow, status: 'RUNNING', lastRetriedTime: T0 + 20 }, 2));
+        await store.commit(makeCommit({ ...workflow, status: 'RUNNING', lastRetriedTime: T0 + 20 }, 2));
         expect(await store.runningWorkflowIds(workflow.workflowName)).toEqual([workflow.workflowId]);
       });
 
       it('follows a restart that moves the execution to a new createTime and definition version', async () => {
         const { workflow } = execution();
-        await store.commit(commit(workflow, 0));
-        await store.commit(commit({ ...workflow, status: 'TERMINATED', endTime: T0 + 1 }, 1));
+        await store.commit(makeCommit(workflow, 0));
+        await store.commit(makeCommit({ ...workflow, status: 'TERMINATED', endTime: T0 + 1 }, 1));
         const restarted = { ...workflow, createTime: T0 + 40 * 86_400_000, startTime: T0 + 40 * 86_400_000, workflowVersion: 2 };
-        await store.commit(commit(restarted, 2));
+        await store.commit(makeCommit(restarted, 2));
         expect(await store.runningWorkflowIds(workflow.workflowName)).toEqual([workflow.workflowId]);
         expect(await store.runningWorkflowIds(workflow.workflowName, 1)).toEqual([]);
         expect(await store.runningWorkflowIds(workflow.workflowName, 2)).toEqual([workflow.workflowId]);
@@ -247,13 +238,13 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
         const closed = execution({ workflowName: name, correlationId: corr, status: 'COMPLETED' }).workflow;
         const otherName = execution({ correlationId: corr }).workflow;
         const otherCorr = execution({ workflowName: name, correlationId: `x-${uid()}` }).workflow;
-        for (const w of [open, closed, otherName, otherCorr]) await store.commit(commit(w, 0));
+        for (const w of [open, closed, otherName, otherCorr]) await store.commit(makeCommit(w, 0));
 
         expect(await store.workflowIdsByCorrelationId(name, corr, false)).toEqual([open.workflowId]);
         expect((await store.workflowIdsByCorrelationId(name, corr, true)).sort()).toEqual([open.workflowId, closed.workflowId].sort());
         expect(await store.workflowIdsByCorrelationId(name, `none-${uid()}`, true)).toEqual([]);
 
-        await store.commit(commit({ ...open, status: 'TERMINATED' }, 1));
+        await store.commit(makeCommit({ ...open, status: 'TERMINATED' }, 1));
         expect(await store.workflowIdsByCorrelationId(name, corr, false)).toEqual([]);
         expect((await store.workflowIdsByCorrelationId(name, corr, true)).sort()).toEqual([open.workflowId, closed.workflowId].sort());
       });
@@ -266,10 +257,10 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
         const owing = execution({ status: 'COMPLETED' });
         const t = owing.task(1);
         const { workflow: settled } = execution({ status: 'COMPLETED' });
-        await store.commit(commit(running, 0));
-        await store.commit(commit(paused, 0));
-        await store.commit(commit(owing.workflow, 0, { upsertTasks: [t], outbox: [enqueue(t)] }));
-        await store.commit(commit(settled, 0));
+        await store.commit(makeCommit(running, 0));
+        await store.commit(makeCommit(paused, 0));
+        await store.commit(makeCommit(owing.workflow, 0, { upsertTasks: [t], outbox: [enqueue(t)] }));
+        await store.commit(makeCommit(settled, 0));
 
         const ids = await collect(store.idsNeedingRecovery());
         expect(ids.has(running.workflowId)).toBe(true);
@@ -281,10 +272,10 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('stops listing an execution once it is terminal with an empty outbox', async () => {
         const { workflow, task } = execution();
         const t1 = task(1);
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1], outbox: [enqueue(t1)] }));
-        await store.commit(commit({ ...workflow, status: 'COMPLETED' }, 1, { outbox: [{ kind: 'index', workflowId: workflow.workflowId, taskIds: [] }] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1], outbox: [enqueue(t1)] }));
+        await store.commit(makeCommit({ ...workflow, status: 'COMPLETED' }, 1, { outbox: [{ kind: 'index', workflowId: workflow.workflowId, taskIds: [] }] }));
         expect((await collect(store.idsNeedingRecovery())).has(workflow.workflowId)).toBe(true);
-        await store.commit(commit({ ...workflow, status: 'COMPLETED' }, 2, { outbox: [] }));
+        await store.commit(makeCommit({ ...workflow, status: 'COMPLETED' }, 2, { outbox: [] }));
         expect((await collect(store.idsNeedingRecovery())).has(workflow.workflowId)).toBe(false);
       });
     });
@@ -294,7 +285,7 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
         const open = execution().workflow;
         const closed = { ...execution().workflow, status: 'COMPLETED' as WorkflowStatus };
         const removed = execution().workflow;
-        for (const w of [open, closed, removed]) await store.commit(commit(w, 0));
+        for (const w of [open, closed, removed]) await store.commit(makeCommit(w, 0));
         await store.remove(removed.workflowId);
         const ids = await collect(store.listWorkflowIds());
         expect(ids.has(open.workflowId)).toBe(true);
@@ -307,7 +298,7 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('deletes the execution, its tasks, their lookups and its index entries', async () => {
         const { workflow, task } = execution({ correlationId: `corr-${uid()}` });
         const t1 = task(1);
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1], outbox: [enqueue(t1)] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1], outbox: [enqueue(t1)] }));
         await store.remove(workflow.workflowId);
 
         expect(await store.load(workflow.workflowId)).toBeUndefined();
@@ -321,10 +312,10 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('is a no-op for an unknown id, and the id can be used again afterwards (expectedRev 0)', async () => {
         await expect(store.remove(uid())).resolves.toBeUndefined();
         const { workflow, task } = execution();
-        await store.commit(commit(workflow, 0, { upsertTasks: [task(1)] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [task(1)] }));
         await store.remove(workflow.workflowId);
         const again = { ...workflow, input: { again: true } };
-        await store.commit(commit(again, 0));
+        await store.commit(makeCommit(again, 0));
         expect(await store.load(workflow.workflowId)).toEqual({ workflow: again, tasks: [], outbox: [], rev: 1 });
       });
     });
@@ -353,7 +344,7 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('refuses a task output over 3 MB, naming the field and size, and writes nothing', async () => {
         const { workflow, task } = execution();
         const huge = task(1, { outputData: { blob: big(3 * 1024 * 1024) } });
-        const attempt = store.commit(commit(workflow, 0, { upsertTasks: [huge] }));
+        const attempt = store.commit(makeCommit(workflow, 0, { upsertTasks: [huge] }));
         await expect(attempt).rejects.toBeInstanceOf(PayloadTooLargeError);
         await expect(attempt).rejects.toThrow(/outputData.*\d+ bytes/);
         expect(await store.load(workflow.workflowId)).toBeUndefined();
@@ -365,8 +356,8 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('refuses a workflow input over 10 MB on an existing execution and leaves it as it was', async () => {
         const { workflow, task } = execution();
         const t1 = task(1);
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1] }));
-        const attempt = store.commit(commit({ ...workflow, status: 'COMPLETED', input: { blob: big(10 * 1024 * 1024) } }, 1, { upsertTasks: [task(2)] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1] }));
+        const attempt = store.commit(makeCommit({ ...workflow, status: 'COMPLETED', input: { blob: big(10 * 1024 * 1024) } }, 1, { upsertTasks: [task(2)] }));
         await expect(attempt).rejects.toBeInstanceOf(PayloadTooLargeError);
         await expect(attempt).rejects.toThrow(/input.*\d+ bytes/);
         expect(await store.load(workflow.workflowId)).toEqual({ workflow, tasks: [t1], outbox: [], rev: 1 });
@@ -376,7 +367,7 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('accepts payloads just under the limits', async () => {
         const { workflow, task } = execution({ output: { blob: big(1024 * 1024) } });
         const t1 = task(1, { inputData: { blob: big(2 * 1024 * 1024) } });
-        await store.commit(commit(workflow, 0, { upsertTasks: [t1] }));
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1] }));
         expect(await store.getTask(t1.taskId)).toEqual(t1);
       });
     });

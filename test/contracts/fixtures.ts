@@ -1,5 +1,6 @@
 import { WorkflowDefSchema, WorkflowTaskSchema } from '../../src/model/definitions';
 import type { Task, WorkflowRecord } from '../../src/model/execution';
+import type { ExecutionCommit } from '../../src/store/ports';
 
 /** Builders of valid execution records for tests; every field has a plain default, overrides win. */
 
@@ -67,4 +68,9 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     iteration: 0,
     ...overrides,
   };
+}
+
+/** A commit of `workflow` at `expectedRev`: nothing else written unless `parts` says so. */
+export function makeCommit(workflow: WorkflowRecord, expectedRev: number, parts: Partial<ExecutionCommit> = {}): ExecutionCommit {
+  return { workflow, upsertTasks: [], deleteTaskIds: [], outbox: [], expectedRev, ...parts };
 }

@@ -3,8 +3,8 @@ import { types } from 'cassandra-driver';
 import type { WorkflowRecord } from '../../src/model/execution';
 import { decodeKeys } from '../../src/store/cassandra/rows';
 import { describeCassandra, testConfig } from '../contracts/execution-store.cassandra-server';
-import { makeTask, makeWorkflowRecord } from '../contracts/fixtures';
-import { SimulatedClock, storeOnClock, turn } from './cassandra-simulated-time';
+import { makeCommit, makeTask, makeWorkflowRecord } from '../contracts/fixtures';
+import { SimulatedClock, storeOnClock } from './cassandra-simulated-time';
 
 // How the open-execution indexes (src/store/cassandra/generations.ts) carry long-running executions
 // from sealed generations, verify what they carried, and drop what they leave, on a real Cassandra.
@@ -44,7 +44,7 @@ describeCassandra('cassandra open-execution indexes over time', () => {
 
   it('carries a long-running execution out of its sealed generation, drops the generation and moves the floor', async () => {
     const w = open();
-    await env.store.commit(turn(w, 0));
+    await env.store.commit(makeCommit(w, 0));
     const gen = (await keysOf(w.workflowId)).runningGen;
     expect(await entriesOf(`running:${w.workflowName}`, gen)).toEqual([w.workflowId]);
 
@@ -65,9 +65,9 @@ describeCassandra('cassandra open-execution indexes over time', () => {
   it('the maintenance pass seals past generations of the recovery index and of the names this process wrote, without a reader', async () => {
     const w = open();
     const ended = open({ workflowName: w.workflowName });
-    await env.store.commit(turn(w, 0));
-    await env.store.commit(turn(ended, 0));
-    await env.store.commit(turn({ ...ended, status: 'COMPLETED' }, 1));
+    await env.store.commit(makeCommit(w, 0));
+    await env.store.commit(makeCommit(ended, 0));
+    await env.store.commit(makeCommit({ ...ended, status: 'COMPLETED' }, 1));
     const gen = (await keysOf(w.workflowId)).runningGen;
     clock.nowMs += 10 * MIN;
     await env.store.sealIndexes();
@@ -79,18 +79,18 @@ describeCassandra('cassandra open-execution indexes over time', () => {
 
   it('answers for a carried execution as it is now: its current version, and not once it ended', async () => {
     const w = open({ workflowVersion: 1 });
-    await env.store.commit(turn(w, 0));
+    await env.store.commit(makeCommit(w, 0));
     clock.nowMs += 10 * MIN;
     expect(await env.store.runningWorkflowIds(w.workflowName, 1)).toEqual([w.workflowId]);
 
     // Restarted on version 2: a new entry; the carried copy of version 1 no longer stands.
-    await env.store.commit(turn({ ...w, workflowVersion: 2 }, 1));
+    await env.store.commit(makeCommit({ ...w, workflowVersion: 2 }, 1));
     expect(await env.store.runningWorkflowIds(w.workflowName, 1)).toEqual([]);
     expect(await env.store.runningWorkflowIds(w.workflowName, 2)).toEqual([w.workflowId]);
 
     clock.nowMs += DAY;
     expect(await env.store.runningWorkflowIds(w.workflowName, 2)).toEqual([w.workflowId]);
-    await env.store.commit(turn({ ...w, workflowVersion: 2, status: 'TERMINATED' }, 2));
+    await env.store.commit(makeCommit({ ...w, workflowVersion: 2, status: 'TERMINATED' }, 2));
     expect(await env.store.runningWorkflowIds(w.workflowName)).toEqual([]);
     // The stale carried entry was deleted by the read that found it.
     expect(await entriesOf(`running-carried:${w.workflowName}`, Math.floor(clock.nowMs / DAY) * DAY)).toEqual([]);
@@ -100,27 +100,27 @@ describeCassandra('cassandra open-execution indexes over time', () => {
     const owing = open();
     const removed = open();
     const task = makeTask({ taskId: randomUUID(), workflowInstanceId: owing.workflowId });
-    await env.store.commit(turn(owing, 0, { upsertTasks: [task] }));
-    await env.store.commit(turn(removed, 0));
+    await env.store.commit(makeCommit(owing, 0, { upsertTasks: [task] }));
+    await env.store.commit(makeCommit(removed, 0));
     clock.nowMs += 30 * MIN;
     let ids = await recovering();
     expect(ids.has(owing.workflowId) && ids.has(removed.workflowId)).toBe(true);
 
     const outbox = [{ kind: 'index' as const, workflowId: owing.workflowId, taskIds: [] }];
-    await env.store.commit(turn({ ...owing, status: 'COMPLETED' }, 1, { outbox }));
+    await env.store.commit(makeCommit({ ...owing, status: 'COMPLETED' }, 1, { outbox }));
     await env.store.remove(removed.workflowId);
     clock.nowMs += 2 * DAY;
     ids = await recovering();
     expect(ids.has(owing.workflowId)).toBe(true);
     expect(ids.has(removed.workflowId)).toBe(false);
 
-    await env.store.commit(turn({ ...owing, status: 'COMPLETED' }, 2));
+    await env.store.commit(makeCommit({ ...owing, status: 'COMPLETED' }, 2));
     expect((await recovering()).has(owing.workflowId)).toBe(false);
   });
 
   it('an index write that is repaired after its generation was sealed lands in the carried index', async () => {
     const w = open();
-    await env.store.commit(turn(w, 0));
+    await env.store.commit(makeCommit(w, 0));
     const keys = await keysOf(w.workflowId);
     // As if the process died right after the batch: no running entry, indexed_keys behind keys.
     await env.client.execute(`DELETE FROM ${cfg.keyspace}.open_entries WHERE index_name = ? AND gen = ? AND shard = 0 AND workflow_id = ?`, [

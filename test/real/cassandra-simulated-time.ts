@@ -1,8 +1,6 @@
 import { Client, policies } from 'cassandra-driver';
 import { CassandraExecutionStore, migrate } from '../../src/store/cassandra';
 import type { CassandraStoreConfig } from '../../src/store/cassandra/config';
-import type { WorkflowRecord } from '../../src/model/execution';
-import type { ExecutionCommit } from '../../src/store/ports';
 
 // Real-Cassandra tests of the open-execution indexes move time forward by minutes and days. The
 // store reads the simulated clock, and the driver stamps writes with it too, so deletes timestamped
@@ -37,12 +35,3 @@ export async function storeOnClock(cfg: CassandraStoreConfig, clock: SimulatedCl
     },
   };
 }
-
-export const turn = (workflow: WorkflowRecord, expectedRev: number, parts: Partial<ExecutionCommit> = {}): ExecutionCommit => ({
-  workflow,
-  upsertTasks: [],
-  deleteTaskIds: [],
-  outbox: [],
-  expectedRev,
-  ...parts,
-});

@@ -3,8 +3,8 @@ import type { Client } from 'cassandra-driver';
 import type { WorkflowRecord } from '../../src/model/execution';
 import type { CassandraExecutionStore } from '../../src/store/cassandra';
 import { describeCassandra, testConfig } from '../contracts/execution-store.cassandra-server';
-import { makeWorkflowRecord } from '../contracts/fixtures';
-import { SimulatedClock, storeOnClock, turn } from './cassandra-simulated-time';
+import { makeCommit, makeWorkflowRecord } from '../contracts/fixtures';
+import { SimulatedClock, storeOnClock } from './cassandra-simulated-time';
 
 // The open-execution indexes (running by name, needing recovery) see one insert and one delete per
 // execution. Deletes are tombstones that reads scan until compaction purges them (gc_grace_seconds,
@@ -34,8 +34,8 @@ describeCassandra('cassandra open-execution indexes under churn', () => {
   const name = `churn_${randomUUID().slice(0, 8)}`;
   const open = (over: Partial<WorkflowRecord> = {}): WorkflowRecord =>
     makeWorkflowRecord({ workflowId: randomUUID(), workflowName: name, createTime: clock.nowMs, startTime: clock.nowMs, updateTime: clock.nowMs, ...over });
-  const start = (w: WorkflowRecord) => store.commit(turn(w, 0));
-  const end = (w: WorkflowRecord) => store.commit(turn({ ...w, status: 'COMPLETED', endTime: clock.nowMs, updateTime: clock.nowMs }, 1));
+  const start = (w: WorkflowRecord) => store.commit(makeCommit(w, 0));
+  const end = (w: WorkflowRecord) => store.commit(makeCommit({ ...w, status: 'COMPLETED', endTime: clock.nowMs, updateTime: clock.nowMs }, 1));
 
   async function maxTombstonesPerRead(): Promise<{ table: string; max: number }> {
     const rs = await client.execute('SELECT table_name, max FROM system_views.tombstones_per_read WHERE keyspace_name = ?', [cfg.keyspace], {
