@@ -19,7 +19,7 @@ const rules: RouteRule[] = [];
 const rule = (method: Method, paths: string | string[], permission: Permission): void => {
   for (const path of Array.isArray(paths) ? paths : [paths]) rules.push({ method, path, permission });
 };
-/** Conductor's /api/tasks and the interface's /api/task serve the same calls. */
+/** Conductor's /api/tasks and its singular spelling /api/task (README, Differences) serve the same calls. */
 const tasks = (p: string): string[] => [`/api/tasks${p}`, `/api/task${p}`];
 const workflowDefs = (p: string): string[] => [`/api/metadata/workflowdef${p}`, `/api/metadata/workflow${p}`];
 const taskDefs = (p: string): string[] => [`/api/metadata/taskdef${p}`, `/api/metadata/taskdefs${p}`];

@@ -370,7 +370,7 @@ function fieldTerm(target: SearchTarget, name: string, value: string, pos: numbe
 
 /**
  * Parses `sort`: keys separated by `|` or `,`, each `field`, `field:ASC|DESC` (Conductor's form) or
- * `ASC:field`/`DESC:field` (the interface's form). A key without an order sorts ascending, as in
+ * `ASC:field`/`DESC:field` (the prefix form, also accepted). A key without an order sorts ascending, as in
  * Conductor. Order keywords are case-insensitive. Empty ⇒ no keys (the adapter's default applies).
  */
 export function parseSort(sort?: string, target: SearchTarget = 'workflow'): SortKey[] {

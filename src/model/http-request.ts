@@ -39,8 +39,8 @@ export function httpRequestOf(input: Record<string, unknown>): HttpRequestSpec {
 export type TimeoutParse = { ok: true; ms: number | undefined } | { ok: false; message: string };
 
 /**
- * A timeout as written in the input: seconds, as the interface's examples show, or Conductor's
- * milliseconds when above 1000. Absent means the default; 0 means "as long as Baton allows".
+ * A timeout as written in the input: seconds (what Baton's clients send, often as a string), or
+ * Conductor's milliseconds when above 1000. Absent means the default; 0 means "as long as Baton allows".
  */
 export function parseTimeout(value: unknown): TimeoutParse {
   if (value === undefined || value === null || value === '') return { ok: true, ms: undefined };

@@ -1,7 +1,7 @@
 import { startBaton } from '../support/baton';
 import { describeInterface } from './interface-suite';
 
-// The service interface again, with at most 10 actor activations in memory: executions and idle
+// The interface suite again, with at most 10 actor activations in memory: executions and idle
 // queues are deactivated and reloaded from the store between nearly every call.
 
 describeInterface(async () => {

@@ -3,7 +3,8 @@ import type { Server } from 'node:http';
 import { apiClient } from '../support/api-client';
 import { eventually } from '../support/baton';
 
-// The service interface, row by row, over real HTTP. Shared by the embedded suite
+// Every call a client of Baton makes (Conductor's REST API, with the alternate spellings the README
+// lists), one by one, over real HTTP. Shared by the embedded suite
 // (test/api/interface.test.ts) and the two-replica distributed suite (test/distributed/api.test.ts).
 
 /** Where the suite sends requests: `url()` is asked once per request, so a cluster can alternate replicas. */

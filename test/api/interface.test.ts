@@ -1,7 +1,7 @@
 import { startBaton } from '../support/baton';
 import { describeInterface } from './interface-suite';
 
-// The service interface, row by row, over real HTTP against the embedded server.
+// The interface suite (every call a client of Baton makes, one by one) over real HTTP against the embedded server.
 
 describeInterface(async () => {
   const b = await startBaton();

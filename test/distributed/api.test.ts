@@ -5,7 +5,7 @@ import { eventually } from '../support/baton';
 import { uniqueName } from '../support/names';
 import { COMPLETION_TOPIC, PUBSUB, startCluster, type TestCluster } from './cluster';
 
-// The service interface against two replicas of the distributed profile (Dapr sidecar double, real
+// The interface suite (test/api/interface-suite.ts) against two replicas of the distributed profile (Dapr sidecar double, real
 // Redis, one shared SQLite file), every request going to the next replica in turn; then flows that
 // only exist with several replicas.
 

@@ -2,7 +2,7 @@ import { describeInterface } from '../api/interface-suite';
 import { engineSuite } from '../support/real-engines';
 import { missingRealCluster, startRealCluster, type RealCluster } from '../support/real-cluster';
 
-// The service interface row by row against two replicas of the distributed profile on the real
+// The interface suite (test/api/interface-suite.ts) against two replicas of the distributed profile on the real
 // engines (daprd, placement, scheduler, Redis, Cassandra, Elasticsearch), calls alternating replicas.
 
 let cluster: RealCluster;

@@ -11,8 +11,9 @@ import { DEFAULT_FAILURE_POLICY, ReminderScheduler, type FailurePolicy } from '.
 import { parseDueTime, parseGoDuration, parsePeriod } from './dapr/schedule-times';
 
 /**
- * A test double of the Dapr sidecars of a cluster: the part of Dapr's HTTP API Baton uses, as
- * /work/shared/reference/dapr.md describes it.
+ * A test double of the Dapr sidecars of a cluster: the part of Dapr's HTTP API Baton uses (actors,
+ * reminders, pub/sub, service invocation, metadata), as daprd 1.18 answers it (dapr/dapr:
+ * pkg/api/http/, pkg/actors/).
  *
  * Shape: ONE cluster object (placement + scheduler + pub/sub broker + actor state store) with ONE
  * sidecar HTTP port per app instance, as in Kubernetes where each replica has its own daprd.
