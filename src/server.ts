@@ -14,7 +14,7 @@ import type { Adapters } from './composition/adapters';
 import { embeddedAdapters } from './composition/embedded';
 import { completionHandler } from './composition/task-completions';
 import { createScriptEngine } from './scripting/script-engine';
-import { EventProcessor } from './events/event-processor';
+import { EventProcessor } from './services/event-processor';
 import { EffectRunner } from './services/effect-runner';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { HttpTaskWorker } from './services/http-task-worker';

@@ -1,5 +1,5 @@
 import type { Actor, ActorContext } from '../runtime/ports';
-import { MinHeap } from '../runtime/local/min-heap';
+import { MinHeap } from '../lib/min-heap';
 import { PageBook } from './queue/page-book';
 import { LEGACY_KEY, loadQueueState, saveQueueState, settlePages, type StoredEntry } from './queue/queue-state';
 

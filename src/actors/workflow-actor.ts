@@ -4,7 +4,7 @@ import type { Task } from '../model/execution';
 import type { StartWorkflowRequest, TaskResult } from '../model/requests';
 import { isTerminalTask, isTerminalWorkflow, type WorkflowStatus } from '../model/statuses';
 import * as decider from '../engine/decider';
-import type { Effect } from '../engine/effects';
+import type { Effect } from '../model/effects';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../engine/state';
 import { isQueuedType } from '../engine/task-types';
 import { updateVariables } from '../engine/variables';

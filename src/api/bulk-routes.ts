@@ -1,27 +1,15 @@
 import { Router, type Request } from 'express';
-import { z } from 'zod';
 import { isTerminalWorkflow } from '../model/statuses';
 import { notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, parseBody, strParam } from './params';
 import { toErrorBody } from './errors';
+import { BulkIdsSchema, type BulkResponse } from '../model/bulk';
 
 // /api/workflow/bulk (Conductor's WorkflowBulkResource): one operation over up to 1000 executions; each id succeeds
 // or fails on its own and the answer says which (200 even when some fail).
 
-export const BULK_MAX = 1000;
-
-export const BulkIdsSchema = z
-  .array(z.string().min(1, 'workflowId cannot be empty'))
-  .min(1, 'Workflow ids list cannot be empty')
-  .max(BULK_MAX, `Cannot process more than ${BULK_MAX} workflows. Please use multiple requests.`);
-
-export const BulkResponseSchema = z.object({
-  bulkErrorResults: z.record(z.string(), z.string()),
-  bulkSuccessfulResults: z.array(z.string()),
-});
-export type BulkResponse = z.infer<typeof BulkResponseSchema>;
 
 export interface BulkDeps {
   workflows: WorkflowService;

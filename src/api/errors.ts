@@ -7,19 +7,15 @@ import { ActorDeactivated } from '../runtime/ports';
 import { PayloadTooLargeError, StaleWriteError } from '../store/ports';
 import { ApiError } from '../services/errors';
 import { ScriptError } from '../scripting/script-engine';
+import type { ErrorBody } from '../model/responses';
+
+export type { ErrorBody };
 
 // Conductor's ErrorResponse body, with better status codes for client mistakes.
 
 const INSTANCE = os.hostname();
 const UNAVAILABLE = new Set(['DaprSidecarError', 'HostStopping']);
 
-export interface ErrorBody {
-  status: number;
-  message: string;
-  instance: string;
-  retryable: boolean;
-  validationErrors?: Array<{ path?: string; message: string; invalidValue?: unknown }>;
-}
 
 export function zodValidationErrors(e: ZodError, prefix = ''): NonNullable<ErrorBody['validationErrors']> {
   return e.issues.map((i) => ({ path: [prefix, ...i.path.map(String)].filter(Boolean).join('.'), message: i.message }));

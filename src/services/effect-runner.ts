@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Effect } from '../engine/effects';
-import { queueName } from '../engine/effects';
+import type { Effect } from '../model/effects';
+import { queueName } from '../model/effects';
 import { taskById } from '../engine/context';
 import type { ExecutionState } from '../engine/state';
 import type { EventBus } from '../events/ports';

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import { queueName, type QueueKey } from '../engine/effects';
+import { queueName, type QueueKey } from '../model/effects';
 import type { QueueEntry, LeaseResult } from '../actors/queue-actor';
 import type { Task } from '../model/execution';
 import type { TaskResult } from '../model/requests';

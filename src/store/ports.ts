@@ -1,7 +1,7 @@
 import type { TaskDef, WorkflowDef } from '../model/definitions';
 import type { EventHandler, EventExecution } from '../model/events';
 import type { Task, TaskExecLog, WorkflowRecord } from '../model/execution';
-import type { Effect } from '../engine/effects';
+import type { Effect } from '../model/effects';
 import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
 
 /**

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { conditionHolds, EventProcessor, expandInlineJson, payloadLookup } from '../../../src/events/event-processor';
+import { conditionHolds, EventProcessor, expandInlineJson, payloadLookup } from '../../../src/services/event-processor';
 import { resolveValue } from '../../../src/engine/expressions';
 import type { EventExecution, EventHandler } from '../../../src/model/events';
 import { ActorDeactivated } from '../../../src/runtime/ports';

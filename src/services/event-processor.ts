@@ -7,9 +7,9 @@ import { isTerminalTask } from '../model/statuses';
 import { ActorDeactivated } from '../runtime/ports';
 import type { ScriptEngine } from '../scripting/script-engine';
 import { isConductorTrue } from '../scripting/truthy';
-import type { WorkflowService } from '../services/workflow-service';
+import type { WorkflowService } from './workflow-service';
 import { StaleWriteError, type ExecutionStore, type MetadataStore } from '../store/ports';
-import type { PublishedEvent } from './ports';
+import type { PublishedEvent } from '../events/ports';
 
 // Event handlers (Conductor's DefaultEventProcessor): every event from the bus is matched against the active
 // handlers of its name; a handler whose condition holds runs its actions in order, each recorded as
