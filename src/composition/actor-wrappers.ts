@@ -1,4 +1,6 @@
 import type { Actor, ActorFactory } from '../runtime/ports';
+import { checkArg, type ActorKind, type Protocol } from '../actors/protocol/protocol';
+import type { WorkflowCalls } from '../actors/protocol/workflow-protocol';
 
 type Log = { warn(o: object, m: string): void };
 
@@ -24,7 +26,27 @@ export const gatedTurns =
   };
 
 /** Methods whose own work makes a recovery pass pointless (a new execution, or recovery itself). */
-const SKIP_RECOVERY = new Set(['start', 'recover']);
+const SKIP_RECOVERY = new Set<string>(['start', 'recover'] satisfies Array<keyof typeof WorkflowCalls.calls>);
+
+/**
+ * Checks every call's argument against the actor's protocol before its turn: on Dapr calls arrive as
+ * JSON over the app channel, and a malformed one is refused (a ZodError, a 400 at the API) before any state is touched.
+ */
+export const checkedCalls =
+  (factory: ActorFactory, kind: Pick<ActorKind<Protocol>, 'calls'>): ActorFactory =>
+  (ctx) => {
+    const inner = factory(ctx);
+    return {
+      onActivate: inner.onActivate && (() => inner.onActivate!()),
+      onDeactivate: inner.onDeactivate && (() => inner.onDeactivate!()),
+      keepAlive: inner.keepAlive && (() => inner.keepAlive!()),
+      async invoke(method, arg) {
+        checkArg(kind, method, arg);
+        return inner.invoke(method, arg);
+      },
+      onReminder: (name) => inner.onReminder(name),
+    } satisfies Actor;
+  };
 
 /**
  * Runs the actor's `recover` method at the start of the first turn of every activation. On Dapr an
@@ -41,7 +63,7 @@ export const recoveringOnActivation =
       due = false;
       if (method !== undefined && SKIP_RECOVERY.has(method)) return;
       // A failed pass is not fatal: the sweep reminder re-pushes, a failed outbox re-arms itself.
-      await inner.invoke('recover', undefined).catch((err) => log.warn({ err, type: ctx.type, id: ctx.id }, 'recovery on activation failed'));
+      await inner.invoke('recover' satisfies keyof typeof WorkflowCalls.calls, undefined).catch((err) => log.warn({ err, type: ctx.type, id: ctx.id }, 'recovery on activation failed'));
     };
     return {
       async onActivate() {

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { EngineError } from '../engine/decider';
 import type { TaskCompletionMessage } from '../events/dapr/task-completion-message';
 import type { ActorHost } from '../runtime/ports';
+import { workflowActor } from '../actors/protocol/workflow-protocol';
 import { ApiError } from '../services/errors';
 
 /**
@@ -15,7 +16,7 @@ export const completionHandler =
   async (m: TaskCompletionMessage, eventId: string): Promise<void> => {
     const target = m.taskId !== undefined ? { taskId: m.taskId } : { ref: m.taskRefName };
     try {
-      const taskId = await host.invoke<string | null>('WorkflowActor', m.workflowId, 'updateExternal', {
+      const taskId = await workflowActor(host, m.workflowId).updateExternal({
         ...target,
         status: m.status,
         output: m.output ?? {},

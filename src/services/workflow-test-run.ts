@@ -56,7 +56,7 @@ export class WorkflowTestRunner {
       const queue = mocks.get(t.referenceTaskName) ?? mocks.get(t.workflowTask.taskReferenceName);
       const mock = queue?.shift();
       if (mock) {
-        await workflows.command(workflowId, 'update', { workflowInstanceId: workflowId, taskId: t.taskId, status: mock.status ?? 'COMPLETED', outputData: mock.output ?? {} });
+        await workflows.updateTask({ workflowInstanceId: workflowId, taskId: t.taskId, status: mock.status ?? 'COMPLETED', outputData: mock.output ?? {} });
         return { kind: 'progressed' };
       }
       if (t.taskType !== 'SUB_WORKFLOW') continue;
