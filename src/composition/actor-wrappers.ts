@@ -1,6 +1,7 @@
 import type { Actor, ActorFactory } from '../runtime/ports';
 import { checkArg, type ActorKind, type Protocol } from '../actors/protocol/protocol';
 import type { WorkflowCalls } from '../actors/protocol/workflow-protocol';
+import { asBatonError } from '../services/error-catalogue';
 
 type Log = { warn(o: object, m: string): void };
 
@@ -29,10 +30,11 @@ export const gatedTurns =
 const SKIP_RECOVERY = new Set<string>(['start', 'recover'] satisfies Array<keyof typeof WorkflowCalls.calls>);
 
 /**
- * Checks every call's argument against the actor's protocol before its turn: on Dapr calls arrive as
- * JSON over the app channel, and a malformed one is refused (a ZodError, a 400 at the API) before any state is touched.
+ * The actor's calls as they cross the wire on Dapr: each argument is checked against the actor's
+ * protocol before its turn (a malformed one is refused, a 400 at the API, before any state is
+ * touched), and each error leaves as a catalogued BatonError, its status and code with it.
  */
-export const checkedCalls =
+export const wireCalls =
   (factory: ActorFactory, kind: Pick<ActorKind<Protocol>, 'calls'>): ActorFactory =>
   (ctx) => {
     const inner = factory(ctx);
@@ -41,8 +43,12 @@ export const checkedCalls =
       onDeactivate: inner.onDeactivate && (() => inner.onDeactivate!()),
       keepAlive: inner.keepAlive && (() => inner.keepAlive!()),
       async invoke(method, arg) {
-        checkArg(kind, method, arg);
-        return inner.invoke(method, arg);
+        try {
+          checkArg(kind, method, arg);
+          return await inner.invoke(method, arg);
+        } catch (e) {
+          throw asBatonError(e) ?? e;
+        }
       },
       onReminder: (name) => inner.onReminder(name),
     } satisfies Actor;

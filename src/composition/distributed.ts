@@ -16,7 +16,7 @@ import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
 import type { ExecutionStore, MetadataStore } from '../store/ports';
-import { checkedCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
+import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
 import { QueueCalls } from '../actors/protocol/queue-protocol';
 import { WorkflowCalls } from '../actors/protocol/workflow-protocol';
 import type { Adapters } from './adapters';
@@ -161,8 +161,8 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       queueEffects: 'afterTurn',
       scanLease,
       wrapActor: (type, factory) => {
-        if (type === WorkflowCalls.type) return checkedCalls(gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()), WorkflowCalls);
-        return type === QueueCalls.type ? checkedCalls(factory, QueueCalls) : factory;
+        if (type === WorkflowCalls.type) return wireCalls(gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()), WorkflowCalls);
+        return type === QueueCalls.type ? wireCalls(factory, QueueCalls) : factory;
       },
       watchDefinitions: (refresh) =>
         changes.start(async () => {

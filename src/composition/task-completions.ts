@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
-import { EngineError } from '../engine/decider';
 import type { TaskCompletionMessage } from '../events/dapr/task-completion-message';
 import type { ActorHost } from '../runtime/ports';
 import { workflowActor } from '../actors/protocol/workflow-protocol';
-import { ApiError } from '../services/errors';
+import { errorEntry } from '../services/error-catalogue';
 
 /**
  * Applies a task completion another service published (e.g. a HUMAN task decided elsewhere) to its
@@ -24,7 +23,8 @@ export const completionHandler =
       });
       if (!taskId) log.warn({ eventId, workflowId: m.workflowId, ...target }, 'task completion names no pending task; acknowledged');
     } catch (err) {
-      if (err instanceof EngineError || (err instanceof ApiError && err.status < 500)) {
+      const known = errorEntry(err);
+      if (known && known.status < 500) {
         log.warn({ err, eventId, workflowId: m.workflowId, ...target }, 'task completion rejected; acknowledged');
         return;
       }
