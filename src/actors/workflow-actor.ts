@@ -35,6 +35,8 @@ export interface WorkflowActorDeps {
   log: Logger;
   /** Interval of the sweep reminder that re-pushes SCHEDULED tasks to their queues; 0 turns it off. */
   sweepIntervalMs: number;
+  /** The clock of reminders and re-pushes (epoch ms); Date.now unless a test moves time itself. */
+  now?: () => number;
 }
 
 export type { ChildChangedArg, StartArg };
@@ -60,6 +62,10 @@ export class WorkflowActor implements Actor {
 
   private get id(): string {
     return this.ctx.id;
+  }
+
+  private now(): number {
+    return this.deps.now ? this.deps.now() : Date.now();
   }
 
   /** State loads lazily on the first call, so a start with a freshly generated id costs no read. */
@@ -168,16 +174,16 @@ export class WorkflowActor implements Actor {
         if (e instanceof HostStopping) return;
         this.deps.log.warn({ err: e, workflowId: this.id }, 'outbox effects failed; retrying by reminder');
         // Unarmed (sidecar gone at shutdown): the stored outbox is re-run by the next recovery pass.
-        this.ctx.setReminder('outbox', Date.now() + 2000).catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
+        this.ctx.setReminder('outbox', this.now() + 2000).catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
       });
   }
 
   private async updateReminder(): Promise<void> {
     const state = this.state;
     let due = state ? decider.nextDeadline(state, this.deps.env()) : null;
-    if (state && this.continuing && !isTerminalWorkflow(state.workflow.status)) due = Date.now();
+    if (state && this.continuing && !isTerminalWorkflow(state.workflow.status)) due = this.now();
     if (state && this.deps.sweepIntervalMs > 0 && !isTerminalWorkflow(state.workflow.status)) {
-      const sweep = Date.now() + this.deps.sweepIntervalMs;
+      const sweep = this.now() + this.deps.sweepIntervalMs;
       due = due === null ? sweep : Math.min(due, sweep);
     }
     if (due === null) {
@@ -191,7 +197,7 @@ export class WorkflowActor implements Actor {
       return;
     }
     // Keep an earlier reminder: when it fires the actor re-evaluates and sets the next one.
-    if (this.reminderAt !== null && this.reminderAt <= due && this.reminderAt > Date.now()) return;
+    if (this.reminderAt !== null && this.reminderAt <= due && this.reminderAt > this.now()) return;
     this.reminderAt = due;
     await this.ctx.setReminder(REMINDER, due);
   }
@@ -213,7 +219,7 @@ export class WorkflowActor implements Actor {
   private async repush(): Promise<void> {
     const state = this.state;
     if (!state || isTerminalWorkflow(state.workflow.status)) return;
-    const now = Date.now();
+    const now = this.now();
     const effects: Effect[] = state.tasks
       .filter((t) => t.status === 'SCHEDULED' && !t.retried && isQueuedType(t.taskType))
       .map((t) => ({
