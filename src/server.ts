@@ -9,12 +9,14 @@ import type { Config } from './config';
 import { QueueActor } from './actors/queue-actor';
 import { RecoveryScan } from './services/recovery-scan';
 import { WorkflowActor } from './actors/workflow-actor';
+import { WorkflowCalls, workflowActor } from './actors/protocol/workflow-protocol';
+import { QueueCalls } from './actors/protocol/queue-protocol';
 import type { EngineEnv } from './engine/state';
 import type { Adapters } from './composition/adapters';
 import { embeddedAdapters } from './composition/embedded';
 import { completionHandler } from './composition/task-completions';
 import { createScriptEngine } from './scripting/script-engine';
-import { EventProcessor } from './events/event-processor';
+import { EventProcessor } from './services/event-processor';
 import { EffectRunner } from './services/effect-runner';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { HttpTaskWorker } from './services/http-task-worker';
@@ -88,7 +90,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     isDomainActive: tasks.isDomainActive,
     hostName,
   });
-  host.register('WorkflowActor', adapters.wrapActor('WorkflowActor', (ctx) =>
+  host.register(WorkflowCalls.type, adapters.wrapActor(WorkflowCalls.type, (ctx) =>
     new WorkflowActor(ctx, {
       store: stores.executions,
       env,
@@ -100,13 +102,13 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         waiter.changed(state.workflow.workflowId);
       },
       removeFromIndex: (id) => indexer.remove(id),
-      invoke: (id, method, arg) => host.invoke('WorkflowActor', id, method, arg),
+      actorOf: (id) => workflowActor(host, id),
       log,
       sweepIntervalMs: cfg.BATON_SWEEP_INTERVAL_MS,
     }),
   ));
   // Wake-ups are per queue name; the partition's actor id encodes it (queueActorId).
-  host.register('QueueActor', adapters.wrapActor('QueueActor', (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
+  host.register(QueueCalls.type, adapters.wrapActor(QueueCalls.type, (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
   adapters.onTaskCompletion(completionHandler(host, log));
   const workflows = new WorkflowService(host, stores.executions, metadata);
   bus.subscribe(new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log }).handle);
@@ -117,7 +119,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     let recovered = 0;
     for await (const id of stores.executions.idsNeedingRecovery()) {
       if (stopping) return;
-      await host.invoke('WorkflowActor', id, 'recover').catch((e) => log.error({ err: e, workflowId: id }, 'recovery failed'));
+      await workflowActor(host, id).recover().catch((e) => log.error({ err: e, workflowId: id }, 'recovery failed'));
       recovered++;
     }
     if (recovered > 0) log.info({ recovered }, 'recovered open executions');
@@ -160,7 +162,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     if (adapters.scanLease && cfg.BATON_RECOVERY_SCAN_INTERVAL_MS > 0) {
       scan = new RecoveryScan({
         ids: () => stores.executions.idsNeedingRecovery(),
-        recover: (id) => host.invoke('WorkflowActor', id, 'recover'),
+        recover: (id) => workflowActor(host, id).recover(),
         lease: adapters.scanLease,
         intervalMs: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS,
         ratePerSecond: cfg.BATON_RECOVERY_SCAN_RATE,

@@ -1,30 +1,15 @@
 import type { Actor, ActorContext } from '../runtime/ports';
-import { MinHeap } from '../runtime/local/min-heap';
+import { MinHeap } from '../lib/min-heap';
 import { PageBook } from './queue/page-book';
+import { QueueCalls, type LeaseArg, type LeaseResult, type QueueEntry } from './protocol/queue-protocol';
 import { LEGACY_KEY, loadQueueState, saveQueueState, settlePages, type StoredEntry } from './queue/queue-state';
 
 // One task-queue partition: pending entries ordered by priority (lower first) then FIFO, delayed
 // entries by visibility time, leased entries until acked or expired. Its content is derived data:
 // every entry is a SCHEDULED task of some execution, which re-pushes it when a queue lost it.
 
-export interface QueueEntry {
-  taskId: string;
-  workflowId: string;
-  priority: number;
-  visibleAt: number;
-}
-
-export interface PushArg extends QueueEntry {}
-export interface LeaseArg {
-  count: number;
-  now: number;
-  leaseMs: number;
-}
-export interface LeaseResult {
-  entries: QueueEntry[];
-  /** When the next delayed entry becomes visible, if any (so a long poll can sleep until then). */
-  nextVisibleAt?: number;
-}
+export type { LeaseArg, LeaseResult, QueueEntry };
+export type PushArg = QueueEntry;
 
 interface Slot extends QueueEntry {
   seq: number;
@@ -114,31 +99,24 @@ export class QueueActor implements Actor {
     return [s.taskId, s.workflowId, s.priority, s.visibleAt, s.seq];
   };
 
-  private apply(method: string, arg: unknown): unknown {
-    switch (method) {
-      case 'push':
-        return this.push(arg as PushArg);
-      case 'pushMany':
-        for (const e of arg as PushArg[]) this.push(e);
-        return null;
-      case 'lease':
-        return this.lease(arg as LeaseArg);
-      case 'ack':
-      case 'remove':
-        return this.remove((arg as { taskId: string }).taskId);
-      case 'removeMany':
-        for (const id of (arg as { taskIds: string[] }).taskIds) this.remove(id);
-        return null;
-      case 'release':
-        return this.release(arg as { taskId: string; visibleAt: number });
-      case 'size':
-        return this.size((arg as { now: number } | undefined)?.now ?? 0);
-      case 'stats':
-        return { size: this.entries.size, leased: [...this.entries.values()].filter((s) => s.leasedUntil !== undefined).length };
-      default:
-        throw new Error(`QueueActor has no method ${method}`);
-    }
-  }
+  /** One handler per call of the QueueActor protocol; each is synchronous, the turn saves after it. */
+  private readonly apply = QueueCalls.dispatcher({
+    push: (e) => this.push(e),
+    pushMany: (list) => {
+      for (const e of list) this.push(e);
+      return null;
+    },
+    lease: (a) => this.lease(a),
+    ack: (a) => this.remove(a.taskId),
+    remove: (a) => this.remove(a.taskId),
+    removeMany: (a) => {
+      for (const id of a.taskIds) this.remove(id);
+      return null;
+    },
+    release: (a) => this.release(a),
+    size: (a) => this.size(a?.now ?? 0),
+    stats: () => ({ size: this.entries.size, leased: [...this.entries.values()].filter((s) => s.leasedUntil !== undefined).length }),
+  });
 
   async onReminder(): Promise<void> {}
 

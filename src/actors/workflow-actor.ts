@@ -4,13 +4,14 @@ import type { Task } from '../model/execution';
 import type { StartWorkflowRequest, TaskResult } from '../model/requests';
 import { isTerminalTask, isTerminalWorkflow, type WorkflowStatus } from '../model/statuses';
 import * as decider from '../engine/decider';
-import type { Effect } from '../engine/effects';
+import type { Effect } from '../model/effects';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../engine/state';
 import { isQueuedType } from '../engine/task-types';
 import { updateVariables } from '../engine/variables';
 import type { Actor, ActorContext } from '../runtime/ports';
 import type { ScriptEngine } from '../scripting/script-engine';
 import { settleScripts } from './script-evaluation';
+import { WorkflowCalls, type ChildChangedArg, type StartArg, type WorkflowActorClient } from './protocol/workflow-protocol';
 import { StaleWriteError, type ExecutionStore } from '../store/ports';
 import { ActorDeactivated, HostStopping } from '../runtime/ports';
 
@@ -29,27 +30,16 @@ export interface WorkflowActorDeps {
   index(state: ExecutionState, changed: Task[], workflowChanged: boolean): void;
   /** Takes a removed execution out of the search index, past any index write still under way (Indexer.remove). */
   removeFromIndex(workflowId: string): Promise<void>;
-  /** Calls a method of a WorkflowActor through the host (a later turn, never inside this one). */
-  invoke(workflowId: string, method: string, arg?: unknown): Promise<unknown>;
+  /** A client of a WorkflowActor through the host (its calls are later turns, never inside this one). */
+  actorOf(workflowId: string): WorkflowActorClient;
   log: Logger;
   /** Interval of the sweep reminder that re-pushes SCHEDULED tasks to their queues; 0 turns it off. */
   sweepIntervalMs: number;
+  /** The clock of reminders and re-pushes (epoch ms); Date.now unless a test moves time itself. */
+  now?: () => number;
 }
 
-export interface StartArg {
-  workflowId: string;
-  /** The id was just generated at random: no stored state can exist. */
-  fresh?: boolean;
-  def: WorkflowDef;
-  request: StartWorkflowRequest;
-  parent?: { workflowId: string; taskId: string };
-  event?: string;
-}
-
-export interface ChildChangedArg {
-  taskId: string;
-  child: { workflowId: string; status: WorkflowStatus; output: Record<string, unknown>; reasonForIncompletion?: string; workflowName: string; workflowVersion: number };
-}
+export type { ChildChangedArg, StartArg };
 
 /** Effects that cross to other actors or services: persisted in the outbox until done. */
 const DEFERRED = new Set<Effect['kind']>(['startWorkflow', 'notifyParent', 'terminateWorkflow', 'retryWorkflow', 'publish', 'statusChange', 'index']);
@@ -72,6 +62,10 @@ export class WorkflowActor implements Actor {
 
   private get id(): string {
     return this.ctx.id;
+  }
+
+  private now(): number {
+    return this.deps.now ? this.deps.now() : Date.now();
   }
 
   /** State loads lazily on the first call, so a start with a freshly generated id costs no read. */
@@ -174,22 +168,22 @@ export class WorkflowActor implements Actor {
     this.deps
       .runDeferred(this.id, effects)
       .then(() => this.ctx.setReminder('outbox', null))
-      .then(() => this.deps.invoke(this.id, 'clearOutbox', { done: effects.map((e) => JSON.stringify(e)) }))
+      .then(() => this.deps.actorOf(this.id).clearOutbox({ done: effects.map((e) => JSON.stringify(e)) }))
       .catch((e) => {
         // At shutdown the outbox stays stored and runs again after the next start: no warning due.
         if (e instanceof HostStopping) return;
         this.deps.log.warn({ err: e, workflowId: this.id }, 'outbox effects failed; retrying by reminder');
         // Unarmed (sidecar gone at shutdown): the stored outbox is re-run by the next recovery pass.
-        this.ctx.setReminder('outbox', Date.now() + 2000).catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
+        this.ctx.setReminder('outbox', this.now() + 2000).catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
       });
   }
 
   private async updateReminder(): Promise<void> {
     const state = this.state;
     let due = state ? decider.nextDeadline(state, this.deps.env()) : null;
-    if (state && this.continuing && !isTerminalWorkflow(state.workflow.status)) due = Date.now();
+    if (state && this.continuing && !isTerminalWorkflow(state.workflow.status)) due = this.now();
     if (state && this.deps.sweepIntervalMs > 0 && !isTerminalWorkflow(state.workflow.status)) {
-      const sweep = Date.now() + this.deps.sweepIntervalMs;
+      const sweep = this.now() + this.deps.sweepIntervalMs;
       due = due === null ? sweep : Math.min(due, sweep);
     }
     if (due === null) {
@@ -203,7 +197,7 @@ export class WorkflowActor implements Actor {
       return;
     }
     // Keep an earlier reminder: when it fires the actor re-evaluates and sets the next one.
-    if (this.reminderAt !== null && this.reminderAt <= due && this.reminderAt > Date.now()) return;
+    if (this.reminderAt !== null && this.reminderAt <= due && this.reminderAt > this.now()) return;
     this.reminderAt = due;
     await this.ctx.setReminder(REMINDER, due);
   }
@@ -225,7 +219,7 @@ export class WorkflowActor implements Actor {
   private async repush(): Promise<void> {
     const state = this.state;
     if (!state || isTerminalWorkflow(state.workflow.status)) return;
-    const now = Date.now();
+    const now = this.now();
     const effects: Effect[] = state.tasks
       .filter((t) => t.status === 'SCHEDULED' && !t.retried && isQueuedType(t.taskType))
       .map((t) => ({
@@ -242,71 +236,53 @@ export class WorkflowActor implements Actor {
   async invoke(method: string, arg: unknown): Promise<unknown> {
     if (method === 'start' && (arg as StartArg).fresh && !this.loaded) this.loaded = true; // a new random id: nothing to read (fencing still guards)
     if (!this.loaded) await this.load();
-    switch (method) {
-      case 'start':
-        return this.start(arg as StartArg);
-      case 'update':
-        return this.turn((t) => decider.applyTaskResult(t, arg as TaskResult));
-      case 'updateAndLocate': {
-        // update-v2 polls the next task of the same type and domain: answered from memory, not the store.
-        const result = arg as TaskResult;
-        const outcome = await this.turn((t) => decider.applyTaskResult(t, result));
-        const task = this.state && decider.findTask(this.state, result.taskId);
-        return { outcome, taskType: task?.taskType, domain: task?.domain };
-      }
-      case 'updateExternal': {
-        if (!this.state) throw new decider.EngineError('notFound', `No such workflow found by id: ${this.id}`);
-        const t = await this.turn((x) => decider.applyExternalUpdate(x, arg as Parameters<typeof decider.applyExternalUpdate>[1]));
-        return t ? t.taskId : null;
-      }
-      case 'claim': {
-        const { taskId, workerId } = arg as { taskId: string; workerId?: string };
-        if (!this.state) return null;
-        return this.turn((t) => decider.claimTask(t, taskId, workerId));
-      }
-      case 'pause':
-        return this.turn((t) => decider.pauseWorkflow(t));
-      case 'resetCallbacks':
-        return this.turn((t) => decider.resetCallbacks(t));
-      case 'resume':
-        return this.turn((t) => decider.resumeWorkflow(t));
-      case 'terminate':
-        return this.turn((t) => decider.terminateWorkflow(t, (arg as { reason?: string } | undefined)?.reason));
-      case 'retry':
-        await this.turn((t) => decider.retryWorkflow(t));
-        return this.reviveParent();
-      case 'restart':
-        await this.turn((t) => decider.restartWorkflow(t, (arg as { def?: WorkflowDef } | undefined)?.def));
-        return this.reviveParent();
-      case 'rerun':
-        await this.turn((t) => decider.rerunWorkflow(t, arg as decider.RerunArgs));
-        await this.reviveParent();
-        return this.id;
-      case 'skip': {
-        const a = arg as { ref: string; input?: Record<string, unknown>; output?: Record<string, unknown> };
-        return this.turn((t) => decider.skipTask(t, a.ref, a.input, a.output));
-      }
-      case 'childChanged': {
-        const a = arg as ChildChangedArg;
-        if (!this.state) return null;
-        return this.turn((t) => decider.childChanged(t, a.taskId, a.child));
-      }
-      case 'updateVariables': {
-        const a = arg as { variables: Record<string, unknown>; appendArray?: boolean };
-        return this.turn((t) => updateVariables(t, a.variables ?? {}, a.appendArray ?? false));
-      }
-      case 'recover':
-        return this.recover();
-      case 'clearOutbox':
-        return this.clearOutbox((arg as { done: string[] }).done);
-      case 'remove':
-        return this.remove((arg as { archive?: boolean } | undefined)?.archive ?? true);
-      case 'get':
-        return this.state ? { ...this.state.workflow, tasks: this.state.tasks } : null;
-      default:
-        throw new Error(`WorkflowActor has no method ${method}`);
-    }
+    return this.dispatch(method, arg);
   }
+
+  /** One handler per call of the WorkflowActor protocol, each over the loaded state. */
+  private readonly dispatch = WorkflowCalls.dispatcher({
+    start: (a) => this.start(a),
+    update: (result) => this.turn((t) => decider.applyTaskResult(t, result)),
+    updateAndLocate: async (result) => {
+      // update-v2 polls the next task of the same type and domain: answered from memory, not the store.
+      const outcome = await this.turn((t) => decider.applyTaskResult(t, result));
+      const task = this.state && decider.findTask(this.state, result.taskId);
+      return { outcome, taskType: task?.taskType, domain: task?.domain };
+    },
+    updateExternal: async (a) => {
+      if (!this.state) throw new decider.EngineError('notFound', `No such workflow found by id: ${this.id}`);
+      const t = await this.turn((x) => decider.applyExternalUpdate(x, a));
+      return t ? t.taskId : null;
+    },
+    claim: async ({ taskId, workerId }) => (this.state ? this.turn((t) => decider.claimTask(t, taskId, workerId)) : null),
+    pause: () => this.turn((t) => decider.pauseWorkflow(t)),
+    resetCallbacks: () => this.turn((t) => decider.resetCallbacks(t)),
+    resume: () => this.turn((t) => decider.resumeWorkflow(t)),
+    terminate: (a) => this.turn((t) => decider.terminateWorkflow(t, a?.reason)),
+    retry: async () => {
+      await this.turn((t) => decider.retryWorkflow(t));
+      return this.reviveParent();
+    },
+    restart: async (a) => {
+      await this.turn((t) => decider.restartWorkflow(t, a?.def));
+      return this.reviveParent();
+    },
+    rerun: async (a) => {
+      await this.turn((t) => decider.rerunWorkflow(t, a));
+      await this.reviveParent();
+      return this.id;
+    },
+    skip: (a) => this.turn((t) => decider.skipTask(t, a.ref, a.input, a.output)),
+    childChanged: async (a) => {
+      if (!this.state) return;
+      return this.turn((t) => decider.childChanged(t, a.taskId, a.child));
+    },
+    updateVariables: (a) => this.turn((t) => updateVariables(t, a.variables ?? {}, a.appendArray ?? false)),
+    recover: () => this.recover(),
+    clearOutbox: (a) => this.clearOutbox(a.done),
+    remove: (a) => this.remove(a?.archive ?? true),
+    get: async () => (this.state ? { ...this.state.workflow, tasks: this.state.tasks } : null),
+  });
 
   private async start(a: StartArg): Promise<string> {
     if (this.state) return this.id; // a second start of the same id is a no-op (idempotent effects)

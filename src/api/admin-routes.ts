@@ -66,7 +66,7 @@ export function adminRouter(d: AdminDeps): Router {
   r.post('/sweep/requeue/:workflowId', async (req, res) => {
     const id = req.params.workflowId;
     if (!(await d.workflows.exists(id))) throw notFound(`No such workflow found by id: ${id}`);
-    await d.workflows.command(id, 'recover');
+    await d.workflows.reevaluate(id);
     sendText(res, `true.${id}`);
   });
 
@@ -75,7 +75,7 @@ export function adminRouter(d: AdminDeps): Router {
   r.post('/consistency/verifyAndRepair/:workflowId', async (req, res) => {
     const id = req.params.workflowId;
     if (!(await d.workflows.exists(id))) throw notFound(`No such workflow found by id: ${id}`);
-    await d.workflows.command(id, 'recover');
+    await d.workflows.reevaluate(id);
     sendText(res, 'true');
   });
 

@@ -1,53 +1,15 @@
 import { Router, type Request } from 'express';
-import { z } from 'zod';
-import { isTerminalWorkflow } from '../model/statuses';
-import { notFound } from '../services/errors';
-import type { MetadataService } from '../services/metadata-service';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, parseBody, strParam } from './params';
 import { toErrorBody } from './errors';
+import { BulkIdsSchema, type BulkResponse } from '../model/bulk';
 
 // /api/workflow/bulk (Conductor's WorkflowBulkResource): one operation over up to 1000 executions; each id succeeds
 // or fails on its own and the answer says which (200 even when some fail).
 
-export const BULK_MAX = 1000;
-
-export const BulkIdsSchema = z
-  .array(z.string().min(1, 'workflowId cannot be empty'))
-  .min(1, 'Workflow ids list cannot be empty')
-  .max(BULK_MAX, `Cannot process more than ${BULK_MAX} workflows. Please use multiple requests.`);
-
-export const BulkResponseSchema = z.object({
-  bulkErrorResults: z.record(z.string(), z.string()),
-  bulkSuccessfulResults: z.array(z.string()),
-});
-export type BulkResponse = z.infer<typeof BulkResponseSchema>;
 
 export interface BulkDeps {
   workflows: WorkflowService;
-  metadata: MetadataService;
-}
-
-/** Removes an execution; without archiving its search entry goes too (its actor takes it out of the index). */
-export async function removeExecution(d: BulkDeps, workflowId: string, archive: boolean): Promise<void> {
-  if (!(await d.workflows.exists(workflowId))) throw notFound(`No such workflow found by id: ${workflowId}`);
-  await d.workflows.command(workflowId, 'remove', { archive });
-}
-
-/** Terminates a running or paused execution, then removes it (an ended one is just removed). */
-export async function terminateAndRemove(d: BulkDeps, workflowId: string, reason: string | undefined, archive: boolean): Promise<void> {
-  const w = await d.workflows.get(workflowId, false);
-  if (!isTerminalWorkflow(w.status)) await d.workflows.command(workflowId, 'terminate', { reason });
-  await removeExecution(d, workflowId, archive);
-}
-
-export async function restartExecution(d: BulkDeps, workflowId: string, useLatestDefinitions: boolean): Promise<void> {
-  let def;
-  if (useLatestDefinitions) {
-    const current = await d.workflows.get(workflowId, false);
-    def = await d.metadata.getWorkflowDef(current.workflowName);
-  }
-  await d.workflows.command(workflowId, 'restart', { def });
 }
 
 export function bulkRouter(d: BulkDeps): Router {
@@ -73,15 +35,17 @@ export function bulkRouter(d: BulkDeps): Router {
     };
   const none = (): void => undefined;
 
-  r.put('/pause', bulk(none, (id) => d.workflows.command(id, 'pause')));
-  r.put('/resume', bulk(none, (id) => d.workflows.command(id, 'resume')));
-  r.post('/restart', bulk((req) => boolParam(req, 'useLatestDefinitions', false), (id, latest) => restartExecution(d, id, latest)));
-  r.post('/retry', bulk(none, (id) => d.workflows.command(id, 'retry')));
-  r.post('/terminate', bulk((req) => strParam(req, 'reason'), (id, reason) => d.workflows.command(id, 'terminate', { reason })));
-  r.delete('/remove', bulk((req) => boolParam(req, 'archiveWorkflow', true), (id, archive) => removeExecution(d, id, archive)));
+  const w = d.workflows;
+  r.put('/pause', bulk(none, (id) => w.pause(id)));
+  r.put('/resume', bulk(none, (id) => w.resume(id)));
+  r.post('/restart', bulk((req) => boolParam(req, 'useLatestDefinitions', false), (id, latest) => w.restart(id, latest)));
+  // Conductor's bulk retry never descends into sub-workflows.
+  r.post('/retry', bulk(none, (id) => w.retry(id, false)));
+  r.post('/terminate', bulk((req) => strParam(req, 'reason'), (id, reason) => w.terminate(id, reason)));
+  r.delete('/remove', bulk((req) => boolParam(req, 'archiveWorkflow', true), (id, archive) => w.remove(id, archive)));
   r.delete(
     '/terminate-remove',
-    bulk((req) => ({ reason: strParam(req, 'reason'), archive: boolParam(req, 'archiveWorkflow', true) }), (id, a) => terminateAndRemove(d, id, a.reason, a.archive)),
+    bulk((req) => ({ reason: strParam(req, 'reason'), archive: boolParam(req, 'archiveWorkflow', true) }), (id, a) => w.terminateAndRemove(id, a.reason, a.archive)),
   );
   return r;
 }

@@ -4,13 +4,14 @@ import { z } from 'zod';
 import { StartWorkflowRequestSchema } from '../model/requests';
 import { TaskResultStatus } from '../model/statuses';
 import { ApiError, notFound } from '../services/errors';
-import { ReturnStrategySchema, signalResponse, snapshotTree, waitForBlockingPoint, type ReturnStrategy } from '../services/blocking-point';
+import { signalResponse, snapshotTree, waitForBlockingPoint } from '../services/blocking-point';
+import { ReturnStrategySchema, type ReturnStrategy } from '../model/signals';
 import type { ExecutionWaiter } from '../services/execution-waiter';
-import { WorkflowTestRequestSchema, type WorkflowTestRunner } from '../services/workflow-test-run';
+import type { WorkflowTestRunner } from '../services/workflow-test-run';
+import { WorkflowTestRequestSchema } from '../model/workflow-test';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import { boolParam, intParam, listParam, parseBody, strParam } from './params';
-import { terminateAndRemove, type BulkDeps } from './bulk-routes';
 
 // Requests that wait for an execution to get somewhere: execute, the mocked test run (`/api/workflow/test`),
 // signals; plus terminate-remove. Mounted before the generic `/api/workflow/{name}` and
@@ -19,7 +20,8 @@ import { terminateAndRemove, type BulkDeps } from './bulk-routes';
 const jsonObject = z.record(z.string(), z.unknown());
 const MAX_WAIT_SECONDS = 600;
 
-export interface ExecutionRouteDeps extends BulkDeps {
+export interface ExecutionRouteDeps {
+  workflows: WorkflowService;
   store: ExecutionStore;
   waiter: ExecutionWaiter;
   testRunner: WorkflowTestRunner;
@@ -67,7 +69,7 @@ export function executionRouter(d: ExecutionRouteDeps): Router {
   });
 
   r.delete('/:workflowId/terminate-remove', async (req, res) => {
-    await terminateAndRemove(d, req.params.workflowId, strParam(req, 'reason'), boolParam(req, 'archiveWorkflow', true));
+    await d.workflows.terminateAndRemove(req.params.workflowId, strParam(req, 'reason'), boolParam(req, 'archiveWorkflow', true));
     res.status(200).end();
   });
 
@@ -83,7 +85,7 @@ async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText
   if (!snap) throw notFound(`No such workflow found by id: ${workflowId}`);
   const blocking = snap.blocking;
   if (!blocking) throw notFound(`No task is waiting for a signal in workflow ${workflowId}`);
-  const id = await d.workflows.command<string | null>(blocking.workflow.workflowId, 'updateExternal', { taskId: blocking.task.taskId, status: status.data, output });
+  const id = await d.workflows.completeTask(blocking.workflow.workflowId, { taskId: blocking.task.taskId, status: status.data, output });
   if (!id) throw notFound(`Task ${blocking.task.referenceTaskName} of workflow ${blocking.workflow.workflowId} is no longer waiting`);
   return { taskId: id, ended: status.data !== 'IN_PROGRESS' };
 }

@@ -6,25 +6,17 @@ import { TaskExecLogSchema, TaskSchema, WorkflowSchema } from '../model/executio
 import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, StartWorkflowRequestSchema, TaskResultSchema } from '../model/requests';
 import { TaskResultStatus, WorkflowStatus } from '../model/statuses';
 import { TaskSummarySchema, WorkflowSummarySchema, searchResultSchema } from '../model/summaries';
-import { ReturnStrategySchema, SignalResponseSchema } from '../services/blocking-point';
-import { WorkflowTestRequestSchema } from '../services/workflow-test-run';
+import { ReturnStrategySchema, SignalResponseSchema } from '../model/signals';
+import { WorkflowTestRequestSchema } from '../model/workflow-test';
+import { ErrorResponseSchema, PollDataSchema } from '../model/responses';
 import { ROLE_ALIASES } from '../auth/application-service';
-import { BulkIdsSchema, BulkResponseSchema } from './bulk-routes';
+import { BulkIdsSchema, BulkResponseSchema } from '../model/bulk';
 
 // The OpenAPI 3.1 document served at /api-docs: every route Baton serves, its parameters, and its
 // request and response bodies as JSON Schema generated from the zod schemas (z.toJSONSchema).
 
 const jsonObject = z.record(z.string(), z.unknown());
 
-const ErrorResponseSchema = z.object({
-  status: z.number().int(),
-  message: z.string(),
-  instance: z.string(),
-  retryable: z.boolean(),
-  validationErrors: z.array(z.object({ path: z.string().optional(), message: z.string(), invalidValue: z.unknown().optional() })).optional(),
-});
-
-const PollDataSchema = z.object({ queueName: z.string(), domain: z.string().optional(), workerId: z.string().optional(), lastPollTime: z.number() });
 
 /** Named schemas: responses are described as Baton writes them, request bodies as Baton accepts them. */
 const COMPONENTS: Record<string, { schema: z.ZodType; io: 'input' | 'output' }> = {

@@ -11,6 +11,7 @@ import { clientOf } from './client-identity';
 import type { WorkerCalls } from './worker-calls';
 import { loadHits, searchRequestOf } from './search';
 import { EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
+import { requeueByType } from '../services/requeue';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -60,29 +61,8 @@ export function taskRouter(deps: { tasks: TaskService; workflows: WorkflowServic
     res.json(await loadHits(hits, hits.results.map((t) => t.taskId), (id) => tasks.getTask(id)));
   });
 
-  // Re-pushes the pending tasks of a type: each execution holding one re-pushes its
-  // SCHEDULED tasks (idempotent). Candidates come from the index, so its flush lag applies.
   r.post('/queue/requeue/:taskType', async (req, res) => {
-    let requeued = 0;
-    const executions = new Set<string>();
-    for (let start = 0; ; start += 1000) {
-      const page = await deps.index.searchTasks({
-        query: { op: 'and', left: { op: 'cmp', field: 'taskType', cmp: '=', value: req.params.taskType }, right: { op: 'cmp', field: 'status', cmp: '=', value: 'SCHEDULED' } },
-        freeText: { kind: 'all' },
-        sort: [],
-        start,
-        size: 1000,
-      });
-      for (const hit of page.results) {
-        const t = await store.getTask(hit.taskId);
-        if (t?.status !== 'SCHEDULED') continue;
-        requeued++;
-        executions.add(t.workflowInstanceId);
-      }
-      if (page.results.length < 1000) break;
-    }
-    for (const id of executions) await workflows.command(id, 'recover').catch(() => undefined);
-    sendText(res, String(requeued));
+    sendText(res, String(await requeueByType(deps, req.params.taskType)));
   });
 
   // Conductor 2.x clients acknowledge each polled task; a poll already claims it, so this only says whether the task exists.
@@ -149,7 +129,7 @@ export function taskRouter(deps: { tasks: TaskService; workflows: WorkflowServic
     const status = TaskResultStatus.safeParse(statusText);
     if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
     const output = body === undefined || body === '' ? {} : parseBody(jsonObject, body, 'output');
-    return workflows.command<string | null>(workflowId, 'updateExternal', { ref, status: status.data, output, workerId });
+    return workflows.completeTask(workflowId, { ref, status: status.data, output, workerId });
   };
 
   r.post('/:workflowId/:taskRefName/:status', async (req, res) => {
@@ -173,7 +153,7 @@ export function queueRouter(workflows: WorkflowService): Router {
     const status = TaskResultStatus.safeParse(statusText);
     if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
     const output = body === undefined ? {} : parseBody(jsonObject, body, 'output');
-    const id = await workflows.command<string | null>(workflowId, 'updateExternal', { ...target, status: status.data, output });
+    const id = await workflows.completeTask(workflowId, { ...target, status: status.data, output });
     if (!id) throw notFound(`No pending task ${target.ref ?? target.taskId} in workflow ${workflowId}`);
   };
   r.post('/update/:workflowId/task/:taskId/:status', async (req, res) => {

@@ -75,7 +75,7 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
   });
 
   r.put('/decide/:workflowId', async (req, res) => {
-    await workflows.command(req.params.workflowId, 'recover');
+    await workflows.reevaluate(req.params.workflowId);
     res.status(200).end();
   });
 
@@ -100,7 +100,7 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
       };
       payload = { taskInput: fromQuery('taskInput'), taskOutput: fromQuery('taskOutput') };
     }
-    await workflows.command(workflowId, 'skip', { ref, input: payload.taskInput, output: payload.taskOutput });
+    await workflows.skipTask(workflowId, ref, payload.taskInput, payload.taskOutput);
     res.status(200).end();
   });
 
@@ -154,45 +154,37 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
   });
 
   r.delete('/:workflowId', async (req, res) => {
-    await workflows.command(req.params.workflowId, 'terminate', { reason: strParam(req, 'reason') });
+    await workflows.terminate(req.params.workflowId, strParam(req, 'reason'));
     res.status(200).end();
   });
 
   r.delete('/:workflowId/remove', async (req, res) => {
-    const archive = boolParam(req, 'archiveWorkflow', true);
-    if (!(await workflows.exists(req.params.workflowId))) throw notFound(`No such workflow found by id: ${req.params.workflowId}`);
-    // Without archiving, the execution's actor also takes it out of the search index (Indexer.remove).
-    await workflows.command(req.params.workflowId, 'remove', { archive });
+    await workflows.remove(req.params.workflowId, boolParam(req, 'archiveWorkflow', true));
     res.status(200).end();
   });
 
   r.put('/:workflowId/pause', async (req, res) => {
-    await workflows.command(req.params.workflowId, 'pause');
+    await workflows.pause(req.params.workflowId);
     res.status(200).end();
   });
 
   r.put('/:workflowId/resume', async (req, res) => {
-    await workflows.command(req.params.workflowId, 'resume');
+    await workflows.resume(req.params.workflowId);
     res.status(200).end();
   });
 
   r.post('/:workflowId/rerun', async (req, res) => {
     const body = parseBody(RerunWorkflowRequestSchema, req.body ?? {}, 'rerunWorkflowRequest');
-    sendText(res, String(await workflows.command(req.params.workflowId, 'rerun', body)));
+    sendText(res, String(await workflows.rerun(req.params.workflowId, body)));
   });
 
   r.post('/:workflowId/restart', async (req, res) => {
-    let def;
-    if (boolParam(req, 'useLatestDefinitions', false)) {
-      const current = await workflows.get(req.params.workflowId, false);
-      def = await deps.metadata.getWorkflowDef(current.workflowName);
-    }
-    await workflows.command(req.params.workflowId, 'restart', { def });
+    await workflows.restart(req.params.workflowId, boolParam(req, 'useLatestDefinitions', false));
     res.status(204).end();
   });
 
   r.post('/:workflowId/resetcallbacks', async (req, res) => {
-    await workflows.command(req.params.workflowId, 'resetCallbacks');
+    await workflows.resetCallbacks(req.params.workflowId);
     res.status(204).end();
   });
 

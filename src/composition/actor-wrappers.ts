@@ -1,4 +1,7 @@
 import type { Actor, ActorFactory } from '../runtime/ports';
+import { checkArg, type ActorKind, type Protocol } from '../actors/protocol/protocol';
+import type { WorkflowCalls } from '../actors/protocol/workflow-protocol';
+import { asBatonError } from '../services/error-catalogue';
 
 type Log = { warn(o: object, m: string): void };
 
@@ -24,7 +27,32 @@ export const gatedTurns =
   };
 
 /** Methods whose own work makes a recovery pass pointless (a new execution, or recovery itself). */
-const SKIP_RECOVERY = new Set(['start', 'recover']);
+const SKIP_RECOVERY = new Set<string>(['start', 'recover'] satisfies Array<keyof typeof WorkflowCalls.calls>);
+
+/**
+ * The actor's calls as they cross the wire on Dapr: each argument is checked against the actor's
+ * protocol before its turn (a malformed one is refused, a 400 at the API, before any state is
+ * touched), and each error leaves as a catalogued BatonError, its status and code with it.
+ */
+export const wireCalls =
+  (factory: ActorFactory, kind: Pick<ActorKind<Protocol>, 'calls'>): ActorFactory =>
+  (ctx) => {
+    const inner = factory(ctx);
+    return {
+      onActivate: inner.onActivate && (() => inner.onActivate!()),
+      onDeactivate: inner.onDeactivate && (() => inner.onDeactivate!()),
+      keepAlive: inner.keepAlive && (() => inner.keepAlive!()),
+      async invoke(method, arg) {
+        try {
+          checkArg(kind, method, arg);
+          return await inner.invoke(method, arg);
+        } catch (e) {
+          throw asBatonError(e) ?? e;
+        }
+      },
+      onReminder: (name) => inner.onReminder(name),
+    } satisfies Actor;
+  };
 
 /**
  * Runs the actor's `recover` method at the start of the first turn of every activation. On Dapr an
@@ -41,7 +69,7 @@ export const recoveringOnActivation =
       due = false;
       if (method !== undefined && SKIP_RECOVERY.has(method)) return;
       // A failed pass is not fatal: the sweep reminder re-pushes, a failed outbox re-arms itself.
-      await inner.invoke('recover', undefined).catch((err) => log.warn({ err, type: ctx.type, id: ctx.id }, 'recovery on activation failed'));
+      await inner.invoke('recover' satisfies keyof typeof WorkflowCalls.calls, undefined).catch((err) => log.warn({ err, type: ctx.type, id: ctx.id }, 'recovery on activation failed'));
     };
     return {
       async onActivate() {

@@ -16,7 +16,9 @@ import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
 import type { ExecutionStore, MetadataStore } from '../store/ports';
-import { gatedTurns, recoveringOnActivation } from './actor-wrappers';
+import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
+import { QueueCalls } from '../actors/protocol/queue-protocol';
+import { WorkflowCalls } from '../actors/protocol/workflow-protocol';
 import type { Adapters } from './adapters';
 import { MetadataChanges } from './metadata-changes';
 import { reviveBatonError } from './remote-errors';
@@ -158,8 +160,10 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       startHost: 'afterListen',
       queueEffects: 'afterTurn',
       scanLease,
-      wrapActor: (type, factory) =>
-        type === 'WorkflowActor' ? gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()) : factory,
+      wrapActor: (type, factory) => {
+        if (type === WorkflowCalls.type) return wireCalls(gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()), WorkflowCalls);
+        return type === QueueCalls.type ? wireCalls(factory, QueueCalls) : factory;
+      },
       watchDefinitions: (refresh) =>
         changes.start(async () => {
           await refresh();

@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
-import { EngineError } from '../engine/decider';
 import type { TaskCompletionMessage } from '../events/dapr/task-completion-message';
 import type { ActorHost } from '../runtime/ports';
-import { ApiError } from '../services/errors';
+import { workflowActor } from '../actors/protocol/workflow-protocol';
+import { errorEntry } from '../services/error-catalogue';
 
 /**
  * Applies a task completion another service published (e.g. a HUMAN task decided elsewhere) to its
@@ -15,7 +15,7 @@ export const completionHandler =
   async (m: TaskCompletionMessage, eventId: string): Promise<void> => {
     const target = m.taskId !== undefined ? { taskId: m.taskId } : { ref: m.taskRefName };
     try {
-      const taskId = await host.invoke<string | null>('WorkflowActor', m.workflowId, 'updateExternal', {
+      const taskId = await workflowActor(host, m.workflowId).updateExternal({
         ...target,
         status: m.status,
         output: m.output ?? {},
@@ -23,7 +23,8 @@ export const completionHandler =
       });
       if (!taskId) log.warn({ eventId, workflowId: m.workflowId, ...target }, 'task completion names no pending task; acknowledged');
     } catch (err) {
-      if (err instanceof EngineError || (err instanceof ApiError && err.status < 500)) {
+      const known = errorEntry(err);
+      if (known && known.status < 500) {
         log.warn({ err, eventId, workflowId: m.workflowId, ...target }, 'task completion rejected; acknowledged');
         return;
       }

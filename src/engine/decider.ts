@@ -4,7 +4,7 @@ import type { StartWorkflowRequest, TaskResult } from '../model/requests';
 import { isRetriableTask, isSuccessfulTask, isTerminalTask, isTerminalWorkflow, type TaskStatus, type WorkflowStatus } from '../model/statuses';
 import { blueprintOf } from './blueprint';
 import { latestByRef, latestWithRuntimeRef, lookupFor, resolveInput, taskById } from './context';
-import type { ParentLink, QueueKey } from './effects';
+import type { ParentLink, QueueKey } from '../model/effects';
 import { retryDelaySeconds } from './retry';
 import { adhocTaskDef, effectiveTaskDef, TurnLog, type EngineEnv, type ExecutionState, type Turn } from './state';
 import { BUILT_IN_TYPES, isQueuedType, isWorkerType, QUEUED_SYSTEM_RESPONSE_TIMEOUT_SECONDS, QUEUED_SYSTEM_TYPES } from './task-types';

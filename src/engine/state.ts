@@ -1,6 +1,6 @@
 import type { TaskDef, WorkflowTask } from '../model/definitions';
 import type { Task, WorkflowRecord } from '../model/execution';
-import type { Effect } from './effects';
+import type { Effect } from '../model/effects';
 import { JsonPathBudget } from './jsonpath-budget';
 import type { ScriptRequest } from './script-requests';
 

@@ -1,3 +1,4 @@
+import { BatonError } from '../model/errors';
 import type { FreeText, QueryAst, SortKey } from './ports';
 import { canonicalField, fieldKind, type FieldKind, type SearchTarget } from './search-fields';
 
@@ -23,11 +24,10 @@ export { TASK_SEARCH_FIELDS, WORKFLOW_SEARCH_FIELDS, MAX_SEARCH_SIZE } from './s
 export type { FieldKind, SearchTarget } from './search-fields';
 
 /** A malformed `query`, `freeText` or `sort`; the REST layer answers it with HTTP 400. */
-export class QuerySyntaxError extends Error {
+export class QuerySyntaxError extends BatonError {
   readonly position: number | undefined;
   constructor(message: string, position?: number) {
-    super(position === undefined ? message : `${message} at position ${position}`);
-    this.name = 'QuerySyntaxError';
+    super(400, position === undefined ? message : `${message} at position ${position}`);
     this.position = position;
   }
 }

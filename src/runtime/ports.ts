@@ -1,3 +1,5 @@
+import { BatonError } from '../model/errors';
+
 /**
  * Where actors live. The local host runs them in this process; the Dapr host lets the sidecar place
  * them across replicas. Actor code (src/actors) sees only these interfaces.
@@ -53,17 +55,15 @@ export interface ActorHost {
 }
 
 /** Raised inside a turn when the actor must be dropped and re-activated (e.g. fenced by a newer writer). */
-export class ActorDeactivated extends Error {
+export class ActorDeactivated extends BatonError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ActorDeactivated';
+    super(503, message);
   }
 }
 
 /** A call made while the host shuts down: nothing ran; what was owed is re-derived at the next start. */
-export class HostStopping extends Error {
+export class HostStopping extends BatonError {
   constructor() {
-    super('actor host is stopping');
-    this.name = 'HostStopping';
+    super(503, 'actor host is stopping');
   }
 }

@@ -1,15 +1,17 @@
+import { BatonError } from '../model/errors';
+
 /**
  * What went wrong in a script or jq evaluation; callers map any of these to a FAILED task.
  * `busy`: no script worker became free in time, so the script never ran.
  */
 export type ScriptFailure = 'syntax' | 'runtime' | 'timeout' | 'memory' | 'stack' | 'result' | 'busy';
 
-export class ScriptError extends Error {
+/** A 400 when it answers a request (a script in a definition being tried out); a FAILED task inside a turn. */
+export class ScriptError extends BatonError {
   readonly failure: ScriptFailure;
 
   constructor(failure: ScriptFailure, message: string) {
-    super(message);
-    this.name = 'ScriptError';
+    super(400, message);
     this.failure = failure;
   }
 }

@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
-import type { Effect } from '../engine/effects';
-import { queueName } from '../engine/effects';
+import type { Effect } from '../model/effects';
+import { queueActor } from '../actors/protocol/queue-protocol';
+import { workflowActor } from '../actors/protocol/workflow-protocol';
+import { queueName } from '../model/effects';
 import { taskById } from '../engine/context';
 import type { ExecutionState } from '../engine/state';
 import type { EventBus } from '../events/ports';
@@ -40,12 +42,12 @@ export class EffectRunner {
         if (!list) pushes.set(id, (list = []));
         list.push({ taskId: e.taskId, workflowId: e.workflowId, priority: e.priority, visibleAt: e.visibleAt });
       } else if (e.kind === 'dequeue') {
-        ops.push(host.invoke('QueueActor', partitions.actorIdFor(e.queue, e.taskId), 'remove', { taskId: e.taskId }));
+        ops.push(queueActor(host, partitions.actorIdFor(e.queue, e.taskId)).remove({ taskId: e.taskId }));
         const t = taskById(state.tasks, e.taskId); // a failed 1,000-branch fork dequeues 1,000 tasks in one turn
         if (t) ops.push(this.deps.limits.release(t.taskDefName, t.taskId));
       }
     }
-    for (const [id, list] of pushes) ops.push(host.invoke('QueueActor', id, list.length === 1 ? 'push' : 'pushMany', list.length === 1 ? list[0] : list));
+    for (const [id, list] of pushes) ops.push(list.length === 1 ? queueActor(host, id).push(list[0]!) : queueActor(host, id).pushMany(list));
     await Promise.all(ops);
     for (const e of effects) if (e.kind === 'enqueue') this.deps.wakeUps.notify(queueName(e.queue));
   }
@@ -88,7 +90,7 @@ export class EffectRunner {
         if (!def) {
           const reason = `No such workflow found by name: ${req.name}, version: ${req.version ?? null}`;
           if (e.parent) {
-            await host.invoke('WorkflowActor', e.parent.workflowId, 'update', {
+            await workflowActor(host, e.parent.workflowId).update({
               workflowInstanceId: e.parent.workflowId,
               taskId: e.parent.taskId,
               status: 'FAILED',
@@ -98,24 +100,24 @@ export class EffectRunner {
           } else this.deps.log.warn({ workflowId, reason }, 'could not start workflow');
           return;
         }
-        await host.invoke('WorkflowActor', e.workflowId, 'start', { workflowId: e.workflowId, def, request: req, parent: e.parent, event: e.event });
+        await workflowActor(host, e.workflowId).start({ workflowId: e.workflowId, def, request: req, parent: e.parent, event: e.event });
         return;
       }
       case 'notifyParent': {
         const child = await store.load(e.childWorkflowId);
         if (!child) return;
         const w = child.workflow;
-        await host.invoke('WorkflowActor', e.parentWorkflowId, 'childChanged', {
+        await workflowActor(host, e.parentWorkflowId).childChanged({
           taskId: e.parentTaskId,
           child: { workflowId: w.workflowId, status: w.status, output: w.output, reasonForIncompletion: w.reasonForIncompletion, workflowName: w.workflowName, workflowVersion: w.workflowVersion },
         });
         return;
       }
       case 'terminateWorkflow':
-        await host.invoke('WorkflowActor', e.workflowId, 'terminate', { reason: e.reason }).catch(() => undefined);
+        await workflowActor(host, e.workflowId).terminate({ reason: e.reason }).catch(() => undefined);
         return;
       case 'retryWorkflow':
-        await host.invoke('WorkflowActor', e.workflowId, 'retry').catch(() => undefined);
+        await workflowActor(host, e.workflowId).retry().catch(() => undefined);
         return;
       case 'publish':
         await this.deps.bus.publish({ id: e.eventId, event: e.sink, payload: e.payload });

@@ -1,14 +1,7 @@
-/** Errors the API maps to Conductor-style status codes. */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly validationErrors?: Array<{ path?: string; message: string; invalidValue?: unknown }>,
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
+import { BatonError } from '../model/errors';
+
+/** A request Baton refuses, with the status it answers (400, 404, 409, 429, ...). */
+export class ApiError extends BatonError {}
 
 export const notFound = (m: string): ApiError => new ApiError(404, m);
 export const conflict = (m: string): ApiError => new ApiError(409, m);

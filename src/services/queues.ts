@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { QueueKey } from '../engine/effects';
-import { queueName } from '../engine/effects';
+import type { QueueKey } from '../model/effects';
+import { queueName } from '../model/effects';
 
 // QueueActor ids travel raw in Dapr URL paths and state keys (`<app>||QueueActor||<id>||<key>`), and
 // queue names are free text (task type, domain: `#`, `/`, `?`, `|`, spaces, any script). So an id is

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { WorkflowDef } from '../model/definitions';
 import { walkTasks } from '../model/definitions';
 import type { Task, Workflow } from '../model/execution';
-import type { StartWorkflowRequest } from '../model/requests';
+import type { RerunWorkflowRequest, StartWorkflowRequest, TaskResult } from '../model/requests';
+import { workflowActor, type ExternalUpdateArg, type UpdateOutcome, type WorkflowActorClient } from '../actors/protocol/workflow-protocol';
 import { isTerminalWorkflow } from '../model/statuses';
 import type { ActorHost } from '../runtime/ports';
 import type { ExecutionStore } from '../store/ports';
@@ -10,7 +11,7 @@ import { checkDefinitionSize } from './definition-limits';
 import { badRequest, notFound } from './errors';
 import type { MetadataService } from './metadata-service';
 
-/** The workflow side of the front end: resolves definitions, starts executions, reads them. */
+/** The workflow side of the front end: resolves definitions, starts executions, reads them, and every operation on one (through its actor). */
 export class WorkflowService {
   constructor(
     private readonly host: ActorHost,
@@ -48,7 +49,7 @@ export class WorkflowService {
     if (req.input === null && !req.externalInputPayloadStoragePath) throw badRequest('NULL input passed when starting workflow');
     const def = await this.pinSubWorkflows(await this.resolveDef(req));
     const workflowId = opts.workflowId ?? randomUUID();
-    await this.host.invoke('WorkflowActor', workflowId, 'start', { workflowId, def, request: req, event: opts.event, fresh: opts.workflowId === undefined });
+    await this.actor(workflowId).start({ workflowId, def, request: req, event: opts.event, fresh: opts.workflowId === undefined });
     return workflowId;
   }
 
@@ -58,8 +59,77 @@ export class WorkflowService {
     return { ...s.workflow, tasks: includeTasks ? s.tasks.map(withComputed) : [] };
   }
 
-  command<T = unknown>(workflowId: string, method: string, arg?: unknown): Promise<T> {
-    return this.host.invoke<T>('WorkflowActor', workflowId, method, arg);
+  private actor(workflowId: string): WorkflowActorClient {
+    return workflowActor(this.host, workflowId);
+  }
+
+  pause(workflowId: string): Promise<void> {
+    return this.actor(workflowId).pause();
+  }
+
+  resume(workflowId: string): Promise<void> {
+    return this.actor(workflowId).resume();
+  }
+
+  terminate(workflowId: string, reason?: string): Promise<void> {
+    return this.actor(workflowId).terminate({ reason });
+  }
+
+  /** Rerun from a task or from the start; answers the execution's id. */
+  rerun(workflowId: string, request: RerunWorkflowRequest): Promise<string> {
+    return this.actor(workflowId).rerun(request);
+  }
+
+  /** Restart an ended execution, with its own definition or the latest version of it. */
+  async restart(workflowId: string, useLatestDefinitions: boolean): Promise<void> {
+    let def: WorkflowDef | undefined;
+    if (useLatestDefinitions) {
+      const current = await this.get(workflowId, false);
+      def = await this.metadata.getWorkflowDef(current.workflowName);
+    }
+    await this.actor(workflowId).restart({ def });
+  }
+
+  /** Makes SCHEDULED worker tasks waiting for callbackAfterSeconds pollable now; answers how many. */
+  resetCallbacks(workflowId: string): Promise<number> {
+    return this.actor(workflowId).resetCallbacks();
+  }
+
+  skipTask(workflowId: string, ref: string, input?: Record<string, unknown> | null, output?: Record<string, unknown> | null): Promise<void> {
+    return this.actor(workflowId).skip({ ref, input, output });
+  }
+
+  /** Re-evaluates an execution: re-pushes its SCHEDULED tasks, re-arms its reminder, re-runs its outbox. */
+  reevaluate(workflowId: string): Promise<void> {
+    return this.actor(workflowId).recover();
+  }
+
+  /** Applies a worker's (or an event handler's) task result. */
+  updateTask(result: TaskResult): Promise<UpdateOutcome> {
+    return this.actor(result.workflowInstanceId).update(result);
+  }
+
+  /** Completes a pending task addressed by id or reference, merging `output` into its output; answers its id, null when none is pending. */
+  completeTask(workflowId: string, update: ExternalUpdateArg): Promise<string | null> {
+    return this.actor(workflowId).updateExternal(update);
+  }
+
+  /** Answers the variables after the update. */
+  updateVariables(workflowId: string, variables: Record<string, unknown>, appendArray: boolean): Promise<Record<string, unknown>> {
+    return this.actor(workflowId).updateVariables({ variables, appendArray });
+  }
+
+  /** Removes an execution; without archiving its search entry goes too (its actor takes it out of the index). */
+  async remove(workflowId: string, archive: boolean): Promise<void> {
+    if (!(await this.exists(workflowId))) throw notFound(`No such workflow found by id: ${workflowId}`);
+    await this.actor(workflowId).remove({ archive });
+  }
+
+  /** Terminates a running or paused execution, then removes it (an ended one is just removed). */
+  async terminateAndRemove(workflowId: string, reason: string | undefined, archive: boolean): Promise<void> {
+    const w = await this.get(workflowId, false);
+    if (!isTerminalWorkflow(w.status)) await this.terminate(workflowId, reason);
+    await this.remove(workflowId, archive);
   }
 
   /**
@@ -75,7 +145,7 @@ export class WorkflowService {
         return this.retry(sub.subWorkflowId, true);
       }
     }
-    await this.host.invoke('WorkflowActor', workflowId, 'retry');
+    await this.actor(workflowId).retry();
   }
 
   async exists(workflowId: string): Promise<boolean> {

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { EVALUATED_TYPES, INLINE_TYPES } from '../engine/task-types';
 import type { Workflow } from '../model/execution';
-import { StartWorkflowRequestSchema } from '../model/requests';
+import type { TaskMock, WorkflowTestRequest } from '../model/workflow-test';
 import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
 import type { ExecutionStore } from '../store/ports';
 import { notFound } from './errors';
@@ -12,27 +11,6 @@ import type { WorkflowService } from './workflow-service';
 // POST /api/workflow/test: a real execution in a private task domain, so no worker
 // ever sees its tasks, driven by mocked task results until it ends or nothing mocked is left to do.
 
-const jsonObject = z.record(z.string(), z.unknown());
-
-export const TaskMockSchema = z.looseObject({
-  status: z.enum(['IN_PROGRESS', 'FAILED', 'FAILED_WITH_TERMINAL_ERROR', 'COMPLETED']).nullish(),
-  output: jsonObject.nullish(),
-  executionTime: z.number().nullish(),
-  queueWaitTime: z.number().nullish(),
-});
-export type TaskMock = z.infer<typeof TaskMockSchema>;
-
-export interface WorkflowTestRequest extends z.infer<typeof StartWorkflowRequestSchema> {
-  taskRefToMockOutput?: Record<string, TaskMock[]> | null;
-  subWorkflowTestRequest?: Record<string, WorkflowTestRequest> | null;
-}
-
-export const WorkflowTestRequestSchema: z.ZodType<WorkflowTestRequest> = StartWorkflowRequestSchema.extend({
-  taskRefToMockOutput: z.record(z.string(), z.array(TaskMockSchema)).nullish(),
-  get subWorkflowTestRequest() {
-    return z.record(z.string(), WorkflowTestRequestSchema).nullish();
-  },
-}) as z.ZodType<WorkflowTestRequest>;
 
 /** Tasks the decider finishes by itself; only the others need a mocked result. */
 const isOperator = (type: string): boolean => INLINE_TYPES.has(type) || (EVALUATED_TYPES.has(type) && type !== 'WAIT');
@@ -78,7 +56,7 @@ export class WorkflowTestRunner {
       const queue = mocks.get(t.referenceTaskName) ?? mocks.get(t.workflowTask.taskReferenceName);
       const mock = queue?.shift();
       if (mock) {
-        await workflows.command(workflowId, 'update', { workflowInstanceId: workflowId, taskId: t.taskId, status: mock.status ?? 'COMPLETED', outputData: mock.output ?? {} });
+        await workflows.updateTask({ workflowInstanceId: workflowId, taskId: t.taskId, status: mock.status ?? 'COMPLETED', outputData: mock.output ?? {} });
         return { kind: 'progressed' };
       }
       if (t.taskType !== 'SUB_WORKFLOW') continue;

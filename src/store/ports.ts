@@ -1,7 +1,8 @@
+import { BatonError } from '../model/errors';
 import type { TaskDef, WorkflowDef } from '../model/definitions';
 import type { EventHandler, EventExecution } from '../model/events';
 import type { Task, TaskExecLog, WorkflowRecord } from '../model/execution';
-import type { Effect } from '../engine/effects';
+import type { Effect } from '../model/effects';
 import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
 
 /**
@@ -31,18 +32,17 @@ export interface ExecutionCommit {
 }
 
 /** Thrown when expectedRev does not match: another activation of the same actor wrote first. */
-export class StaleWriteError extends Error {
+/** 503: another activation wrote first; the caller may retry (the next turn reloads). */
+export class StaleWriteError extends BatonError {
   constructor(readonly workflowId: string, readonly expectedRev: number) {
-    super(`stale write to workflow ${workflowId} at rev ${expectedRev}`);
-    this.name = 'StaleWriteError';
+    super(503, `stale write to workflow ${workflowId} at rev ${expectedRev}`);
   }
 }
 
 /** Thrown when a payload is larger than the store accepts. */
-export class PayloadTooLargeError extends Error {
+export class PayloadTooLargeError extends BatonError {
   constructor(message: string) {
-    super(message);
-    this.name = 'PayloadTooLargeError';
+    super(413, message);
   }
 }
 

@@ -4,6 +4,11 @@ import { EngineError } from '../../src/engine/decider';
 import { reviveActorError, serializeActorError } from '../../src/runtime/dapr/actor-errors';
 import { ApiError } from '../../src/services/errors';
 import { PayloadTooLargeError, StaleWriteError } from '../../src/store/ports';
+import { ZodError } from 'zod';
+import { toErrorBody } from '../../src/api/errors';
+import { BatonError } from '../../src/model/errors';
+import { ActorDeactivated, HostStopping } from '../../src/runtime/ports';
+import { asBatonError } from '../../src/services/error-catalogue';
 
 describe('profile-dependent configuration', () => {
   const distributed = { BATON_PROFILE: 'distributed', CASSANDRA_CONTACT_POINTS: 'cass:9042', ELASTICSEARCH_URL: 'http://es:9200' };
@@ -36,25 +41,38 @@ describe('profile-dependent configuration', () => {
   });
 });
 
-describe('errors of remote actor turns come back as Baton classes', () => {
-  const roundTrip = (e: Error): Error => reviveActorError(serializeActorError(e), reviveBatonError);
+describe('errors of remote actor turns come back with their catalogue entry', () => {
+  // As on the wire: the actor's turn wrapper (wireCalls) catalogues the error, the caller's host revives it.
+  const roundTrip = (e: Error): Error => reviveActorError(serializeActorError(asBatonError(e) ?? e), reviveBatonError);
 
-  test('each class the API maps to a status code', () => {
-    const engine = roundTrip(new EngineError('conflict', 'already running'));
-    expect(engine).toBeInstanceOf(EngineError);
-    expect(engine).toMatchObject({ kind: 'conflict', message: 'already running' });
-    const api = roundTrip(new ApiError(404, 'no such task', [{ path: 'x', message: 'bad' }]));
-    expect(api).toBeInstanceOf(ApiError);
-    expect(api).toMatchObject({ status: 404, validationErrors: [{ path: 'x', message: 'bad' }] });
-    expect(roundTrip(new PayloadTooLargeError('too big'))).toBeInstanceOf(PayloadTooLargeError);
-    const stale = roundTrip(new StaleWriteError('wf-1', 3));
-    expect(stale).toBeInstanceOf(StaleWriteError);
-    expect(stale).toMatchObject({ workflowId: 'wf-1', expectedRev: 3 });
+  test('each error the catalogue knows answers the same status at the API on both sides', () => {
+    const errors = [
+      new EngineError('conflict', 'already running'),
+      new EngineError('notFound', 'no such workflow'),
+      new ApiError(404, 'no such task', [{ path: 'x', message: 'bad' }]),
+      new PayloadTooLargeError('too big'),
+      new StaleWriteError('wf-1', 3),
+      new ZodError([{ code: 'custom', path: ['a'], message: 'bad a', input: 1 }]),
+    ];
+    for (const e of errors) {
+      const back = roundTrip(e);
+      expect(back).toBeInstanceOf(BatonError);
+      expect(back.name).toBe(e.name);
+      expect(toErrorBody(back)).toEqual(toErrorBody(e));
+    }
+    expect(roundTrip(new StaleWriteError('wf-1', 3))).toMatchObject({ status: 503, code: 'UNAVAILABLE', workflowId: 'wf-1', expectedRev: 3 });
+    expect(roundTrip(new EngineError('conflict', 'x'))).toMatchObject({ status: 409, code: 'CONFLICT' });
   });
 
-  test('unknown names stay generic errors with their properties', () => {
+  test('the runtime revives its own classes natively', () => {
+    expect(roundTrip(new ActorDeactivated('moved'))).toBeInstanceOf(ActorDeactivated);
+    expect(roundTrip(new HostStopping())).toBeInstanceOf(HostStopping);
+  });
+
+  test('unknown errors stay generic errors with their properties (a 500 at the API)', () => {
     const other = roundTrip(Object.assign(new Error('boom'), { code: 'E1' }));
-    expect(other).not.toBeInstanceOf(EngineError);
+    expect(other).not.toBeInstanceOf(BatonError);
     expect(other).toMatchObject({ message: 'boom', code: 'E1' });
+    expect(toErrorBody(other).status).toBe(500);
   });
 });

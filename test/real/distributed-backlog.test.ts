@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { queueName } from '../../src/engine/effects';
+import { queueName } from '../../src/model/effects';
 import { queueActorId } from '../../src/services/queues';
 import { call, eventually } from '../support/baton';
 import { engineSuite } from '../support/real-engines';

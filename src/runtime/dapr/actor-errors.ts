@@ -1,4 +1,4 @@
-import { ActorDeactivated } from '../ports';
+import { ActorDeactivated, HostStopping } from '../ports';
 
 /** The JSON body an actor route answers with when a turn fails; callers revive it into an Error. */
 export interface SerializedActorError {
@@ -84,8 +84,8 @@ export const findActorErrorBody = (responseBody: string): ActorErrorBody | undef
 export type ErrorReviver = (e: SerializedActorError) => Error | undefined;
 
 export const reviveActorError = (body: ActorErrorBody, revive?: ErrorReviver): Error => {
-  const custom = revive?.(body.error);
-  if (custom) return custom;
+  // The runtime's own classes first: callers (and this host) act on them by class.
   if (body.error.name === 'ActorDeactivated') return new ActorDeactivated(body.error.message);
-  return new RemoteActorError(body.error);
+  if (body.error.name === 'HostStopping') return new HostStopping();
+  return revive?.(body.error) ?? new RemoteActorError(body.error);
 };

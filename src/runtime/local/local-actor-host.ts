@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { HostStopping, type Actor, type ActorContext, type ActorFactory, type ActorHost } from '../ports';
-import { MinHeap } from './min-heap';
+import { MinHeap } from '../../lib/min-heap';
 import type { SqliteReminderStore } from './reminder-store';
 
 interface Slot {

@@ -1,4 +1,4 @@
-import type { Effect } from '../../engine/effects';
+import type { Effect } from '../../model/effects';
 import type { Task, WorkflowRecord } from '../../model/execution';
 import { isTerminalWorkflow } from '../../model/statuses';
 import type { StoredExecution } from '../ports';

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import type { WorkflowDef } from '../../model/definitions';
 import type { Task, TaskExecLog, WorkflowRecord } from '../../model/execution';
-import type { Effect } from '../../engine/effects';
+import type { Effect } from '../../model/effects';
 import { StaleWriteError, type ExecutionCommit, type ExecutionStore, type StoredExecution } from '../ports';
 import { assertPayloadLimits, type PayloadLimits } from '../payload-limits';
 

@@ -7,7 +7,7 @@ import {
   onTimer,
   type StartArgs,
 } from '../../../src/engine/decider';
-import type { Effect } from '../../../src/engine/effects';
+import type { Effect } from '../../../src/model/effects';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../../../src/engine/state';
 import { TaskDefSchema, WorkflowDefSchema, type TaskDef, type WorkflowDef } from '../../../src/model/definitions';
 import type { Task } from '../../../src/model/execution';

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { conditionHolds, EventProcessor, expandInlineJson, payloadLookup } from '../../../src/events/event-processor';
+import { conditionHolds, EventProcessor, expandInlineJson, payloadLookup } from '../../../src/services/event-processor';
 import { resolveValue } from '../../../src/engine/expressions';
 import type { EventExecution, EventHandler } from '../../../src/model/events';
 import { ActorDeactivated } from '../../../src/runtime/ports';
@@ -42,6 +42,10 @@ describe('EventProcessor', () => {
     const recorded: EventExecution[] = [];
     const started: Array<{ req: any; opts: any }> = [];
     const commands: Array<[string, string, unknown]> = [];
+    const command = async (id: string, method: string, arg: unknown): Promise<unknown> => {
+      commands.push([id, method, arg]);
+      return opts.command ? opts.command(id, method, arg) : 'applied';
+    };
     const processor = new EventProcessor({
       metadata: {
         listEventHandlers: async () => handlers,
@@ -53,10 +57,10 @@ describe('EventProcessor', () => {
           started.push({ req, opts: o });
           return opts.start ? opts.start() : 'wf-new';
         },
-        command: async (id: string, method: string, arg: unknown) => {
-          commands.push([id, method, arg]);
-          return opts.command ? opts.command(id, method, arg) : 'applied';
-        },
+        // The service's operations, recorded as the actor call each one makes.
+        terminate: (id: string, reason?: string) => command(id, 'terminate', { reason }),
+        updateVariables: (id: string, variables: Record<string, unknown>, appendArray: boolean) => command(id, 'updateVariables', { variables, appendArray }),
+        updateTask: (result: { workflowInstanceId: string }) => command(result.workflowInstanceId, 'update', result),
       } as never,
       scripts: (opts.scripts ?? jsScripts) as never,
       derivedId: (seed) => `id(${seed})`,

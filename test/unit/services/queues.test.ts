@@ -1,5 +1,5 @@
 import { decodeQueueName, encodeQueueName, QueuePartitions, queueActorId, queueNameOfActorId } from '../../../src/services/queues';
-import { queueName } from '../../../src/engine/effects';
+import { queueName } from '../../../src/model/effects';
 
 // QueueActor ids go raw into Dapr URL paths and state keys: reversible, injective, URL-unreserved only.
 

@@ -1,6 +1,6 @@
-import type { StartWorkflowRequest } from '../model/requests';
-import type { WorkflowDef } from '../model/definitions';
-import type { WorkflowStatus } from '../model/statuses';
+import type { StartWorkflowRequest } from './requests';
+import type { WorkflowDef } from './definitions';
+import type { WorkflowStatus } from './statuses';
 
 // What a decision owes the world after its state is persisted (the outbox). Every effect is
 // idempotent: enqueue by task id, start by a deterministic workflow id, publish with an event id.

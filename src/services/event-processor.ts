@@ -7,9 +7,9 @@ import { isTerminalTask } from '../model/statuses';
 import { ActorDeactivated } from '../runtime/ports';
 import type { ScriptEngine } from '../scripting/script-engine';
 import { isConductorTrue } from '../scripting/truthy';
-import type { WorkflowService } from '../services/workflow-service';
+import type { WorkflowService } from './workflow-service';
 import { StaleWriteError, type ExecutionStore, type MetadataStore } from '../store/ports';
-import type { PublishedEvent } from './ports';
+import type { PublishedEvent } from '../events/ports';
 
 // Event handlers (Conductor's DefaultEventProcessor): every event from the bus is matched against the active
 // handlers of its name; a handler whose condition holds runs its actions in order, each recorded as
@@ -174,7 +174,7 @@ export class EventProcessor {
           },
           ...(reason ? { reasonForIncompletion: reason } : {}),
         };
-        const applied = await workflows.command<string>(task.workflowInstanceId, 'update', result);
+        const applied = await workflows.updateTask(result);
         if (applied !== 'applied') throw new ActionError(`Task ${task.taskId} (${task.referenceTaskName}) of workflow ${task.workflowInstanceId} is no longer pending`);
         return { status: 'COMPLETED', output: { workflowId: task.workflowInstanceId, taskId: task.taskId, taskRefName: task.referenceTaskName, status } };
       }
@@ -182,13 +182,13 @@ export class EventProcessor {
         const workflowId = asString(params.workflowId);
         if (!workflowId) throw new ActionError('terminate_workflow needs a workflowId');
         const reason = asString(params.terminationReason) ?? `Terminated by event handler ${h.name} on ${e.event}`;
-        await workflows.command(workflowId, 'terminate', { reason });
+        await workflows.terminate(workflowId, reason);
         return { status: 'COMPLETED', output: { workflowId, terminationReason: reason } };
       }
       case 'update_workflow_variables': {
         const workflowId = asString(params.workflowId);
         if (!workflowId) throw new ActionError('update_workflow_variables needs a workflowId');
-        const variables = await workflows.command<Record<string, unknown>>(workflowId, 'updateVariables', { variables: asObject(params.variables), appendArray: params.appendArray === true });
+        const variables = await workflows.updateVariables(workflowId, asObject(params.variables), params.appendArray === true);
         return { status: 'COMPLETED', output: { workflowId, variables } };
       }
       default:

@@ -1,0 +1,300 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { WorkflowActor } from '../../../src/actors/workflow-actor';
+import { WorkflowCalls, type WorkflowActorClient } from '../../../src/actors/protocol/workflow-protocol';
+import type { EngineEnv, ExecutionState } from '../../../src/engine/state';
+import { DEFAULT_JSONPATH_LIMITS } from '../../../src/engine/jsonpath-budget';
+import { TaskDefSchema, WorkflowDefSchema, type TaskDef } from '../../../src/model/definitions';
+import type { Effect } from '../../../src/model/effects';
+import type { Task } from '../../../src/model/execution';
+import { ActorDeactivated, type ActorHost } from '../../../src/runtime/ports';
+import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
+import { openSqliteStores, type SqliteStores } from '../../../src/store/sqlite';
+import { FakeActorContext } from './fake-actor-context';
+import { faultyStore } from './faulty-store';
+
+// The WorkflowActor alone: a fake context (reminders recorded), a real SQLite store behind a
+// fault-injecting wrapper, and a clock the test moves. Commit, fencing, outbox and reminders are
+// checked here directly, not through HTTP.
+
+const T0 = 1_700_000_000_000;
+const SWEEP_MS = 60_000;
+const def = WorkflowDefSchema.parse({
+  name: 'two_steps',
+  version: 1,
+  tasks: [
+    { name: 'work', taskReferenceName: 'first', type: 'SIMPLE' },
+    { name: 'work', taskReferenceName: 'second', type: 'SIMPLE' },
+  ],
+});
+const taskDefs = new Map<string, TaskDef>([['work', TaskDefSchema.parse({ name: 'work' })]]);
+
+let scripts: ScriptEngine;
+let dir: string;
+let stores: SqliteStores;
+beforeAll(async () => {
+  scripts = await createScriptEngine({ workers: 1 });
+  dir = mkdtempSync(join(tmpdir(), 'baton-actor-'));
+  stores = openSqliteStores(dir);
+});
+afterAll(async () => {
+  await scripts.dispose();
+  await stores.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** One execution's actor and what it did to the world. */
+class Harness {
+  now = T0;
+  readonly store = faultyStore(stores.executions);
+  /** Queue-facing effects run after each commit, and the outbox effects run in the background. */
+  readonly immediate: Effect[] = [];
+  readonly deferred: Effect[] = [];
+  deferredFailures = 0;
+  readonly indexed: string[] = [];
+  private seq = 0;
+  private turns: Promise<unknown> = Promise.resolve();
+  readonly ctx: FakeActorContext;
+  readonly actor: WorkflowActor;
+  readonly client: WorkflowActorClient;
+
+  constructor(readonly workflowId = `wf-${Math.random().toString(36).slice(2)}`) {
+    this.ctx = new FakeActorContext('WorkflowActor', workflowId);
+    this.actor = this.activation();
+    this.client = WorkflowCalls.client(this.host(this.actor), workflowId);
+  }
+
+  /** Another activation of the same execution (as after a move to another replica). */
+  activation(): WorkflowActor {
+    return new WorkflowActor(this.ctx, {
+      store: this.store,
+      env: () => this.env(),
+      scripts,
+      runEffects: async (_id, effects) => void this.immediate.push(...effects),
+      runDeferred: async (_id, effects) => {
+        if (this.deferredFailures > 0) {
+          this.deferredFailures--;
+          throw new Error('broker unavailable');
+        }
+        this.deferred.push(...effects);
+      },
+      index: (state: ExecutionState) => void this.indexed.push(state.workflow.status),
+      removeFromIndex: async () => undefined,
+      actorOf: () => this.client,
+      log: pino({ level: 'silent' }),
+      sweepIntervalMs: SWEEP_MS,
+      now: () => this.now,
+    });
+  }
+
+  /** Calls into one actor one turn at a time, as a host does. */
+  host(actor: WorkflowActor): ActorHost {
+    return {
+      invoke: <T>(_type: string, _id: string, method: string, arg?: unknown) => {
+        const turn = this.turns.then(() => actor.invoke(method, arg));
+        this.turns = turn.catch(() => undefined);
+        return turn as Promise<T>;
+      },
+      register: () => undefined,
+      start: async () => undefined,
+      stop: async () => undefined,
+    };
+  }
+
+  env(): EngineEnv {
+    return {
+      now: this.now,
+      newId: () => `${this.workflowId}-t${++this.seq}`,
+      derivedId: (seed) => `derived(${seed})`,
+      doWhileMaxIterations: 100,
+      jsonPathMaxSteps: DEFAULT_JSONPATH_LIMITS.maxSteps,
+      jsonPathMaxDepth: DEFAULT_JSONPATH_LIMITS.maxDepth,
+      maxSubWorkflowDepth: 8,
+      maxForkWidth: 100,
+      maxTasksPerExecution: 1000,
+      taskPayloadMaxBytes: 1 << 20,
+      workflowPayloadMaxBytes: 1 << 20,
+      taskDef: (name) => taskDefs.get(name),
+      isDomainActive: () => false,
+      hostName: 'test',
+    };
+  }
+
+  start(): Promise<string> {
+    return this.client.start({ workflowId: this.workflowId, fresh: true, def, request: { name: def.name, version: 1, input: { n: 1 } } });
+  }
+
+  async stored() {
+    const s = await stores.executions.load(this.workflowId);
+    if (!s) throw new Error(`${this.workflowId} is not stored`);
+    return s;
+  }
+
+  async task(ref: string): Promise<Task> {
+    const t = (await this.stored()).tasks.find((x) => x.referenceTaskName === ref);
+    if (!t) throw new Error(`no task ${ref}`);
+    return t;
+  }
+
+  complete(t: Task) {
+    return this.client.update({ workflowInstanceId: this.workflowId, taskId: t.taskId, status: 'COMPLETED', outputData: { done: t.referenceTaskName } });
+  }
+}
+
+/** Polls until `check` holds (background work: the outbox drain). */
+async function eventually(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const enqueued = (effects: Effect[]): string[] => effects.flatMap((e) => (e.kind === 'enqueue' ? [e.taskId] : []));
+
+describe('WorkflowActor: commit', () => {
+  test('a start with a fresh id reads nothing, commits rev 1, then pushes the first task and arms the sweep reminder', async () => {
+    const h = new Harness();
+    expect(await h.start()).toBe(h.workflowId);
+    expect(h.store.loads).toBe(0);
+    const s = await h.stored();
+    expect(s.rev).toBe(1);
+    expect(s.workflow.status).toBe('RUNNING');
+    expect(s.tasks.map((t) => [t.referenceTaskName, t.status])).toEqual([['first', 'SCHEDULED']]);
+    expect(enqueued(h.immediate)).toEqual([s.tasks[0]!.taskId]);
+    expect(h.indexed).toEqual(['RUNNING']);
+    expect(h.ctx.reminders.get('deadline')).toBe(T0 + SWEEP_MS);
+  });
+
+  test('a second start of the same id changes nothing', async () => {
+    const h = new Harness();
+    await h.start();
+    const commits = h.store.commits;
+    expect(await h.start()).toBe(h.workflowId);
+    expect(h.store.commits).toBe(commits);
+  });
+
+  test('each update is one commit; the last one ends the execution, runs the outbox, clears it and lets the actor go', async () => {
+    const h = new Harness();
+    await h.start();
+    expect(await h.complete(await h.task('first'))).toBe('applied');
+    expect((await h.stored()).rev).toBe(2);
+    expect(await h.complete(await h.task('second'))).toBe('applied');
+    const s = await h.stored();
+    expect(s.workflow.status).toBe('COMPLETED');
+    expect(s.workflow.output).toEqual({ done: 'second' });
+    // The index effect of an ended execution goes through the outbox, then a turn of its own clears it.
+    await eventually(async () => (await h.stored()).outbox.length === 0, 'the outbox to clear');
+    expect(h.deferred.map((e) => e.kind)).toEqual(['index']);
+    expect(h.ctx.deactivations).toBe(1);
+    expect(h.ctx.reminders.get('outbox')).toBeNull();
+  });
+});
+
+describe('WorkflowActor: a store that fails', () => {
+  test('a write that fails changes nothing, runs no effect, and the next call succeeds from the stored state', async () => {
+    const h = new Harness();
+    await h.start();
+    const first = await h.task('first');
+    const pushed = h.immediate.length;
+    h.store.failNextCommit('reject');
+    await expect(h.complete(first)).rejects.toThrow('nothing written');
+    const s = await h.stored();
+    expect(s.rev).toBe(1);
+    expect(s.tasks.map((t) => t.status)).toEqual(['SCHEDULED']);
+    expect(h.immediate.length).toBe(pushed);
+    // The actor dropped what it had decided and reloaded: the retried update applies.
+    expect(await h.complete(first)).toBe('applied');
+    expect((await h.stored()).tasks.map((t) => [t.referenceTaskName, t.status])).toEqual([
+      ['first', 'COMPLETED'],
+      ['second', 'SCHEDULED'],
+    ]);
+  });
+
+  test('a write applied whose answer timed out: the actor reloads what was stored, stays in step with its rev, and recovery pushes what the lost turn owed', async () => {
+    const h = new Harness();
+    await h.start();
+    const first = await h.task('first');
+    h.store.failNextCommit('timeout');
+    await expect(h.complete(first)).rejects.toThrow('timed out');
+    // Stored although the caller saw an error; the turn's queue push did not run.
+    const second = await h.task('second');
+    expect(second.status).toBe('SCHEDULED');
+    expect(enqueued(h.immediate)).not.toContain(second.taskId);
+    const memory = await h.client.get();
+    expect(memory?.tasks.map((t) => t.status)).toEqual(['COMPLETED', 'SCHEDULED']);
+    // A retried update of the same task changes nothing; no fencing error: memory and store agree on the rev.
+    expect(await h.complete(first)).toBe('ignored');
+    await h.client.recover();
+    expect(enqueued(h.immediate)).toContain(second.taskId);
+    expect(await h.complete(second)).toBe('applied');
+    expect((await h.stored()).workflow.status).toBe('COMPLETED');
+  });
+});
+
+describe('WorkflowActor: fencing', () => {
+  test('an activation behind the stored rev cannot write: it is deactivated, the store keeps the newer turn', async () => {
+    const h = new Harness();
+    await h.start();
+    const stale = h.activation();
+    const staleClient = WorkflowCalls.client(h.host(stale), h.workflowId);
+    expect((await staleClient.get())?.status).toBe('RUNNING'); // loaded at rev 1
+    await h.complete(await h.task('first')); // rev 2, by the current activation
+    await expect(staleClient.pause()).rejects.toBeInstanceOf(ActorDeactivated);
+    const s = await h.stored();
+    expect(s.rev).toBe(2);
+    expect(s.workflow.status).toBe('RUNNING');
+    // Re-activated (reloaded), the same call goes through.
+    await staleClient.pause();
+    expect((await h.stored()).workflow.status).toBe('PAUSED');
+  });
+});
+
+describe('WorkflowActor: outbox', () => {
+  test('effects that fail stay stored in the outbox; the outbox reminder re-runs them and clears them', async () => {
+    const h = new Harness();
+    await h.start();
+    h.deferredFailures = 1;
+    await h.client.terminate({ reason: 'stop' });
+    await eventually(() => h.ctx.reminders.get('outbox') === T0 + 2000, 'the outbox reminder');
+    const s = await h.stored();
+    expect(s.workflow.status).toBe('TERMINATED');
+    expect(s.outbox.map((e) => e.kind)).toContain('index');
+    expect(h.deferred).toEqual([]);
+    await h.actor.onReminder('outbox');
+    await eventually(async () => (await h.stored()).outbox.length === 0, 'the outbox to clear');
+    expect(h.deferred.map((e) => e.kind)).toContain('index');
+    expect(h.ctx.reminders.get('outbox')).toBeNull();
+  });
+});
+
+describe('WorkflowActor: reminders', () => {
+  test('the sweep reminder re-pushes SCHEDULED tasks at the clock of the actor and re-arms itself', async () => {
+    const h = new Harness();
+    await h.start();
+    const first = await h.task('first');
+    h.immediate.length = 0;
+    h.now = T0 + SWEEP_MS;
+    await h.actor.onReminder('deadline');
+    expect(h.immediate).toEqual([expect.objectContaining({ kind: 'enqueue', taskId: first.taskId, visibleAt: T0 + SWEEP_MS })]);
+    expect(h.ctx.reminders.get('deadline')).toBe(T0 + 2 * SWEEP_MS);
+  });
+
+  test('an ended execution clears its reminder; removing one clears it too', async () => {
+    const h = new Harness();
+    await h.start();
+    await h.client.terminate({ reason: 'stop' });
+    expect(h.ctx.reminders.get('deadline')).toBeNull();
+    await h.client.remove({ archive: true });
+    expect(await stores.executions.load(h.workflowId)).toBeUndefined();
+    expect(h.ctx.reminderLog.at(-1)).toEqual(['deadline', null]);
+  });
+
+  test('an unknown method is refused by the protocol, not looked up on the object', async () => {
+    const h = new Harness();
+    await h.start();
+    await expect(h.actor.invoke('constructor', undefined)).rejects.toThrow('WorkflowActor has no method constructor');
+  });
+});
