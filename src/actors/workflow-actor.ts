@@ -3,11 +3,27 @@ import type { WorkflowDef } from '../model/definitions';
 import type { Task } from '../model/execution';
 import type { StartWorkflowRequest, TaskResult } from '../model/requests';
 import { isTerminalTask, isTerminalWorkflow, type WorkflowStatus } from '../model/statuses';
-import * as decider from '../engine/decider';
+import { applyExternalUpdate, applyTaskResult } from '../engine/commands/task-result';
+import { childChanged } from '../engine/commands/child-changed';
+import { claimTask } from '../engine/commands/claim';
+import { pauseWorkflow } from '../engine/commands/pause';
+import { rerunWorkflow, type RerunArgs } from '../engine/commands/rerun';
+import { resetCallbacks } from '../engine/commands/reset-callbacks';
+import { restartWorkflow } from '../engine/commands/restart';
+import { resumeWorkflow } from '../engine/commands/resume';
+import { retryWorkflow } from '../engine/commands/retry';
+import { skipTask } from '../engine/commands/skip';
+import { newExecution } from '../engine/commands/start';
+import { terminateWorkflow } from '../engine/commands/terminate';
+import { updateVariables } from '../engine/commands/update-variables';
+import { decide } from '../engine/decide';
+import { nextDeadline } from '../engine/deadlines';
 import type { Effect } from '../engine/effects';
+import { EngineError } from '../engine/errors';
+import { dequeueEffect, enqueueEffect } from '../engine/queue-effects';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../engine/state';
-import { isQueuedType } from '../engine/task-types';
-import { updateVariables } from '../engine/variables';
+import { findTask } from '../engine/task-lookup';
+import { isQueuedType } from '../engine/tasks/registry';
 import type { Actor, ActorContext } from '../runtime/ports';
 import type { ScriptEngine } from '../scripting/script-engine';
 import { settleScripts } from './script-evaluation';
@@ -97,7 +113,7 @@ export class WorkflowActor implements Actor {
   }
 
   private require(): ExecutionState {
-    if (!this.state) throw new decider.EngineError('notFound', `No such workflow found by id: ${this.id}`);
+    if (!this.state) throw new EngineError('notFound', `No such workflow found by id: ${this.id}`);
     return this.state;
   }
 
@@ -186,7 +202,7 @@ export class WorkflowActor implements Actor {
 
   private async updateReminder(): Promise<void> {
     const state = this.state;
-    let due = state ? decider.nextDeadline(state, this.deps.env()) : null;
+    let due = state ? nextDeadline(state, this.deps.env()) : null;
     if (state && this.continuing && !isTerminalWorkflow(state.workflow.status)) due = Date.now();
     if (state && this.deps.sweepIntervalMs > 0 && !isTerminalWorkflow(state.workflow.status)) {
       const sweep = Date.now() + this.deps.sweepIntervalMs;
@@ -216,7 +232,7 @@ export class WorkflowActor implements Actor {
       this.drainOutbox();
       return;
     }
-    await this.turn((t) => decider.onTimer(t));
+    await this.turn((t) => decide(t));
     if (this.deps.sweepIntervalMs > 0) await this.repush();
     await this.updateReminder();
   }
@@ -228,14 +244,7 @@ export class WorkflowActor implements Actor {
     const now = Date.now();
     const effects: Effect[] = state.tasks
       .filter((t) => t.status === 'SCHEDULED' && !t.retried && isQueuedType(t.taskType))
-      .map((t) => ({
-        kind: 'enqueue',
-        taskId: t.taskId,
-        workflowId: this.id,
-        queue: decider.queueKeyOf(t),
-        priority: t.workflowPriority,
-        visibleAt: Math.max(now, t.updateTime + t.callbackAfterSeconds * 1000),
-      }));
+      .map((t) => enqueueEffect(t, Math.max(now, t.updateTime + t.callbackAfterSeconds * 1000)));
     if (effects.length > 0) await this.deps.runEffects(this.id, effects, state);
   }
 
@@ -246,50 +255,50 @@ export class WorkflowActor implements Actor {
       case 'start':
         return this.start(arg as StartArg);
       case 'update':
-        return this.turn((t) => decider.applyTaskResult(t, arg as TaskResult));
+        return this.turn((t) => applyTaskResult(t, arg as TaskResult));
       case 'updateAndLocate': {
         // update-v2 polls the next task of the same type and domain: answered from memory, not the store.
         const result = arg as TaskResult;
-        const outcome = await this.turn((t) => decider.applyTaskResult(t, result));
-        const task = this.state && decider.findTask(this.state, result.taskId);
+        const outcome = await this.turn((t) => applyTaskResult(t, result));
+        const task = this.state && findTask(this.state, result.taskId);
         return { outcome, taskType: task?.taskType, domain: task?.domain };
       }
       case 'updateExternal': {
-        if (!this.state) throw new decider.EngineError('notFound', `No such workflow found by id: ${this.id}`);
-        const t = await this.turn((x) => decider.applyExternalUpdate(x, arg as Parameters<typeof decider.applyExternalUpdate>[1]));
+        if (!this.state) throw new EngineError('notFound', `No such workflow found by id: ${this.id}`);
+        const t = await this.turn((x) => applyExternalUpdate(x, arg as Parameters<typeof applyExternalUpdate>[1]));
         return t ? t.taskId : null;
       }
       case 'claim': {
         const { taskId, workerId } = arg as { taskId: string; workerId?: string };
         if (!this.state) return null;
-        return this.turn((t) => decider.claimTask(t, taskId, workerId));
+        return this.turn((t) => claimTask(t, taskId, workerId));
       }
       case 'pause':
-        return this.turn((t) => decider.pauseWorkflow(t));
+        return this.turn((t) => pauseWorkflow(t));
       case 'resetCallbacks':
-        return this.turn((t) => decider.resetCallbacks(t));
+        return this.turn((t) => resetCallbacks(t));
       case 'resume':
-        return this.turn((t) => decider.resumeWorkflow(t));
+        return this.turn((t) => resumeWorkflow(t));
       case 'terminate':
-        return this.turn((t) => decider.terminateWorkflow(t, (arg as { reason?: string } | undefined)?.reason));
+        return this.turn((t) => terminateWorkflow(t, (arg as { reason?: string } | undefined)?.reason));
       case 'retry':
-        await this.turn((t) => decider.retryWorkflow(t));
+        await this.turn((t) => retryWorkflow(t));
         return this.reviveParent();
       case 'restart':
-        await this.turn((t) => decider.restartWorkflow(t, (arg as { def?: WorkflowDef } | undefined)?.def));
+        await this.turn((t) => restartWorkflow(t, (arg as { def?: WorkflowDef } | undefined)?.def));
         return this.reviveParent();
       case 'rerun':
-        await this.turn((t) => decider.rerunWorkflow(t, arg as decider.RerunArgs));
+        await this.turn((t) => rerunWorkflow(t, arg as RerunArgs));
         await this.reviveParent();
         return this.id;
       case 'skip': {
         const a = arg as { ref: string; input?: Record<string, unknown>; output?: Record<string, unknown> };
-        return this.turn((t) => decider.skipTask(t, a.ref, a.input, a.output));
+        return this.turn((t) => skipTask(t, a.ref, a.input, a.output));
       }
       case 'childChanged': {
         const a = arg as ChildChangedArg;
         if (!this.state) return null;
-        return this.turn((t) => decider.childChanged(t, a.taskId, a.child));
+        return this.turn((t) => childChanged(t, a.taskId, a.child));
       }
       case 'updateVariables': {
         const a = arg as { variables: Record<string, unknown>; appendArray?: boolean };
@@ -311,7 +320,7 @@ export class WorkflowActor implements Actor {
   private async start(a: StartArg): Promise<string> {
     if (this.state) return this.id; // a second start of the same id is a no-op (idempotent effects)
     const env = this.deps.env();
-    const { state, log } = decider.newExecution({ ...a, workflowId: this.id }, env);
+    const { state, log } = newExecution({ ...a, workflowId: this.id }, env);
     this.state = state;
     this.rev = 0;
     try {
@@ -363,11 +372,11 @@ export class WorkflowActor implements Actor {
   private async remove(archive: boolean): Promise<void> {
     const state = this.require();
     if (archive && !isTerminalWorkflow(state.workflow.status)) {
-      throw new decider.EngineError('invalid', `Cannot archive workflow: ${this.id} with status: ${state.workflow.status}`);
+      throw new EngineError('invalid', `Cannot archive workflow: ${this.id} with status: ${state.workflow.status}`);
     }
     const dequeues: Effect[] = state.tasks
       .filter((t) => isQueuedType(t.taskType) && !isTerminalTask(t.status))
-      .map((t) => ({ kind: 'dequeue', taskId: t.taskId, queue: decider.queueKeyOf(t) }));
+      .map((t) => dequeueEffect(t));
     await this.deps.store.remove(this.id);
     // Here, beside the indexer its turns fed: documents of this execution still queued there must go too.
     if (!archive) await this.deps.removeFromIndex(this.id);

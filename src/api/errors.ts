@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import os from 'node:os';
 import { ZodError } from 'zod';
-import { EngineError } from '../engine/decider';
+import { EngineError } from '../engine/errors';
 import { QuerySyntaxError } from '../index/query';
 import { ActorDeactivated } from '../runtime/ports';
 import { PayloadTooLargeError, StaleWriteError } from '../store/ports';

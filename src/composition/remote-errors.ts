@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { EngineError } from '../engine/decider';
+import { EngineError } from '../engine/errors';
 import type { ErrorReviver } from '../runtime/dapr/actor-errors';
 import { ScriptError } from '../scripting/script-error';
 import { ApiError } from '../services/errors';

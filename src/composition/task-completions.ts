@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { EngineError } from '../engine/decider';
+import { EngineError } from '../engine/errors';
 import type { TaskCompletionMessage } from '../events/dapr/task-completion-message';
 import type { ActorHost } from '../runtime/ports';
 import { ApiError } from '../services/errors';

@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { TaskSchema, type Task, type Workflow } from '../model/execution';
 import { WorkflowStatus, isTerminalTask, isTerminalWorkflow } from '../model/statuses';
+import { isBlockingType } from '../engine/tasks/registry';
 import type { ExecutionStore } from '../store/ports';
 import type { ExecutionWaiter } from './execution-waiter';
 import { withComputed } from './workflow-service';
 
-// Where an execution waits for the outside world (execute, signal): the first pending WAIT,
-// HUMAN or YIELD task, looked for in the execution and then in its running sub-workflows. Execute
-// and signal requests wait for one, and answer in Conductor's SignalResponse shape.
+// Where an execution waits for the outside world (execute, signal): the first pending blocking task
+// (WAIT, HUMAN or YIELD, as the task-type registry says), looked for in the execution and then in its
+// running sub-workflows. Execute and signal requests wait for one, and answer in Conductor's SignalResponse shape.
 
-export const BLOCKING_TYPES = new Set(['WAIT', 'HUMAN', 'YIELD']);
 const MAX_DEPTH = 16;
 
 export const ReturnStrategySchema = z.enum(['TARGET_WORKFLOW', 'BLOCKING_WORKFLOW', 'BLOCKING_TASK', 'BLOCKING_TASK_INPUT']);
@@ -69,7 +69,7 @@ export async function snapshotTree(store: ExecutionStore, workflowId: string): P
     snap.watch.push(w.workflowId);
     for (const t of w.tasks) {
       if (t.retried || isTerminalTask(t.status)) continue;
-      if (BLOCKING_TYPES.has(t.taskType)) {
+      if (isBlockingType(t.taskType)) {
         snap.blocking = { workflow: w, task: t };
         return true;
       }

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Effect } from '../engine/effects';
 import { queueName } from '../engine/effects';
-import { taskById } from '../engine/context';
+import { taskById } from '../engine/task-lookup';
 import type { ExecutionState } from '../engine/state';
 import type { EventBus } from '../events/ports';
 import type { TaskLimits, WakeUps } from '../limits/ports';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { EVALUATED_TYPES, INLINE_TYPES } from '../engine/task-types';
+import { isSelfCompletingType } from '../engine/tasks/registry';
 import type { Workflow } from '../model/execution';
 import { StartWorkflowRequestSchema } from '../model/requests';
 import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
@@ -33,9 +33,6 @@ export const WorkflowTestRequestSchema: z.ZodType<WorkflowTestRequest> = StartWo
     return z.record(z.string(), WorkflowTestRequestSchema).nullish();
   },
 }) as z.ZodType<WorkflowTestRequest>;
-
-/** Tasks the decider finishes by itself; only the others need a mocked result. */
-const isOperator = (type: string): boolean => INLINE_TYPES.has(type) || (EVALUATED_TYPES.has(type) && type !== 'WAIT');
 
 const TEST_RUN_LIMIT_MS = 30_000;
 
@@ -73,8 +70,9 @@ export class WorkflowTestRunner {
     if (!s) throw notFound(`No such workflow found by id: ${workflowId}`);
     if (isTerminalWorkflow(s.workflow.status)) return { kind: 'ended' };
     const watch: string[] = [];
+    // Tasks the decider finishes by itself need no mocked result.
     for (const t of s.tasks) {
-      if (t.retried || isTerminalTask(t.status) || isOperator(t.taskType)) continue;
+      if (t.retried || isTerminalTask(t.status) || isSelfCompletingType(t.taskType)) continue;
       const queue = mocks.get(t.referenceTaskName) ?? mocks.get(t.workflowTask.taskReferenceName);
       const mock = queue?.shift();
       if (mock) {

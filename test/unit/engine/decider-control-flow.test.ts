@@ -1,4 +1,7 @@
-import { childChanged, rerunWorkflow, retryWorkflow, terminateWorkflow } from '../../../src/engine/decider';
+import { childChanged } from '../../../src/engine/commands/child-changed';
+import { rerunWorkflow } from '../../../src/engine/commands/rerun';
+import { retryWorkflow } from '../../../src/engine/commands/retry';
+import { terminateWorkflow } from '../../../src/engine/commands/terminate';
 import type { WorkflowStatus } from '../../../src/model/statuses';
 import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
 import { Run, simple, T0, TestEnv, workflowDef } from './engine-harness';

@@ -1,15 +1,13 @@
-import {
-  applyTaskResult,
-  EngineError,
-  pauseWorkflow,
-  resetCallbacks,
-  rerunWorkflow,
-  restartWorkflow,
-  resumeWorkflow,
-  retryWorkflow,
-  skipTask,
-  terminateWorkflow,
-} from '../../../src/engine/decider';
+import { applyTaskResult } from '../../../src/engine/commands/task-result';
+import { pauseWorkflow } from '../../../src/engine/commands/pause';
+import { resetCallbacks } from '../../../src/engine/commands/reset-callbacks';
+import { rerunWorkflow } from '../../../src/engine/commands/rerun';
+import { restartWorkflow } from '../../../src/engine/commands/restart';
+import { resumeWorkflow } from '../../../src/engine/commands/resume';
+import { retryWorkflow } from '../../../src/engine/commands/retry';
+import { skipTask } from '../../../src/engine/commands/skip';
+import { terminateWorkflow } from '../../../src/engine/commands/terminate';
+import { EngineError } from '../../../src/engine/errors';
 import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
 import { Run, simple, T0, TestEnv, workflowDef } from './engine-harness';
 

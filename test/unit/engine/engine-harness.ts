@@ -1,12 +1,8 @@
-import {
-  applyExternalUpdate,
-  applyTaskResult,
-  claimTask,
-  newExecution,
-  nextDeadline,
-  onTimer,
-  type StartArgs,
-} from '../../../src/engine/decider';
+import { claimTask } from '../../../src/engine/commands/claim';
+import { newExecution, type StartArgs } from '../../../src/engine/commands/start';
+import { applyExternalUpdate, applyTaskResult } from '../../../src/engine/commands/task-result';
+import { decide } from '../../../src/engine/decide';
+import { nextDeadline } from '../../../src/engine/deadlines';
 import type { Effect } from '../../../src/engine/effects';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../../../src/engine/state';
 import { TaskDefSchema, WorkflowDefSchema, type TaskDef, type WorkflowDef } from '../../../src/model/definitions';
@@ -153,7 +149,7 @@ export class Run {
     return this.turn((t) => applyExternalUpdate(t, { ref, status, output }));
   }
   timer(): void {
-    this.turn((t) => onTimer(t));
+    this.turn((t) => decide(t));
   }
   deadline(): number | null {
     return nextDeadline(this.state, this.env);

@@ -1,4 +1,6 @@
-import { applyTaskResult, childChanged, claimTask } from '../../../src/engine/decider';
+import { childChanged } from '../../../src/engine/commands/child-changed';
+import { claimTask } from '../../../src/engine/commands/claim';
+import { applyTaskResult } from '../../../src/engine/commands/task-result';
 import { Run, simple, TestEnv, workflowDef } from './engine-harness';
 
 // Limits the decider enforces on what one execution may grow to: sub-workflow depth, dynamic fork
