@@ -10,6 +10,8 @@ import { isQueuedType, isWorkerType, taskTypeOf } from './tasks/registry';
 
 export type TaskTimeoutKind = 'timeout' | 'responseTimeout' | 'pollTimeout';
 
+const NO_DEADLINES: readonly TaskDeadline[] = Object.freeze([]);
+
 export interface TaskDeadline {
   kind: TaskTimeoutKind;
   /** Epoch ms from which the task is timed out. */
@@ -23,20 +25,21 @@ export interface TaskDeadline {
  * its responseTimeoutSeconds while a worker holds it (queued tasks), its pollTimeoutSeconds while no worker
  * took it (worker tasks). ALERT_ONLY tasks never time out. Pure: `def` is the task's effective definition.
  */
-export function taskDeadlines(t: Task, def: TaskDef): TaskDeadline[] {
-  const deadlines: TaskDeadline[] = [];
+export function taskDeadlines(t: Task, def: TaskDef): readonly TaskDeadline[] {
+  // Read for every open task at every decision: most have none, and share one empty list.
+  let deadlines: TaskDeadline[] | undefined;
   const timesOutWorkflow = def.timeoutPolicy === 'TIME_OUT_WF';
   if (def.timeoutSeconds > 0 && t.startTime > 0 && def.timeoutPolicy !== 'ALERT_ONLY') {
-    deadlines.push({ kind: 'timeout', at: t.startTime + t.startDelayInSeconds * 1000 + def.timeoutSeconds * 1000, timesOutWorkflow });
+    (deadlines ??= []).push({ kind: 'timeout', at: t.startTime + t.startDelayInSeconds * 1000 + def.timeoutSeconds * 1000, timesOutWorkflow });
   }
-  if (t.status === 'IN_PROGRESS' && isQueuedType(t.taskType) && t.responseTimeoutSeconds > 0) {
-    deadlines.push({ kind: 'responseTimeout', at: t.updateTime + (t.responseTimeoutSeconds + t.callbackAfterSeconds) * 1000, timesOutWorkflow: false });
+  if (t.status === 'IN_PROGRESS' && t.responseTimeoutSeconds > 0 && isQueuedType(t.taskType)) {
+    (deadlines ??= []).push({ kind: 'responseTimeout', at: t.updateTime + (t.responseTimeoutSeconds + t.callbackAfterSeconds) * 1000, timesOutWorkflow: false });
   }
   const pollTimeout = def.pollTimeoutSeconds ?? 0;
-  if (t.status === 'SCHEDULED' && isWorkerType(t.taskType) && pollTimeout > 0 && def.timeoutPolicy !== 'ALERT_ONLY') {
-    deadlines.push({ kind: 'pollTimeout', at: t.scheduledTime + t.startDelayInSeconds * 1000 + (pollTimeout + t.callbackAfterSeconds) * 1000, timesOutWorkflow });
+  if (t.status === 'SCHEDULED' && pollTimeout > 0 && def.timeoutPolicy !== 'ALERT_ONLY' && isWorkerType(t.taskType)) {
+    (deadlines ??= []).push({ kind: 'pollTimeout', at: t.scheduledTime + t.startDelayInSeconds * 1000 + (pollTimeout + t.callbackAfterSeconds) * 1000, timesOutWorkflow });
   }
-  return deadlines;
+  return deadlines ?? NO_DEADLINES;
 }
 
 /** When a running workflow times out (timeoutSeconds with policy TIME_OUT_WF, counted from its last retry); undefined if never. */

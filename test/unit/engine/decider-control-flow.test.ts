@@ -3,29 +3,11 @@ import { rerunWorkflow } from '../../../src/engine/commands/rerun';
 import { retryWorkflow } from '../../../src/engine/commands/retry';
 import { terminateWorkflow } from '../../../src/engine/commands/terminate';
 import type { WorkflowStatus } from '../../../src/model/statuses';
-import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
-import { Run, simple, T0, TestEnv, workflowDef } from './engine-harness';
+import { Run, simple, sys, T0, useTestEnv, workflowDef } from './engine-harness';
 
 // Control flow and system tasks: forks and joins, SWITCH/DECISION, DO_WHILE, TERMINATE, SUB_WORKFLOW, WAIT/HUMAN.
 
-let scripts: ScriptEngine;
-beforeAll(async () => {
-  scripts = await createScriptEngine();
-});
-afterAll(() => scripts.dispose());
-
-let env: TestEnv;
-beforeEach(() => {
-  env = new TestEnv(scripts);
-});
-
-const sys = (type: string, ref: string, inputParameters: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
-  name: ref,
-  taskReferenceName: ref,
-  type,
-  inputParameters,
-  ...extra,
-});
+const env = useTestEnv();
 
 describe('FORK_JOIN / JOIN', () => {
   const forkDef = (joinOn: string[], b1Extra: Record<string, unknown> = {}) =>
