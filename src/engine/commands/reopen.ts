@@ -7,11 +7,13 @@ import { isQueuedType } from '../tasks/registry';
 
 // What restart, retry and rerun share: an ended workflow made RUNNING again, tasks dropped.
 
+/** Only an ended workflow can be restarted, retried or rerun. */
 export function requireTerminal(turn: Turn, what: string): void {
   const wf = turn.state.workflow;
   if (!isTerminalWorkflow(wf.status)) throw new EngineError('conflict', `Workflow ${wf.workflowId} is still running (${wf.status}); it cannot be ${what}.`);
 }
 
+/** The workflow is RUNNING again, without its end, output and failures; its timeout counts from now. */
 export function reopen(turn: Turn): void {
   const wf = turn.state.workflow;
   wf.status = 'RUNNING';
@@ -25,6 +27,7 @@ export function reopen(turn: Turn): void {
   turn.log.workflowChanged = true;
 }
 
+/** Drops every task `keep` refuses: deleted with the commit, and out of its queue if it was in one. */
 export function deleteTasks(turn: Turn, keep: (t: Task) => boolean): void {
   const kept: Task[] = [];
   for (const t of turn.state.tasks) {

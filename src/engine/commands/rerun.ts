@@ -1,3 +1,4 @@
+import type { Task } from '../../model/execution';
 import { blueprintOf } from '../blueprint';
 import { decide } from '../decide';
 import { EngineError } from '../errors';
@@ -7,7 +8,6 @@ import type { Turn } from '../state';
 import { findTask, latestByRef } from '../task-lookup';
 import { isQueuedType } from '../tasks/registry';
 import { refSuffix } from '../tasks/task-type';
-import type { Task } from '../../model/execution';
 import { deleteTasks, reopen, requireTerminal } from './reopen';
 
 export interface RerunArgs {
