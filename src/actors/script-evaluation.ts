@@ -1,4 +1,4 @@
-import { applyScriptOutcome, scriptStillWanted } from '../engine/decider';
+import { applyScriptOutcome, scriptStillWanted } from '../engine/commands/script-outcome';
 import type { ScriptCall, ScriptOutcome } from '../engine/script-requests';
 import type { EngineEnv, Turn } from '../engine/state';
 import { ScriptError, type ScriptEngine } from '../scripting/script-engine';

@@ -3,11 +3,27 @@ import type { WorkflowDef } from '../model/definitions';
 import type { Task } from '../model/execution';
 import type { StartWorkflowRequest, TaskResult } from '../model/requests';
 import { isTerminalTask, isTerminalWorkflow, type WorkflowStatus } from '../model/statuses';
-import * as decider from '../engine/decider';
+import { applyExternalUpdate, applyTaskResult } from '../engine/commands/task-result';
+import { childChanged } from '../engine/commands/child-changed';
+import { claimTask } from '../engine/commands/claim';
+import { pauseWorkflow } from '../engine/commands/pause';
+import { rerunWorkflow } from '../engine/commands/rerun';
+import { resetCallbacks } from '../engine/commands/reset-callbacks';
+import { restartWorkflow } from '../engine/commands/restart';
+import { resumeWorkflow } from '../engine/commands/resume';
+import { retryWorkflow } from '../engine/commands/retry';
+import { skipTask } from '../engine/commands/skip';
+import { newExecution } from '../engine/commands/start';
+import { terminateWorkflow } from '../engine/commands/terminate';
+import { updateVariables } from '../engine/commands/update-variables';
+import { decide } from '../engine/decide';
+import { nextDeadline } from '../engine/deadlines';
+import { EngineError } from '../engine/errors';
+import { dequeueEffect, enqueueEffect } from '../engine/queue-effects';
 import type { Effect } from '../model/effects';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../engine/state';
-import { isQueuedType } from '../engine/task-types';
-import { updateVariables } from '../engine/variables';
+import { findTask } from '../engine/task-lookup';
+import { isQueuedType } from '../engine/tasks/registry';
 import type { Actor, ActorContext } from '../runtime/ports';
 import type { ScriptEngine } from '../scripting/script-engine';
 import { settleScripts } from './script-evaluation';
@@ -91,7 +107,7 @@ export class WorkflowActor implements Actor {
   }
 
   private require(): ExecutionState {
-    if (!this.state) throw new decider.EngineError('notFound', `No such workflow found by id: ${this.id}`);
+    if (!this.state) throw new EngineError('notFound', `No such workflow found by id: ${this.id}`);
     return this.state;
   }
 
@@ -180,7 +196,7 @@ export class WorkflowActor implements Actor {
 
   private async updateReminder(): Promise<void> {
     const state = this.state;
-    let due = state ? decider.nextDeadline(state, this.deps.env()) : null;
+    let due = state ? nextDeadline(state, this.deps.env()) : null;
     if (state && this.continuing && !isTerminalWorkflow(state.workflow.status)) due = this.now();
     if (state && this.deps.sweepIntervalMs > 0 && !isTerminalWorkflow(state.workflow.status)) {
       const sweep = this.now() + this.deps.sweepIntervalMs;
@@ -210,7 +226,7 @@ export class WorkflowActor implements Actor {
       this.drainOutbox();
       return;
     }
-    await this.turn((t) => decider.onTimer(t));
+    await this.turn((t) => decide(t));
     if (this.deps.sweepIntervalMs > 0) await this.repush();
     await this.updateReminder();
   }
@@ -222,14 +238,7 @@ export class WorkflowActor implements Actor {
     const now = this.now();
     const effects: Effect[] = state.tasks
       .filter((t) => t.status === 'SCHEDULED' && !t.retried && isQueuedType(t.taskType))
-      .map((t) => ({
-        kind: 'enqueue',
-        taskId: t.taskId,
-        workflowId: this.id,
-        queue: decider.queueKeyOf(t),
-        priority: t.workflowPriority,
-        visibleAt: Math.max(now, t.updateTime + t.callbackAfterSeconds * 1000),
-      }));
+      .map((t) => enqueueEffect(t, Math.max(now, t.updateTime + t.callbackAfterSeconds * 1000)));
     if (effects.length > 0) await this.deps.runEffects(this.id, effects, state);
   }
 
@@ -242,40 +251,40 @@ export class WorkflowActor implements Actor {
   /** One handler per call of the WorkflowActor protocol, each over the loaded state. */
   private readonly dispatch = WorkflowCalls.dispatcher({
     start: (a) => this.start(a),
-    update: (result) => this.turn((t) => decider.applyTaskResult(t, result)),
+    update: (result) => this.turn((t) => applyTaskResult(t, result)),
     updateAndLocate: async (result) => {
       // update-v2 polls the next task of the same type and domain: answered from memory, not the store.
-      const outcome = await this.turn((t) => decider.applyTaskResult(t, result));
-      const task = this.state && decider.findTask(this.state, result.taskId);
+      const outcome = await this.turn((t) => applyTaskResult(t, result));
+      const task = this.state && findTask(this.state, result.taskId);
       return { outcome, taskType: task?.taskType, domain: task?.domain };
     },
     updateExternal: async (a) => {
-      if (!this.state) throw new decider.EngineError('notFound', `No such workflow found by id: ${this.id}`);
-      const t = await this.turn((x) => decider.applyExternalUpdate(x, a));
+      if (!this.state) throw new EngineError('notFound', `No such workflow found by id: ${this.id}`);
+      const t = await this.turn((x) => applyExternalUpdate(x, a));
       return t ? t.taskId : null;
     },
-    claim: async ({ taskId, workerId }) => (this.state ? this.turn((t) => decider.claimTask(t, taskId, workerId)) : null),
-    pause: () => this.turn((t) => decider.pauseWorkflow(t)),
-    resetCallbacks: () => this.turn((t) => decider.resetCallbacks(t)),
-    resume: () => this.turn((t) => decider.resumeWorkflow(t)),
-    terminate: (a) => this.turn((t) => decider.terminateWorkflow(t, a?.reason)),
+    claim: async ({ taskId, workerId }) => (this.state ? this.turn((t) => claimTask(t, taskId, workerId)) : null),
+    pause: () => this.turn((t) => pauseWorkflow(t)),
+    resetCallbacks: () => this.turn((t) => resetCallbacks(t)),
+    resume: () => this.turn((t) => resumeWorkflow(t)),
+    terminate: (a) => this.turn((t) => terminateWorkflow(t, a?.reason)),
     retry: async () => {
-      await this.turn((t) => decider.retryWorkflow(t));
+      await this.turn((t) => retryWorkflow(t));
       return this.reviveParent();
     },
     restart: async (a) => {
-      await this.turn((t) => decider.restartWorkflow(t, a?.def));
+      await this.turn((t) => restartWorkflow(t, a?.def));
       return this.reviveParent();
     },
     rerun: async (a) => {
-      await this.turn((t) => decider.rerunWorkflow(t, a));
+      await this.turn((t) => rerunWorkflow(t, a));
       await this.reviveParent();
       return this.id;
     },
-    skip: (a) => this.turn((t) => decider.skipTask(t, a.ref, a.input, a.output)),
+    skip: (a) => this.turn((t) => skipTask(t, a.ref, a.input, a.output)),
     childChanged: async (a) => {
       if (!this.state) return;
-      return this.turn((t) => decider.childChanged(t, a.taskId, a.child));
+      return this.turn((t) => childChanged(t, a.taskId, a.child));
     },
     updateVariables: (a) => this.turn((t) => updateVariables(t, a.variables ?? {}, a.appendArray ?? false)),
     recover: () => this.recover(),
@@ -287,7 +296,7 @@ export class WorkflowActor implements Actor {
   private async start(a: StartArg): Promise<string> {
     if (this.state) return this.id; // a second start of the same id is a no-op (idempotent effects)
     const env = this.deps.env();
-    const { state, log } = decider.newExecution({ ...a, workflowId: this.id }, env);
+    const { state, log } = newExecution({ ...a, workflowId: this.id }, env);
     this.state = state;
     this.rev = 0;
     try {
@@ -339,11 +348,11 @@ export class WorkflowActor implements Actor {
   private async remove(archive: boolean): Promise<void> {
     const state = this.require();
     if (archive && !isTerminalWorkflow(state.workflow.status)) {
-      throw new decider.EngineError('invalid', `Cannot archive workflow: ${this.id} with status: ${state.workflow.status}`);
+      throw new EngineError('invalid', `Cannot archive workflow: ${this.id} with status: ${state.workflow.status}`);
     }
     const dequeues: Effect[] = state.tasks
       .filter((t) => isQueuedType(t.taskType) && !isTerminalTask(t.status))
-      .map((t) => ({ kind: 'dequeue', taskId: t.taskId, queue: decider.queueKeyOf(t) }));
+      .map((t) => dequeueEffect(t));
     await this.deps.store.remove(this.id);
     // Here, beside the indexer its turns fed: documents of this execution still queued there must go too.
     if (!archive) await this.deps.removeFromIndex(this.id);

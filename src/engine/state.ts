@@ -120,6 +120,6 @@ export function adhocTaskDef(name: string, workerTask: boolean): TaskDef {
 }
 
 /** The effective definition of a task: inline definition first, then registered, then ad hoc. */
-export function effectiveTaskDef(wt: WorkflowTask, taskDefName: string, env: EngineEnv, workerTask: boolean): TaskDef {
+export function effectiveTaskDef(wt: WorkflowTask, taskDefName: string, env: Pick<EngineEnv, 'taskDef'>, workerTask: boolean): TaskDef {
   return (wt.taskDefinition as TaskDef | undefined) ?? env.taskDef(taskDefName) ?? adhocTaskDef(taskDefName, workerTask);
 }

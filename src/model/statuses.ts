@@ -27,7 +27,8 @@ export const RetryLogic = z.enum(['FIXED', 'EXPONENTIAL_BACKOFF', 'LINEAR_BACKOF
 const TERMINAL_WF = new Set<WorkflowStatus>(['COMPLETED', 'FAILED', 'TIMED_OUT', 'TERMINATED']);
 /** Every task status but the two a task holds while it runs. */
 const TERMINAL_TASK = new Set<TaskStatus>(TaskStatus.options.filter((s) => s !== 'SCHEDULED' && s !== 'IN_PROGRESS'));
-const SUCCESSFUL_TASK = new Set<TaskStatus>(['SCHEDULED', 'IN_PROGRESS', 'COMPLETED', 'COMPLETED_WITH_ERRORS', 'SKIPPED']);
+/** Terminal statuses that let the workflow go on (Conductor's Task.Status isSuccessful, less the two open ones). */
+const SUCCESSFUL_TASK = new Set<TaskStatus>(['COMPLETED', 'COMPLETED_WITH_ERRORS', 'SKIPPED']);
 const RETRIABLE_TASK = new Set<TaskStatus>(['FAILED', 'TIMED_OUT']);
 
 export const isTerminalWorkflow = (s: WorkflowStatus): boolean => TERMINAL_WF.has(s);

@@ -1,15 +1,15 @@
 import type { Task, Workflow } from '../model/execution';
 import type { ReturnStrategy, SignalResponse } from '../model/signals';
 import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
+import { isBlockingType } from '../engine/tasks/registry';
 import type { ExecutionStore } from '../store/ports';
 import type { ExecutionWaiter } from './execution-waiter';
 import { withComputed } from './workflow-service';
 
-// Where an execution waits for the outside world (execute, signal): the first pending WAIT,
-// HUMAN or YIELD task, looked for in the execution and then in its running sub-workflows. Execute
-// and signal requests wait for one, and answer in Conductor's SignalResponse shape.
+// Where an execution waits for the outside world (execute, signal): the first pending blocking task
+// (WAIT, HUMAN or YIELD, as the task-type registry says), looked for in the execution and then in its
+// running sub-workflows. Execute and signal requests wait for one, and answer in Conductor's SignalResponse shape.
 
-export const BLOCKING_TYPES = new Set(['WAIT', 'HUMAN', 'YIELD']);
 const MAX_DEPTH = 16;
 
 /** One look at an execution tree. */
@@ -39,7 +39,7 @@ export async function snapshotTree(store: ExecutionStore, workflowId: string): P
     snap.watch.push(w.workflowId);
     for (const t of w.tasks) {
       if (t.retried || isTerminalTask(t.status)) continue;
-      if (BLOCKING_TYPES.has(t.taskType)) {
+      if (isBlockingType(t.taskType)) {
         snap.blocking = { workflow: w, task: t };
         return true;
       }

@@ -3,7 +3,7 @@ import type { Effect } from '../model/effects';
 import { queueActor } from '../actors/protocol/queue-protocol';
 import { workflowActor } from '../actors/protocol/workflow-protocol';
 import { queueName } from '../model/effects';
-import { taskById } from '../engine/context';
+import { taskById } from '../engine/task-lookup';
 import type { ExecutionState } from '../engine/state';
 import type { EventBus } from '../events/ports';
 import type { TaskLimits, WakeUps } from '../limits/ports';

@@ -1,5 +1,5 @@
 import { ZodError } from 'zod';
-import { EngineError } from '../engine/decider';
+import { EngineError } from '../engine/errors';
 import { BatonError, codeOfStatus, type ErrorEntry } from '../model/errors';
 import type { ValidationErrors } from '../model/responses';
 

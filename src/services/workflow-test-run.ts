@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { EVALUATED_TYPES, INLINE_TYPES } from '../engine/task-types';
+import { isSelfCompletingType } from '../engine/tasks/registry';
 import type { Workflow } from '../model/execution';
 import type { TaskMock, WorkflowTestRequest } from '../model/workflow-test';
 import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
@@ -11,9 +11,6 @@ import type { WorkflowService } from './workflow-service';
 // POST /api/workflow/test: a real execution in a private task domain, so no worker
 // ever sees its tasks, driven by mocked task results until it ends or nothing mocked is left to do.
 
-
-/** Tasks the decider finishes by itself; only the others need a mocked result. */
-const isOperator = (type: string): boolean => INLINE_TYPES.has(type) || (EVALUATED_TYPES.has(type) && type !== 'WAIT');
 
 const TEST_RUN_LIMIT_MS = 30_000;
 
@@ -51,8 +48,9 @@ export class WorkflowTestRunner {
     if (!s) throw notFound(`No such workflow found by id: ${workflowId}`);
     if (isTerminalWorkflow(s.workflow.status)) return { kind: 'ended' };
     const watch: string[] = [];
+    // Tasks the decider finishes by itself need no mocked result.
     for (const t of s.tasks) {
-      if (t.retried || isTerminalTask(t.status) || isOperator(t.taskType)) continue;
+      if (t.retried || isTerminalTask(t.status) || isSelfCompletingType(t.taskType)) continue;
       const queue = mocks.get(t.referenceTaskName) ?? mocks.get(t.workflowTask.taskReferenceName);
       const mock = queue?.shift();
       if (mock) {

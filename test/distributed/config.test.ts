@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from '../../src/config';
 import { reviveBatonError } from '../../src/composition/remote-errors';
-import { EngineError } from '../../src/engine/decider';
+import { EngineError } from '../../src/engine/errors';
 import { reviveActorError, serializeActorError } from '../../src/runtime/dapr/actor-errors';
 import { ApiError } from '../../src/services/errors';
 import { PayloadTooLargeError, StaleWriteError } from '../../src/store/ports';

@@ -1,28 +1,13 @@
-import { childChanged, rerunWorkflow, retryWorkflow, terminateWorkflow } from '../../../src/engine/decider';
+import { childChanged } from '../../../src/engine/commands/child-changed';
+import { rerunWorkflow } from '../../../src/engine/commands/rerun';
+import { retryWorkflow } from '../../../src/engine/commands/retry';
+import { terminateWorkflow } from '../../../src/engine/commands/terminate';
 import type { WorkflowStatus } from '../../../src/model/statuses';
-import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
-import { Run, simple, T0, TestEnv, workflowDef } from './engine-harness';
+import { Run, simple, sys, T0, useTestEnv, workflowDef } from './engine-harness';
 
 // Control flow and system tasks: forks and joins, SWITCH/DECISION, DO_WHILE, TERMINATE, SUB_WORKFLOW, WAIT/HUMAN.
 
-let scripts: ScriptEngine;
-beforeAll(async () => {
-  scripts = await createScriptEngine();
-});
-afterAll(() => scripts.dispose());
-
-let env: TestEnv;
-beforeEach(() => {
-  env = new TestEnv(scripts);
-});
-
-const sys = (type: string, ref: string, inputParameters: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
-  name: ref,
-  taskReferenceName: ref,
-  type,
-  inputParameters,
-  ...extra,
-});
+const env = useTestEnv();
 
 describe('FORK_JOIN / JOIN', () => {
   const forkDef = (joinOn: string[], b1Extra: Record<string, unknown> = {}) =>
@@ -555,10 +540,10 @@ describe('TERMINATE', () => {
   });
 
   // As Conductor's Terminate task: the workflow ends and the remaining tasks are CANCELED, whatever the termination status.
-  // BUG (system-tasks.ts FORK case + decider.ts endWorkflow): (1) runInlineTask(FORK) keeps scheduling the later
-  // branches and the JOIN after a TERMINATE in an earlier branch has already ended the workflow, so they are
-  // created SCHEDULED/IN_PROGRESS (and enqueued) in a terminal workflow; (2) for COMPLETED, cancelPending is not
-  // run at all, so tasks scheduled before the TERMINATE stay SCHEDULED and queued.
+  // BUG, fixed (tasks/fork-join.ts + end-workflow.ts): (1) starting a FORK kept scheduling the later
+  // branches and the JOIN after a TERMINATE in an earlier branch had already ended the workflow, so they were
+  // created SCHEDULED/IN_PROGRESS (and enqueued) in a terminal workflow; (2) for COMPLETED, cancelPending was not
+  // run at all, so tasks scheduled before the TERMINATE stayed SCHEDULED and queued.
   test.each([
     ['FAILED', 'first'],
     ['FAILED', 'second'],
@@ -739,7 +724,7 @@ describe('SUB_WORKFLOW', () => {
 describe('WAIT and HUMAN', () => {
   const waitDef = (inputParameters: Record<string, unknown>) => workflowDef({ tasks: [sys('WAIT', 'w', inputParameters), simple('after')] });
 
-  it('WAIT with a duration is IN_PROGRESS until the deadline, which nextDeadline reports; onTimer then completes it', () => {
+  it('WAIT with a duration is IN_PROGRESS until the deadline, which nextDeadline reports; a decision then completes it', () => {
     const run = new Run(env, waitDef({ duration: '5s' }));
     expect(run.task('w')).toMatchObject({ status: 'IN_PROGRESS', waitTimeout: T0 + 5000, startTime: T0 });
     expect(run.deadline()).toBe(T0 + 5000);
@@ -754,7 +739,7 @@ describe('WAIT and HUMAN', () => {
   });
 
   // In Conductor a WAIT of 5 s is IN_PROGRESS at once, with callbackAfterSeconds 5.
-  // BUG (system-tasks.ts WAIT): callbackAfterSeconds stays 0; only waitTimeout is set.
+  // BUG, fixed (tasks/wait.ts): callbackAfterSeconds stayed 0; only waitTimeout was set.
   test('WAIT with duration 5s reports callbackAfterSeconds 5', () => {
     const run = new Run(env, waitDef({ duration: '5s' }));
     expect(run.task('w').callbackAfterSeconds).toBe(5);

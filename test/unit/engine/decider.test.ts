@@ -1,30 +1,18 @@
-import {
-  applyTaskResult,
-  EngineError,
-  pauseWorkflow,
-  resetCallbacks,
-  rerunWorkflow,
-  restartWorkflow,
-  resumeWorkflow,
-  retryWorkflow,
-  skipTask,
-  terminateWorkflow,
-} from '../../../src/engine/decider';
-import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
-import { Run, simple, T0, TestEnv, workflowDef } from './engine-harness';
+import { applyTaskResult } from '../../../src/engine/commands/task-result';
+import { pauseWorkflow } from '../../../src/engine/commands/pause';
+import { resetCallbacks } from '../../../src/engine/commands/reset-callbacks';
+import { rerunWorkflow } from '../../../src/engine/commands/rerun';
+import { restartWorkflow } from '../../../src/engine/commands/restart';
+import { resumeWorkflow } from '../../../src/engine/commands/resume';
+import { retryWorkflow } from '../../../src/engine/commands/retry';
+import { skipTask } from '../../../src/engine/commands/skip';
+import { terminateWorkflow } from '../../../src/engine/commands/terminate';
+import { EngineError } from '../../../src/engine/errors';
+import { Run, simple, T0, useTestEnv, workflowDef } from './engine-harness';
 
 // The decider's lifecycle against Conductor's execution semantics (DeciderService, WorkflowExecutor). Time is TestEnv.now.
 
-let scripts: ScriptEngine;
-beforeAll(async () => {
-  scripts = await createScriptEngine();
-});
-afterAll(() => scripts.dispose());
-
-let env: TestEnv;
-beforeEach(() => {
-  env = new TestEnv(scripts);
-});
+const env = useTestEnv();
 
 /** Two steps: t1 (task_a) → t2 (task_b) with t2 reading t1's output. */
 function twoStep(extra: Record<string, unknown> = {}) {

@@ -1,18 +1,15 @@
-import {
-  applyExternalUpdate,
-  applyTaskResult,
-  claimTask,
-  newExecution,
-  nextDeadline,
-  onTimer,
-  type StartArgs,
-} from '../../../src/engine/decider';
+import { claimTask } from '../../../src/engine/commands/claim';
+import { newExecution, type StartArgs } from '../../../src/engine/commands/start';
+import { applyExternalUpdate, applyTaskResult } from '../../../src/engine/commands/task-result';
+import { decide } from '../../../src/engine/decide';
+import { nextDeadline } from '../../../src/engine/deadlines';
 import type { Effect } from '../../../src/model/effects';
+import { latestWithRuntimeRef } from '../../../src/engine/task-lookup';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../../../src/engine/state';
 import { TaskDefSchema, WorkflowDefSchema, type TaskDef, type WorkflowDef } from '../../../src/model/definitions';
 import type { Task } from '../../../src/model/execution';
 import type { StartWorkflowRequest, TaskResult } from '../../../src/model/requests';
-import type { ScriptEngine } from '../../../src/scripting/script-engine';
+import { createScriptEngine, type ScriptEngine, type ScriptEngineOptions } from '../../../src/scripting/script-engine';
 import { settleScripts } from '../../../src/actors/script-evaluation';
 import { DEFAULT_JSONPATH_LIMITS } from '../../../src/engine/jsonpath-budget';
 
@@ -38,6 +35,11 @@ export class TestEnv implements EngineEnv {
 
   constructor(readonly scripts: ScriptEngine) {}
 
+  /** Back to a fresh world (time T0, no definitions, default limits), over these script workers. */
+  reset(scripts: ScriptEngine): void {
+    Object.assign(this, new TestEnv(scripts));
+  }
+
   newId(): string {
     this.seq += 1;
     return `id-${this.seq}`;
@@ -61,6 +63,31 @@ export class TestEnv implements EngineEnv {
     this.defs.set(parsed.name, parsed);
     return parsed;
   }
+}
+
+export interface TestEnvOptions {
+  /** Options of the real script workers started for the file; false: the file evaluates no script. */
+  scripts?: ScriptEngineOptions | false;
+  /** Wraps the script workers (to count evaluations, say). */
+  wrapScripts?: (scripts: ScriptEngine) => ScriptEngine;
+}
+
+/**
+ * The preamble of an engine test file (or describe block): real script workers started once and stopped
+ * after the last test, and one TestEnv, fresh again before each test.
+ */
+export function useTestEnv(opts: TestEnvOptions = {}): TestEnv {
+  const env = new TestEnv(undefined as never);
+  let scripts: ScriptEngine | undefined;
+  if (opts.scripts !== false) {
+    const scriptOptions = opts.scripts;
+    beforeAll(async () => {
+      scripts = await createScriptEngine(scriptOptions);
+    });
+    afterAll(() => scripts?.dispose());
+  }
+  beforeEach(() => env.reset((scripts && opts.wrapScripts ? opts.wrapScripts(scripts) : scripts) as ScriptEngine));
+  return env;
 }
 
 export function workflowDef(def: Record<string, unknown>): WorkflowDef {
@@ -118,7 +145,7 @@ export class Run {
 
   /** Latest task with this runtime reference name. */
   task(ref: string): Task {
-    const found = [...this.state.tasks].reverse().find((t) => t.referenceTaskName === ref);
+    const found = latestWithRuntimeRef(this.state.tasks, ref);
     if (!found) throw new Error(`no task ${ref}; have ${this.refs().join(', ')}`);
     return found;
   }
@@ -153,7 +180,7 @@ export class Run {
     return this.turn((t) => applyExternalUpdate(t, { ref, status, output }));
   }
   timer(): void {
-    this.turn((t) => onTimer(t));
+    this.turn((t) => decide(t));
   }
   deadline(): number | null {
     return nextDeadline(this.state, this.env);
@@ -168,6 +195,15 @@ export const simple = (ref: string, name = `task_${ref}`, inputParameters: Recor
   name,
   taskReferenceName: ref,
   type: 'SIMPLE',
+  inputParameters,
+  ...extra,
+});
+
+/** Shorthand for a system task node named after its reference. */
+export const sys = (type: string, ref: string, inputParameters: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
+  name: ref,
+  taskReferenceName: ref,
+  type,
   inputParameters,
   ...extra,
 });

@@ -1,19 +1,9 @@
-import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
-import { Run, simple, T0, TestEnv, workflowDef } from './engine-harness';
+import { Run, simple, T0, useTestEnv, workflowDef } from './engine-harness';
 
 // An HTTP task whose call is lost (Baton's worker died mid-call) times out like a worker task would,
 // and is retried per its definition, instead of staying IN_PROGRESS forever.
 
-let scripts: ScriptEngine;
-beforeAll(async () => {
-  scripts = await createScriptEngine();
-});
-afterAll(() => scripts.dispose());
-
-let env: TestEnv;
-beforeEach(() => {
-  env = new TestEnv(scripts);
-});
+const env = useTestEnv();
 
 const http = (extra: Record<string, unknown> = {}) =>
   workflowDef({ tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: 'http://x', method: 'GET' } }, ...extra }, simple('after')] });

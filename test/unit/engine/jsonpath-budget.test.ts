@@ -1,8 +1,7 @@
 import { types } from 'node:util';
 import { resolveParams, resolvePath, resolveString, type RootLookup } from '../../../src/engine/expressions';
 import { ExpressionLimitError, JsonPathBudget } from '../../../src/engine/jsonpath-budget';
-import { Run, simple, TestEnv, workflowDef } from './engine-harness';
-import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
+import { Run, simple, useTestEnv, workflowDef } from './engine-harness';
 
 // Full JSONPath (`..`, wildcards, filters) has a work and depth budget; simple paths never touch it.
 
@@ -89,14 +88,9 @@ describe('JSONPath budget', () => {
 });
 
 describe('the decider and the JSONPath budget', () => {
-  let scripts: ScriptEngine;
-  beforeAll(async () => {
-    scripts = await createScriptEngine();
-  });
-  afterAll(() => scripts.dispose());
+  const env = useTestEnv();
 
   it('a task whose input goes past the budget fails, and so does the workflow, with the reason', () => {
-    const env = new TestEnv(scripts);
     const def = workflowDef({ tasks: [simple('t', 'task_t', { all: '${workflow.input..*..*..*..*}' })] });
     const run = new Run(env, def, { input: chain(60) });
     const reason = "JSONPath expression '$.workflow.input..*..*..*..*' exceeded the evaluation budget of 1000000 steps";
@@ -105,7 +99,6 @@ describe('the decider and the JSONPath budget', () => {
   });
 
   it('workflow outputParameters past the budget fail a workflow that would have completed', () => {
-    const env = new TestEnv(scripts);
     env.jsonPathMaxSteps = 5000;
     const def = workflowDef({ outputParameters: { all: '${workflow.input..*..*}' }, tasks: [simple('t')] });
     const run = new Run(env, def, { input: chain(60) });
@@ -114,7 +107,6 @@ describe('the decider and the JSONPath budget', () => {
   });
 
   it('a DO_WHILE whose items go past the budget fails with the reason', () => {
-    const env = new TestEnv(scripts);
     env.jsonPathMaxDepth = 8;
     const def = workflowDef({ tasks: [{ name: 'each', taskReferenceName: 'each', type: 'DO_WHILE', items: '${workflow.input..leaf}', loopCondition: 'true', loopOver: [simple('e')], inputParameters: {} }] });
     const run = new Run(env, def, { input: chain(20) });

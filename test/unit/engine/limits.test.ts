@@ -1,21 +1,12 @@
-import { applyTaskResult, childChanged, claimTask } from '../../../src/engine/decider';
-import { Run, simple, TestEnv, workflowDef } from './engine-harness';
+import { childChanged } from '../../../src/engine/commands/child-changed';
+import { claimTask } from '../../../src/engine/commands/claim';
+import { applyTaskResult } from '../../../src/engine/commands/task-result';
+import { Run, simple, sys, useTestEnv, workflowDef } from './engine-harness';
 
 // Limits the decider enforces on what one execution may grow to: sub-workflow depth, dynamic fork
 // width, tasks per execution, payloads a system task produces; and joins that stay linear in their width.
 
-let env: TestEnv;
-beforeEach(() => {
-  env = new TestEnv(undefined as never); // no scripts here
-});
-
-const sys = (type: string, ref: string, inputParameters: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
-  name: ref,
-  taskReferenceName: ref,
-  type,
-  inputParameters,
-  ...extra,
-});
+const env = useTestEnv({ scripts: false });
 
 const dynamicFork = (extraTasks: Array<Record<string, unknown>> = []) =>
   workflowDef({ tasks: [sys('FORK_JOIN_DYNAMIC', 'df', { forkTaskName: 'task_x', forkTaskInputs: '${workflow.input.list}' }), sys('JOIN', 'dj'), ...extraTasks] });

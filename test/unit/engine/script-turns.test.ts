@@ -1,36 +1,20 @@
-import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
-import { Run, simple, TestEnv, workflowDef } from './engine-harness';
+import type { ScriptEngine } from '../../../src/scripting/script-engine';
+import { Run, simple, sys, useTestEnv, workflowDef } from './engine-harness';
 
 // Scripts leave the decider as requests; the turn evaluates them in the script workers and feeds the
 // outcomes back (Run.settle does what the actor does). DO_WHILE stops at its iteration cap.
 
-const sys = (type: string, ref: string, inputParameters: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) => ({
-  name: ref,
-  taskReferenceName: ref,
-  type,
-  inputParameters,
-  ...extra,
-});
-
-let scripts: ScriptEngine;
 let evaluations = 0;
 /** The real engine, counting what it is asked to evaluate. */
-let counted: ScriptEngine;
-beforeAll(async () => {
-  scripts = await createScriptEngine({ timeoutMs: 300 });
-  counted = {
-    timeoutMs: scripts.timeoutMs,
-    evalExpression: (e, i) => (evaluations++, scripts.evalExpression(e, i)),
-    evalFunctionBody: (b, i) => (evaluations++, scripts.evalFunctionBody(b, i)),
-    jq: (q, i) => (evaluations++, scripts.jq(q, i)),
-    dispose: () => scripts.dispose(),
-  };
+const counting = (scripts: ScriptEngine): ScriptEngine => ({
+  timeoutMs: scripts.timeoutMs,
+  evalExpression: (e, i) => (evaluations++, scripts.evalExpression(e, i)),
+  evalFunctionBody: (b, i) => (evaluations++, scripts.evalFunctionBody(b, i)),
+  jq: (q, i) => (evaluations++, scripts.jq(q, i)),
+  dispose: () => scripts.dispose(),
 });
-afterAll(() => scripts.dispose());
-
-let env: TestEnv;
+const env = useTestEnv({ scripts: { timeoutMs: 300 }, wrapScripts: counting });
 beforeEach(() => {
-  env = new TestEnv(counted);
   evaluations = 0;
 });
 

@@ -1,6 +1,6 @@
-import { EngineError } from '../../../src/engine/decider';
+import { EngineError } from '../../../src/engine/errors';
 import { TurnLog, type Turn } from '../../../src/engine/state';
-import { mergeVariables, updateVariables } from '../../../src/engine/variables';
+import { mergeVariables, updateVariables } from '../../../src/engine/commands/update-variables';
 
 // The engine side of the `update_workflow_variables` event action.
 

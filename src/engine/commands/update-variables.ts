@@ -1,6 +1,6 @@
-import { isTerminalWorkflow } from '../model/statuses';
-import { EngineError } from './decider';
-import type { Turn } from './state';
+import { isTerminalWorkflow } from '../../model/statuses';
+import { EngineError } from '../errors';
+import type { Turn } from '../state';
 
 // Workflow variables changed from outside the decide loop (the `update_workflow_variables` event
 // action). Conductor's model has this action but never runs it; Baton does.

@@ -1,0 +1,46 @@
+import { isTerminalTask, isTerminalWorkflow, type TaskStatus, type WorkflowStatus } from '../../model/statuses';
+import { decide } from '../decide';
+import { jsonSize, taskPayloadProblem } from '../payload-size';
+import type { Turn } from '../state';
+import { findTask } from '../task-lookup';
+import { markTerminal } from '../task-status';
+import { reopen } from './reopen';
+
+/** A child workflow of a SUB_WORKFLOW task reached a new status. */
+export function childChanged(turn: Turn, taskId: string, child: { workflowId: string; status: WorkflowStatus; output: Record<string, unknown>; reasonForIncompletion?: string; workflowName: string; workflowVersion: number }): void {
+  const t = findTask(turn.state, taskId);
+  if (!t || t.taskType !== 'SUB_WORKFLOW' || t.subWorkflowId !== child.workflowId) return;
+  if (child.status === 'RUNNING' || child.status === 'PAUSED') {
+    if (isTerminalTask(t.status)) {
+      // The child was retried or restarted: the parent follows it, as in Conductor.
+      t.status = 'IN_PROGRESS';
+      t.endTime = 0;
+      t.executed = false;
+      t.retried = false;
+      t.updateTime = turn.env.now;
+      turn.log.touch(t);
+      if (isTerminalWorkflow(turn.state.workflow.status)) reopen(turn);
+    }
+    return;
+  }
+  if (isTerminalTask(t.status) || isTerminalWorkflow(turn.state.workflow.status)) return;
+  const output = { ...t.outputData, ...child.output, subWorkflowId: child.workflowId };
+  // A workflow's output may be larger than a task's: over the task limit, the SUB_WORKFLOW task fails with the reason.
+  const oversized = taskPayloadProblem(t, 'output', jsonSize(output), turn.env.taskPayloadMaxBytes);
+  if (oversized) {
+    t.outputData = { subWorkflowId: child.workflowId };
+    markTerminal(turn, t, 'FAILED_WITH_TERMINAL_ERROR', oversized);
+    decide(turn);
+    return;
+  }
+  t.outputData = output;
+  const map: Record<string, TaskStatus> = { COMPLETED: 'COMPLETED', FAILED: 'FAILED', TERMINATED: 'CANCELED', TIMED_OUT: 'TIMED_OUT' };
+  const status = map[child.status] ?? 'FAILED';
+  markTerminal(
+    turn,
+    t,
+    status,
+    status === 'COMPLETED' ? undefined : `Sub workflow ${child.workflowName}.${child.workflowVersion}/${child.workflowId} failure reason: ${child.reasonForIncompletion ?? ''}`,
+  );
+  decide(turn);
+}

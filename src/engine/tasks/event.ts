@@ -1,0 +1,17 @@
+import type { TaskType } from './task-type';
+
+// EVENT: publishes its input, with the workflow's identity, to its sink (`conductor` or `conductor:name`
+// is Conductor's own queue, named after the workflow); with asyncComplete it then waits for an update.
+export const eventTask: TaskType = {
+  types: ['EVENT'],
+  kind: 'system',
+  selfCompleting: true,
+  start(turn, t) {
+    const wf = turn.state.workflow;
+    const sink = t.workflowTask.sink ?? '';
+    const event = sink === 'conductor' ? `conductor:${wf.workflowName}:${t.referenceTaskName}` : sink.startsWith('conductor:') && sink.split(':').length === 2 ? `conductor:${wf.workflowName}:${sink.slice(10)}` : sink;
+    const payload = { ...t.inputData, workflowInstanceId: wf.workflowId, workflowType: wf.workflowName, workflowVersion: wf.workflowVersion, correlationId: wf.correlationId };
+    turn.log.emit({ kind: 'publish', eventId: t.taskId, sink: event, payload });
+    return t.workflowTask.asyncComplete ? { wait: true } : { end: { output: { ...payload, event_produced: event } } };
+  },
+};
