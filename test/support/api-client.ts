@@ -93,6 +93,8 @@ export interface ApiClientOptions {
    * suites that also cover the alias use.
    */
   tasksPath?: '/api/tasks' | '/api/task';
+  /** Headers of every request (asked per request: a token may be issued after the client is made). */
+  headers?: () => Record<string, string>;
 }
 
 /** Throws, naming the call and the answer, unless it is `status`. */
@@ -109,7 +111,8 @@ const asList = <S extends string>(s: S | S[]): S[] => (Array.isArray(s) ? s : [s
 export function apiClient(target: string | { url: string } | (() => string), options: ApiClientOptions = {}): ApiClient {
   const url = typeof target === 'function' ? target : typeof target === 'string' ? () => target : () => target.url;
   const tasks = options.tasksPath ?? '/api/tasks';
-  const send = <T = any>(method: string, path: string, body?: unknown, opts?: Parameters<typeof call>[4]) => call<T>(url(), method, path, body, opts);
+  const send = <T = any>(method: string, path: string, body?: unknown, opts: Parameters<typeof call>[4] = {}) =>
+    call<T>(url(), method, path, body, { ...opts, headers: { ...options.headers?.(), ...opts.headers } });
 
   const workflow = async (id: string, includeTasks = true): Promise<WorkflowView> => {
     const r = await send<WorkflowView>('GET', `/api/workflow/${id}?includeTasks=${includeTasks}`);
