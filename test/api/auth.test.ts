@@ -1,7 +1,9 @@
 import { SignJWT } from 'jose';
 import { ConfigError } from '../../src/config';
+import { apiClient } from '../support/api-client';
 import { eventually } from '../support/baton';
 import { ADMIN_KEY, raw, startAuthBaton, tokenFor, type AuthBaton } from '../support/auth-baton';
+import { uniqueName } from '../support/names';
 
 // Who may do what, over real HTTP against an embedded Baton with auth on: tokens, roles, the hot path
 // (start, poll, update on node:http) answering exactly as express does, and secrets kept out of sight.
@@ -10,12 +12,11 @@ const TOKEN_SECRET = 'test-signing-key-0123456789-abcdefghijklmnop';
 
 let b: AuthBaton;
 let admin: string;
-let n = 0;
-const uniq = (p: string) => `${p}_${++n}_${Date.now().toString(36)}`;
+const asAdmin = apiClient(() => b.url, { headers: () => ({ 'x-authorization': admin }) });
 
 /** An application with `roles` and one key; answers the key and a token for it. */
 async function appWith(roles: string[]): Promise<{ appId: string; keyId: string; keySecret: string; token: string }> {
-  const app = await raw(b.port, 'POST', '/api/applications', { token: admin, body: { name: uniq('app') } });
+  const app = await raw(b.port, 'POST', '/api/applications', { token: admin, body: { name: uniqueName('app') } });
   expect(app.status).toBe(200);
   for (const role of roles) expect((await raw(b.port, 'POST', `/api/applications/${app.body.id}/roles/${role}`, { token: admin })).status).toBe(200);
   const key = await raw(b.port, 'POST', `/api/applications/${app.body.id}/accessKeys`, { token: admin });
@@ -26,12 +27,10 @@ async function appWith(roles: string[]): Promise<{ appId: string; keyId: string;
 
 /** A registered one-task workflow, started by the admin; answers its name, task type and id. */
 async function started(): Promise<{ name: string; type: string; id: string }> {
-  const name = uniq('auth_wf');
-  const type = uniq('auth_task');
-  expect((await raw(b.port, 'POST', '/api/metadata/workflowdef', { token: admin, body: { name, version: 1, schemaVersion: 2, tasks: [{ name: type, taskReferenceName: 'only', type: 'SIMPLE' }] } })).status).toBe(200);
-  const s = await raw(b.port, 'POST', '/api/workflow', { token: admin, body: { name, input: {} } });
-  expect(s.status).toBe(200);
-  return { name, type, id: s.text };
+  const name = uniqueName('auth_wf');
+  const type = uniqueName('auth_task');
+  await asAdmin.register({ name, tasks: [{ name: type, taskReferenceName: 'only', type: 'SIMPLE' }] });
+  return { name, type, id: await asAdmin.start(name) };
 }
 
 const HOT_CALLS: Array<[string, string, unknown?]> = [
@@ -129,7 +128,7 @@ describe('with auth on', () => {
         ['POST', '/api/workflow/bulk/terminate', [wf.id]],
         ['PUT', `/api/workflow/${wf.id}/pause`],
         ['PUT', '/api/metadata/taskdefs', { name: wf.type, retryCount: 9 }],
-        ['POST', '/api/metadata/workflowdef', { name: uniq('nope'), version: 1, tasks: [{ name: 't', taskReferenceName: 't', type: 'SIMPLE' }] }],
+        ['POST', '/api/metadata/workflowdef', { name: uniqueName('nope'), version: 1, tasks: [{ name: 't', taskReferenceName: 't', type: 'SIMPLE' }] }],
         ['DELETE', `/api/metadata/workflowdef/${wf.name}/1`],
         ['POST', '/api/workflow', { name: wf.name }], // the hot path
         ['GET', '/api/admin/config'],
@@ -158,8 +157,8 @@ describe('with auth on', () => {
       const again = await raw(b.port, 'POST', '/api/workflow', { token: manager.token, body: { name: wf.name } });
       expect(again.status).toBe(200);
       expect((await raw(b.port, 'DELETE', `/api/workflow/${again.text}`, { token: manager.token })).status).toBe(200);
-      expect((await raw(b.port, 'PUT', '/api/metadata/taskdefs', { token: manager.token, body: { name: uniq('td') } })).status).toBe(403);
-      expect((await raw(b.port, 'PUT', '/api/metadata/taskdefs', { token: definer.token, body: { name: uniq('td') } })).status).toBe(200);
+      expect((await raw(b.port, 'PUT', '/api/metadata/taskdefs', { token: manager.token, body: { name: uniqueName('td') } })).status).toBe(403);
+      expect((await raw(b.port, 'PUT', '/api/metadata/taskdefs', { token: definer.token, body: { name: uniqueName('td') } })).status).toBe(200);
       expect((await raw(b.port, 'POST', '/api/workflow', { token: definer.token, body: { name: wf.name } })).status).toBe(403);
     });
 
@@ -278,7 +277,7 @@ describe('browsers on other origins (auth off, loopback)', () => {
     await open?.stop();
   });
 
-  const name = uniq('browser_wf');
+  const name = uniqueName('browser_wf');
   const register = () =>
     raw(open.port, 'POST', '/api/metadata/workflowdef', { body: { name, version: 1, schemaVersion: 2, tasks: [{ name: 'bt', taskReferenceName: 'bt', type: 'SIMPLE' }] } });
   const running = async () => (await raw(open.port, 'GET', `/api/workflow/running/${name}`)).body as string[];
@@ -286,7 +285,7 @@ describe('browsers on other origins (auth off, loopback)', () => {
   test('a page of another origin cannot start a workflow or poll (hot path) or register one (express): 403, nothing changes', async () => {
     expect((await register()).status).toBe(200);
     const evil = { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' };
-    for (const [method, path, body] of [['POST', '/api/workflow', { name }], ['POST', `/api/workflow/${name}`, {}], ['GET', '/api/tasks/poll/batch/bt?timeout=0'], ['POST', '/api/metadata/workflowdef', { name: uniq('x'), tasks: [] }]] as const) {
+    for (const [method, path, body] of [['POST', '/api/workflow', { name }], ['POST', `/api/workflow/${name}`, {}], ['GET', '/api/tasks/poll/batch/bt?timeout=0'], ['POST', '/api/metadata/workflowdef', { name: uniqueName('x'), tasks: [] }]] as const) {
       const r = await raw(open.port, method, path, { body, headers: evil });
       expect([path, r.status, r.body.message]).toEqual([path, 403, expect.stringContaining('BATON_CORS_ORIGINS')]);
     }

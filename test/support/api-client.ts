@@ -1,3 +1,4 @@
+import type { TaskStatus, WorkflowStatus } from '../../src/model/statuses';
 import { call, eventually, type Reply } from './baton';
 import { uniqueName } from './names';
 
@@ -10,7 +11,7 @@ export interface TaskView {
   workflowInstanceId: string;
   referenceTaskName: string;
   taskType: string;
-  status: string;
+  status: TaskStatus;
   inputData: Record<string, any>;
   outputData: Record<string, any>;
   [field: string]: any;
@@ -20,7 +21,7 @@ export interface TaskView {
 export interface WorkflowView {
   workflowId: string;
   workflowName: string;
-  status: string;
+  status: WorkflowStatus;
   input: Record<string, any>;
   output: Record<string, any>;
   tasks: TaskView[];
@@ -56,7 +57,7 @@ export interface PollOptions {
 
 export interface CompleteOptions {
   /** The result status; COMPLETED unless given. */
-  status?: string;
+  status?: TaskStatus;
   /** Further fields of the result (reasonForIncompletion, callbackAfterSeconds, logs, …). */
   extra?: Json;
 }
@@ -77,9 +78,9 @@ export interface ApiClient {
   /** The execution, with its tasks unless `includeTasks` is false. */
   workflow(id: string, includeTasks?: boolean): Promise<WorkflowView>;
   /** Waits (bounded) until the execution is in `status` (or one of them); answers it with its tasks. */
-  waitForStatus(id: string, status: string | string[], limitMs?: number): Promise<WorkflowView>;
+  waitForStatus(id: string, status: WorkflowStatus | WorkflowStatus[], limitMs?: number): Promise<WorkflowView>;
   /** Waits (bounded) until the execution has a task of reference `ref` in `status` (or one of them). */
-  waitForTask(id: string, ref: string, status: string | string[], limitMs?: number): Promise<TaskView>;
+  waitForTask(id: string, ref: string, status: TaskStatus | TaskStatus[], limitMs?: number): Promise<TaskView>;
   /** Batch-polls `type` one task at a time until one is handed out (bounded). */
   pollOne(type: string, opts?: PollOptions): Promise<TaskView>;
   /** Posts a result for `task` (COMPLETED unless told) and checks it was taken: 200 with the task's id. */
@@ -92,6 +93,8 @@ export interface ApiClientOptions {
    * suites that also cover the alias use.
    */
   tasksPath?: '/api/tasks' | '/api/task';
+  /** Headers of every request (asked per request: a token may be issued after the client is made). */
+  headers?: () => Record<string, string>;
 }
 
 /** Throws, naming the call and the answer, unless it is `status`. */
@@ -99,7 +102,7 @@ function expectStatus(r: Reply, status: number, what: string): void {
   if (r.status !== status) throw new Error(`${what} answered ${r.status}, expected ${status}: ${r.text}`);
 }
 
-const asList = (s: string | string[]): string[] => (Array.isArray(s) ? s : [s]);
+const asList = <S extends string>(s: S | S[]): S[] => (Array.isArray(s) ? s : [s]);
 
 /**
  * A client over `target`: a base URL, anything with a `url`, or a function asked once per request
@@ -108,7 +111,8 @@ const asList = (s: string | string[]): string[] => (Array.isArray(s) ? s : [s]);
 export function apiClient(target: string | { url: string } | (() => string), options: ApiClientOptions = {}): ApiClient {
   const url = typeof target === 'function' ? target : typeof target === 'string' ? () => target : () => target.url;
   const tasks = options.tasksPath ?? '/api/tasks';
-  const send = <T = any>(method: string, path: string, body?: unknown, opts?: Parameters<typeof call>[4]) => call<T>(url(), method, path, body, opts);
+  const send = <T = any>(method: string, path: string, body?: unknown, opts: Parameters<typeof call>[4] = {}) =>
+    call<T>(url(), method, path, body, { ...opts, headers: { ...options.headers?.(), ...opts.headers } });
 
   const workflow = async (id: string, includeTasks = true): Promise<WorkflowView> => {
     const r = await send<WorkflowView>('GET', `/api/workflow/${id}?includeTasks=${includeTasks}`);
