@@ -7,21 +7,15 @@ import type { MetadataService } from './services/metadata-service';
 import type { TaskService } from './services/task-service';
 import type { WorkflowService } from './services/workflow-service';
 import { errorHandler, notFoundHandler } from './api/errors';
-import { metadataRouter } from './api/metadata-routes';
-import { queueRouter, taskRouter } from './api/task-routes';
-import { workflowRouter } from './api/workflow-routes';
-import { adminRouter } from './api/admin-routes';
-import { bulkRouter } from './api/bulk-routes';
-import { eventRouter } from './api/event-routes';
-import { executionRouter, signalRouter } from './api/execution-routes';
-import { DOCUMENTED_ROUTES, openApiDocument } from './api/openapi';
+import { apiRoutes } from './api/routes';
+import { mountRoutes, routeTemplates } from './api/route-table';
 import { methodGuard, methodTable } from './api/allowed-methods';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { WorkflowTestRunner } from './services/workflow-test-run';
 import { hotPath } from './api/hot-path';
 import { jsonDepthGuard } from './api/json-depth';
 import { workerCalls, type WorkerCalls } from './api/worker-calls';
-import { applicationRouter, tokenRouter, type AuthRoutesDeps } from './api/auth-routes';
+import type { AuthRoutesDeps } from './api/auth-routes';
 import type { RequestGate } from './auth/request-gate';
 
 export interface AppDeps {
@@ -64,46 +58,33 @@ export function createRequestHandler(d: AppDeps): ((req: IncomingMessage, res: S
   return Object.assign(handler, { app });
 }
 
-/** The express front end: stateless, every change goes to an actor. */
+/** The express front end: stateless, every change goes to an actor. Its routes are the route table's (src/api/routes.ts). */
 export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  const waiter = d.waiter ?? new ExecutionWaiter();
+  const routes = apiRoutes({
+    workflows: d.workflows,
+    tasks: d.tasks,
+    metadata: d.metadata,
+    store: d.store,
+    index: d.index,
+    waiter,
+    testRunner: new WorkflowTestRunner({ workflows: d.workflows, store: d.store, waiter }),
+    calls,
+    config: d.config ?? {},
+    version: d.version,
+    access: d.access,
+  });
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
   d.mount?.(app);
-  app.use(methodGuard(methodTable(DOCUMENTED_ROUTES)));
+  app.use(methodGuard(methodTable(routeTemplates(routes))));
   // JSON for any JSON-ish type; strict off so a bare JSON string (task log) parses too.
   app.use(express.json({ limit: d.maxBodyBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit: d.maxBodyBytes, type: 'text/*' }));
   app.use(jsonDepthGuard(d.maxJsonDepth));
-  const health = { healthy: true, indicators: [] };
-  app.get(['/health', '/api/health'], (_req, res) => void res.json(health));
-  app.get('/api/version', (_req, res) => void res.type('text/plain').send(d.version));
-  let docs: Record<string, unknown> | undefined; // built on first request: most processes never serve it
-  app.get('/api-docs', (_req, res) => void res.json((docs ??= openApiDocument(d.version))));
-  app.use('/api/metadata', metadataRouter(d.metadata));
-  app.use('/api/event', eventRouter(d.metadata.store, d.metadata.limits));
-  app.use('/api/admin', adminRouter({ config: d.config ?? {}, version: d.version, workflows: d.workflows, store: d.store, index: d.index }));
-  const waiter = d.waiter ?? new ExecutionWaiter();
-  const execution = { workflows: d.workflows, store: d.store, index: d.index, metadata: d.metadata, waiter, testRunner: new WorkflowTestRunner({ workflows: d.workflows, store: d.store, waiter }) };
-  // Before the workflow and task routers, whose `/{name}` and `/{workflowId}/{ref}/{status}` patterns would take these paths.
-  app.use('/api/workflow/bulk', bulkRouter(execution));
-  app.use('/api/workflow', executionRouter(execution));
-  app.use(['/api/tasks', '/api/task'], signalRouter(execution));
-  app.use('/api/workflow', workflowRouter({ workflows: d.workflows, store: d.store, index: d.index, metadata: d.metadata, startCall: calls.start }));
-  const tasks = taskRouter({ tasks: d.tasks, workflows: d.workflows, store: d.store, index: d.index, calls });
-  app.use('/api/tasks', tasks);
-  app.use('/api/task', tasks);
-  // Task details also answer at `/apitasks/{taskId}`, the path without its slash after /api.
-  app.get('/apitasks/:taskId', (req, res, next) => {
-    req.url = `/${req.params.taskId}`;
-    tasks(req, res, next);
-  });
-  app.use('/api/queue', queueRouter(d.workflows));
-  if (d.access) {
-    app.use('/api/token', tokenRouter(d.access.routes));
-    app.use('/api/applications', applicationRouter(d.access.routes));
-  }
+  mountRoutes(app, routes);
   app.use(notFoundHandler);
   app.use(errorHandler(d.log));
   return app;

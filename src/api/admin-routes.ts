@@ -1,4 +1,3 @@
-import { Router } from 'express';
 import type { SearchIndex } from '../index/ports';
 import type { Task } from '../model/execution';
 import { isTerminalTask } from '../model/statuses';
@@ -6,6 +5,8 @@ import { notFound } from '../services/errors';
 import { withComputed, type WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import { intParam, sendText } from './params';
+import { range, type RouteTable } from './route-table';
+import { z } from 'zod';
 
 // /api/admin (Conductor's AdminResource): the running configuration, pending tasks of a type, re-queueing.
 
@@ -31,16 +32,16 @@ export interface AdminDeps {
   index: SearchIndex;
 }
 
-export function adminRouter(d: AdminDeps): Router {
-  const r = Router();
+/** Declares the routes under `r` (mounted at /api/admin). */
+export function adminRoutes(r: RouteTable, d: AdminDeps): void {
 
-  r.get('/config', (_req, res) => {
+  r.get('/config', { summary: 'The running configuration (secrets redacted)', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => {
     res.json({ ...redactConfig(d.config), version: d.version });
   });
 
   // The search index finds the candidates (its lag is the flush interval); the store has the say on
   // what is still pending, so a task that ended since it was indexed is left out.
-  r.get('/task/:tasktype', async (req, res) => {
+  r.get('/task/{tasktype}', { summary: 'Pending (SCHEDULED or IN_PROGRESS) tasks of a type', query: { start: range(0), count: range(0, 5000) }, res: { list: 'Task' } }, async (req, res) => {
     const start = intParam(req, 'start', 0, 0)!;
     const count = intParam(req, 'count', 100, 0, 5000)!;
     const hits = await d.index.searchTasks({
@@ -63,7 +64,7 @@ export function adminRouter(d: AdminDeps): Router {
   });
 
   // Conductor pushes the workflow to its sweeper queue; Baton asks the actor to re-push its SCHEDULED tasks and re-arm its deadline.
-  r.post('/sweep/requeue/:workflowId', async (req, res) => {
+  r.post('/sweep/requeue/{workflowId}', { summary: "Re-push an execution's scheduled tasks and re-arm its deadline; answers true.<workflowId>", res: 'text' }, async (req, res) => {
     const id = req.params.workflowId;
     if (!(await d.workflows.exists(id))) throw notFound(`No such workflow found by id: ${id}`);
     await d.workflows.reevaluate(id);
@@ -72,12 +73,11 @@ export function adminRouter(d: AdminDeps): Router {
 
   // Conductor's consistency check repairs queue state against the stored execution; in Baton the execution's
   // actor does exactly that on recover (re-push SCHEDULED tasks, re-arm its deadline, re-run its outbox).
-  r.post('/consistency/verifyAndRepair/:workflowId', async (req, res) => {
+  r.post('/consistency/verifyAndRepair/{workflowId}', { summary: "Repair an execution's queue entries, deadline and outbox from its stored state; answers true", res: 'text' }, async (req, res) => {
     const id = req.params.workflowId;
     if (!(await d.workflows.exists(id))) throw notFound(`No such workflow found by id: ${id}`);
     await d.workflows.reevaluate(id);
     sendText(res, 'true');
   });
 
-  return r;
 }

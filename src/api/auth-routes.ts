@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
-import { Router } from 'express';
 import { z } from 'zod';
-import { ApplicationRequestSchema, TagSchema, TokenRequestSchema } from '../model/applications';
+import { AccessKeyInfoSchema, ApplicationRecordSchema, ApplicationRequestSchema, ROLES, TagSchema, TokenRequestSchema } from '../model/applications';
+import { ROLE_ALIASES } from '../auth/application-service';
+import { oneOf, type RouteTable } from './route-table';
 import type { AccessDirectory } from '../auth/access-directory';
 import type { ApplicationService } from '../auth/application-service';
 import { principalOf } from '../auth/request-gate';
@@ -28,10 +29,12 @@ const actor = (req: IncomingMessage): string => {
 
 const authOff = (): ApiError => notFound('Authentication is off on this server (BATON_AUTH=off): no token is needed');
 
-export function tokenRouter(d: AuthRoutesDeps): Router {
-  const r = Router();
+/** Declares the routes under `r` (mounted at /api/token). */
+export function tokenRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutesDeps } }): void {
+  const issuer = () => deps.access?.routes.issuer;
 
-  r.post('/', async (req, res) => {
+  r.post('/', { summary: 'An access token for an access key (send it as X-Authorization); 404 while auth is off', body: { inline: TokenRequestSchema }, res: { inline: z.object({ token: z.string() }) } }, async (req, res) => {
+    const d = { issuer: issuer() };
     if (!d.issuer) throw authOff();
     const { keyId, keySecret } = parseBody(TokenRequestSchema, req.body, 'generateTokenRequest');
     const principal = await d.issuer.directory.authenticate(keyId, keySecret);
@@ -40,58 +43,57 @@ export function tokenRouter(d: AuthRoutesDeps): Router {
     res.json({ token: await d.issuer.tokens.issue(principal.keyId, principal.applicationId) });
   });
 
-  r.get('/userInfo', (req, res) => {
+  r.get('/userInfo', { summary: 'The application of the calling token and its roles', res: { inline: z.record(z.string(), z.unknown()) } }, (req, res) => {
     const p = principalOf(req);
-    if (!d.issuer || !p) throw authOff();
+    if (!issuer() || !p) throw authOff();
     res.json({ id: `app:${p.applicationId}`, name: p.applicationName, applicationUser: true, roles: p.roles.map((name) => ({ name })), accessKeyId: p.keyId });
   });
 
-  return r;
 }
 
-export function applicationRouter(d: AuthRoutesDeps): Router {
-  const r = Router();
-  const apps = d.applications;
+/** Declares the routes under `r` (mounted at /api/applications; served only where access control is wired). */
+export function applicationRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutesDeps } }): void {
+  const apps = (): ApplicationService => deps.access!.routes.applications;
+  const role = { role: { schema: oneOf([...ROLES, ...Object.keys(ROLE_ALIASES)]) } };
 
-  r.get('/', async (_req, res) => void res.json(await apps.list()));
-  r.post('/', async (req, res) => {
+  r.get('/', { summary: 'All applications', res: { inline: z.array(ApplicationRecordSchema) } }, async (_req, res) => void res.json(await apps().list()));
+  r.post('/', { summary: 'Create an application (no roles, no keys yet)', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationRecordSchema } }, async (req, res) => {
     const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
-    res.json(await apps.create(name, actor(req)));
+    res.json(await apps().create(name, actor(req)));
   });
   // Before /:id, which would take "key" as an application id.
-  r.get('/key/:accessKeyId', async (req, res) => void res.json(await apps.byAccessKey(req.params.accessKeyId)));
-  r.get('/:id', async (req, res) => void res.json(await apps.get(req.params.id)));
-  r.put('/:id', async (req, res) => {
+  r.get('/key/{accessKeyId}', { summary: 'The application an access key belongs to', res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().byAccessKey(req.params.accessKeyId)));
+  r.get('/{id}', { summary: 'An application', res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().get(req.params.id)));
+  r.put('/{id}', { summary: 'Rename an application', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationRecordSchema } }, async (req, res) => {
     const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
-    res.json(await apps.rename(req.params.id, name, actor(req)));
+    res.json(await apps().rename(req.params.id, name, actor(req)));
   });
-  r.delete('/:id', async (req, res) => {
-    await apps.delete(req.params.id);
+  r.delete('/{id}', { summary: 'Delete an application and its access keys', res: 'empty' }, async (req, res) => {
+    await apps().delete(req.params.id);
     res.status(200).end();
   });
 
-  r.get('/:id/accessKeys', async (req, res) => void res.json(await apps.keys(req.params.id)));
-  r.post('/:id/accessKeys', async (req, res) => void res.json(await apps.createKey(req.params.id)));
-  r.delete('/:applicationId/accessKeys/:keyId', async (req, res) => {
-    await apps.deleteKey(req.params.applicationId, req.params.keyId);
+  r.get('/{id}/accessKeys', { summary: "An application's access keys (never their secrets)", res: { inline: z.array(AccessKeyInfoSchema) } }, async (req, res) => void res.json(await apps().keys(req.params.id)));
+  r.post('/{id}/accessKeys', { summary: 'Create an access key; its secret is in this answer only', res: { inline: z.object({ id: z.string(), secret: z.string() }) } }, async (req, res) => void res.json(await apps().createKey(req.params.id)));
+  r.delete('/{applicationId}/accessKeys/{keyId}', { summary: 'Delete an access key', res: 'empty' }, async (req, res) => {
+    await apps().deleteKey(req.params.applicationId, req.params.keyId);
     res.status(200).end();
   });
-  r.post('/:applicationId/accessKeys/:keyId/status', async (req, res) => void res.json(await apps.toggleKey(req.params.applicationId, req.params.keyId)));
+  r.post('/{applicationId}/accessKeys/{keyId}/status', { summary: 'Toggle an access key between ACTIVE and INACTIVE', res: { inline: AccessKeyInfoSchema } }, async (req, res) => void res.json(await apps().toggleKey(req.params.applicationId, req.params.keyId)));
 
   // The SDKs add a role with POST; PUT is accepted too.
-  r.post('/:applicationId/roles/:role', async (req, res) => void res.json(await apps.addRole(req.params.applicationId, req.params.role, actor(req))));
-  r.put('/:applicationId/roles/:role', async (req, res) => void res.json(await apps.addRole(req.params.applicationId, req.params.role, actor(req))));
-  r.delete('/:applicationId/roles/:role', async (req, res) => void res.json(await apps.removeRole(req.params.applicationId, req.params.role, actor(req))));
+  r.post('/{applicationId}/roles/{role}', { summary: `Grant a role (${ROLES.join(', ')})`, pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))));
+  r.put('/{applicationId}/roles/{role}', { summary: `Grant a role (${ROLES.join(', ')})`, pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))));
+  r.delete('/{applicationId}/roles/{role}', { summary: 'Take a role away', pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().removeRole(req.params.applicationId, req.params.role, actor(req))));
 
-  r.get('/:id/tags', async (req, res) => void res.json(await apps.tags(req.params.id)));
-  r.put('/:id/tags', async (req, res) => {
-    await apps.addTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
+  r.get('/{id}/tags', { summary: "An application's tags", res: { inline: z.array(TagSchema) } }, async (req, res) => void res.json(await apps().tags(req.params.id)));
+  r.put('/{id}/tags', { summary: 'Add tags to an application', body: { inline: z.array(TagSchema) }, res: 'empty' }, async (req, res) => {
+    await apps().addTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
     res.status(200).end();
   });
-  r.delete('/:id/tags', async (req, res) => {
-    await apps.removeTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
+  r.delete('/{id}/tags', { summary: 'Remove tags from an application', body: { inline: z.array(TagSchema) }, res: 'empty' }, async (req, res) => {
+    await apps().removeTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
     res.status(200).end();
   });
 
-  return r;
 }

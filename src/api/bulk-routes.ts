@@ -1,4 +1,5 @@
-import { Router, type Request } from 'express';
+import type { Request, Response } from 'express';
+import type { RouteDoc, RouteTable } from './route-table';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, parseBody, strParam } from './params';
 import { toErrorBody } from './errors';
@@ -12,13 +13,12 @@ export interface BulkDeps {
   workflows: WorkflowService;
 }
 
-export function bulkRouter(d: BulkDeps): Router {
-  const r = Router();
-
+/** Declares the routes under `r` (mounted at /api/workflow/bulk). */
+export function bulkRoutes(r: RouteTable, d: BulkDeps): void {
   /** Query parameters are read once, before any id: a bad one is a 400 for the whole request. */
   const bulk =
     <A>(args: (req: Request) => A, op: (id: string, a: A) => Promise<unknown>) =>
-    async (req: Request, res: import('express').Response): Promise<void> => {
+    async (req: Request, res: Response): Promise<void> => {
       const a = args(req);
       const ids = parseBody(BulkIdsSchema, req.body, 'workflowIds');
       const out: BulkResponse = { bulkErrorResults: {}, bulkSuccessfulResults: [] };
@@ -34,18 +34,19 @@ export function bulkRouter(d: BulkDeps): Router {
       res.json(out);
     };
   const none = (): void => undefined;
+  const doc = (summary: string, query?: RouteDoc['query']): RouteDoc => ({ summary: `${summary} (up to 1000 ids)`, query, body: 'WorkflowIds', res: 'BulkResponse' });
 
-  const w = d.workflows;
-  r.put('/pause', bulk(none, (id) => w.pause(id)));
-  r.put('/resume', bulk(none, (id) => w.resume(id)));
-  r.post('/restart', bulk((req) => boolParam(req, 'useLatestDefinitions', false), (id, latest) => w.restart(id, latest)));
+  const w = () => d.workflows;
+  r.put('/pause', doc('Pause executions'), bulk(none, (id) => w().pause(id)));
+  r.put('/resume', doc('Resume executions'), bulk(none, (id) => w().resume(id)));
+  r.post('/restart', doc('Restart executions', { useLatestDefinitions: 'boolean' }), bulk((req) => boolParam(req, 'useLatestDefinitions', false), (id, latest) => w().restart(id, latest)));
   // Conductor's bulk retry never descends into sub-workflows.
-  r.post('/retry', bulk(none, (id) => w.retry(id, false)));
-  r.post('/terminate', bulk((req) => strParam(req, 'reason'), (id, reason) => w.terminate(id, reason)));
-  r.delete('/remove', bulk((req) => boolParam(req, 'archiveWorkflow', true), (id, archive) => w.remove(id, archive)));
+  r.post('/retry', doc('Retry executions'), bulk(none, (id) => w().retry(id, false)));
+  r.post('/terminate', doc('Terminate executions', { reason: 'string' }), bulk((req) => strParam(req, 'reason'), (id, reason) => w().terminate(id, reason)));
+  r.delete('/remove', doc('Remove executions', { archiveWorkflow: 'boolean' }), bulk((req) => boolParam(req, 'archiveWorkflow', true), (id, archive) => w().remove(id, archive)));
   r.delete(
     '/terminate-remove',
-    bulk((req) => ({ reason: strParam(req, 'reason'), archive: boolParam(req, 'archiveWorkflow', true) }), (id, a) => w.terminateAndRemove(id, a.reason, a.archive)),
+    doc('Terminate, then remove, executions', { archiveWorkflow: 'boolean', reason: 'string' }),
+    bulk((req) => ({ reason: strParam(req, 'reason'), archive: boolParam(req, 'archiveWorkflow', true) }), (id, a) => w().terminateAndRemove(id, a.reason, a.archive)),
   );
-  return r;
 }

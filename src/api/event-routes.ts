@@ -1,9 +1,9 @@
-import { Router } from 'express';
 import { EventHandlerSchema, type EventHandler } from '../model/events';
-import { checkDefinitionCount, checkDefinitionSize, DEFAULT_DEFINITION_LIMITS, type DefinitionLimits } from '../services/definition-limits';
+import { checkDefinitionCount, checkDefinitionSize } from '../services/definition-limits';
+import type { MetadataService } from '../services/metadata-service';
 import { ApiError, conflict, notFound } from '../services/errors';
-import type { MetadataStore } from '../store/ports';
 import { boolParam, parseBody } from './params';
+import type { RouteTable } from './route-table';
 
 // /api/event: event handler definitions and the record of what they did (Conductor's EventResource).
 
@@ -31,49 +31,51 @@ function parseHandler(body: unknown): EventHandler {
   return h;
 }
 
-export function eventRouter(store: MetadataStore, limits: DefinitionLimits = DEFAULT_DEFINITION_LIMITS): Router {
-  const r = Router();
+/** Declares the routes under `t` (mounted at /api/event). */
+export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService }): void {
+  const store = () => deps.metadata.store;
+  const limits = () => deps.metadata.limits;
 
-  r.post('/', async (req, res) => {
+  r.post('/', { summary: 'Add an event handler (409 when the name exists)', body: 'EventHandlerRequest', res: 'empty' }, async (req, res) => {
     const h = parseHandler(req.body);
-    checkDefinitionSize('EventHandler', h.name, h, limits);
-    if (await store.getEventHandler(h.name)) throw conflict(`EventHandler with name ${h.name} already exists!`);
-    checkDefinitionCount('EventHandler', (await store.listEventHandlers()).length, limits);
-    await store.putEventHandler(h);
+    checkDefinitionSize('EventHandler', h.name, h, limits());
+    if (await store().getEventHandler(h.name)) throw conflict(`EventHandler with name ${h.name} already exists!`);
+    checkDefinitionCount('EventHandler', (await store().listEventHandlers()).length, limits());
+    await store().putEventHandler(h);
     res.status(200).end();
   });
 
-  r.put('/', async (req, res) => {
+  r.put('/', { summary: 'Update an event handler (404 when unknown)', body: 'EventHandlerRequest', res: 'empty' }, async (req, res) => {
     const h = parseHandler(req.body);
-    checkDefinitionSize('EventHandler', h.name, h, limits);
-    if (!(await store.getEventHandler(h.name))) throw notFound(`EventHandler with name ${h.name} not found!`);
-    await store.putEventHandler(h);
+    checkDefinitionSize('EventHandler', h.name, h, limits());
+    if (!(await store().getEventHandler(h.name))) throw notFound(`EventHandler with name ${h.name} not found!`);
+    await store().putEventHandler(h);
     res.status(200).end();
   });
 
-  r.get('/', async (_req, res) => {
-    res.json(await store.listEventHandlers());
+  r.get('/', { summary: 'All event handlers', res: { list: 'EventHandler' } }, async (_req, res) => {
+    res.json(await store().listEventHandlers());
   });
 
   // Registered before `/:event`: these two names are not event names.
-  r.get('/execution', async (_req, res) => {
-    res.json(await store.listEventExecutions());
+  r.get('/execution', { summary: 'What event handlers did: one record per action', res: { list: 'EventExecution' } }, async (_req, res) => {
+    res.json(await store().listEventExecutions());
   });
 
-  r.get('/execution/:name', async (req, res) => {
-    res.json(await store.listEventExecutions(req.params.name));
+  r.get('/execution/{name}', { summary: 'What one event handler did', res: { list: 'EventExecution' } }, async (req, res) => {
+    res.json(await store().listEventExecutions(req.params.name));
   });
 
-  r.delete('/:name', async (req, res) => {
-    if (!(await store.deleteEventHandler(req.params.name))) throw notFound(`EventHandler with name ${req.params.name} not found!`);
+  // One path item: GET reads {name} as an event, DELETE as a handler name (Conductor's two templates are the same path).
+  r.delete('/{name}', { summary: 'Remove an event handler', pathParams: { name: { description: 'the event handler name' } }, res: 'empty' }, async (req, res) => {
+    if (!(await store().deleteEventHandler(req.params.name))) throw notFound(`EventHandler with name ${req.params.name} not found!`);
     res.status(200).end();
   });
 
   // `/:name` as DELETE spells it (one template for the document), read here as the event.
-  r.get('/:name', async (req, res) => {
+  r.get('/{name}', { summary: 'Handlers of an event (e.g. conductor:wf:ref)', pathParams: { name: { description: 'the event' } }, query: { activeOnly: 'boolean' }, res: { list: 'EventHandler' } }, async (req, res) => {
     const activeOnly = boolParam(req, 'activeOnly', true);
-    res.json((await store.listEventHandlers()).filter((h) => h.event === req.params.name && (!activeOnly || h.active)));
+    res.json((await store().listEventHandlers()).filter((h) => h.event === req.params.name && (!activeOnly || h.active)));
   });
 
-  return r;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { StartWorkflowRequestSchema } from '../model/requests';
 import { TaskResultStatus } from '../model/statuses';
@@ -12,6 +12,7 @@ import { WorkflowTestRequestSchema } from '../model/workflow-test';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import { boolParam, intParam, listParam, parseBody, strParam } from './params';
+import { oneOf, range, type RouteDoc, type RouteTable } from './route-table';
 
 // Requests that wait for an execution to get somewhere: execute, the mocked test run (`/api/workflow/test`),
 // signals; plus terminate-remove. Mounted before the generic `/api/workflow/{name}` and
@@ -42,10 +43,20 @@ function abortOnClose(res: Response): AbortSignal {
   return ac.signal;
 }
 
-export function executionRouter(d: ExecutionRouteDeps): Router {
-  const r = Router();
+/** Declares the routes under `r` (mounted at /api/workflow, before the generic `/{name}` routes). */
+export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
 
-  r.post('/execute/:name/:version', async (req, res) => {
+  r.post(
+    '/execute/{name}/{version}',
+    {
+      summary: 'Start an execution and wait until it ends, blocks (WAIT/HUMAN/YIELD), or a named task ends; version 0 is the latest',
+      pathParams: { version: { schema: { type: 'integer', minimum: 0 } } },
+      query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: range(0, 600), consistency: 'string', returnStrategy: { schema: oneOf(ReturnStrategySchema.options) } },
+      body: 'StartWorkflowRequest',
+      bodyOptional: true,
+      res: 'SignalResponse',
+    },
+    async (req, res) => {
     const version = Number(req.params.version);
     if (!Number.isInteger(version) || version < 0) throw new ApiError(400, `Invalid version '${req.params.version}'`);
     const body = req.body === undefined ? {} : req.body;
@@ -61,19 +72,18 @@ export function executionRouter(d: ExecutionRouteDeps): Router {
     const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, { untilRefs, deadline: Date.now() + waitForSeconds * 1000, signal });
     if (!waited) throw notFound(`No such workflow found by id: ${workflowId}`);
     res.json(signalResponse(strategy, waited.snap, requestId, waited.timedOut));
-  });
+    },
+  );
 
-  r.post('/test', async (req, res) => {
+  r.post('/test', { summary: 'A run driven by mocked task results, in a task domain no worker polls', body: 'WorkflowTestRequest', res: 'Workflow' }, async (req, res) => {
     const request = parseBody(WorkflowTestRequestSchema, req.body, 'workflowTestRequest');
     res.json(await d.testRunner.run(request));
   });
 
-  r.delete('/:workflowId/terminate-remove', async (req, res) => {
+  r.delete('/{workflowId}/terminate-remove', { summary: 'Terminate, then remove, an execution', query: { reason: 'string', archiveWorkflow: 'boolean' }, res: 'empty' }, async (req, res) => {
     await d.workflows.terminateAndRemove(req.params.workflowId, strParam(req, 'reason'), boolParam(req, 'archiveWorkflow', true));
     res.status(200).end();
   });
-
-  return r;
 }
 
 /** Completes (or updates) the first blocking task of an execution tree; returns it. */
@@ -91,15 +101,18 @@ async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText
 }
 
 /** /api/tasks/{workflowId}/{status}/signal[/sync]. */
-export function signalRouter(d: ExecutionRouteDeps): Router {
-  const r = Router();
+export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
+  const signal: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional'> = { pathParams: { status: { schema: oneOf(TaskResultStatus.options) } }, body: { inline: jsonObject }, bodyOptional: true };
 
-  r.post('/:workflowId/:status/signal', async (req, res) => {
+  r.post('/{workflowId}/{status}/signal', { summary: 'Signal the first waiting (WAIT/HUMAN/YIELD) task, in the execution or its running sub-workflows', ...signal, res: 'empty' }, async (req, res) => {
     await applySignal(d, req.params.workflowId, req.params.status, req.body);
     res.status(200).end();
   });
 
-  r.post('/:workflowId/:status/signal/sync', async (req, res) => {
+  r.post(
+    '/{workflowId}/{status}/signal/sync',
+    { summary: 'Signal, then wait for the next blocking point', query: { returnStrategy: { schema: oneOf(ReturnStrategySchema.options) }, timeoutMillis: range(0, 600_000) }, ...signal, res: 'SignalResponse' },
+    async (req, res) => {
     const strategy = returnStrategyOf(req);
     const timeoutMs = intParam(req, 'timeoutMillis', 5000, 0, MAX_WAIT_SECONDS * 1000)!;
     const signal = abortOnClose(res);
@@ -108,7 +121,6 @@ export function signalRouter(d: ExecutionRouteDeps): Router {
     const waited = await waitForBlockingPoint(d.store, d.waiter, req.params.workflowId, { exceptTaskId: applied.ended ? applied.taskId : undefined, deadline: Date.now() + timeoutMs, signal });
     if (!waited) throw notFound(`No such workflow found by id: ${req.params.workflowId}`);
     res.json(signalResponse(strategy, waited.snap, undefined, waited.timedOut));
-  });
-
-  return r;
+    },
+  );
 }

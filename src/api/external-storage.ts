@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import { ApiError } from '../services/errors';
 import { strParam } from './params';
+import { oneOf, requiredText, type RouteDoc } from './route-table';
 
 // GET /api/{workflow,tasks}/externalstoragelocation. Baton keeps every payload
 // inline in the execution, so it has no location to give: the request is checked like Conductor's,
@@ -10,6 +11,13 @@ export const EXTERNAL_STORAGE_PATHS = ['/externalstoragelocation', '/external-st
 
 const OPERATIONS = ['READ', 'WRITE'];
 const PAYLOAD_TYPES = ['WORKFLOW_INPUT', 'WORKFLOW_OUTPUT', 'TASK_INPUT', 'TASK_OUTPUT'];
+
+export const EXTERNAL_STORAGE_DOC: RouteDoc = {
+  summary: 'External payload storage location: not available in Baton (payloads travel inline); 400 for bad parameters, else 501',
+  query: { path: requiredText, operation: { schema: oneOf(OPERATIONS), required: true }, payloadType: { schema: oneOf(PAYLOAD_TYPES), required: true } },
+  res: 'empty',
+  status: 501,
+};
 
 export function externalStorageLocation(req: Request): never {
   const errors: Array<{ path: string; message: string; invalidValue?: unknown }> = [];

@@ -3,6 +3,10 @@ import type { SearchRequest } from '../index/ports';
 import type { SearchResult } from '../model/summaries';
 import { parseFreeText, parseQuery, parseSort, type SearchTarget } from '../index/query';
 import { intParam, strParam } from './params';
+import { range, type RouteDoc } from './route-table';
+
+/** The query parameters of every search route, as searchRequestOf reads them. */
+export const SEARCH_QUERY: NonNullable<RouteDoc['query']> = { start: range(0), size: range(0, 5000), sort: 'string', freeText: 'string', query: 'string' };
 
 /** Reads start/size/sort/freeText/query; size at most 5000 (Conductor's cap), start is an offset. */
 export function searchRequestOf(req: Request, target: SearchTarget): SearchRequest {

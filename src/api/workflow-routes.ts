@@ -1,15 +1,18 @@
-import { Router, type Request } from 'express';
+import type { Request } from 'express';
 import { z } from 'zod';
 import type { SearchIndex } from '../index/ports';
 import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, PrioritySchema } from '../model/requests';
+import { WorkflowSchema } from '../model/execution';
+import { WorkflowStatus } from '../model/statuses';
+import { range, requiredText, type Handler, type RouteTable } from './route-table';
 import type { Workflow } from '../model/execution';
 import { ApiError, notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
 import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, intParam, parseBody, sendText, strParam } from './params';
-import { loadHits, searchRequestOf } from './search';
-import { EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
+import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
+import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
 import { summarizeWorkflow } from '../index/summaries';
 import type { WorkerCalls } from './worker-calls';
 
@@ -17,9 +20,9 @@ const jsonObject = z.record(z.string(), z.unknown());
 
 // /api/workflow: start, read, search and manage executions (Conductor's WorkflowResource).
 
-export function workflowRouter(deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService; startCall: WorkerCalls['start'] }): Router {
-  const { workflows, store, index, startCall } = deps;
-  const r = Router();
+/** Declares the routes under `r` (mounted at /api/workflow, after the bulk and execution routes). */
+export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService; calls: WorkerCalls }): void {
+  const { workflows, store, index } = deps;
 
   const loadMany = async (ids: string[], includeTasks: boolean): Promise<Workflow[]> => {
     const out: Workflow[] = [];
@@ -30,18 +33,18 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
     return out.sort((a, b) => a.createTime - b.createTime);
   };
 
-  r.post('/', async (req, res) => {
-    sendText(res, await startCall(req.body));
+  r.post('/', { summary: 'Start an execution; answers its id', body: 'StartWorkflowRequest', res: 'text' }, async (req, res) => {
+    sendText(res, await deps.calls.start(req.body));
   });
 
-  r.get('/search', async (req, res) => {
+  r.get('/search', { summary: 'Search executions', query: SEARCH_QUERY, res: 'SearchResultWorkflowSummary' }, async (req, res) => {
     res.json(await index.searchWorkflows(searchRequestOf(req, 'workflow')));
   });
 
   // The -v2 forms answer the executions themselves (without tasks); the by-tasks forms run the query
   // over task records and answer each matching task's execution once.
   const execution = (id: string) => workflows.get(id, false).catch(() => undefined);
-  r.get('/search-v2', async (req, res) => {
+  r.get('/search-v2', { summary: 'Search executions; answers the executions (without tasks)', query: SEARCH_QUERY, res: 'SearchResultWorkflow' }, async (req, res) => {
     const hits = await index.searchWorkflows(searchRequestOf(req, 'workflow'));
     res.json(await loadHits(hits, hits.results.map((w) => w.workflowId), execution));
   });
@@ -49,15 +52,15 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
     const hits = await index.searchTasks(searchRequestOf(req, 'task'));
     return loadHits(hits, [...new Set(hits.results.map((t) => t.workflowId))], execution);
   };
-  r.get('/search-by-tasks', async (req, res) => {
+  r.get('/search-by-tasks', { summary: 'Search task records; answers the summaries of their executions, each once', query: SEARCH_QUERY, res: 'SearchResultWorkflowSummary' }, async (req, res) => {
     const found = await byTasks(req);
     res.json({ totalHits: found.totalHits, results: found.results.map(summarizeWorkflow) });
   });
-  r.get('/search-by-tasks-v2', async (req, res) => {
+  r.get('/search-by-tasks-v2', { summary: 'Search task records; answers their executions (without tasks), each once', query: SEARCH_QUERY, res: 'SearchResultWorkflow' }, async (req, res) => {
     res.json(await byTasks(req));
   });
 
-  r.get('/running/:name', async (req, res) => {
+  r.get('/running/{name}', { summary: 'Ids of running executions of a definition', query: { version: 'integer', startTime: 'integer', endTime: 'integer' }, res: { inline: z.array(z.string()) } }, async (req, res) => {
     const version = intParam(req, 'version', undefined);
     const start = intParam(req, 'startTime', 0)!;
     const end = intParam(req, 'endTime', 0)!;
@@ -70,16 +73,18 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
     const ids = await store.workflowIdsByCorrelationId(name, correlationId, boolParam(req, 'includeClosed', false));
     return loadMany(ids, boolParam(req, 'includeTasks', false));
   };
-  r.get('/running/:name/correlated/:correlationId', async (req, res) => {
+  const correlatedQuery = { includeClosed: 'boolean', includeTasks: 'boolean' } as const;
+  const correlatedDoc = { summary: 'Executions of a definition with a correlation id', query: correlatedQuery, res: { list: 'Workflow' } } as const;
+  r.get('/running/{name}/correlated/{correlationId}', correlatedDoc, async (req, res) => {
     res.json(await correlated(req, req.params.name, req.params.correlationId));
   });
 
-  r.put('/decide/:workflowId', async (req, res) => {
+  r.put('/decide/{workflowId}', { summary: 'Re-evaluate an execution', res: 'empty' }, async (req, res) => {
     await workflows.reevaluate(req.params.workflowId);
     res.status(200).end();
   });
 
-  r.put(['/skiptask', '/:workflowId/skiptask/:taskReferenceName'], async (req, res) => {
+  const skip: Handler = async (req, res) => {
     const params = req.params as Record<string, string | undefined>;
     const workflowId = params.workflowId ?? strParam(req, 'workflowId');
     const ref = params.taskReferenceName ?? strParam(req, 'taskReferenceName');
@@ -102,21 +107,34 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
     }
     await workflows.skipTask(workflowId, ref, payload.taskInput, payload.taskOutput);
     res.status(200).end();
-  });
+  };
+  r.put('/skiptask', { summary: 'Skip a task (ids in the query)', query: { workflowId: requiredText, taskReferenceName: requiredText, taskInput: 'string', taskOutput: 'string' }, body: 'SkipTaskRequest', bodyOptional: true, res: 'empty' }, skip);
+  r.put('/{workflowId}/skiptask/{taskReferenceName}', { summary: 'Skip a task', query: { taskInput: 'string', taskOutput: 'string' }, body: 'SkipTaskRequest', bodyOptional: true, res: 'empty' }, skip);
 
-  r.post('/:name/correlated', async (req, res) => {
+  r.post('/{name}/correlated', { summary: 'Executions by correlation id, for each id given', query: correlatedQuery, body: { inline: z.array(z.string()) }, res: { inline: z.record(z.string(), z.array(WorkflowSchema)) } }, async (req, res) => {
     const ids = parseBody(z.array(z.string()), req.body, 'correlationIds');
     const out: Record<string, Workflow[]> = {};
     for (const id of ids) out[id] = await correlated(req, req.params.name, id);
     res.json(out);
   });
 
-  r.get('/:name/correlated/:correlationId', async (req, res) => {
+  r.get('/{name}/correlated/{correlationId}', correlatedDoc, async (req, res) => {
     res.json(await correlated(req, req.params.name, req.params.correlationId));
   });
 
   // `/:workflowId` as GET and DELETE spell it (one template for the document), read here as the definition name.
-  r.post('/:workflowId', async (req, res) => {
+  // Conductor's POST /workflow/{name} and GET/DELETE /workflow/{workflowId} are one path: the template takes one name.
+  r.post(
+    '/{workflowId}',
+    {
+      summary: 'Start an execution of a definition with the body as input; answers its id',
+      pathParams: { workflowId: { description: 'the name of the workflow definition to start' } },
+      query: { version: 'integer', correlationId: 'string', priority: range(0, 99) },
+      body: { inline: jsonObject },
+      bodyOptional: true,
+      res: 'text',
+    },
+    async (req, res) => {
     // A JSON `null` body is no input object: parseBody refuses it with a 400 (Object.keys(null) threw a 500).
     const empty = req.body === undefined || (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) && Object.keys(req.body).length === 0);
     const input = empty ? {} : parseBody(jsonObject, req.body, 'input');
@@ -125,15 +143,23 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
     if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
     const request = { name: req.params.workflowId, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input };
     sendText(res, await workflows.start(request));
-  });
+    },
+  );
 
-  r.get(EXTERNAL_STORAGE_PATHS, (req) => externalStorageLocation(req));
+  r.get(EXTERNAL_STORAGE_PATHS, EXTERNAL_STORAGE_DOC, (req) => externalStorageLocation(req));
 
-  r.get('/:workflowId', async (req, res) => {
+  r.get('/{workflowId}', { summary: 'An execution', query: { includeTasks: 'boolean' }, res: 'Workflow' }, async (req, res) => {
     res.json(await workflows.get(req.params.workflowId, boolParam(req, 'includeTasks', true)));
   });
 
-  r.get('/:workflowId/status', async (req, res) => {
+  r.get(
+    '/{workflowId}/status',
+    {
+      summary: 'Status of an execution',
+      query: { includeOutput: 'boolean', includeVariables: 'boolean' },
+      res: { inline: z.object({ workflowId: z.string(), correlationId: z.string().optional(), output: jsonObject.optional(), variables: jsonObject.optional(), status: WorkflowStatus }) },
+    },
+    async (req, res) => {
     const w = await workflows.get(req.params.workflowId, false);
     res.json({
       workflowId: w.workflowId,
@@ -142,9 +168,10 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
       ...(boolParam(req, 'includeVariables', false) ? { variables: w.variables } : {}),
       status: w.status,
     });
-  });
+    },
+  );
 
-  r.get('/:workflowId/tasks', async (req, res) => {
+  r.get('/{workflowId}/tasks', { summary: 'Tasks of an execution, a page at a time', query: { start: range(0), count: range(0), status: 'list' }, res: 'SearchResultTask' }, async (req, res) => {
     const w = await workflows.get(req.params.workflowId, true);
     const statuses = ([] as string[]).concat((req.query.status as string | string[] | undefined) ?? []).map((s) => s.toUpperCase());
     const all = statuses.length ? w.tasks.filter((t) => statuses.includes(t.status)) : w.tasks;
@@ -153,45 +180,44 @@ export function workflowRouter(deps: { workflows: WorkflowService; store: Execut
     res.json({ totalHits: all.length, results: all.slice(start, start + count) });
   });
 
-  r.delete('/:workflowId', async (req, res) => {
+  r.delete('/{workflowId}', { summary: 'Terminate an execution', query: { reason: 'string' }, res: 'empty' }, async (req, res) => {
     await workflows.terminate(req.params.workflowId, strParam(req, 'reason'));
     res.status(200).end();
   });
 
-  r.delete('/:workflowId/remove', async (req, res) => {
+  r.delete('/{workflowId}/remove', { summary: 'Remove an execution', query: { archiveWorkflow: 'boolean' }, res: 'empty' }, async (req, res) => {
     await workflows.remove(req.params.workflowId, boolParam(req, 'archiveWorkflow', true));
     res.status(200).end();
   });
 
-  r.put('/:workflowId/pause', async (req, res) => {
+  r.put('/{workflowId}/pause', { summary: 'Pause an execution', res: 'empty' }, async (req, res) => {
     await workflows.pause(req.params.workflowId);
     res.status(200).end();
   });
 
-  r.put('/:workflowId/resume', async (req, res) => {
+  r.put('/{workflowId}/resume', { summary: 'Resume a paused execution', res: 'empty' }, async (req, res) => {
     await workflows.resume(req.params.workflowId);
     res.status(200).end();
   });
 
-  r.post('/:workflowId/rerun', async (req, res) => {
+  r.post('/{workflowId}/rerun', { summary: 'Rerun an ended execution; answers its id', body: 'RerunWorkflowRequest', bodyOptional: true, res: 'text' }, async (req, res) => {
     const body = parseBody(RerunWorkflowRequestSchema, req.body ?? {}, 'rerunWorkflowRequest');
     sendText(res, String(await workflows.rerun(req.params.workflowId, body)));
   });
 
-  r.post('/:workflowId/restart', async (req, res) => {
+  r.post('/{workflowId}/restart', { summary: 'Restart an ended execution', query: { useLatestDefinitions: 'boolean' }, res: 'empty', status: 204 }, async (req, res) => {
     await workflows.restart(req.params.workflowId, boolParam(req, 'useLatestDefinitions', false));
     res.status(204).end();
   });
 
-  r.post('/:workflowId/resetcallbacks', async (req, res) => {
+  r.post('/{workflowId}/resetcallbacks', { summary: 'Make scheduled worker tasks waiting for callbackAfterSeconds pollable now', res: 'empty', status: 204 }, async (req, res) => {
     await workflows.resetCallbacks(req.params.workflowId);
     res.status(204).end();
   });
 
-  r.post('/:workflowId/retry', async (req, res) => {
+  r.post('/{workflowId}/retry', { summary: 'Retry a failed execution from its failed tasks', query: { resumeSubworkflowTasks: 'boolean' }, res: 'empty', status: 204 }, async (req, res) => {
     await workflows.retry(req.params.workflowId, boolParam(req, 'resumeSubworkflowTasks', false));
     res.status(204).end();
   });
 
-  return r;
 }

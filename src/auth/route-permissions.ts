@@ -3,8 +3,9 @@ import type { Permission } from './roles';
 // THE table of who may call what: every route Baton serves, with the permission it needs. The
 // express routers and the hot path (src/api/hot-path.ts) are both behind the one gate that reads it
 // (src/auth/request-gate.ts). A path no rule matches needs 'admin', so a route added without a rule
-// is closed rather than open (test/unit/auth/route-permissions.test.ts checks every documented route
-// has a rule).
+// is closed rather than open (test/unit/auth/route-permissions.test.ts checks every route of the
+// route table, src/api/routes.ts, has a rule, and every rule a route). Kept apart from that table:
+// the gate runs before express, for the hot path too, and reads permissions grouped by role here.
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

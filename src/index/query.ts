@@ -1,3 +1,4 @@
+// Over 400 lines: the search syntax in one place (its tokenizer, the query parser, free text and sort), so the grammar reads top to bottom.
 import { BatonError } from '../model/errors';
 import type { FreeText, QueryAst, SortKey } from './ports';
 import { canonicalField, fieldKind, type FieldKind, type SearchTarget } from './search-fields';

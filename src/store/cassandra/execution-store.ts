@@ -1,3 +1,4 @@
+// Over 400 lines: the ExecutionStore port on Cassandra is one unit (commit, fenced by LWT, and every read of the same tables).
 import { type Client, errors, type QueryOptions, types } from 'cassandra-driver';
 import type { TaskExecLog, Task } from '../../model/execution';
 import { type ExecutionCommit, type ExecutionStore, StaleWriteError, type StoredExecution } from '../ports';

@@ -1,4 +1,4 @@
-import { DOCUMENTED_ROUTES } from '../../../src/api/openapi';
+import { ROUTE_TEMPLATES as DOCUMENTED_ROUTES } from '../../../src/api/routes';
 import { allows, ROLE_PERMISSIONS } from '../../../src/auth/roles';
 import { isAppChannelPath, ROUTE_PERMISSIONS, RoutePermissions, UNLISTED_PERMISSION } from '../../../src/auth/route-permissions';
 import { ROLES } from '../../../src/model/applications';

@@ -1,0 +1,119 @@
+import type { Express, NextFunction, Request, Response } from 'express';
+import type { z } from 'zod';
+
+// Every route Baton serves is declared once, here in this shape: method, path, what it takes and
+// answers (for the OpenAPI document, src/api/openapi.ts) and its handler. The express registration,
+// the document at /api-docs and the 405 table (allowed-methods.ts) are all generated from the table.
+
+export type Method = 'get' | 'post' | 'put' | 'delete';
+
+/** Named schemas of the document (src/api/openapi.ts COMPONENTS). */
+export type ComponentName =
+  | 'Workflow'
+  | 'Task'
+  | 'WorkflowDef'
+  | 'TaskDef'
+  | 'EventHandler'
+  | 'EventExecution'
+  | 'TaskExecLog'
+  | 'PollData'
+  | 'SearchResultWorkflowSummary'
+  | 'SearchResultTaskSummary'
+  | 'SearchResultTask'
+  | 'SearchResultWorkflow'
+  | 'BulkResponse'
+  | 'SignalResponse'
+  | 'ErrorResponse'
+  | 'WorkflowDefRequest'
+  | 'TaskDefRequest'
+  | 'EventHandlerRequest'
+  | 'StartWorkflowRequest'
+  | 'WorkflowTestRequest'
+  | 'TaskResult'
+  | 'RerunWorkflowRequest'
+  | 'SkipTaskRequest'
+  | 'WorkflowIds';
+
+/** A body: a named component, a list of one, an inline schema, plain text, or nothing. */
+export type Body = ComponentName | { list: ComponentName } | { inline: z.ZodType } | 'text' | 'empty';
+export type QueryKind = 'string' | 'integer' | 'boolean' | 'list';
+export type JsonSchema = Record<string, unknown>;
+/** A query parameter: its kind, or the JSON Schema of what the handler accepts (`required` when it refuses its absence). */
+export type QueryParam = QueryKind | { schema: JsonSchema; required?: true };
+
+/** What a route takes and answers, as the document describes it. */
+export interface RouteDoc {
+  summary: string;
+  /** Path parameters narrower than any string (integers, enums), with a description where the name alone misleads. */
+  pathParams?: Record<string, { schema?: JsonSchema; description?: string }>;
+  query?: Record<string, QueryParam>;
+  body?: Body;
+  /** The handler takes a missing body as empty. */
+  bodyOptional?: true;
+  /** The success answer; 200 unless `status` says otherwise. */
+  res: Body;
+  status?: number;
+  /** Another success answer without a body (204: nothing to hand out). */
+  empty?: number;
+}
+
+/** Path parameters are single segments here (no wildcards). */
+export type Handler = (req: Request<Record<string, string>>, res: Response, next: NextFunction) => unknown;
+
+export interface Route extends RouteDoc {
+  method: Method;
+  /** OpenAPI template: `{name}` stands for one segment. */
+  path: string;
+  handler: Handler;
+}
+
+// Constraints the handlers enforce (intParam bounds, enums), so generated requests and the document agree.
+export const range = (minimum: number, maximum?: number): QueryParam => ({ schema: { type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }) } });
+export const oneOf = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
+export const requiredText: QueryParam = { schema: { type: 'string', minLength: 1 }, required: true };
+
+/** Collects routes in registration order (the order express matches them in); `under` scopes a path prefix. */
+export class RouteTable {
+  constructor(
+    readonly routes: Route[] = [],
+    private readonly prefix = '',
+  ) {}
+
+  under(prefix: string): RouteTable {
+    return new RouteTable(this.routes, this.prefix + prefix);
+  }
+
+  get(paths: string | string[], doc: RouteDoc, handler: Handler): void {
+    this.add('get', paths, doc, handler);
+  }
+  post(paths: string | string[], doc: RouteDoc, handler: Handler): void {
+    this.add('post', paths, doc, handler);
+  }
+  put(paths: string | string[], doc: RouteDoc, handler: Handler): void {
+    this.add('put', paths, doc, handler);
+  }
+  delete(paths: string | string[], doc: RouteDoc, handler: Handler): void {
+    this.add('delete', paths, doc, handler);
+  }
+
+  private add(method: Method, paths: string | string[], doc: RouteDoc, handler: Handler): void {
+    for (const p of Array.isArray(paths) ? paths : [paths]) this.routes.push({ method, path: this.prefix + (p === '/' ? '' : p) || '/', ...doc, handler });
+  }
+}
+
+/** `{name}` -> `:name` (express's path syntax). */
+export const expressPath = (path: string): string => path.replace(/\{([^}]+)\}/g, ':$1');
+
+/** Registers every route of the table on the app, in table order; express 5 hands a rejected handler to the error handler. */
+export function mountRoutes(app: Express, routes: readonly Route[]): void {
+  for (const r of routes) app[r.method](expressPath(r.path), r.handler as (req: Request, res: Response, next: NextFunction) => unknown);
+}
+
+/** Every (method, path), with the closed sets of values of its path parameters (for 405 answers and the auth table's test). */
+export function routeTemplates(routes: readonly Route[]): Array<{ method: Method; path: string; pathEnums: Record<string, readonly string[]> }> {
+  return routes.map(({ method, path, pathParams }) => ({
+    method,
+    path,
+    pathEnums: Object.fromEntries(Object.entries(pathParams ?? {}).flatMap(([name, p]) => (Array.isArray(p.schema?.enum) ? [[name, p.schema.enum as string[]]] : []))),
+  }));
+}

@@ -1,0 +1,73 @@
+import type { SearchIndex } from '../index/ports';
+import type { ExecutionWaiter } from '../services/execution-waiter';
+import type { MetadataService } from '../services/metadata-service';
+import type { TaskService } from '../services/task-service';
+import type { WorkflowService } from '../services/workflow-service';
+import type { WorkflowTestRunner } from '../services/workflow-test-run';
+import type { ExecutionStore } from '../store/ports';
+import { z } from 'zod';
+import { adminRoutes } from './admin-routes';
+import { applicationRoutes, tokenRoutes, type AuthRoutesDeps } from './auth-routes';
+import { bulkRoutes } from './bulk-routes';
+import { eventRoutes } from './event-routes';
+import { executionRoutes, signalRoutes } from './execution-routes';
+import { metadataRoutes } from './metadata-routes';
+import { openApiDocument } from './openapi';
+import { RouteTable, routeTemplates, type Route } from './route-table';
+import { queueRoutes, taskById, taskRoutes } from './task-routes';
+import type { WorkerCalls } from './worker-calls';
+import { workflowRoutes } from './workflow-routes';
+
+// The table of every route, in the order express matches them: bulk and execution routes before
+// the workflow routes, whose `/{name}` and `/{workflowId}/...` patterns would take their paths;
+// signals before the task routes' `/{workflowId}/{ref}/{status}`.
+
+/** What the route handlers use. */
+export interface ApiDeps {
+  workflows: WorkflowService;
+  tasks: TaskService;
+  metadata: MetadataService;
+  store: ExecutionStore;
+  index: SearchIndex;
+  waiter: ExecutionWaiter;
+  testRunner: WorkflowTestRunner;
+  /** The worker calls the hot path shares (start, poll, update). */
+  calls: WorkerCalls;
+  config: Record<string, unknown>;
+  version: string;
+  /** The token and application routes, where access control is wired. */
+  access?: { routes: AuthRoutesDeps };
+}
+
+const TASK_BASES = ['/api/tasks', '/api/task'];
+
+export function apiRoutes(d: ApiDeps): Route[] {
+  const t = new RouteTable();
+  const health = { healthy: true, indicators: [] };
+  t.get(['/health', '/api/health'], { summary: 'Health (always healthy while serving)', res: { inline: z.object({ healthy: z.boolean(), indicators: z.array(z.unknown()) }) } }, (_req, res) => void res.json(health));
+  t.get('/api/version', { summary: 'Baton version', res: 'text' }, (_req, res) => void res.type('text/plain').send(d.version));
+  let docs: Record<string, unknown> | undefined; // built on first request: most processes never serve it
+  t.get('/api-docs', { summary: 'This OpenAPI document', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))));
+  metadataRoutes(t.under('/api/metadata'), d);
+  eventRoutes(t.under('/api/event'), d);
+  adminRoutes(t.under('/api/admin'), d);
+  bulkRoutes(t.under('/api/workflow/bulk'), d);
+  executionRoutes(t.under('/api/workflow'), d);
+  for (const base of TASK_BASES) signalRoutes(t.under(base), d);
+  workflowRoutes(t.under('/api/workflow'), d);
+  for (const base of TASK_BASES) taskRoutes(t.under(base), d);
+  // Task details also answer at `/apitasks/{taskId}`, the path without its slash after /api.
+  t.get('/apitasks/{taskId}', { summary: 'A task (the interface spells this path without its slash)', res: 'Task' }, taskById(d));
+  queueRoutes(t.under('/api/queue'), d);
+  if (d.access) {
+    tokenRoutes(t.under('/api/token'), d);
+    applicationRoutes(t.under('/api/applications'), d);
+  }
+  return t.routes;
+}
+
+/**
+ * Every (method, path) Baton serves, for tables that need them without a running app (the auth
+ * table's test). Built with no services behind it: route builders only close over their deps.
+ */
+export const ROUTE_TEMPLATES = routeTemplates(apiRoutes({ access: {} } as ApiDeps));
