@@ -24,10 +24,12 @@ function timeoutReason(t: Task, def: TaskDef, d: TaskDeadline): string {
 export function checkTaskTimeouts(turn: Turn, t: Task): 'none' | 'timedOut' | 'timeOutWorkflow' {
   if (isTerminalTask(t.status)) return 'none';
   const def = taskDefOf(turn, t);
-  const passed = taskDeadlines(t, def).find((d) => turn.env.now >= d.at);
-  if (!passed) return 'none';
-  markTerminal(turn, t, 'TIMED_OUT', timeoutReason(t, def, passed));
-  return passed.timesOutWorkflow ? 'timeOutWorkflow' : 'timedOut';
+  for (const d of taskDeadlines(t, def)) {
+    if (turn.env.now < d.at) continue;
+    markTerminal(turn, t, 'TIMED_OUT', timeoutReason(t, def, d));
+    return d.timesOutWorkflow ? 'timeOutWorkflow' : 'timedOut';
+  }
+  return 'none';
 }
 
 /** Ends a running workflow whose own timeout passed; true when it did. */
