@@ -40,6 +40,7 @@ export interface SidecarOptions {
 export interface StartedDaprd {
   name: string;
   daprHttpPort: number;
+  daprGrpcPort: number;
   process: TestProcess;
   /** SIGTERM (daprd's graceful shutdown). */
   stop(): Promise<void>;
@@ -53,6 +54,8 @@ export interface DaprdCluster {
   schedulerAddress: string;
   dir: string;
   addSidecar(name: string, o: SidecarOptions): Promise<StartedDaprd>;
+  /** Every process started so far (redis-server, placement, scheduler, the sidecars). */
+  processes(): TestProcess[];
   close(): Promise<void>;
 }
 
@@ -203,11 +206,13 @@ export async function startDaprdCluster(opts: { pubsubName?: string } = {}): Pro
       return {
         name,
         daprHttpPort: http,
+        daprGrpcPort: grpc,
         process: p,
         stop: async () => void (await p.stop()),
         kill: () => p.kill(),
       };
     },
+    processes: () => [...procs],
     close,
   };
 }
