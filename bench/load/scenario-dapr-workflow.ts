@@ -12,14 +12,13 @@ export interface DaprWorkflowArgs {
 // The same 3-step chain as the bench's 3-task SIMPLE workflow: each step reads its predecessor's output
 // and answers at once with a tiny output.
 const step = (by: string) => (_ctx: WorkflowActivityContext, input: { v: unknown }) => ({ v: input?.v ?? null, by });
-const benchStepA = step('a');
-const benchStepB = step('b');
-const benchStepC = step('c');
+const STEPS = ['benchStepA', 'benchStepB', 'benchStepC'] as const;
+const WORKFLOW = 'benchChain3';
 
 function* benchChain3(ctx: WorkflowContext, input: { n: number }): Generator<unknown, unknown, { v: unknown }> {
-  const a = yield ctx.callActivity(benchStepA, { v: input.n });
-  const b = yield ctx.callActivity(benchStepB, { v: a.v });
-  const c = yield ctx.callActivity(benchStepC, { v: b.v });
+  const a = yield ctx.callActivity(STEPS[0], { v: input.n });
+  const b = yield ctx.callActivity(STEPS[1], { v: a.v });
+  const c = yield ctx.callActivity(STEPS[2], { v: b.v });
   return { result: c.v };
 }
 
@@ -30,11 +29,8 @@ function* benchChain3(ctx: WorkflowContext, input: { n: number }): Generator<unk
  */
 export async function runDaprWorkflow(a: DaprWorkflowArgs, emit: Emit): Promise<DaprWorkflowResult> {
   const options = { daprHost: '127.0.0.1', daprPort: String(a.daprGrpcPort), logger: { level: LogLevel.Error } };
-  const runtime = new WorkflowRuntime(options)
-    .registerWorkflow(benchChain3 as never)
-    .registerActivity(benchStepA)
-    .registerActivity(benchStepB)
-    .registerActivity(benchStepC);
+  const runtime = new WorkflowRuntime(options).registerWorkflowWithName(WORKFLOW, benchChain3 as never);
+  for (const name of STEPS) runtime.registerActivityWithName(name, step(name));
   await runtime.start();
   const client = new DaprWorkflowClient(options);
   const startLatency = new LatencyRecorder();
@@ -52,7 +48,7 @@ export async function runDaprWorkflow(a: DaprWorkflowArgs, emit: Emit): Promise<
     while (running) {
       const t0 = performance.now();
       try {
-        const id = await client.scheduleNewWorkflow(benchChain3 as never, { n: ++seq });
+        const id = await client.scheduleNewWorkflow(WORKFLOW, { n: ++seq });
         startLatency.record(performance.now() - t0);
         const state = await client.waitForWorkflowCompletion(id, false, 120);
         if (state?.runtimeStatus === WorkflowRuntimeStatus.COMPLETED) {

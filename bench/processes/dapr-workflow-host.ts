@@ -14,12 +14,13 @@ export interface RunningDaprWorkflowHost {
 
 /**
  * The Dapr Workflow peer's server side, all real binaries from `npm run services -- dapr`: a
- * redis-server as actor state store, placement, scheduler (workflow timers and reminders) and one
+ * redis-server (appendonly, fsync every second) as actor state store, placement, scheduler (workflow timers and reminders) and one
  * daprd for the workflow app. The app itself (workflow and activities) runs in the load process,
  * connected over gRPC, as a Dapr Workflow app runs beside its sidecar.
  */
 export async function startDaprWorkflowHost(): Promise<RunningDaprWorkflowHost> {
-  const cluster: DaprdCluster = await startDaprdCluster();
+  // AOF with fsync every second, as for BullMQ's Redis: the workflow state survives a crash as Baton's does
+  const cluster: DaprdCluster = await startDaprdCluster({ redisAof: true });
   let daprd: StartedDaprd;
   try {
     // no app channel: workflow work items flow over the gRPC stream the WorkflowRuntime opens

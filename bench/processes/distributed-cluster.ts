@@ -57,7 +57,7 @@ export async function startDistributedCluster(root: string, replicaNames: string
   const indexPrefix = `baton-bench-${run}`;
   const appToken = randomBytes(16).toString('hex');
   const daprToken = randomBytes(16).toString('hex');
-  const dapr: DaprdCluster = await startDaprdCluster({ pubsubName: 'baton-pubsub' });
+  const dapr: DaprdCluster = await startDaprdCluster({ pubsubName: 'baton-pubsub', redisAof: true });
   const untrack: (() => void)[] = dapr.processes().flatMap(pidOf).map((pid) => trackForeignPid(pid));
   const logs = join(dapr.dir, 'baton');
   mkdirSync(logs, { recursive: true });
