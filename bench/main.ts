@@ -70,6 +70,17 @@ class WindowCpu {
   }
 }
 
+/** The pid an engine script recorded (`npm run services` writes <name>.pid in its run directory), if it runs. */
+function enginePid(name: string): number | undefined {
+  const dir = process.env.BATON_RUN_DIR ?? join(process.env.BATON_CACHE_DIR ?? join(process.env.HOME ?? '/root', '.cache', 'baton'), 'run');
+  try {
+    const pid = Number(readFileSync(join(dir, `${name}.pid`), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && existsSync(`/proc/${pid}`) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 class Bench {
   private readonly driver = new LoadDriver();
   private peakRssMb = 0;
@@ -310,19 +321,30 @@ class Bench {
       const store = new StoreCounters(c.keyspace, c.indexPrefix, c.redisPort);
       counters = store;
       const urls = c.replicas.map((r) => r.url);
-      const proxies = (): ProxyCounts[] => c.replicas.flatMap((r) => [r.toSidecar.counts(), r.fromSidecar.counts()]);
-      let proxyFrom: ProxyCounts[] = [];
-      let proxyTo: ProxyCounts[] = [];
+      // per replica: [app → daprd, daprd → app]
+      const proxies = (): ProxyCounts[][] => c.replicas.map((r) => [r.toSidecar.counts(), r.fromSidecar.counts()]);
+      let proxyFrom: ProxyCounts[][] = [];
+      let proxyTo: ProxyCounts[][] = [];
       let storeFrom: Promise<StoreCounts> | undefined;
       let storeTo: Promise<StoreCounts> | undefined;
       let windowMs = 0;
       let openedAt = 0;
+      // CPU per group of processes (the engines are shared with anything else running on this machine)
+      const groups: Record<string, WindowCpu> = {
+        batonReplicas: new WindowCpu(c.batonPids()),
+        daprdPlacementSchedulerRedis: new WindowCpu(c.daprPids()),
+      };
+      const cassandraPid = enginePid('cassandra');
+      const esPid = enginePid('elasticsearch');
+      if (cassandraPid) groups.cassandra = new WindowCpu([cassandraPid]);
+      if (esPid) groups.elasticsearch = new WindowCpu([esPid]);
       const timing: Timing = { warmupMs: Math.max(this.opts.timing.warmupMs, 10_000), windowMs: this.opts.timing.windowMs };
       const max = await this.drive<ThroughputResult>(
         { kind: 'closed-loop', baseUrl: urls, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2: false, soakWorkflows: 0, soakTimeoutMs: 60_000 },
         [...c.batonPids(), ...c.daprPids()],
         timing.warmupMs + timing.windowMs + 120_000,
         (name) => {
+          for (const g of Object.values(groups)) g.onEvent(name);
           if (name === 'window-start') {
             openedAt = performance.now();
             proxyFrom = proxies();
@@ -336,19 +358,21 @@ class Bench {
         },
       );
       const tasks = max.result.tasksPerSecond * (windowMs / 1000);
-      const sidecar = proxyTo.map((to, i) => countsBetween(proxyFrom[i] ?? { total: 0, byCategory: {} }, to));
+      const zero: ProxyCounts = { total: 0, byCategory: {} };
+      const delta = (side: 0 | 1): ProxyCounts[] => proxyTo.map((to, i) => countsBetween(proxyFrom[i]?.[side] ?? zero, to[side] ?? zero));
       const [sFrom, sTo] = await Promise.all([storeFrom, storeTo]);
       const stores = sFrom && sTo ? storeDelta(sFrom, sTo) : null;
       const figures: DistributedFigures = {
         replicas: c.replicas.length,
         throughput: max.result,
         cpuCoresBatonAndDapr: max.cpuCores,
+        cpuCoresByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, g.cores])),
         tasksInWindow: Math.round(tasks),
-        ...perTask(sidecar, stores, tasks),
+        ...perTask(delta(0), delta(1), stores, tasks),
         storeErrors: [...(sFrom?.errors ?? []), ...(sTo?.errors ?? [])],
         latency: null,
       };
-      log(`  ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(figures.sidecarCallsPerTask, 2)} sidecar calls per task, ${fmt(figures.storeCallsPerTask.cassandra, 2)} Cassandra requests per task`);
+      log(`  ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(figures.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(figures.sidecarDeliveriesPerTask, 2)} deliveries from daprd per task, ${fmt(figures.storeCallsPerTask.cassandra, 2)} Cassandra requests per task`);
       if (max.result.workflowsPerSecond > 0) {
         const rate = Math.max(1, Math.round(max.result.workflowsPerSecond * this.opts.latencyLoad * 10) / 10);
         log(`  distributed latency: open loop at ${fmt(rate, 1)} workflow starts/s`);

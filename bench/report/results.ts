@@ -32,11 +32,13 @@ export interface ConductorFigures {
 
 /** Calls per task completion, counted in the window (proxies between Baton and daprd; the engines' own counters). */
 export interface PerTaskCounts {
-  /** Every HTTP call between a replica and its daprd, both directions, health probes and metadata reads left out. */
+  /** Round trips the replicas start to their daprd (app → daprd: actor calls, state, reminders, publish), health and metadata reads left out. */
   sidecarCallsPerTask: number | null;
-  /** The same, per direction and per kind of call (e.g. `PUT actors/WorkflowActor/method/update`). */
+  /** Calls daprd makes into the replicas (daprd → app: actor method deliveries, reminders firing, pub/sub deliveries), probes left out. */
+  sidecarDeliveriesPerTask: number | null;
+  /** Both, per direction and kind of call (e.g. `app→daprd PUT actors/WorkflowActor/method/update`). */
   sidecarCallsPerTaskByCategory: Record<string, number>;
-  /** Calls left out of sidecarCallsPerTask (daprd's app health probes, metadata), per second of the window. */
+  /** Calls left out of both figures in the window (daprd's app health probes, metadata reads). */
   sidecarHousekeepingCalls: number;
   storeCallsPerTask: { cassandra: number | null; esBulkRequests: number | null; esIndexedDocs: number | null; esQueries: number | null; redisCommands: number | null };
 }
@@ -45,6 +47,8 @@ export interface DistributedFigures extends PerTaskCounts {
   replicas: number;
   throughput: ThroughputResult;
   cpuCoresBatonAndDapr: number | null;
+  /** CPU in the window per group: both replicas, the Dapr processes, and the shared Cassandra and Elasticsearch JVMs. */
+  cpuCoresByGroup: Record<string, number | null>;
   tasksInWindow: number;
   storeErrors: string[];
   latency: LatencyResult | null;
@@ -54,23 +58,33 @@ export interface DistributedFigures extends PerTaskCounts {
 const HOUSEKEEPING = /healthz|metadata/;
 const per = (n: number | null | undefined, tasks: number): number | null => (n == null || !(tasks > 0) ? null : Math.round((n / tasks) * 100) / 100);
 
-/** The window's counts divided by the tasks completed in it (pure). */
-export function perTask(sidecar: ProxyCounts[], stores: StoreDelta | null, tasks: number): PerTaskCounts {
+/**
+ * The window's counts divided by the tasks completed in it (pure). `toSidecar` and `fromSidecar` are the
+ * two directions: a call between two replicas' actors shows once in each (the caller's app → daprd, the
+ * host's daprd → app), so only app → daprd counts as a round trip.
+ */
+export function perTask(toSidecar: ProxyCounts[], fromSidecar: ProxyCounts[], stores: StoreDelta | null, tasks: number): PerTaskCounts {
   const byCategory: Record<string, number> = {};
-  let counted = 0;
   let housekeeping = 0;
-  for (const c of sidecar) {
-    for (const [k, v] of Object.entries(c.byCategory)) {
-      if (HOUSEKEEPING.test(k)) {
-        housekeeping += v;
-        continue;
+  const tally = (counts: ProxyCounts[], direction: string): number => {
+    let n = 0;
+    for (const c of counts) {
+      for (const [k, v] of Object.entries(c.byCategory)) {
+        if (HOUSEKEEPING.test(k)) {
+          housekeeping += v;
+          continue;
+        }
+        n += v;
+        byCategory[`${direction} ${k}`] = (byCategory[`${direction} ${k}`] ?? 0) + v;
       }
-      counted += v;
-      byCategory[k] = (byCategory[k] ?? 0) + v;
     }
-  }
+    return n;
+  };
+  const out = tally(toSidecar, 'app→daprd');
+  const inbound = tally(fromSidecar, 'daprd→app');
   return {
-    sidecarCallsPerTask: sidecar.length > 0 ? per(counted, tasks) : null,
+    sidecarCallsPerTask: toSidecar.length > 0 ? per(out, tasks) : null,
+    sidecarDeliveriesPerTask: fromSidecar.length > 0 ? per(inbound, tasks) : null,
     sidecarCallsPerTaskByCategory: Object.fromEntries(Object.entries(byCategory).map(([k, v]) => [k, per(v, tasks) ?? 0]).sort((a, b) => (b[1] as number) - (a[1] as number))),
     sidecarHousekeepingCalls: housekeeping,
     storeCallsPerTask: {
@@ -160,6 +174,8 @@ export interface LatestJson {
   ratioToDaprWorkflow: number | null;
   distributedTasksPerSecond: number | null;
   sidecarCallsPerTask: number | null;
+  sidecarDeliveriesPerTask: number | null;
+  cassandraRequestsPerTask: number | null;
   distributedStartP99Ms: number | null;
   distributedUpdateP99Ms: number | null;
   distributedScheduleToPollP99Ms: number | null;
@@ -211,7 +227,9 @@ export const DEFINITIONS: Record<string, string> = {
   daprWorkflowsPerSecond: 'Dapr Workflow on a real daprd: the same 3-step chain as three activities, scheduled and awaited by the load process (closed loop, steady window)',
   ratioToDaprWorkflow: 'workflowsPerSecond / daprWorkflowsPerSecond',
   distributedTasksPerSecond: 'tasksPerSecond of two Baton replicas on real daprd, Cassandra, Elasticsearch and Redis (requests balanced over both)',
-  sidecarCallsPerTask: 'HTTP calls between the replicas and their daprd (both directions; health probes left out) in the distributed window / tasks completed in it, counted by proxies',
+  sidecarCallsPerTask: 'round trips the replicas start to their daprd (app → daprd; health and metadata left out) in the distributed window / tasks completed in it, counted by proxies',
+  sidecarDeliveriesPerTask: 'calls daprd makes into the replicas (actor method deliveries, reminders, pub/sub; health probes left out) per task, same window',
+  cassandraRequestsPerTask: "Cassandra coordinator requests on the run's keyspace per task (system_views.coordinator_{read,write,scan}_latency counts), same window",
   distributedStartP99Ms: 'as startP99Ms, distributed profile at 70% of its maximum',
   distributedUpdateP99Ms: 'as updateP99Ms, distributed profile at 70% of its maximum',
   distributedScheduleToPollP99Ms: 'as scheduleToPollP99Ms, distributed profile at 70% of its maximum',
@@ -256,6 +274,8 @@ export function buildLatest(run: RunRecord): LatestJson {
     ratioToDaprWorkflow: ratio(s3?.workflowsPerSecond, dwf?.workflowsPerSecond),
     distributedTasksPerSecond: dist?.throughput.tasksPerSecond ?? null,
     sidecarCallsPerTask: dist?.sidecarCallsPerTask ?? null,
+    sidecarDeliveriesPerTask: dist?.sidecarDeliveriesPerTask ?? null,
+    cassandraRequestsPerTask: dist?.storeCallsPerTask.cassandra ?? null,
     distributedStartP99Ms: dist?.latency?.startLatencyMs?.p99 ?? null,
     distributedUpdateP99Ms: dist?.latency?.updateLatencyMs?.p99 ?? null,
     distributedScheduleToPollP99Ms: dist?.latency?.scheduleToPollMs?.p99 ?? null,

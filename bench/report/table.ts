@@ -157,9 +157,10 @@ export function renderReport(j: LatestJson): string {
         const l = x.latency;
         out.push(`at 70% (${fmt(l.targetStartsPerSecond, 1)} starts/s): start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`);
       } else if (x.latencyError) out.push(`latency at 70%: FAILED: ${x.latencyError.split('\n')[0]}`);
+      out.push(`CPU cores in the window: ${Object.entries(x.cpuCoresByGroup).map(([k, v]) => `${k} ${fmt(v, 2)}`).join(', ')}`);
       const s = x.storeCallsPerTask;
-      out.push(`per task completion (counted over ${fmt(x.tasksInWindow)} tasks): ${fmt(x.sidecarCallsPerTask, 2)} sidecar calls, ${fmt(s.cassandra, 2)} Cassandra requests, ${fmt(s.esBulkRequests, 2)} ES bulk requests (${fmt(s.esIndexedDocs, 2)} docs), ${fmt(s.esQueries, 2)} ES queries, ${fmt(s.redisCommands, 2)} Redis commands`);
-      out.push(formatTable(['sidecar call', 'per task'], Object.entries(x.sidecarCallsPerTaskByCategory).map(([k, v]) => [k, fmt(v, 3)])));
+      out.push(`per task completion (counted over ${fmt(x.tasksInWindow)} tasks): ${fmt(x.sidecarCallsPerTask, 2)} sidecar round trips (app → daprd) and ${fmt(x.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(s.cassandra, 2)} Cassandra requests, ${fmt(s.esBulkRequests, 2)} ES bulk requests (${fmt(s.esIndexedDocs, 2)} docs), ${fmt(s.esQueries, 2)} ES queries, ${fmt(s.redisCommands, 2)} Redis commands`);
+      out.push(formatTable(['sidecar call (direction, kind)', 'per task'], Object.entries(x.sidecarCallsPerTaskByCategory).map(([k, v]) => [k, fmt(v, 3)])));
       if (x.storeErrors.length) out.push(`store counters: ${x.storeErrors.join('; ')}`);
     }
     out.push('');
@@ -202,7 +203,9 @@ export function renderReport(j: LatestJson): string {
         ['ratioToDaprWorkflow', fmt(j.ratioToDaprWorkflow, 3)],
         ['updateV2ToClassic', fmt(j.updateV2ToClassic, 3)],
         ['distributedTasksPerSecond', fmt(j.distributedTasksPerSecond)],
-        ['sidecarCallsPerTask', fmt(j.sidecarCallsPerTask, 2)],
+        ['sidecarCallsPerTask (app → daprd round trips)', fmt(j.sidecarCallsPerTask, 2)],
+        ['sidecarDeliveriesPerTask (daprd → app)', fmt(j.sidecarDeliveriesPerTask, 2)],
+        ['cassandraRequestsPerTask', fmt(j.cassandraRequestsPerTask, 2)],
         ['distributed start / update / schedule-to-poll p99 ms', `${fmt(j.distributedStartP99Ms, 2)} / ${fmt(j.distributedUpdateP99Ms, 2)} / ${fmt(j.distributedScheduleToPollP99Ms, 2)}`],
         ['tasksPerSecond', fmt(j.tasksPerSecond)],
         ['workflowsPerSecond', fmt(j.workflowsPerSecond, 1)],

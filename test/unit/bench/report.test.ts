@@ -191,20 +191,26 @@ describe('formatTable and renderReport', () => {
 });
 
 describe('perTask and the counting proxy', () => {
-  it('divides the counted calls by the tasks, leaving health probes out of the figure', () => {
-    const a = { total: 10, byCategory: { 'PUT actors/WorkflowActor/method/update': 4, 'GET healthz/': 6 } };
-    const b = { total: 70, byCategory: { 'PUT actors/WorkflowActor/method/update': 44, 'GET healthz/': 8, 'POST publish/baton-pubsub': 18 } };
+  it('divides the counted calls by the tasks, per direction, leaving health probes out of the figures', () => {
+    const a = { total: 4, byCategory: { 'PUT actors/WorkflowActor/method/update': 4 } };
+    const b = { total: 62, byCategory: { 'PUT actors/WorkflowActor/method/update': 44, 'POST publish/baton-pubsub': 18 } };
     const d = countsBetween(a, b);
-    expect(d).toEqual({ total: 60, byCategory: { 'PUT actors/WorkflowActor/method/update': 40, 'GET healthz/': 2, 'POST publish/baton-pubsub': 18 } });
-    const p = perTask([d], { cassandraRequests: 100, esIndexed: 40, esBulkRequests: 4, esQueries: 0, redisCommands: 300 }, 20);
+    expect(d).toEqual({ total: 58, byCategory: { 'PUT actors/WorkflowActor/method/update': 40, 'POST publish/baton-pubsub': 18 } });
+    const inbound = { total: 22, byCategory: { 'PUT actors/WorkflowActor/method/update': 20, 'GET healthz/': 2 } };
+    const p = perTask([d], [inbound], { cassandraRequests: 100, esIndexed: 40, esBulkRequests: 4, esQueries: 0, redisCommands: 300 }, 20);
     expect(p.sidecarCallsPerTask).toBe(2.9);
+    expect(p.sidecarDeliveriesPerTask).toBe(1);
     expect(p.sidecarHousekeepingCalls).toBe(2);
-    expect(p.sidecarCallsPerTaskByCategory).toEqual({ 'PUT actors/WorkflowActor/method/update': 2, 'POST publish/baton-pubsub': 0.9 });
+    expect(p.sidecarCallsPerTaskByCategory).toEqual({
+      'app→daprd PUT actors/WorkflowActor/method/update': 2,
+      'daprd→app PUT actors/WorkflowActor/method/update': 1,
+      'app→daprd POST publish/baton-pubsub': 0.9,
+    });
     expect(p.storeCallsPerTask).toEqual({ cassandra: 5, esBulkRequests: 0.2, esIndexedDocs: 2, esQueries: 0, redisCommands: 15 });
   });
 
   it('gives null figures when nothing was counted or no task completed', () => {
-    const p = perTask([], null, 0);
+    const p = perTask([], [], null, 0);
     expect(p.sidecarCallsPerTask).toBeNull();
     expect(p.storeCallsPerTask.cassandra).toBeNull();
   });
