@@ -4,14 +4,20 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { LoadDriver } from './load-driver';
-import type { BullmqResult, CeilingResult, InFlightResult, LatencyResult, LoadCommand, ThroughputResult } from './load/protocol';
+import type { BullmqResult, CeilingResult, DaprWorkflowResult, InFlightResult, LatencyResult, LoadCommand, ThroughputResult, Timing } from './load/protocol';
 import { ALL_PHASES, BenchOptions, parseArgs, PhaseName, UsageRequested, USAGE } from './options';
 import { RunningBaton, startBaton } from './processes/baton-server';
-import { RunningCeiling, startCeilingApp } from './processes/ceiling-server';
+import { CeilingKind, RunningCeiling, startCeilingApp } from './processes/ceiling-server';
+import { missingConductor, RunningConductor, startConductor } from './processes/conductor-server';
+import { countsBetween, ProxyCounts } from './processes/counting-proxy';
+import { missingDapr, RunningDaprWorkflowHost, startDaprWorkflowHost } from './processes/dapr-workflow-host';
+import { DistributedCluster, missingDistributed, startDistributedCluster } from './processes/distributed-cluster';
+import { loadServiceEnv } from './processes/service-env';
+import { StoreCounters, StoreCounts, storeDelta } from './processes/store-counters';
 import { killAllManagedChildren } from './processes/managed-child';
 import { ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
 import { RunningRedis, startRedis } from './processes/redis-server';
-import { buildLatest, InFlightFigures, Machine, Outcome, RunRecord } from './report/results';
+import { buildLatest, ConductorFigures, DistributedFigures, InFlightFigures, Machine, Outcome, perTask, RunRecord } from './report/results';
 import { fmt, renderReport } from './report/table';
 import { CpuProfile, hotFunctions } from './stats/cpu-profile';
 import { judgeRssTrend, RssSample } from './stats/rss-trend';
@@ -42,23 +48,36 @@ function machine(): Machine {
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
-/** CPU the observed process used between the load process's window-start and window-end events. */
+/** CPU the observed processes used together between the load process's window-start and window-end events. */
 class WindowCpu {
-  private from: ProcReading | undefined;
+  private from: ProcReading[] | undefined;
   cores: number | null = null;
 
-  constructor(private readonly pid: number) {}
+  constructor(private readonly pids: number[]) {}
 
   onEvent(name: string): void {
     try {
-      if (name === 'window-start') this.from = readProc(this.pid);
+      if (name === 'window-start') this.from = this.pids.map(readProc);
       if (name === 'window-end' && this.from) {
-        const to = readProc(this.pid);
-        this.cores = Math.round(((to.cpuSeconds - this.from.cpuSeconds) / ((to.atMs - this.from.atMs) / 1000)) * 100) / 100;
+        const to = this.pids.map(readProc);
+        const cpu = to.reduce((sum, t, i) => sum + t.cpuSeconds - (this.from?.[i]?.cpuSeconds ?? t.cpuSeconds), 0);
+        const seconds = ((to[0]?.atMs ?? 0) - (this.from[0]?.atMs ?? 0)) / 1000;
+        this.cores = seconds > 0 ? Math.round((cpu / seconds) * 100) / 100 : null;
       }
     } catch {
       this.cores = null;
     }
+  }
+}
+
+/** The pid an engine script recorded (`npm run services` writes <name>.pid in its run directory), if it runs. */
+function enginePid(name: string): number | undefined {
+  const dir = process.env.BATON_RUN_DIR ?? join(process.env.BATON_CACHE_DIR ?? join(process.env.HOME ?? '/root', '.cache', 'baton'), 'run');
+  try {
+    const pid = Number(readFileSync(join(dir, `${name}.pid`), 'utf8').trim());
+    return Number.isInteger(pid) && pid > 0 && existsSync(`/proc/${pid}`) ? pid : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -90,6 +109,7 @@ class Bench {
         client: 'undici Pool, keep-alive, pipelining 1, one load process (child_process.fork)',
       },
       inFlight: [],
+      skipped: [...opts.skippedPhases],
       memory: { rssMbPeak: null, soakTarget: opts.soakWorkflows, soakCompleted: null, rssMbAfterSoak: null, samples: [], trend: null },
     };
   }
@@ -157,8 +177,8 @@ class Bench {
     }
   }
 
-  private async drive<T>(command: LoadCommand, pid: number, timeoutMs: number, hook?: (name: string, data: Record<string, number | string>) => void): Promise<{ result: T; cpuCores: number | null }> {
-    const cpu = new WindowCpu(pid);
+  private async drive<T>(command: LoadCommand, pid: number | number[], timeoutMs: number, hook?: (name: string, data: Record<string, number | string>) => void): Promise<{ result: T; cpuCores: number | null }> {
+    const cpu = new WindowCpu(typeof pid === 'number' ? [pid] : pid);
     let lastProgressLog = 0;
     const result = await this.driver.run<T>(
       command,
@@ -176,19 +196,206 @@ class Bench {
   }
 
   async ceiling(): Promise<void> {
-    log('HTTP ceiling: express 5 trivial JSON endpoint');
+    this.run.ceiling = await this.ceilingOf('express');
+    this.run.rawCeiling = await this.ceilingOf('raw');
+  }
+
+  private async ceilingOf(kind: CeilingKind): Promise<Outcome<CeilingResult>> {
+    log(`HTTP ceiling: ${kind === 'express' ? 'express 5' : 'bare node:http'} trivial JSON endpoint`);
     const inFlight = 3 * this.opts.worker.concurrencyPerType;
     let app: RunningCeiling | undefined;
     try {
-      app = await startCeilingApp();
+      app = await startCeilingApp(kind);
       const r = await this.drive<CeilingResult>({ kind: 'ceiling', baseUrl: app.baseUrl, inFlight, timing: this.opts.timing }, app.child.pid, this.windowTimeout());
-      this.run.ceiling = { ok: true, result: r.result, server: { cpuCores: r.cpuCores, rssMbPeak: null } };
       log(`  ${fmt(r.result.requestsPerSecond)} req/s`);
+      return { ok: true, result: r.result, server: { cpuCores: r.cpuCores, rssMbPeak: null } };
     } catch (e) {
-      this.run.ceiling = { ok: false, error: errorText(e) };
       log(`  FAILED: ${errorText(e)}`);
+      return { ok: false, error: errorText(e) };
     } finally {
       await app?.stop();
+    }
+  }
+
+  private skip(phase: PhaseName, reason: string): void {
+    log(`${phase}: skipped: ${reason}`);
+    this.run.skipped.push({ phase, reason });
+  }
+
+  /**
+   * Conductor OSS itself, driven with the very same definitions, workers and measurements as Baton:
+   * its maximum (closed loop), then latencies at 70% of that maximum (open loop), on one server.
+   */
+  async conductor(): Promise<void> {
+    const missing = missingConductor();
+    if (missing) return this.skip('conductor', missing);
+    log(`Conductor OSS ${process.env.CONDUCTOR_VERSION ?? ''}: starting its boot jar (default SQLite configuration, -Xmx2g)`);
+    let server: RunningConductor | undefined;
+    let sampler: ProcSampler | undefined;
+    const t0 = performance.now();
+    try {
+      server = await startConductor({ heap: '2g' });
+      const startSeconds = Math.round((performance.now() - t0) / 100) / 10;
+      log(`  Conductor up in ${fmt(startSeconds, 1)} s at ${server.baseUrl} (pid ${server.child.pid})`);
+      sampler = new ProcSampler(server.child.pid).start();
+      const pid = server.child.pid;
+      const timing: Timing = { warmupMs: this.opts.conductorWarmupMs, windowMs: this.opts.timing.windowMs };
+      const max = await this.drive<ThroughputResult>(
+        { kind: 'closed-loop', baseUrl: server.baseUrl, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2: false, soakWorkflows: 0, soakTimeoutMs: 60_000 },
+        pid,
+        timing.warmupMs + timing.windowMs + 90_000,
+      );
+      log(`  ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(max.result.workflowsPerSecond, 1)} workflows/s, errors ${max.result.errors.count}`);
+      const figures: ConductorFigures = { version: server.version, startSeconds, throughput: max.result, throughputCpuCores: max.cpuCores, latency: null, latencyCpuCores: null };
+      if (max.result.workflowsPerSecond > 0) {
+        const rate = Math.max(1, Math.round(max.result.workflowsPerSecond * this.opts.latencyLoad * 10) / 10);
+        log(`  Conductor latency: open loop at ${fmt(rate, 1)} workflow starts/s (${this.opts.latencyLoad * 100}% of its max)`);
+        try {
+          const lat = await this.drive<LatencyResult>(
+            { kind: 'open-loop', baseUrl: server.baseUrl, shape: 'simple3', settings: this.opts.worker, ratePerSecond: rate, timing: this.opts.latencyTiming },
+            pid,
+            this.windowTimeout() + 60_000,
+          );
+          figures.latency = lat.result;
+          figures.latencyCpuCores = lat.cpuCores;
+          log(`  start p99 ${fmt(lat.result.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(lat.result.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(lat.result.scheduleToPollMs?.p99, 1)} ms`);
+        } catch (e) {
+          figures.latencyError = errorText(e);
+          log(`  Conductor latency FAILED: ${errorText(e)}`);
+        }
+      }
+      sampler.sample();
+      this.run.conductor = { ok: true, result: figures, server: { cpuCores: max.cpuCores, rssMbPeak: sampler.peakRssMb } };
+    } catch (e) {
+      const tail = server && !server.child.running ? `\nConductor exited (code ${server.child.exitCode}):\n${server.child.output()}` : '';
+      this.run.conductor = { ok: false, error: errorText(e) + tail };
+      log(`  Conductor FAILED: ${errorText(e)}`);
+    } finally {
+      sampler?.stop();
+      await server?.stop();
+    }
+  }
+
+  /** Dapr Workflow on the real daprd: the same 3-step chain as three activities, scheduled and awaited by the load process. */
+  async daprWorkflow(): Promise<void> {
+    const missing = missingDapr();
+    if (missing) return this.skip('dapr-workflow', missing);
+    log('Dapr Workflow: redis-server, placement, scheduler and daprd; the workflow app runs in the load process');
+    let host: RunningDaprWorkflowHost | undefined;
+    try {
+      host = await startDaprWorkflowHost();
+      const inFlightWorkflows = 3 * this.opts.inFlightPerType;
+      const r = await this.drive<DaprWorkflowResult>(
+        { kind: 'dapr-workflow', daprGrpcPort: host.daprGrpcPort, inFlightWorkflows, timing: this.opts.timing },
+        host.serverPids,
+        this.windowTimeout() + 60_000,
+      );
+      this.run.daprWorkflow = { ok: true, result: r.result, server: { cpuCores: r.cpuCores, rssMbPeak: null } };
+      log(`  ${fmt(r.result.workflowsPerSecond, 1)} workflows/s (${fmt(r.result.activitiesPerSecond)} activities/s), errors ${r.result.errors.count}`);
+    } catch (e) {
+      this.run.daprWorkflow = { ok: false, error: errorText(e) };
+      log(`  Dapr Workflow FAILED: ${errorText(e)}`);
+    } finally {
+      await host?.stop();
+    }
+  }
+
+  /**
+   * Two Baton replicas on real daprd, Cassandra, Elasticsearch and Redis: maximum (closed loop, requests
+   * spread over both replicas) with every sidecar call and store request of the window counted, then
+   * latencies at 70% of that maximum.
+   */
+  async distributed(): Promise<void> {
+    const missing = missingDistributed();
+    if (missing) return this.skip('distributed', missing);
+    if (this.batonReady) {
+      this.run.distributed = { ok: false, error: this.batonReady };
+      return;
+    }
+    log('distributed: two Baton replicas, each beside its own daprd, on Cassandra, Elasticsearch and Redis');
+    let cluster: DistributedCluster | undefined;
+    let counters: StoreCounters | undefined;
+    try {
+      cluster = await startDistributedCluster(this.root, ['a', 'b'], log);
+      const c = cluster;
+      const store = new StoreCounters(c.keyspace, c.indexPrefix, c.redisPort);
+      counters = store;
+      const urls = c.replicas.map((r) => r.url);
+      // per replica: [app → daprd, daprd → app]
+      const proxies = (): ProxyCounts[][] => c.replicas.map((r) => [r.toSidecar.counts(), r.fromSidecar.counts()]);
+      let proxyFrom: ProxyCounts[][] = [];
+      let proxyTo: ProxyCounts[][] = [];
+      let storeFrom: Promise<StoreCounts> | undefined;
+      let storeTo: Promise<StoreCounts> | undefined;
+      let windowMs = 0;
+      let openedAt = 0;
+      // CPU per group of processes (the engines are shared with anything else running on this machine)
+      const groups: Record<string, WindowCpu> = {
+        batonReplicas: new WindowCpu(c.batonPids()),
+        daprdPlacementSchedulerRedis: new WindowCpu(c.daprPids()),
+      };
+      const cassandraPid = enginePid('cassandra');
+      const esPid = enginePid('elasticsearch');
+      if (cassandraPid) groups.cassandra = new WindowCpu([cassandraPid]);
+      if (esPid) groups.elasticsearch = new WindowCpu([esPid]);
+      const timing: Timing = { warmupMs: Math.max(this.opts.timing.warmupMs, 10_000), windowMs: this.opts.timing.windowMs };
+      const max = await this.drive<ThroughputResult>(
+        { kind: 'closed-loop', baseUrl: urls, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2: false, soakWorkflows: 0, soakTimeoutMs: 60_000 },
+        [...c.batonPids(), ...c.daprPids()],
+        timing.warmupMs + timing.windowMs + 120_000,
+        (name) => {
+          for (const g of Object.values(groups)) g.onEvent(name);
+          if (name === 'window-start') {
+            openedAt = performance.now();
+            proxyFrom = proxies();
+            storeFrom = store.read();
+          }
+          if (name === 'window-end') {
+            windowMs = performance.now() - openedAt;
+            proxyTo = proxies();
+            storeTo = store.read();
+          }
+        },
+      );
+      const tasks = max.result.tasksPerSecond * (windowMs / 1000);
+      const zero: ProxyCounts = { total: 0, byCategory: {} };
+      const delta = (side: 0 | 1): ProxyCounts[] => proxyTo.map((to, i) => countsBetween(proxyFrom[i]?.[side] ?? zero, to[side] ?? zero));
+      const [sFrom, sTo] = await Promise.all([storeFrom, storeTo]);
+      const stores = sFrom && sTo ? storeDelta(sFrom, sTo) : null;
+      const figures: DistributedFigures = {
+        replicas: c.replicas.length,
+        throughput: max.result,
+        cpuCoresBatonAndDapr: max.cpuCores,
+        cpuCoresByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, g.cores])),
+        tasksInWindow: Math.round(tasks),
+        ...perTask(delta(0), delta(1), stores, tasks),
+        storeErrors: [...(sFrom?.errors ?? []), ...(sTo?.errors ?? [])],
+        latency: null,
+      };
+      log(`  ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(figures.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(figures.sidecarDeliveriesPerTask, 2)} deliveries from daprd per task, ${fmt(figures.storeCallsPerTask.cassandra, 2)} Cassandra requests per task`);
+      if (max.result.workflowsPerSecond > 0) {
+        const rate = Math.max(1, Math.round(max.result.workflowsPerSecond * this.opts.latencyLoad * 10) / 10);
+        log(`  distributed latency: open loop at ${fmt(rate, 1)} workflow starts/s`);
+        try {
+          const lat = await this.drive<LatencyResult>(
+            { kind: 'open-loop', baseUrl: urls, shape: 'simple3', settings: this.opts.worker, ratePerSecond: rate, timing: this.opts.latencyTiming },
+            c.batonPids(),
+            this.windowTimeout() + 60_000,
+          );
+          figures.latency = lat.result;
+          log(`  start p99 ${fmt(lat.result.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(lat.result.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(lat.result.scheduleToPollMs?.p99, 1)} ms`);
+        } catch (e) {
+          figures.latencyError = errorText(e);
+          log(`  distributed latency FAILED: ${errorText(e)}`);
+        }
+      }
+      this.run.distributed = { ok: true, result: figures, server: { cpuCores: max.cpuCores, rssMbPeak: null } };
+    } catch (e) {
+      this.run.distributed = { ok: false, error: errorText(e) };
+      log(`  distributed FAILED: ${errorText(e)}`);
+    } finally {
+      await counters?.close();
+      await cluster?.stop();
     }
   }
 
@@ -317,13 +524,16 @@ class Bench {
     try {
       if (this.has('ceiling')) await this.ceiling();
       if (this.has('bullmq')) await this.bullmq();
-      const needsBaton = this.opts.phases.some((p) => p !== 'ceiling' && p !== 'bullmq');
+      const needsBaton = this.opts.phases.some((p) => p !== 'ceiling' && p !== 'bullmq' && p !== 'conductor' && p !== 'dapr-workflow');
       if (needsBaton) this.build();
       if (this.has('simple3')) this.run.simple3 = await this.throughput('simple3', false, this.opts.soakWorkflows > 0);
       if (this.has('steps13')) this.run.steps13 = await this.throughput('steps13', false, false);
       if (this.has('update-v2')) this.run.updateV2 = await this.throughput('simple3', true, false);
       if (this.has('latency')) await this.latency();
       if (this.has('in-flight')) await this.inFlight();
+      if (this.has('conductor')) await this.conductor();
+      if (this.has('dapr-workflow')) await this.daprWorkflow();
+      if (this.has('distributed')) await this.distributed();
     } finally {
       this.driver.stop();
       this.run.memory.rssMbPeak = this.peakRssMb > 0 ? this.peakRssMb : null;
@@ -335,6 +545,10 @@ class Bench {
     const r = this.run;
     const named: [string, Outcome<unknown> | undefined][] = [
       ['ceiling', r.ceiling],
+      ['raw ceiling', r.rawCeiling],
+      ['conductor', r.conductor],
+      ['dapr-workflow', r.daprWorkflow],
+      ['distributed', r.distributed],
       ['bullmq', r.bullmq],
       ['simple3', r.simple3],
       ['steps13', r.steps13],
@@ -348,6 +562,8 @@ class Bench {
 
 async function main(): Promise<void> {
   const opts = parseArgs(process.argv.slice(2));
+  // where `npm run services` recorded Conductor's jar, daprd and the engines
+  loadServiceEnv();
   const root = findProjectRoot(__dirname);
   const bench = new Bench(opts, root);
   const abort = (): void => {
@@ -357,6 +573,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', abort);
   process.once('SIGTERM', abort);
   log(`mode ${opts.mode}; phases ${opts.phases.join(', ')} (of ${ALL_PHASES.join(', ')})`);
+  for (const s of opts.skippedPhases) log(`${s.phase}: skipped: ${s.reason}`);
   try {
     await bench.all();
   } finally {

@@ -1,8 +1,13 @@
 /** Command line of `npm run bench` to the settings of a run (pure). */
 import type { Timing, WorkerSettings } from './load/protocol';
 
-export type PhaseName = 'ceiling' | 'bullmq' | 'simple3' | 'steps13' | 'update-v2' | 'latency' | 'in-flight';
-export const ALL_PHASES: readonly PhaseName[] = ['ceiling', 'bullmq', 'simple3', 'steps13', 'update-v2', 'latency', 'in-flight'];
+export type PhaseName = 'ceiling' | 'bullmq' | 'simple3' | 'steps13' | 'update-v2' | 'latency' | 'in-flight' | 'conductor' | 'dapr-workflow' | 'distributed';
+export const ALL_PHASES: readonly PhaseName[] = ['ceiling', 'bullmq', 'simple3', 'steps13', 'update-v2', 'latency', 'in-flight', 'conductor', 'dapr-workflow', 'distributed'];
+/** Phases whose servers take minutes to start (a JVM, two replicas on real engines): a quick run leaves them out unless --only names them. */
+export const SLOW_START_PHASES: Readonly<Partial<Record<PhaseName, string>>> = {
+  conductor: "Conductor's JVM takes one to two minutes to start here",
+  distributed: 'two replicas on daprd, Cassandra and Elasticsearch take minutes to start and warm up',
+};
 
 export interface BenchOptions {
   mode: 'quick' | 'full';
@@ -18,6 +23,10 @@ export interface BenchOptions {
   /** Completed workflows after which RSS is read (0: no soak). */
   soakWorkflows: number;
   phases: PhaseName[];
+  /** Phases left out of this run and why (quick mode without --only). */
+  skippedPhases: { phase: PhaseName; reason: string }[];
+  /** Warm-up of the JVM peer before its window (its JIT needs longer than Node's). */
+  conductorWarmupMs: number;
   build: boolean;
   /** Run every Baton under `node --cpu-prof` and report where its CPU time went (figures get lower). */
   profile: boolean;
@@ -25,7 +34,9 @@ export interface BenchOptions {
 }
 
 export const USAGE = `usage: npm run bench -- [--quick] [--concurrency N] [--in-flight-per-type N] [--window S] [--warmup S]
-  [--levels 1000,10000] [--soak N] [--only ceiling,bullmq,simple3,steps13,update-v2,latency,in-flight] [--no-build] [--profile] [--out FILE]`;
+  [--levels 1000,10000] [--soak N] [--no-build] [--profile] [--out FILE]
+  [--only ceiling,bullmq,simple3,steps13,update-v2,latency,in-flight,conductor,dapr-workflow,distributed]
+  (--quick leaves out conductor and distributed unless --only names them)`;
 
 /** Thrown for --help: the caller prints USAGE and exits successfully. */
 export class UsageRequested extends Error {}
@@ -88,7 +99,9 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     latencyLoad: 0.7,
     inFlightLevels: levels,
     soakWorkflows: num('soak', quick ? 0 : 100_000, 0),
-    phases: only ? (only as PhaseName[]) : [...ALL_PHASES],
+    phases: only ? (only as PhaseName[]) : ALL_PHASES.filter((p) => !(quick && SLOW_START_PHASES[p])),
+    skippedPhases: only || !quick ? [] : ALL_PHASES.flatMap((p) => (SLOW_START_PHASES[p] ? [{ phase: p, reason: `--quick: ${SLOW_START_PHASES[p] as string}` }] : [])),
+    conductorWarmupMs: Math.max(warmupS * 1000, quick ? 10_000 : 30_000),
     build: !flags.has('no-build'),
     profile: flags.get('profile') === true,
     out: typeof out === 'string' ? out : 'bench/results/latest.json',

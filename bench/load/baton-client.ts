@@ -1,5 +1,4 @@
-import type { Pool } from 'undici';
-import { HttpError } from './http-pool';
+import { HttpError, type HttpPool } from './http-pool';
 
 /** The fields of a polled Task the workers read; the server sends Conductor's full Task. */
 export interface PolledTask {
@@ -28,7 +27,7 @@ export class BatonClient {
   requests = 0;
   polls = 0;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(private readonly pool: HttpPool) {}
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; text: string }> {
     this.requests++;

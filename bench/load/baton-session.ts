@@ -1,8 +1,7 @@
-import type { Pool } from 'undici';
 import { LatencyRecorder } from '../stats/percentiles';
 import type { CounterSnapshot } from '../stats/rates';
 import { BatonClient, PolledTask } from './baton-client';
-import { createPool } from './http-pool';
+import { createPool, type HttpPool } from './http-pool';
 import type { ErrorTally, ShapeKey, Verification, WorkerSettings } from './protocol';
 import { TaskRunner } from './task-runner';
 import { simple3Shape, steps13Shape, WorkflowShape } from './workflow-shapes';
@@ -22,7 +21,7 @@ export class BatonSession {
   onWorkflowCompleted: (() => void) | undefined;
 
   private constructor(
-    private readonly pool: Pool,
+    private readonly pool: HttpPool,
     shapeKey: ShapeKey,
     settings: WorkerSettings,
     useUpdateV2: boolean,
@@ -65,7 +64,7 @@ export class BatonSession {
   }
 
   /** Opens a pool sized so that no request waits for a connection in the client, and registers the definitions. */
-  static async open(baseUrl: string, shapeKey: ShapeKey, settings: WorkerSettings, useUpdateV2 = false): Promise<BatonSession> {
+  static async open(baseUrl: string | string[], shapeKey: ShapeKey, settings: WorkerSettings, useUpdateV2 = false): Promise<BatonSession> {
     const types = shapeKey === 'simple3' ? 3 : 5;
     const pool = createPool(baseUrl, types * (settings.concurrencyPerType + 1) + settings.starters + 4);
     const session = new BatonSession(pool, shapeKey, settings, useUpdateV2);

@@ -2,6 +2,7 @@
 import type { LoadMessage, LoadRequest } from './protocol';
 import { runBullmq } from './scenario-bullmq';
 import { runCeiling } from './scenario-ceiling';
+import { runDaprWorkflow } from './scenario-dapr-workflow';
 import { runClosedLoop } from './scenario-closed-loop';
 import { runInFlight } from './scenario-in-flight';
 import type { Emit } from './scenario-kit';
@@ -27,6 +28,8 @@ async function run(req: LoadRequest): Promise<unknown> {
       return runOpenLoop(c, emit);
     case 'in-flight':
       return runInFlight(c, emit);
+    case 'dapr-workflow':
+      return runDaprWorkflow(c, emit);
   }
 }
 

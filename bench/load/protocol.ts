@@ -22,7 +22,8 @@ export type LoadCommand =
   | { kind: 'bullmq'; redisPort: number; concurrency: number; inFlightChains: number; timing: Timing }
   | {
       kind: 'closed-loop';
-      baseUrl: string;
+      /** One server, or the replicas of one cluster (requests balanced over them). */
+      baseUrl: string | string[];
       shape: ShapeKey;
       settings: WorkerSettings;
       inFlightWorkflows: number;
@@ -32,8 +33,9 @@ export type LoadCommand =
       soakWorkflows: number;
       soakTimeoutMs: number;
     }
-  | { kind: 'open-loop'; baseUrl: string; shape: ShapeKey; settings: WorkerSettings; ratePerSecond: number; timing: Timing }
-  | { kind: 'in-flight'; baseUrl: string; shape: ShapeKey; settings: WorkerSettings; level: number; timeoutMs: number };
+  | { kind: 'open-loop'; baseUrl: string | string[]; shape: ShapeKey; settings: WorkerSettings; ratePerSecond: number; timing: Timing }
+  | { kind: 'in-flight'; baseUrl: string; shape: ShapeKey; settings: WorkerSettings; level: number; timeoutMs: number }
+  | { kind: 'dapr-workflow'; daprGrpcPort: number; inFlightWorkflows: number; timing: Timing };
 
 export type LoadRequest = { type: 'run'; id: number; command: LoadCommand };
 
@@ -49,6 +51,20 @@ export interface CeilingResult {
   latencyMs: LatencySummary | null;
   errors: number;
   loadProcessCpuCores: number;
+}
+
+export interface DaprWorkflowResult {
+  workflowsPerSecond: number;
+  /** workflowsPerSecond × 3: the activity executions, the counterpart of Baton's worker tasks. */
+  activitiesPerSecond: number;
+  inFlightWorkflows: number;
+  /** scheduleNewWorkflow, send to answer. */
+  startLatencyMs: LatencySummary | null;
+  /** scheduleNewWorkflow sent to waitForWorkflowCompletion answered. */
+  completionLatencyMs: LatencySummary | null;
+  loadProcessCpuCores: number;
+  failedWorkflows: number;
+  errors: ErrorTally;
 }
 
 export interface BullmqResult {

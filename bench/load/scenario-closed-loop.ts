@@ -4,7 +4,7 @@ import type { ShapeKey, ThroughputResult, Timing, WorkerSettings } from './proto
 import { cpuMeter, Emit, every, sleep, SlotQueue } from './scenario-kit';
 
 export interface ClosedLoopArgs {
-  baseUrl: string;
+  baseUrl: string | string[];
   shape: ShapeKey;
   settings: WorkerSettings;
   inFlightWorkflows: number;

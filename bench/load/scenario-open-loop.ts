@@ -6,7 +6,7 @@ import { intendedOffsetMs, startsDue } from './open-loop-schedule';
 import { cpuMeter, Emit, every, sleep } from './scenario-kit';
 
 export interface OpenLoopArgs {
-  baseUrl: string;
+  baseUrl: string | string[];
   shape: ShapeKey;
   settings: WorkerSettings;
   ratePerSecond: number;

@@ -8,10 +8,13 @@ export interface RunningCeiling {
   stop(): Promise<void>;
 }
 
-/** Runs the express ceiling app (compiled next to this file) as its own process. */
-export async function startCeilingApp(): Promise<RunningCeiling> {
+export type CeilingKind = 'express' | 'raw';
+
+/** Runs a ceiling app (compiled next to this file) as its own process: express 5, or bare node:http. */
+export async function startCeilingApp(kind: CeilingKind = 'express'): Promise<RunningCeiling> {
   const port = await freePort();
-  const child = ManagedChild.spawn('ceiling-app', process.execPath, [join(__dirname, 'ceiling-app.js')], {
+  const script = kind === 'express' ? 'ceiling-app.js' : 'raw-ceiling-app.js';
+  const child = ManagedChild.spawn(`ceiling-app-${kind}`, process.execPath, [join(__dirname, script)], {
     env: { ...process.env, PORT: String(port), NODE_ENV: 'production' },
   });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -69,8 +69,25 @@ export class ManagedChild {
 }
 
 const live = new Set<ManagedChild>();
+/** Children started through the test support's process helpers (daprd, placement, replicas), by pid. */
+const foreign = new Set<number>();
+
+/** Registers a child the bench started by other means, so that an aborted run kills it too; returns the untrack function. */
+export function trackForeignPid(pid: number | undefined): () => void {
+  if (pid === undefined) return () => undefined;
+  foreign.add(pid);
+  return () => foreign.delete(pid);
+}
 
 /** Last resort on abnormal exit of the bench: no child outlives it. */
 export function killAllManagedChildren(): void {
   for (const child of live) if (child.running) child.proc.kill('SIGKILL');
+  for (const pid of foreign) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  foreign.clear();
 }

@@ -1,5 +1,7 @@
 /** The run's figures to the JSON of bench/results/latest.json, with the targets judged (pure). */
-import type { BullmqResult, CeilingResult, InFlightResult, LatencyResult, ThroughputResult } from '../load/protocol';
+import type { BullmqResult, CeilingResult, DaprWorkflowResult, InFlightResult, LatencyResult, ThroughputResult } from '../load/protocol';
+import type { ProxyCounts } from '../processes/counting-proxy';
+import type { StoreDelta } from '../processes/store-counters';
 import { ratio } from '../stats/rates';
 import type { HotFunction } from '../stats/cpu-profile';
 import type { RssSample, RssTrend } from '../stats/rss-trend';
@@ -15,6 +17,84 @@ export type Outcome<T> = { ok: true; result: T; server: ServerFigures } | { ok: 
 export interface InFlightFigures extends InFlightResult {
   rssMbWithBacklog: number | null;
   rssMbAfterDrain: number | null;
+}
+
+/** Conductor OSS driven like Baton: its maximum, then its latencies at 70% of that maximum. */
+export interface ConductorFigures {
+  version: string;
+  startSeconds: number;
+  throughput: ThroughputResult;
+  throughputCpuCores: number | null;
+  latency: LatencyResult | null;
+  latencyCpuCores: number | null;
+  latencyError?: string;
+}
+
+/** Calls per task completion, counted in the window (proxies between Baton and daprd; the engines' own counters). */
+export interface PerTaskCounts {
+  /** Round trips the replicas start to their daprd (app → daprd: actor calls, state, reminders, publish), health and metadata reads left out. */
+  sidecarCallsPerTask: number | null;
+  /** Calls daprd makes into the replicas (daprd → app: actor method deliveries, reminders firing, pub/sub deliveries), probes left out. */
+  sidecarDeliveriesPerTask: number | null;
+  /** Both, per direction and kind of call (e.g. `app→daprd PUT actors/WorkflowActor/method/update`). */
+  sidecarCallsPerTaskByCategory: Record<string, number>;
+  /** Calls left out of both figures in the window (daprd's app health probes, metadata reads). */
+  sidecarHousekeepingCalls: number;
+  storeCallsPerTask: { cassandra: number | null; esBulkRequests: number | null; esIndexedDocs: number | null; esQueries: number | null; redisCommands: number | null };
+}
+
+export interface DistributedFigures extends PerTaskCounts {
+  replicas: number;
+  throughput: ThroughputResult;
+  cpuCoresBatonAndDapr: number | null;
+  /** CPU in the window per group: both replicas, the Dapr processes, and the shared Cassandra and Elasticsearch JVMs. */
+  cpuCoresByGroup: Record<string, number | null>;
+  tasksInWindow: number;
+  storeErrors: string[];
+  latency: LatencyResult | null;
+  latencyError?: string;
+}
+
+const HOUSEKEEPING = /healthz|metadata/;
+const per = (n: number | null | undefined, tasks: number): number | null => (n == null || !(tasks > 0) ? null : Math.round((n / tasks) * 100) / 100);
+
+/**
+ * The window's counts divided by the tasks completed in it (pure). `toSidecar` and `fromSidecar` are the
+ * two directions: a call between two replicas' actors shows once in each (the caller's app → daprd, the
+ * host's daprd → app), so only app → daprd counts as a round trip.
+ */
+export function perTask(toSidecar: ProxyCounts[], fromSidecar: ProxyCounts[], stores: StoreDelta | null, tasks: number): PerTaskCounts {
+  const byCategory: Record<string, number> = {};
+  let housekeeping = 0;
+  const tally = (counts: ProxyCounts[], direction: string): number => {
+    let n = 0;
+    for (const c of counts) {
+      for (const [k, v] of Object.entries(c.byCategory)) {
+        if (HOUSEKEEPING.test(k)) {
+          housekeeping += v;
+          continue;
+        }
+        n += v;
+        byCategory[`${direction} ${k}`] = (byCategory[`${direction} ${k}`] ?? 0) + v;
+      }
+    }
+    return n;
+  };
+  const out = tally(toSidecar, 'app→daprd');
+  const inbound = tally(fromSidecar, 'daprd→app');
+  return {
+    sidecarCallsPerTask: toSidecar.length > 0 ? per(out, tasks) : null,
+    sidecarDeliveriesPerTask: fromSidecar.length > 0 ? per(inbound, tasks) : null,
+    sidecarCallsPerTaskByCategory: Object.fromEntries(Object.entries(byCategory).map(([k, v]) => [k, per(v, tasks) ?? 0]).sort((a, b) => (b[1] as number) - (a[1] as number))),
+    sidecarHousekeepingCalls: housekeeping,
+    storeCallsPerTask: {
+      cassandra: per(stores?.cassandraRequests, tasks),
+      esBulkRequests: per(stores?.esBulkRequests, tasks),
+      esIndexedDocs: per(stores?.esIndexed, tasks),
+      esQueries: per(stores?.esQueries, tasks),
+      redisCommands: per(stores?.redisCommands, tasks),
+    },
+  };
 }
 
 export interface Machine {
@@ -33,6 +113,13 @@ export interface RunRecord {
   machine: Machine;
   settings: Record<string, unknown>;
   ceiling?: Outcome<CeilingResult>;
+  /** The runtime's own ceiling: bare node:http, same endpoint and client. */
+  rawCeiling?: Outcome<CeilingResult>;
+  conductor?: Outcome<ConductorFigures>;
+  daprWorkflow?: Outcome<DaprWorkflowResult>;
+  distributed?: Outcome<DistributedFigures>;
+  /** Peers and phases not run, with the reason printed (missing engine, --quick). */
+  skipped: { phase: string; reason: string }[];
   bullmq?: Outcome<BullmqResult>;
   simple3?: Outcome<ThroughputResult>;
   steps13?: Outcome<ThroughputResult>;
@@ -75,6 +162,23 @@ export interface LatestJson {
   scheduleToPollP99Ms: number | null;
   rssMbPeak: number | null;
   rssMbAfter100k: number | null;
+  rawHttpCeilingRps: number | null;
+  ratioToRawHttp: number | null;
+  updateV2ToClassic: number | null;
+  conductorTasksPerSecond: number | null;
+  ratioToConductor: number | null;
+  conductorStartP99Ms: number | null;
+  conductorUpdateP99Ms: number | null;
+  conductorScheduleToPollP99Ms: number | null;
+  daprWorkflowsPerSecond: number | null;
+  ratioToDaprWorkflow: number | null;
+  distributedTasksPerSecond: number | null;
+  sidecarCallsPerTask: number | null;
+  sidecarDeliveriesPerTask: number | null;
+  cassandraRequestsPerTask: number | null;
+  distributedStartP99Ms: number | null;
+  distributedUpdateP99Ms: number | null;
+  distributedScheduleToPollP99Ms: number | null;
   machine: Machine;
   mode: 'quick' | 'full';
   definitions: Record<string, string>;
@@ -112,6 +216,23 @@ export const DEFINITIONS: Record<string, string> = {
   scheduleToPollP99Ms: "p99 of (poll answer time - task.scheduledTime) at 70% load; both from this machine's wall clock",
   rssMbPeak: 'highest VmHWM/VmRSS of any Baton process in the run (/proc/<pid>/status)',
   rssMbAfter100k: 'VmRSS of Baton after 100,000 completed 3-task workflows (full mode; null in --quick)',
+  rawHttpCeilingRps: 'requests per second of a bare node:http POST endpoint (JSON in, small JSON out, no framework), same client and load process',
+  ratioToRawHttp: "Baton's HTTP requests per second in the 3-task window / rawHttpCeilingRps",
+  updateV2ToClassic: 'updateV2TasksPerSecond / tasksPerSecond (update-v2 workers vs poll-and-update workers, same workflow)',
+  conductorTasksPerSecond: "Conductor OSS's own server (boot jar, default SQLite configuration), same definitions, workers and window as tasksPerSecond",
+  ratioToConductor: 'tasksPerSecond / conductorTasksPerSecond',
+  conductorStartP99Ms: 'as startP99Ms, for Conductor at 70% of its own maximum',
+  conductorUpdateP99Ms: 'as updateP99Ms, for Conductor at 70% of its own maximum',
+  conductorScheduleToPollP99Ms: 'as scheduleToPollP99Ms, for Conductor at 70% of its own maximum',
+  daprWorkflowsPerSecond: 'Dapr Workflow on a real daprd: the same 3-step chain as three activities, scheduled and awaited by the load process (closed loop, steady window)',
+  ratioToDaprWorkflow: 'workflowsPerSecond / daprWorkflowsPerSecond',
+  distributedTasksPerSecond: 'tasksPerSecond of two Baton replicas on real daprd, Cassandra, Elasticsearch and Redis (requests balanced over both)',
+  sidecarCallsPerTask: 'round trips the replicas start to their daprd (app → daprd; health and metadata left out) in the distributed window / tasks completed in it, counted by proxies',
+  sidecarDeliveriesPerTask: 'calls daprd makes into the replicas (actor method deliveries, reminders, pub/sub; health probes left out) per task, same window',
+  cassandraRequestsPerTask: "Cassandra coordinator requests on the run's keyspace per task (system_views.coordinator_{read,write,scan}_latency counts), same window",
+  distributedStartP99Ms: 'as startP99Ms, distributed profile at 70% of its maximum',
+  distributedUpdateP99Ms: 'as updateP99Ms, distributed profile at 70% of its maximum',
+  distributedScheduleToPollP99Ms: 'as scheduleToPollP99Ms, distributed profile at 70% of its maximum',
 };
 
 export function buildLatest(run: RunRecord): LatestJson {
@@ -120,6 +241,10 @@ export function buildLatest(run: RunRecord): LatestJson {
   const bull = value(run.bullmq);
   const lat = value(run.latency);
   const v2 = value(run.updateV2);
+  const raw = value(run.rawCeiling);
+  const cond = value(run.conductor);
+  const dwf = value(run.daprWorkflow);
+  const dist = value(run.distributed);
   const soakDone = run.memory.soakTarget > 0 && (run.memory.soakCompleted ?? 0) >= run.memory.soakTarget;
   const rssMbAfter100k = soakDone && run.memory.soakTarget >= 100_000 ? run.memory.rssMbAfterSoak : null;
   const latest = {
@@ -137,14 +262,37 @@ export function buildLatest(run: RunRecord): LatestJson {
     scheduleToPollP99Ms: lat?.scheduleToPollMs?.p99 ?? null,
     rssMbPeak: run.memory.rssMbPeak,
     rssMbAfter100k,
+    rawHttpCeilingRps: raw?.requestsPerSecond ?? null,
+    ratioToRawHttp: ratio(s3?.httpRequestsPerSecond, raw?.requestsPerSecond),
+    updateV2ToClassic: ratio(v2?.tasksPerSecond, s3?.tasksPerSecond),
+    conductorTasksPerSecond: cond?.throughput.tasksPerSecond ?? null,
+    ratioToConductor: ratio(s3?.tasksPerSecond, cond?.throughput.tasksPerSecond),
+    conductorStartP99Ms: cond?.latency?.startLatencyMs?.p99 ?? null,
+    conductorUpdateP99Ms: cond?.latency?.updateLatencyMs?.p99 ?? null,
+    conductorScheduleToPollP99Ms: cond?.latency?.scheduleToPollMs?.p99 ?? null,
+    daprWorkflowsPerSecond: dwf?.workflowsPerSecond ?? null,
+    ratioToDaprWorkflow: ratio(s3?.workflowsPerSecond, dwf?.workflowsPerSecond),
+    distributedTasksPerSecond: dist?.throughput.tasksPerSecond ?? null,
+    sidecarCallsPerTask: dist?.sidecarCallsPerTask ?? null,
+    sidecarDeliveriesPerTask: dist?.sidecarDeliveriesPerTask ?? null,
+    cassandraRequestsPerTask: dist?.storeCallsPerTask.cassandra ?? null,
+    distributedStartP99Ms: dist?.latency?.startLatencyMs?.p99 ?? null,
+    distributedUpdateP99Ms: dist?.latency?.updateLatencyMs?.p99 ?? null,
+    distributedScheduleToPollP99Ms: dist?.latency?.scheduleToPollMs?.p99 ?? null,
   };
   const targets: Target[] = [
     atLeast('ratioToHttpCeiling', 0.5, latest.ratioToHttpCeiling),
     atLeast('tasksPerSecond (3-task)', 1500, latest.tasksPerSecond, '/s'),
-    atLeast('ratioToBullmq', 0.5, latest.ratioToBullmq),
-    atLeast('ratioToBullmq, update-v2 workers', 0.5, latest.ratioToBullmqUpdateV2),
+    atLeast('ratioToConductor (tasks/s)', 3, latest.ratioToConductor),
+    atLeast('ratioToDaprWorkflow (workflows/s)', 5, latest.ratioToDaprWorkflow),
+    atLeast('ratioToRawHttp (HTTP requests)', 0.25, latest.ratioToRawHttp),
+    atLeast('ratioToBullmq', 0.6, latest.ratioToBullmq),
+    atLeast('ratioToBullmq, update-v2 workers', 0.6, latest.ratioToBullmqUpdateV2),
+    atLeast('updateV2ToClassic', 1.3, latest.updateV2ToClassic),
     atMost('updateP99Ms at 70%', 20, latest.updateP99Ms, ' ms'),
     atMost('scheduleToPollP99Ms at 70%', 50, latest.scheduleToPollP99Ms, ' ms'),
+    atMost('startP99Ms at 70%', 30, latest.startP99Ms, ' ms'),
+    atMost('sidecarCallsPerTask (distributed)', 3, latest.sidecarCallsPerTask, ''),
     {
       name: 'RSS flat after 100k workflows',
       target: run.memory.trend?.rule ?? 'full mode only',

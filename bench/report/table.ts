@@ -1,6 +1,6 @@
 /** The run as a readable text report for stdout (pure). */
 import type { LatencySummary } from '../stats/percentiles';
-import type { LatestJson, Outcome } from './results';
+import type { LatestJson, Outcome, Target } from './results';
 
 /** Columns padded to their widest cell; numbers right-aligned. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -32,11 +32,30 @@ export function renderReport(j: LatestJson): string {
     const c = d.ceiling.ok ? d.ceiling.result : null;
     refRows.push(['HTTP ceiling: express 5, trivial JSON POST', c ? `${fmt(c.requestsPerSecond)} req/s` : `FAILED: ${failed(d.ceiling)}`, c ? pair(c.latencyMs) : '', cpu(d.ceiling)]);
   }
+  if (d.rawCeiling) {
+    const c = d.rawCeiling.ok ? d.rawCeiling.result : null;
+    refRows.push(['HTTP ceiling: bare node:http, trivial JSON POST', c ? `${fmt(c.requestsPerSecond)} req/s` : `FAILED: ${failed(d.rawCeiling)}`, c ? pair(c.latencyMs) : '', cpu(d.rawCeiling)]);
+  }
   if (d.bullmq) {
     const b = d.bullmq.ok ? d.bullmq.result : null;
     refRows.push(['BullMQ: 3-job chains, Redis AOF everysec', b ? `${fmt(b.jobsPerSecond)} jobs/s` : `FAILED: ${failed(d.bullmq)}`, b ? pair(b.jobLatencyMs) : '', cpu(d.bullmq)]);
   }
+  if (d.conductor) {
+    const c = d.conductor.ok ? d.conductor.result : null;
+    refRows.push([
+      `Conductor OSS ${c?.version ?? ''}: 3-task SIMPLE, same workers`.replace('  ', ' '),
+      c ? `${fmt(c.throughput.tasksPerSecond)} tasks/s` : `FAILED: ${failed(d.conductor)}`,
+      c ? pair(c.throughput.updateLatencyMs) : '',
+      cpu(d.conductor),
+    ]);
+  }
+  if (d.daprWorkflow) {
+    const w = d.daprWorkflow.ok ? d.daprWorkflow.result : null;
+    refRows.push(['Dapr Workflow: 3-activity chain, real daprd', w ? `${fmt(w.workflowsPerSecond, 1)} workflows/s` : `FAILED: ${failed(d.daprWorkflow)}`, w ? pair(w.completionLatencyMs) : '', cpu(d.daprWorkflow)]);
+  }
+  for (const s of d.skipped ?? []) refRows.push([s.phase, `skipped: ${s.reason}`, '', '']);
   out.push(formatTable(['reference', 'rate', 'latency p50 / p99 ms', 'server CPU cores'], refRows));
+  out.push('(latency: express/node:http/BullMQ per request or job; Conductor per task update; Dapr Workflow schedule to completion)');
   out.push('');
 
   out.push('Throughput, closed loop at maximum rate (steady window after warm-up)');
@@ -117,6 +136,36 @@ export function renderReport(j: LatestJson): string {
     out.push('');
   }
 
+  const cond = d.conductor?.ok ? d.conductor.result : null;
+  if (cond) {
+    out.push(`Conductor OSS ${cond.version} (started in ${fmt(cond.startSeconds, 1)} s; ${fmt(cond.throughput.tasksPerSecond)} tasks/s at max, ${fmt(cond.throughput.tasksPerPoll, 2)} tasks per poll, errors ${cond.throughput.errors.count}, verified ${cond.throughput.verification.completed}/${cond.throughput.verification.checked})`);
+    if (cond.latency) {
+      const l = cond.latency;
+      out.push(`at ${fmt(l.targetStartsPerSecond, 1)} starts/s (70% of its max), achieved ${fmt(l.achievedStartsPerSecond, 1)}/s, errors ${l.errors.count}: start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`);
+    } else if (cond.latencyError) out.push(`latency at 70%: FAILED: ${cond.latencyError.split('\n')[0]}`);
+    out.push('');
+  }
+
+  if (d.distributed) {
+    out.push('Distributed profile: two Baton replicas, each beside its own daprd; Cassandra, Elasticsearch, Redis');
+    if (!d.distributed.ok) out.push(`FAILED: ${failed(d.distributed)}`);
+    else {
+      const x = d.distributed.result;
+      const t = x.throughput;
+      out.push(`${fmt(t.tasksPerSecond)} tasks/s, ${fmt(t.workflowsPerSecond, 1)} workflows/s at max (update p50/p99 ${pair(t.updateLatencyMs)} ms, errors ${t.errors.count}, verified ${t.verification.completed}/${t.verification.checked}); CPU of replicas + Dapr processes ${fmt(x.cpuCoresBatonAndDapr, 2)} cores`);
+      if (x.latency) {
+        const l = x.latency;
+        out.push(`at 70% (${fmt(l.targetStartsPerSecond, 1)} starts/s): start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`);
+      } else if (x.latencyError) out.push(`latency at 70%: FAILED: ${x.latencyError.split('\n')[0]}`);
+      out.push(`CPU cores in the window: ${Object.entries(x.cpuCoresByGroup).map(([k, v]) => `${k} ${fmt(v, 2)}`).join(', ')}`);
+      const s = x.storeCallsPerTask;
+      out.push(`per task completion (counted over ${fmt(x.tasksInWindow)} tasks): ${fmt(x.sidecarCallsPerTask, 2)} sidecar round trips (app → daprd) and ${fmt(x.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(s.cassandra, 2)} Cassandra requests, ${fmt(s.esBulkRequests, 2)} ES bulk requests (${fmt(s.esIndexedDocs, 2)} docs), ${fmt(s.esQueries, 2)} ES queries, ${fmt(s.redisCommands, 2)} Redis commands`);
+      out.push(formatTable(['sidecar call (direction, kind)', 'per task'], Object.entries(x.sidecarCallsPerTaskByCategory).map(([k, v]) => [k, fmt(v, 3)])));
+      if (x.storeErrors.length) out.push(`store counters: ${x.storeErrors.join('; ')}`);
+    }
+    out.push('');
+  }
+
   out.push('Memory (Baton, /proc/<pid>/status)');
   const mem = d.memory;
   out.push(`peak RSS ${fmt(mem.rssMbPeak)} MB; ` + (mem.soakTarget > 0 ? `RSS after ${fmt(mem.soakCompleted)} completed workflows ${fmt(mem.rssMbAfterSoak)} MB` : 'no 100k soak in quick mode'));
@@ -136,11 +185,28 @@ export function renderReport(j: LatestJson): string {
     out.push('');
   }
 
+  out.push('Peers and ratios (one run, one machine)');
+  out.push(formatTable(['comparison', 'Baton', 'peer', 'ratio', 'target', 'result'], peerRows(j)));
+  out.push('');
+
   out.push('Summary');
   out.push(
     formatTable(
       ['key', 'value'],
       [
+        ['rawHttpCeilingRps', fmt(j.rawHttpCeilingRps)],
+        ['ratioToRawHttp', fmt(j.ratioToRawHttp, 3)],
+        ['conductorTasksPerSecond', fmt(j.conductorTasksPerSecond)],
+        ['ratioToConductor', fmt(j.ratioToConductor, 3)],
+        ['conductorStartP99Ms / UpdateP99Ms / ScheduleToPollP99Ms', `${fmt(j.conductorStartP99Ms, 2)} / ${fmt(j.conductorUpdateP99Ms, 2)} / ${fmt(j.conductorScheduleToPollP99Ms, 2)}`],
+        ['daprWorkflowsPerSecond', fmt(j.daprWorkflowsPerSecond, 1)],
+        ['ratioToDaprWorkflow', fmt(j.ratioToDaprWorkflow, 3)],
+        ['updateV2ToClassic', fmt(j.updateV2ToClassic, 3)],
+        ['distributedTasksPerSecond', fmt(j.distributedTasksPerSecond)],
+        ['sidecarCallsPerTask (app → daprd round trips)', fmt(j.sidecarCallsPerTask, 2)],
+        ['sidecarDeliveriesPerTask (daprd → app)', fmt(j.sidecarDeliveriesPerTask, 2)],
+        ['cassandraRequestsPerTask', fmt(j.cassandraRequestsPerTask, 2)],
+        ['distributed start / update / schedule-to-poll p99 ms', `${fmt(j.distributedStartP99Ms, 2)} / ${fmt(j.distributedUpdateP99Ms, 2)} / ${fmt(j.distributedScheduleToPollP99Ms, 2)}`],
         ['tasksPerSecond', fmt(j.tasksPerSecond)],
         ['workflowsPerSecond', fmt(j.workflowsPerSecond, 1)],
         ['httpCeilingRps', fmt(j.httpCeilingRps)],
@@ -167,6 +233,28 @@ export function renderReport(j: LatestJson): string {
     ),
   );
   return out.join('\n');
+}
+
+const verdict = (t: Target | undefined): string => (!t || t.met === null ? 'not measured' : t.met ? 'met' : 'MISSED');
+
+/** Every peer and ratio beside its target, one row each. */
+function peerRows(j: LatestJson): string[][] {
+  const target = (name: string): Target | undefined => j.targets.find((t) => t.name === name);
+  const row = (label: string, baton: string, peer: string, r: number | null, name: string): string[] => [label, baton, peer, fmt(r, 3), target(name)?.target ?? '', verdict(target(name))];
+  const batonRps = j.details.simple3?.ok ? j.details.simple3.result.httpRequestsPerSecond : null;
+  return [
+    row('tasks/s vs Conductor OSS (3-task SIMPLE)', fmt(j.tasksPerSecond), fmt(j.conductorTasksPerSecond), j.ratioToConductor, 'ratioToConductor (tasks/s)'),
+    row('workflows/s vs Dapr Workflow (3 steps)', fmt(j.workflowsPerSecond, 1), fmt(j.daprWorkflowsPerSecond, 1), j.ratioToDaprWorkflow, 'ratioToDaprWorkflow (workflows/s)'),
+    row('HTTP req/s vs bare node:http', fmt(batonRps), fmt(j.rawHttpCeilingRps), j.ratioToRawHttp, 'ratioToRawHttp (HTTP requests)'),
+    row('HTTP req/s vs express 5', fmt(batonRps), fmt(j.httpCeilingRps), j.ratioToHttpCeiling, 'ratioToHttpCeiling'),
+    row('tasks/s vs BullMQ jobs/s (poll + update)', fmt(j.tasksPerSecond), fmt(j.bullmqTasksPerSecond), j.ratioToBullmq, 'ratioToBullmq'),
+    row('tasks/s vs BullMQ jobs/s (update-v2)', fmt(j.updateV2TasksPerSecond), fmt(j.bullmqTasksPerSecond), j.ratioToBullmqUpdateV2, 'ratioToBullmq, update-v2 workers'),
+    row('update-v2 vs poll + update workers', fmt(j.updateV2TasksPerSecond), fmt(j.tasksPerSecond), j.updateV2ToClassic, 'updateV2ToClassic'),
+    row('update p99 ms at 70% (Conductor at 70% of its max)', fmt(j.updateP99Ms, 1), fmt(j.conductorUpdateP99Ms, 1), null, 'updateP99Ms at 70%'),
+    row('schedule-to-poll p99 ms at 70%', fmt(j.scheduleToPollP99Ms, 1), fmt(j.conductorScheduleToPollP99Ms, 1), null, 'scheduleToPollP99Ms at 70%'),
+    row('start p99 ms at 70%', fmt(j.startP99Ms, 1), fmt(j.conductorStartP99Ms, 1), null, 'startP99Ms at 70%'),
+    row('distributed: sidecar calls per task', fmt(j.sidecarCallsPerTask, 2), '', null, 'sidecarCallsPerTask (distributed)'),
+  ];
 }
 
 function cpu(o: Outcome<unknown>): string {

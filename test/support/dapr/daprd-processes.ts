@@ -40,6 +40,7 @@ export interface SidecarOptions {
 export interface StartedDaprd {
   name: string;
   daprHttpPort: number;
+  daprGrpcPort: number;
   process: TestProcess;
   /** SIGTERM (daprd's graceful shutdown). */
   stop(): Promise<void>;
@@ -53,6 +54,8 @@ export interface DaprdCluster {
   schedulerAddress: string;
   dir: string;
   addSidecar(name: string, o: SidecarOptions): Promise<StartedDaprd>;
+  /** Every process started so far (redis-server, placement, scheduler, the sidecars). */
+  processes(): TestProcess[];
   close(): Promise<void>;
 }
 
@@ -107,7 +110,7 @@ spec:
           retry: untilTaken
 `;
 
-export async function startDaprdCluster(opts: { pubsubName?: string } = {}): Promise<DaprdCluster> {
+export async function startDaprdCluster(opts: { pubsubName?: string; /** Redis AOF with fsync every second (the bench's durability), instead of no persistence. */ redisAof?: boolean } = {}): Promise<DaprdCluster> {
   const bins = daprBinaries();
   if (!bins) throw new Error(missingDapr());
   const dir = mkdtempSync(join(tmpdir(), 'baton-dapr-'));
@@ -121,7 +124,8 @@ export async function startDaprdCluster(opts: { pubsubName?: string } = {}): Pro
     if (!process.env.BATON_KEEP_TEST_LOGS) rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const redis = started(new TestProcess('redis', bins.redis, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], logPath(dir, 'redis')));
+    const persistence = opts.redisAof ? ['--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir] : ['--appendonly', 'no'];
+    const redis = started(new TestProcess('redis', bins.redis, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', ...persistence], logPath(dir, 'redis')));
     const placement = started(
       new TestProcess(
         'placement',
@@ -203,11 +207,13 @@ export async function startDaprdCluster(opts: { pubsubName?: string } = {}): Pro
       return {
         name,
         daprHttpPort: http,
+        daprGrpcPort: grpc,
         process: p,
         stop: async () => void (await p.stop()),
         kill: () => p.kill(),
       };
     },
+    processes: () => [...procs],
     close,
   };
 }

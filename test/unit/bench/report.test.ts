@@ -1,5 +1,6 @@
 import { parseArgs } from '../../../bench/options';
-import { buildLatest, RunRecord } from '../../../bench/report/results';
+import { callCategory, countsBetween } from '../../../bench/processes/counting-proxy';
+import { buildLatest, perTask, RunRecord } from '../../../bench/report/results';
 import { formatTable, renderReport } from '../../../bench/report/table';
 import type { LatencySummary } from '../../../bench/stats/percentiles';
 
@@ -65,6 +66,13 @@ function record(overrides: Partial<RunRecord> = {}): RunRecord {
       },
     },
     inFlight: [{ ok: false, error: 'boom\nstack' }],
+    skipped: [{ phase: 'distributed', reason: 'CASSANDRA_CONTACT_POINTS not set' }],
+    rawCeiling: { ok: true, result: { requestsPerSecond: 30_000, latencyMs: lat(3), errors: 0, loadProcessCpuCores: 1 }, server },
+    daprWorkflow: {
+      ok: true,
+      server,
+      result: { workflowsPerSecond: 250, activitiesPerSecond: 750, inFlightWorkflows: 96, startLatencyMs: lat(5), completionLatencyMs: lat(80), loadProcessCpuCores: 1, failedWorkflows: 0, errors: { count: 0, samples: [] } },
+    },
     memory: {
       rssMbPeak: 150,
       soakTarget: 100_000,
@@ -99,15 +107,38 @@ describe('buildLatest', () => {
     });
   });
 
+  it('puts the peers under the keys issue 13 names, null for a peer that was not run', () => {
+    const j = buildLatest(record());
+    expect(j).toMatchObject({
+      rawHttpCeilingRps: 30_000,
+      ratioToRawHttp: 0.2,
+      updateV2ToClassic: 0.6,
+      daprWorkflowsPerSecond: 250,
+      ratioToDaprWorkflow: 4,
+      conductorTasksPerSecond: null,
+      ratioToConductor: null,
+      conductorUpdateP99Ms: null,
+      conductorScheduleToPollP99Ms: null,
+      distributedTasksPerSecond: null,
+      sidecarCallsPerTask: null,
+    });
+  });
+
   it('judges every target and reports a miss as a miss', () => {
     const byName = Object.fromEntries(buildLatest(record()).targets.map((t) => [t.name, t.met]));
     expect(byName).toEqual({
       ratioToHttpCeiling: true,
       'tasksPerSecond (3-task)': true,
+      'ratioToConductor (tasks/s)': null,
+      'ratioToDaprWorkflow (workflows/s)': false,
+      'ratioToRawHttp (HTTP requests)': false,
       ratioToBullmq: true,
       'ratioToBullmq, update-v2 workers': false,
+      updateV2ToClassic: false,
       'updateP99Ms at 70%': false,
       'scheduleToPollP99Ms at 70%': true,
+      'startP99Ms at 70%': true,
+      'sidecarCallsPerTask (distributed)': null,
       'RSS flat after 100k workflows': true,
     });
   });
@@ -129,7 +160,7 @@ describe('buildLatest', () => {
     expect(j.rssMbAfter100k).toBeNull();
     expect(j.httpCeilingRps).toBe(10_000);
     expect(j.ratioToBullmqUpdateV2).toBeNull();
-    expect(j.targets.map((t) => t.met)).toEqual([null, null, null, null, null, null, null]);
+    expect(j.targets.filter((t) => !/Dapr|RawHttp/.test(t.name)).every((t) => t.met === null)).toBe(true);
   });
 
   it('does not report RSS after 100k when the soak stopped short', () => {
@@ -147,11 +178,51 @@ describe('formatTable and renderReport', () => {
 
   it('renders figures, failures and target verdicts', () => {
     const text = renderReport(buildLatest(record()));
+    expect(text).toContain('30,000 req/s');
+    expect(text).toContain('250.0 workflows/s');
+    expect(text).toContain('skipped: CASSANDRA_CONTACT_POINTS not set');
+    expect(text).toMatch(/workflows\/s vs Dapr Workflow \(3 steps\)\s+1,000.0\s+250.0\s+4.000\s+>= 5\s+MISSED/);
     expect(text).toContain('2.0 / 9.0');
     expect(text).toContain('10,000 req/s');
     expect(text).toContain('FAILED: boom');
     expect(text).not.toContain('stack');
     expect(text).toMatch(/updateP99Ms at 70%\s+<= 20 ms\s+25\s+MISSED/);
+  });
+});
+
+describe('perTask and the counting proxy', () => {
+  it('divides the counted calls by the tasks, per direction, leaving health probes out of the figures', () => {
+    const a = { total: 4, byCategory: { 'PUT actors/WorkflowActor/method/update': 4 } };
+    const b = { total: 62, byCategory: { 'PUT actors/WorkflowActor/method/update': 44, 'POST publish/baton-pubsub': 18 } };
+    const d = countsBetween(a, b);
+    expect(d).toEqual({ total: 58, byCategory: { 'PUT actors/WorkflowActor/method/update': 40, 'POST publish/baton-pubsub': 18 } });
+    const inbound = { total: 22, byCategory: { 'PUT actors/WorkflowActor/method/update': 20, 'GET healthz/': 2 } };
+    const p = perTask([d], [inbound], { cassandraRequests: 100, esIndexed: 40, esBulkRequests: 4, esQueries: 0, redisCommands: 300 }, 20);
+    expect(p.sidecarCallsPerTask).toBe(2.9);
+    expect(p.sidecarDeliveriesPerTask).toBe(1);
+    expect(p.sidecarHousekeepingCalls).toBe(2);
+    expect(p.sidecarCallsPerTaskByCategory).toEqual({
+      'app→daprd PUT actors/WorkflowActor/method/update': 2,
+      'daprd→app PUT actors/WorkflowActor/method/update': 1,
+      'app→daprd POST publish/baton-pubsub': 0.9,
+    });
+    expect(p.storeCallsPerTask).toEqual({ cassandra: 5, esBulkRequests: 0.2, esIndexedDocs: 2, esQueries: 0, redisCommands: 15 });
+  });
+
+  it('gives null figures when nothing was counted or no task completed', () => {
+    const p = perTask([], [], null, 0);
+    expect(p.sidecarCallsPerTask).toBeNull();
+    expect(p.storeCallsPerTask.cassandra).toBeNull();
+  });
+
+  it('names a sidecar call by what it does, not by its ids', () => {
+    expect(callCategory('PUT', '/v1.0/actors/WorkflowActor/wf-123/method/update?x=1')).toBe('PUT actors/WorkflowActor/method/update');
+    expect(callCategory('PUT', '/actors/WorkflowActor/wf-9/method/remind/timeout')).toBe('PUT actors/WorkflowActor/method/remind/timeout');
+    expect(callCategory('POST', '/v1.0/actors/QueueActor/q1/state')).toBe('POST actors/QueueActor/state');
+    expect(callCategory('DELETE', '/actors/WorkflowActor/wf-1')).toBe('DELETE actors/WorkflowActor/deactivate');
+    expect(callCategory('POST', '/v1.0/publish/baton-pubsub/events')).toBe('POST publish/baton-pubsub');
+    expect(callCategory('GET', '/healthz')).toBe('GET healthz/');
+    expect(callCategory('GET', '/dapr/config')).toBe('GET dapr/config');
   });
 });
 
@@ -162,12 +233,22 @@ describe('parseArgs', () => {
     expect(o.soakWorkflows).toBe(0);
     expect(Math.max(...o.inFlightLevels)).toBeLessThan(100_000);
     expect(o.phases).toContain('update-v2'); // the JS SDK 4 path: every run reports it
+    expect(o.phases).toContain('dapr-workflow');
+    expect(o.phases).not.toContain('conductor'); // a JVM start takes minutes here
+    expect(o.skippedPhases.map((s) => s.phase)).toEqual(['conductor', 'distributed']);
+  });
+
+  it('runs a slow-start peer in quick mode when --only names it', () => {
+    const o = parseArgs(['--quick', '--only', 'conductor']);
+    expect(o.phases).toEqual(['conductor']);
+    expect(o.skippedPhases).toEqual([]);
   });
 
   it('gives full mode the 1k/10k/100k levels and the 100k soak', () => {
     const o = parseArgs([]);
     expect(o.inFlightLevels).toEqual([1000, 10_000, 100_000]);
     expect(o.soakWorkflows).toBe(100_000);
+    expect(o.phases).toEqual(expect.arrayContaining(['conductor', 'dapr-workflow', 'distributed']));
   });
 
   it('accepts --name value and --name=value', () => {
