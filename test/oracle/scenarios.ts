@@ -258,10 +258,11 @@ export const SCENARIOS: Scenario[] = [
       await ctx.c.ok('POST', '/api/event', { name: `${ctx.ns}_h`, event: `conductor:${ctx.ns}:ev`, active: true, actions: [{ action: 'start_workflow', start_workflow: { name: target, version: 1, input: { p: '${p}' }, correlationId: 'from-event' } }] });
       const id = await ctx.c.start(ctx.ns, { p: 'payload-1' });
       const wf = await ctx.c.waitWorkflow(id);
+      // Conductor's event processor picks up a new handler's queue on its own schedule (a minute or more here).
       const found = await eventuallyValue(async () => {
         const r = await ctx.c.ok('GET', `/api/workflow/${target}/correlated/from-event?includeClosed=true&includeTasks=true`);
         return Array.isArray(r) && r.length && r[0].status === 'COMPLETED' ? r : undefined;
-      });
+      }, 240_000);
       const handlers = await ctx.c.ok('GET', `/api/event/${encodeURIComponent(`conductor:${ctx.ns}:ev`)}?activeOnly=true`);
       return { wf: ctx.norm(wf), started: found.map((w: unknown) => ctx.norm(w)), handlers: ctx.mask(handlers) };
     },
@@ -276,7 +277,7 @@ export const SCENARIOS: Scenario[] = [
       const waitId = await ctx.c.start(waiter);
       await ctx.c.waitTask(waitId, 'hold', 'IN_PROGRESS');
       await ctx.c.start(ctx.ns, { target: waitId });
-      return { waiter: ctx.norm(await ctx.c.waitWorkflow(waitId)) };
+      return { waiter: ctx.norm(await ctx.c.waitWorkflow(waitId, undefined, 240_000)) };
     },
   },
   {
@@ -375,7 +376,7 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'terminate with triggerFailureWorkflow starts the failure workflow',
+    name: 'terminate with triggerFailureWorkflow',
     async run(ctx) {
       const t = `${ctx.ns}_t`;
       const onFail = `${ctx.ns}_onfail`;
@@ -383,8 +384,9 @@ export const SCENARIOS: Scenario[] = [
       await ctx.c.workflowDef(wfDef(ctx.ns, [simple('a', t)], { failureWorkflow: onFail }));
       const id = await ctx.c.start(ctx.ns);
       await ctx.c.ok('DELETE', `/api/workflow/${id}?reason=${encodeURIComponent('operator stop')}&triggerFailureWorkflow=true`);
-      const failureId = await eventuallyValue(async () => (await ctx.c.workflow(id)).output?.['conductor.failure_workflow']);
-      return { wf: ctx.norm(await ctx.c.workflow(id)), failure: ctx.norm(await ctx.c.waitWorkflow(failureId)) };
+      // Whether a failure workflow starts at all is the question: look for one for a while.
+      const failureId = await eventuallyValue(async () => (await ctx.c.workflow(id)).output?.['conductor.failure_workflow'], 15_000).catch(() => undefined);
+      return { wf: ctx.norm(await ctx.c.workflow(id)), failure: failureId ? ctx.norm(await ctx.c.waitWorkflow(failureId)) : 'none started' };
     },
   },
   // Management operations
@@ -509,7 +511,8 @@ export const SCENARIOS: Scenario[] = [
       const polled = await ctx.c.poll(t);
       // Conductor's clients post the line as a bare string body.
       const logPost = await status(ctx.c.req('POST', `/api/tasks/${polled.taskId}/log`, undefined, { raw: 'a log line', contentType: 'application/json' }));
-      const logs = ((await ctx.c.ok('GET', `/api/tasks/${polled.taskId}/log`)) as any[]).map((l) => l.log);
+      const logBody = await ctx.c.ok('GET', `/api/tasks/${polled.taskId}/log`);
+      const logs = Array.isArray(logBody) ? logBody.map((l: any) => l.log) : logBody;
       const byRef = await status(ctx.c.req('POST', `/api/tasks/${id}/a/COMPLETED?workerid=oracle`, { viaRef: 1 }));
       const unknownRef = await status(ctx.c.req('POST', `/api/tasks/${id}/zzz/COMPLETED`, {}));
       const task = await ctx.c.ok('GET', `/api/tasks/${polled.taskId}`);
