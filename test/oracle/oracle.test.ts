@@ -4,7 +4,7 @@ import { startBaton, type TestBaton } from '../support/baton';
 import { engineSuite } from '../support/real-engines';
 import { OracleClient } from './client';
 import { conductorMissing, startConductor, type RunningConductor } from './conductor-server';
-import { DIFFERENCES, unexplained } from './differences';
+import { unexplained } from './differences';
 import { diff } from './normalise';
 import { makeCtx, SCENARIOS } from './scenarios';
 
@@ -55,9 +55,4 @@ suite('differential: Baton against Conductor OSS', () => {
       expect(left).toEqual([]);
     }, 300_000);
   });
-});
-
-// Keeps the list honest: every entry names a reason.
-test('every listed difference has a reason', () => {
-  for (const d of DIFFERENCES) expect(d.reason.length).toBeGreaterThan(20);
 });
