@@ -4,7 +4,7 @@ const base = require('./jest.config');
 module.exports = {
   ...base,
   testPathIgnorePatterns: ['/node_modules/'],
-  testMatch: ['<rootDir>/test/real/**/*.test.ts', '<rootDir>/test/contracts/*.cassandra.test.ts', '<rootDir>/test/contracts/*.elasticsearch.test.ts'],
+  testMatch: ['<rootDir>/test/real/**/*.test.ts', '<rootDir>/test/oracle/**/*.test.ts', '<rootDir>/test/contracts/*.cassandra.test.ts', '<rootDir>/test/contracts/*.elasticsearch.test.ts'],
   setupFiles: ['<rootDir>/test/support/real-engines-setup.ts'],
   // Each real-engine cluster starts its own redis-server.
   globalSetup: undefined,
