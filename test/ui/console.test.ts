@@ -138,6 +138,12 @@ describe('executions', () => {
     await page.getByTestId('confirm').click();
     await page.getByTestId('bulk-result').filter({ hasText: '1 refused' }).waitFor();
     expect((await workflow(b.url, ids[1]!)).status).toBe('RUNNING');
+
+    await page.getByLabel('Select all on this page').check();
+    await page.getByTestId('bulkbar').getByRole('button', { name: 'Remove' }).click();
+    await page.getByTestId('confirm').click();
+    await page.getByTestId('bulk-result').filter({ hasText: 'Remove: 3 done' }).waitFor();
+    for (const id of ids) expect((await call(b.url, 'GET', `/api/workflow/${id}`)).status).toBe(404);
   });
 });
 

@@ -156,7 +156,8 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
     if (loaded.data) setText(JSON.stringify(loaded.data, null, 2));
   }, [loaded.data]);
   const [error, setError] = useState<unknown>();
-  const [saved, setSaved] = useState<string>();
+  // A first save moves to the definition's own URL (a new view): `saved` there carries the message.
+  const [saved, setSaved] = useState<string | undefined>(search.has('saved') ? 'Saved.' : undefined);
   const [confirm, setConfirm] = useState<ConfirmRequest>();
 
   // The preview keeps the last text that parsed into something with tasks.
@@ -184,7 +185,7 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
       else await api('PUT', '/api/metadata/workflowdef', [p.value]);
       setSaved(validateOnly ? 'The server accepts this definition.' : 'Saved.');
       const def = p.value as WorkflowDef;
-      if (!validateOnly && (def.name !== name || String(def.version) !== version)) navigate(`/definitions/workflow/${enc(def.name)}?version=${def.version}`, true);
+      if (!validateOnly && (def.name !== name || String(def.version) !== version)) navigate(`/definitions/workflow/${enc(def.name)}?version=${def.version}&saved`, true);
     } catch (e) {
       setError(e);
     }
@@ -246,6 +247,7 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
 }
 
 export function TaskDefEditor({ name }: { name?: string }) {
+  const { search } = useLocation();
   const navigate = useNavigate();
   const session = useSession();
   const loaded = useAsync(async () => (name ? api<TaskDef>('GET', `/api/metadata/taskdef/${enc(name)}`) : NEW_TASK), [name]);
@@ -254,7 +256,7 @@ export function TaskDefEditor({ name }: { name?: string }) {
     if (loaded.data) setText(JSON.stringify(loaded.data, null, 2));
   }, [loaded.data]);
   const [error, setError] = useState<unknown>();
-  const [saved, setSaved] = useState(false);
+  const [saved, setSaved] = useState(search.has('saved'));
   const save = async (): Promise<void> => {
     setError(undefined);
     setSaved(false);
@@ -264,7 +266,7 @@ export function TaskDefEditor({ name }: { name?: string }) {
       await api('PUT', '/api/metadata/taskdef', p.value);
       setSaved(true);
       const n = (p.value as TaskDef).name;
-      if (n !== name) navigate(`/definitions/task/${enc(n)}`, true);
+      if (n !== name) navigate(`/definitions/task/${enc(n)}?saved`, true);
     } catch (e) {
       setError(e);
     }

@@ -56,7 +56,7 @@ export function EventHandlersView() {
                 <td>{h.actions.map((a) => a.action).join(', ')}</td>
                 <td>
                   <label className="inline">
-                    <input type="checkbox" checked={h.active} disabled={!canWrite} onChange={() => void toggle(h)} data-testid="handler-active" aria-label={`${h.name} active`} />
+                    <input type="checkbox" checked={h.active} disabled={!canWrite} onChange={() => void toggle(h)} data-testid="handler-active" data-active={String(h.active)} aria-label={`${h.name} active`} />
                     {h.active ? 'on' : 'off'}
                   </label>
                 </td>

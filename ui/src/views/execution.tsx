@@ -38,13 +38,17 @@ export function ExecutionView({ id }: { id: string }) {
   const graph = useMemo(() => (w ? workflowGraph(w.workflowDefinition.tasks, w) : undefined), [w]);
   const tasks = useMemo(() => [...(w?.tasks ?? [])].sort((a, b) => a.seq - b.seq), [w]);
   const selected = tasks.find((t) => t.taskId === selectedTaskId);
-  const selectTask = (taskId: string | undefined): void => {
+  // A node that has not run yet is selected by its reference name (it has no task to show).
+  const selectedRef = selected ? undefined : (search.get('node') ?? undefined);
+  const select = (key: 'task' | 'node', value: string | undefined): void => {
     const q = new URLSearchParams(search);
-    if (taskId) q.set('task', taskId);
-    else q.delete('task');
+    q.delete('task');
+    q.delete('node');
+    if (value) q.set(key, value);
     const s = q.toString();
     navigate(`/executions/${enc(id)}${s ? `?${s}` : ''}`, true);
   };
+  const selectTask = (taskId: string | undefined): void => select('task', taskId);
 
   if (removed) return <div className="notice">Execution {id} was removed. <Link to="/executions">Back to executions</Link></div>;
   if (!w) return wf.error ? <ErrorBanner error={wf.error} title={`Execution ${id}`} /> : <p className="muted">Loading…</p>;
@@ -81,7 +85,7 @@ export function ExecutionView({ id }: { id: string }) {
       label: 'Remove',
       show: true,
       danger: true,
-      onClick: () => act('Remove?', async () => (await api('DELETE', `${path}/remove`), setRemoved(true)), { danger: true, body: <p>Deletes the execution and its tasks for good.</p> }),
+      onClick: () => act('Remove?', async () => (await api('DELETE', `${path}/remove`, undefined, { archiveWorkflow: false }), setRemoved(true)), { danger: true, body: <p>Deletes the execution and its tasks for good.</p> }),
     },
   ];
 
@@ -130,11 +134,38 @@ export function ExecutionView({ id }: { id: string }) {
         </div>
       )}
       <ErrorBanner error={wf.error} title="Refresh failed" />
-      <div className={`exec-body ${selected ? '' : 'no-side'}`}>
-        {graph && <WorkflowDiagram graph={graph} selected={selected ? nodeIdOfTask(selected) : undefined} onSelect={(n) => n.taskId && selectTask(n.taskId)} />}
+      <div className={`exec-body ${selected || selectedRef ? '' : 'no-side'}`}>
+        {graph && (
+          <WorkflowDiagram
+            graph={graph}
+            selected={selected ? nodeIdOfTask(selected) : selectedRef}
+            onSelect={(n) => (n.taskId ? selectTask(n.taskId) : n.kind === 'task' && n.ref && !n.dynamic ? select('node', n.ref) : undefined)}
+          />
+        )}
         {selected && (
           <aside className="side panel" aria-label="Task details">
             <TaskPanel workflow={w} task={selected} tasks={tasks} onClose={() => selectTask(undefined)} onSelect={selectTask} act={can ? act : undefined} />
+          </aside>
+        )}
+        {selectedRef && (
+          <aside className="side panel" aria-label="Task not run yet" data-testid="node-panel">
+            <div className="row">
+              <h2 className="grow">
+                {selectedRef} <StatusBadge />
+              </h2>
+              <button type="button" onClick={() => select('node', undefined)} aria-label="Close">
+                ×
+              </button>
+            </div>
+            <p className="muted">This task has not been scheduled in this execution.</p>
+            {can && (running || w.status === 'PAUSED') && (
+              <button
+                type="button"
+                onClick={() => act('Skip this task?', () => api('PUT', `${path}/skiptask/${enc(selectedRef)}`, {}), { body: <p>{selectedRef} will be marked SKIPPED instead of running when the execution reaches it.</p> })}
+              >
+                Skip task
+              </button>
+            )}
           </aside>
         )}
       </div>
@@ -310,8 +341,6 @@ function TaskPanel({
       },
     );
   };
-  const skip = (): void =>
-    act?.('Skip this task?', () => api('PUT', `${path}/skiptask/${enc(t.referenceTaskName)}`, {}), { body: <p>{t.referenceTaskName} is marked SKIPPED and the execution moves on.</p> });
 
   return (
     <div data-testid="task-panel" data-task={t.referenceTaskName}>
@@ -325,11 +354,6 @@ function TaskPanel({
       </div>
       {act && (
         <div className="row">
-          {(workflow.status === 'RUNNING' || workflow.status === 'PAUSED') && OPEN_TASK.has(t.status) && (
-            <button type="button" onClick={skip}>
-              Skip task
-            </button>
-          )}
           {TERMINAL.has(workflow.status) && (
             <button type="button" onClick={rerun}>
               Rerun from here…

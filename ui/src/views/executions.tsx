@@ -28,6 +28,7 @@ interface BulkResponse {
   bulkErrorResults: Record<string, string>;
 }
 
+// Remove deletes for good (archiveWorkflow=false: out of the store and the search index).
 type BulkOp = { label: string; method: string; path: string; danger?: boolean };
 const BULK: BulkOp[] = [
   { label: 'Pause', method: 'PUT', path: 'pause' },
@@ -35,7 +36,7 @@ const BULK: BulkOp[] = [
   { label: 'Retry', method: 'POST', path: 'retry' },
   { label: 'Restart', method: 'POST', path: 'restart' },
   { label: 'Terminate', method: 'POST', path: 'terminate', danger: true },
-  { label: 'Remove', method: 'DELETE', path: 'remove', danger: true },
+  { label: 'Remove', method: 'DELETE', path: 'remove?archiveWorkflow=false', danger: true },
 ];
 
 const COLUMNS: Array<[SortField | undefined, string]> = [
