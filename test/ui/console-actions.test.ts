@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { call, eventually, startBaton, type TestBaton } from '../support/baton';
-import { screenshot, startBrowser, waitAttr, waitCount, waitText, type TestBrowser } from '../support/browser';
+import { screenshot, startBrowser, waitAttr, waitCount, waitExactText, waitText, type TestBrowser } from '../support/browser';
 import { ok, register, start, uniq, waitForStatus, waitIndexed, workflow } from './console-fixtures';
 
 // Every action of the console reaches the server and its effect shows; a refusal shows the
@@ -186,9 +186,12 @@ describe('definitions', () => {
     await open('/definitions/workflow/new');
     await page.locator('[data-testid=definition-editor] .cm-content').waitFor();
     const name = uniq('ui_def');
-    await setEditor('definition-editor', JSON.stringify({ name, version: 1, tasks: [] }));
+    await setEditor('definition-editor', JSON.stringify({ name, version: 1, tasks: [] }, null, 2));
     await page.getByTestId('save').click();
     await waitText(page.getByTestId('error'), 'WorkflowTask list cannot be empty');
+    // Inline too: the message marks the property its path names.
+    await waitExactText(page.locator('[data-testid=definition-editor] .cm-lintRange-error'), '"tasks"');
+    await screenshot(page, 'definition-error');
     expect((await call(b.url, 'GET', `/api/metadata/workflowdef/${name}`)).status).toBe(404);
 
     const def = {

@@ -225,7 +225,7 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
       <ErrorBanner error={loaded.error} />
       <div className="editor-layout">
         <div>
-          <JsonEditor value={text} onChange={setText} height="620px" label="Workflow definition JSON" testId="definition-editor" />
+          <JsonEditor value={text} onChange={setText} height="620px" label="Workflow definition JSON" testId="definition-editor" problem={error} />
           <ErrorBanner error={error} title="Not saved" />
           {saved && (
             <div className="notice" role="status" data-testid="saved">
@@ -282,7 +282,7 @@ export function TaskDefEditor({ name }: { name?: string }) {
         )}
       </div>
       <ErrorBanner error={loaded.error} />
-      <JsonEditor value={text} onChange={setText} height="480px" label="Task definition JSON" testId="definition-editor" />
+      <JsonEditor value={text} onChange={setText} height="480px" label="Task definition JSON" testId="definition-editor" problem={error} />
       <ErrorBanner error={error} title="Not saved" />
       {saved && (
         <div className="notice" role="status" data-testid="saved">

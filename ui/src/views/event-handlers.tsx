@@ -136,7 +136,7 @@ export function EventHandlerEditor({ name }: { name?: string }) {
         )}
       </div>
       <ErrorBanner error={loaded.error} />
-      <JsonEditor value={text} onChange={setText} height="480px" label="Event handler JSON" testId="definition-editor" />
+      <JsonEditor value={text} onChange={setText} height="480px" label="Event handler JSON" testId="definition-editor" problem={error} />
       <ErrorBanner error={error} title="Not saved" />
     </section>
   );
