@@ -306,6 +306,10 @@ describe('layouts', () => {
     await screenshot(dark, 'executions-dark');
     await dark.goto(`${b.url}/executions/${id}`);
     await dark.locator('[data-testid=graph-node][data-node=w]').waitFor();
+    // Keyboard: a focused node opens its task with Enter.
+    await dark.locator('.react-flow__node[data-id=w]').focus();
+    await dark.keyboard.press('Enter');
+    await waitText(dark.getByTestId('task-panel'), 'WAIT');
     await screenshot(dark, 'execution-dark');
 
     const narrow = await browser.page({ width: 420, height: 800 });

@@ -59,7 +59,19 @@ export function WorkflowDiagram({ graph, selected, onSelect, testId = 'graph' }:
     [graph],
   );
   return (
-    <div className="graph" data-testid={testId}>
+    <div
+      className="graph"
+      data-testid={testId}
+      // Keyboard: Tab moves between nodes (React Flow makes them focusable), Enter or Space opens one.
+      onKeyDown={(e) => {
+        if (e.key !== 'Enter' && e.key !== ' ') return;
+        const id = (e.target as HTMLElement).closest('.react-flow__node')?.getAttribute('data-id');
+        const g = id ? graph.nodes.find((n) => n.id === id) : undefined;
+        if (!g) return;
+        e.preventDefault();
+        onSelect?.(g);
+      }}
+    >
       <ReactFlow
         nodes={nodes}
         edges={edges}
