@@ -180,8 +180,10 @@ describe('one execution', () => {
     await waitText(node('loop'), '×3');
     await screenshot(page, 'execution');
 
-    // The task panel of the loop body: input, output, poll count; then the sub-workflow link.
-    await node('sub').click();
+    // The sub-workflow's task panel, then its link to the child execution.
+    // By keyboard: a tall graph may hold the node outside the visible pane, where a click cannot reach.
+    await page.locator('.react-flow__node[data-id="sub"]').focus();
+    await page.keyboard.press('Enter');
     await page.getByTestId('task-panel').waitFor();
     expect(new URL(page.url()).searchParams.get('task')).toBe(w.tasks.find((t: any) => t.referenceTaskName === 'sub').taskId);
     await page.getByTestId('subworkflow-link').click();
@@ -213,5 +215,11 @@ describe('one execution', () => {
     await waitText(panel.getByTestId('task-logs'), 'working on it');
     await waitText(page.getByTestId('timeline'), 'work');
     await screenshot(page, 'task-panel');
+
+    // The workflow's input in its tab, the tab kept in the URL.
+    await page.getByRole('tab', { name: 'Input and output' }).click();
+    await waitText(page.getByTestId('workflow-input'), '"greeting": "hello"');
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('io');
+    expect(new URL(page.url()).searchParams.get('task')).toBe(polled.taskId);
   });
 });

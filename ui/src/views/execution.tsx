@@ -13,13 +13,20 @@ const TERMINAL = new Set(['COMPLETED', 'FAILED', 'TIMED_OUT', 'TERMINATED']);
 const OPEN_TASK = new Set(['SCHEDULED', 'IN_PROGRESS']);
 
 type Tab = 'timeline' | 'tasks' | 'io' | 'variables' | 'json';
+const TABS: Array<[Tab, string]> = [
+  ['timeline', 'Timeline'],
+  ['tasks', 'Tasks'],
+  ['io', 'Input and output'],
+  ['variables', 'Variables'],
+  ['json', 'JSON'],
+];
 
 export function ExecutionView({ id }: { id: string }) {
   const { search } = useLocation();
   const navigate = useNavigate();
   const session = useSession();
   const selectedTaskId = search.get('task') ?? undefined;
-  const [tab, setTab] = useState<Tab>('timeline');
+  const tab = (TABS.some(([k]) => k === search.get('tab')) ? search.get('tab') : 'timeline') as Tab;
   const [confirm, setConfirm] = useState<ConfirmRequest>();
   const [removed, setRemoved] = useState(false);
 
@@ -40,11 +47,14 @@ export function ExecutionView({ id }: { id: string }) {
   const selected = tasks.find((t) => t.taskId === selectedTaskId);
   // A node that has not run yet is selected by its reference name (it has no task to show).
   const selectedRef = selected ? undefined : (search.get('node') ?? undefined);
-  const select = (key: 'task' | 'node', value: string | undefined): void => {
+  const select = (key: 'task' | 'node' | 'tab', value: string | undefined): void => {
     const q = new URLSearchParams(search);
-    q.delete('task');
-    q.delete('node');
+    if (key !== 'tab') {
+      q.delete('task');
+      q.delete('node');
+    }
     if (value) q.set(key, value);
+    else q.delete(key);
     const s = q.toString();
     navigate(`/executions/${enc(id)}${s ? `?${s}` : ''}`, true);
   };
@@ -169,17 +179,7 @@ export function ExecutionView({ id }: { id: string }) {
           </aside>
         )}
       </div>
-      <Tabs<Tab>
-        tabs={[
-          ['timeline', 'Timeline'],
-          ['tasks', `Tasks (${tasks.length})`],
-          ['io', 'Input and output'],
-          ['variables', 'Variables'],
-          ['json', 'JSON'],
-        ]}
-        current={tab}
-        onChange={setTab}
-      />
+      <Tabs<Tab> tabs={TABS.map(([k, label]) => [k, k === 'tasks' ? `${label} (${tasks.length})` : label])} current={tab} onChange={(k) => select('tab', k === 'timeline' ? undefined : k)} />
       {tab === 'timeline' && <Timeline workflow={w} tasks={tasks} onSelect={selectTask} />}
       {tab === 'tasks' && <TaskTable tasks={tasks} onSelect={selectTask} />}
       {tab === 'io' && (
