@@ -17,7 +17,14 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
+/** The console the tests look at is the built one (`npm run build`, which `npm test` runs first). */
+export function assertConsoleBuilt(): void {
+  const index = path.resolve(__dirname, '../../dist/ui/index.html');
+  if (!fs.existsSync(index)) throw new Error(`The console is not built (no ${index}): run npm run build first`);
+}
+
 export async function startBrowser(): Promise<TestBrowser> {
+  assertConsoleBuilt();
   if (!fs.existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
   // launch() gives every browser a fresh temporary --user-data-dir of its own.
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS, timeout: 60_000 });

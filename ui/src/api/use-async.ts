@@ -34,7 +34,6 @@ export function useAsync<T>(load: () => Promise<T>, deps: readonly unknown[], po
         setLoading(false);
       },
     );
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
 
   useEffect(() => {

@@ -8,7 +8,7 @@ import { JsonEditor, parseJson } from '../components/json-editor';
 import { quoted } from '../model/execution-search';
 import { Link, enc, useLocation, useNavigate } from '../router';
 
-/** Pending HUMAN tasks, found through the task search; completed or failed through POST /api/tasks, as a worker would. */
+/** Pending HUMAN tasks, found through the task search; completed or failed through POST /api/task (the interface's HUMAN completion), as a worker would. */
 export function HumanInboxView() {
   const { search } = useLocation();
   const navigate = useNavigate();
@@ -105,7 +105,7 @@ function HumanTaskForm({ task, canAct, onDone }: { task: Task; canAct: boolean; 
     if (!p.ok) return setError(new Error(`Output: ${p.message}`));
     setBusy(true);
     try {
-      await api('POST', '/api/tasks', {
+      await api('POST', '/api/task', {
         workflowInstanceId: task.workflowInstanceId,
         taskId: task.taskId,
         status,

@@ -24,7 +24,6 @@ export function StartWorkflowView() {
   useEffect(() => {
     const params = def.data?.inputParameters ?? [];
     if (params.length && input.replace(/\s/g, '') === '{}') setInput(JSON.stringify(Object.fromEntries(params.map((p) => [p, ''])), null, 2));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [def.data]);
 
   const submit = async (e: FormEvent): Promise<void> => {
