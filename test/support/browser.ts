@@ -44,8 +44,8 @@ export async function startBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** Screenshots go to docs/ui (committed, shown in the README) when SAVE_UI_SCREENSHOTS=1, else to a temporary folder. */
-export const SCREENSHOT_DIR = process.env.SAVE_UI_SCREENSHOTS === '1' ? path.resolve(__dirname, '../../docs/ui') : fs.mkdtempSync(path.join(os.tmpdir(), 'baton-ui-shots-'));
+/** Screenshots go to docs/ui (committed, shown in the README) with SAVE_UI_SCREENSHOTS=1, else to one folder under the temp directory, overwritten each run. */
+export const SCREENSHOT_DIR = process.env.SAVE_UI_SCREENSHOTS === '1' ? path.resolve(__dirname, '../../docs/ui') : path.join(os.tmpdir(), 'baton-ui-screenshots');
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
