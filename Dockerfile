@@ -17,6 +17,8 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+# The operator console (ui/) builds into dist/ui with the rest.
+COPY ui ./ui
 RUN npm run build \
  && npm prune --omit=dev \
  && rm -f dist/.tsbuildinfo

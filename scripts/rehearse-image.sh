@@ -16,6 +16,7 @@ echo "build stage in $work/build"
 mkdir -p "$work/build"
 cp package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json "$work/build/"
 cp -r src "$work/build/src"
+cp -r ui "$work/build/ui"
 (cd "$work/build" && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent && npm prune --omit=dev --loglevel=error && rm -f dist/.tsbuildinfo)
 
 echo "runtime stage in $work/app"

@@ -17,6 +17,7 @@ import { jsonDepthGuard } from './api/json-depth';
 import { workerCalls, type WorkerCalls } from './api/worker-calls';
 import type { AuthRoutesDeps } from './api/auth-routes';
 import type { RequestGate } from './auth/request-gate';
+import { consoleRouter } from './api/console';
 
 export interface AppDeps {
   workflows: WorkflowService;
@@ -37,6 +38,8 @@ export interface AppDeps {
   mount?: (app: Express) => void;
   /** Who may do what (src/auth): the gate every request passes first, and the token and application routes. */
   access?: { gate: RequestGate; routes: AuthRoutesDeps };
+  /** The built operator console served at `/` (default dist/ui); false serves none. */
+  consoleDir?: string | false;
 }
 
 /** The HTTP front end: the hot worker calls straight on node:http, everything else through express. */
@@ -85,6 +88,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
   app.use(express.text({ limit: d.maxBodyBytes, type: 'text/*' }));
   app.use(jsonDepthGuard(d.maxJsonDepth));
   mountRoutes(app, routes);
+  if (d.consoleDir !== false) app.use(consoleRouter(d.consoleDir));
   app.use(notFoundHandler);
   app.use(errorHandler(d.log));
   return app;

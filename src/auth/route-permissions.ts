@@ -1,3 +1,4 @@
+import { isConsolePath } from '../api/console-paths';
 import type { Permission } from './roles';
 
 // THE table of who may call what: every route Baton serves, with the permission it needs. The
@@ -161,7 +162,8 @@ export class RoutePermissions {
 
   /** The permission a request needs; `path` is the URL path without its query. HEAD is GET. */
   of(method: string | undefined, path: string): Permission {
-    return this.rule(method, path) ?? UNLISTED_PERMISSION;
+    // The console's page and assets hold no data (it signs in with a key, then calls the API): open to all.
+    return this.rule(method, path) ?? ((method === 'GET' || method === 'HEAD') && isConsolePath(path) ? 'public' : UNLISTED_PERMISSION);
   }
 
   /** The permission of the rule matching the request, if one does. */

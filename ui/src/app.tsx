@@ -1,0 +1,81 @@
+import { useEffect } from 'react';
+import { useSession } from './api/session';
+import { ThemeSwitch } from './components/theme';
+import { Link, matchPath, useLocation, useNavigate } from './router';
+import { EventHandlerEditor, EventHandlersView } from './views/event-handlers';
+import { DefinitionsView, TaskDefEditor, WorkflowDefEditor } from './views/definitions';
+import { ExecutionView } from './views/execution';
+import { ExecutionsView } from './views/executions';
+import { HumanInboxView } from './views/human-inbox';
+import { QueuesView } from './views/queues';
+import { SignInView } from './views/sign-in';
+import { StartWorkflowView } from './views/start-workflow';
+
+const NAV: Array<[string, string]> = [
+  ['/executions', 'Executions'],
+  ['/definitions', 'Definitions'],
+  ['/human', 'Human tasks'],
+  ['/queues', 'Queues'],
+  ['/events', 'Event handlers'],
+];
+
+function View() {
+  const { path } = useLocation();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (path === '/' || path === '') navigate('/executions', true);
+  }, [path, navigate]);
+  let m: Record<string, string> | undefined;
+  if (matchPath('/executions', path)) return <ExecutionsView />;
+  if ((m = matchPath('/executions/:id', path))) return <ExecutionView key={m.id} id={m.id!} />;
+  if (matchPath('/definitions', path)) return <DefinitionsView />;
+  if (matchPath('/definitions/workflow/new', path)) return <WorkflowDefEditor key="new" />;
+  if ((m = matchPath('/definitions/workflow/:name', path))) return <WorkflowDefEditor key={m.name} name={m.name} />;
+  if (matchPath('/definitions/task/new', path)) return <TaskDefEditor key="new" />;
+  if ((m = matchPath('/definitions/task/:name', path))) return <TaskDefEditor key={m.name} name={m.name} />;
+  if (matchPath('/start', path)) return <StartWorkflowView />;
+  if (matchPath('/human', path)) return <HumanInboxView />;
+  if (matchPath('/queues', path)) return <QueuesView />;
+  if (matchPath('/events', path)) return <EventHandlersView />;
+  if (matchPath('/events/new', path)) return <EventHandlerEditor key="new" />;
+  if ((m = matchPath('/events/:name', path))) return <EventHandlerEditor key={m.name} name={m.name} />;
+  return (
+    <p>
+      No such page. <Link to="/executions">Executions</Link>
+    </p>
+  );
+}
+
+export function App() {
+  const session = useSession();
+  const { path } = useLocation();
+  return (
+    <div className="shell">
+      <header className="topbar">
+        <Link to="/executions" className="brand">
+          Baton
+        </Link>
+        {session.signedIn && (
+          <nav className="nav" aria-label="Main">
+            {NAV.map(([to, label]) => (
+              <Link key={to} to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>
+                {label}
+              </Link>
+            ))}
+          </nav>
+        )}
+        <span className="spacer" />
+        {session.authOn && session.signedIn && (
+          <span className="who" data-testid="who">
+            {session.name} ({session.roles.join(', ')}){' '}
+            <button type="button" onClick={session.signOut}>
+              Sign out
+            </button>
+          </span>
+        )}
+        <ThemeSwitch />
+      </header>
+      <main>{session.authOn === undefined ? <p className="muted">Connecting…</p> : session.signedIn ? <View /> : <SignInView />}</main>
+    </div>
+  );
+}

@@ -1,0 +1,324 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import type { WorkflowSummary } from '../../../src/model/summaries';
+import type { WorkflowStatus } from '../../../src/model/statuses';
+import { api } from '../api/client';
+import { useSession } from '../api/session';
+import { useAsync } from '../api/use-async';
+import { ConfirmDialog, ErrorBanner, StatusBadge, duration, time, type ConfirmRequest } from '../components/common';
+import {
+  countParams,
+  filtersFromParams,
+  pageCount,
+  paramsFromFilters,
+  searchParams,
+  PAGE_SIZES,
+  WORKFLOW_STATUSES,
+  type ExecutionFilters,
+  type SortField,
+} from '../model/execution-search';
+import { Link, enc, useLocation, useNavigate } from '../router';
+
+const parseLocal = (s: string): number | undefined => {
+  const t = new Date(s).getTime();
+  return Number.isNaN(t) ? undefined : t;
+};
+
+interface BulkResponse {
+  bulkSuccessfulResults: string[];
+  bulkErrorResults: Record<string, string>;
+}
+
+// Remove deletes for good (archiveWorkflow=false: out of the store and the search index).
+type BulkOp = { label: string; method: string; path: string; danger?: boolean };
+const BULK: BulkOp[] = [
+  { label: 'Pause', method: 'PUT', path: 'pause' },
+  { label: 'Resume', method: 'PUT', path: 'resume' },
+  { label: 'Retry', method: 'POST', path: 'retry' },
+  { label: 'Restart', method: 'POST', path: 'restart' },
+  { label: 'Terminate', method: 'POST', path: 'terminate', danger: true },
+  { label: 'Remove', method: 'DELETE', path: 'remove?archiveWorkflow=false', danger: true },
+];
+
+const COLUMNS: Array<[SortField | undefined, string]> = [
+  ['workflowType', 'Workflow'],
+  [undefined, 'Execution id'],
+  ['status', 'Status'],
+  ['correlationId', 'Correlation id'],
+  ['startTime', 'Started'],
+  ['endTime', 'Ended'],
+  ['executionTime', 'Duration'],
+];
+
+export function ExecutionsView() {
+  const { search } = useLocation();
+  const navigate = useNavigate();
+  const session = useSession();
+  const filters = useMemo(() => filtersFromParams(search), [search]);
+  const key = paramsFromFilters(filters).toString();
+  const go = (f: ExecutionFilters): void => {
+    const q = paramsFromFilters(f).toString();
+    navigate(`/executions${q ? `?${q}` : ''}`);
+  };
+
+  const results = useAsync(() => api<{ totalHits: number; results: WorkflowSummary[] }>('GET', '/api/workflow/search', undefined, { ...searchParams(filters, parseLocal) }), [key]);
+  const counts = useAsync(
+    async () => {
+      const out = await Promise.all(WORKFLOW_STATUSES.map((s) => api<{ totalHits: number }>('GET', '/api/workflow/search', undefined, { ...countParams(filters, s, parseLocal) }).then((r) => [s, r.totalHits] as const)));
+      return new Map<WorkflowStatus, number>(out);
+    },
+    [key],
+  );
+  const names = useAsync(() => api<string[]>('GET', '/api/metadata/workflowdef/names').catch(() => [] as string[]), []);
+
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  useEffect(() => setSelected(new Set()), [key]);
+  const [confirm, setConfirm] = useState<ConfirmRequest>();
+  const [bulkResult, setBulkResult] = useState<{ op: string; r: BulkResponse }>();
+
+  const rows = results.data?.results ?? [];
+  const total = results.data?.totalHits ?? 0;
+  const allChecked = rows.length > 0 && rows.every((r) => selected.has(r.workflowId));
+  const toggle = (id: string): void => {
+    const s = new Set(selected);
+    if (s.has(id)) s.delete(id);
+    else s.add(id);
+    setSelected(s);
+  };
+
+  const bulk = (op: BulkOp): void => {
+    const ids = [...selected];
+    setConfirm({
+      title: `${op.label} ${ids.length} execution${ids.length === 1 ? '' : 's'}?`,
+      body: <p className="muted">{ids.slice(0, 5).join(', ')}{ids.length > 5 ? ', …' : ''}</p>,
+      confirmLabel: op.label,
+      danger: op.danger,
+      run: async () => {
+        const r = await api<BulkResponse>(op.method, `/api/workflow/bulk/${op.path}`, ids);
+        setBulkResult({ op: op.label, r });
+      },
+    });
+  };
+
+  return (
+    <section>
+      <h1>Executions</h1>
+      <FilterForm filters={filters} names={names.data ?? []} onSearch={go} />
+      <div className="counts" aria-label="Executions by status">
+        {WORKFLOW_STATUSES.map((s) => {
+          const on = filters.statuses.includes(s);
+          return (
+            <button
+              key={s}
+              type="button"
+              className="count"
+              aria-pressed={on}
+              data-testid={`count-${s}`}
+              onClick={() => go({ ...filters, page: 0, statuses: on ? filters.statuses.filter((x) => x !== s) : [...filters.statuses, s] })}
+            >
+              <StatusBadge status={s} /> <b>{counts.data?.get(s) ?? '…'}</b>
+            </button>
+          );
+        })}
+      </div>
+      <ErrorBanner error={results.error} title="Search failed" />
+      {session.can('executions:manage') && selected.size > 0 && (
+        <div className="bulkbar" data-testid="bulkbar">
+          <span>{selected.size} selected</span>
+          {BULK.map((op) => (
+            <button key={op.path} type="button" className={op.danger ? 'danger' : ''} onClick={() => bulk(op)}>
+              {op.label}
+            </button>
+          ))}
+        </div>
+      )}
+      {bulkResult && (
+        <div className="notice" role="status" data-testid="bulk-result">
+          {bulkResult.op}: {bulkResult.r.bulkSuccessfulResults.length} done
+          {Object.keys(bulkResult.r.bulkErrorResults).length > 0 && (
+            <>
+              , {Object.keys(bulkResult.r.bulkErrorResults).length} refused:
+              <ul>
+                {Object.entries(bulkResult.r.bulkErrorResults).map(([id, m]) => (
+                  <li key={id}>
+                    <code>{id}</code>: {m}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+          <button type="button" onClick={() => setBulkResult(undefined)} aria-label="Dismiss">
+            ×
+          </button>
+        </div>
+      )}
+      <div className="table-wrap">
+        <table data-testid="executions">
+          <thead>
+            <tr>
+              <th>
+                <input
+                  type="checkbox"
+                  aria-label="Select all on this page"
+                  checked={allChecked}
+                  onChange={() => setSelected(allChecked ? new Set() : new Set(rows.map((r) => r.workflowId)))}
+                  disabled={!session.can('executions:manage')}
+                />
+              </th>
+              {COLUMNS.map(([field, label]) => (
+                <th key={label} aria-sort={field && filters.sort.field === field ? (filters.sort.order === 'ASC' ? 'ascending' : 'descending') : undefined}>
+                  {field ? (
+                    <button type="button" onClick={() => go({ ...filters, page: 0, sort: { field, order: filters.sort.field === field && filters.sort.order === 'DESC' ? 'ASC' : 'DESC' } })}>
+                      {label} {filters.sort.field === field ? (filters.sort.order === 'ASC' ? '▲' : '▼') : ''}
+                    </button>
+                  ) : (
+                    label
+                  )}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((w) => (
+              <tr key={w.workflowId} data-testid="execution-row" data-id={w.workflowId}>
+                <td>
+                  <input type="checkbox" aria-label={`Select ${w.workflowId}`} checked={selected.has(w.workflowId)} onChange={() => toggle(w.workflowId)} disabled={!session.can('executions:manage')} />
+                </td>
+                <td>
+                  {w.workflowType} <span className="muted">v{w.version}</span>
+                </td>
+                <td className="mono">
+                  <Link to={`/executions/${enc(w.workflowId)}`}>{w.workflowId}</Link>
+                </td>
+                <td>
+                  <StatusBadge status={w.status} />
+                </td>
+                <td>{w.correlationId}</td>
+                <td>{time(w.startTime)}</td>
+                <td>{time(w.endTime)}</td>
+                <td>{w.endTime ? duration(w.executionTime) : ''}</td>
+              </tr>
+            ))}
+            {rows.length === 0 && !results.loading && (
+              <tr>
+                <td colSpan={COLUMNS.length + 1} className="muted">
+                  No executions match.
+                </td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      <div className="pager" data-testid="pager">
+        <button type="button" disabled={filters.page === 0} onClick={() => go({ ...filters, page: filters.page - 1 })}>
+          ‹ Previous
+        </button>
+        <span data-testid="page-info">
+          Page {filters.page + 1} of {pageCount(total, filters.size)} · {total} execution{total === 1 ? '' : 's'}
+        </span>
+        <button type="button" disabled={filters.page + 1 >= pageCount(total, filters.size)} onClick={() => go({ ...filters, page: filters.page + 1 })}>
+          Next ›
+        </button>
+        <label className="inline">
+          <span className="muted">Per page</span>
+          <select value={filters.size} onChange={(e) => go({ ...filters, page: 0, size: Number(e.target.value) })}>
+            {PAGE_SIZES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => (results.reload(), counts.reload())}>
+          Refresh
+        </button>
+      </div>
+      <ConfirmDialog
+        request={confirm}
+        onDone={(ok) => {
+          setConfirm(undefined);
+          if (ok) {
+            setSelected(new Set());
+            results.reload();
+            counts.reload();
+          }
+        }}
+      />
+    </section>
+  );
+}
+
+function FilterForm({ filters, names, onSearch }: { filters: ExecutionFilters; names: string[]; onSearch: (f: ExecutionFilters) => void }) {
+  const [f, setF] = useState(filters);
+  useEffect(() => setF(filters), [filters]);
+  const textRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    // "/" focuses the search, as in most consoles.
+    const onKey = (e: KeyboardEvent): void => {
+      const t = e.target as HTMLElement;
+      if (e.key === '/' && !/INPUT|TEXTAREA|SELECT/.test(t.tagName) && !t.isContentEditable) {
+        e.preventDefault();
+        textRef.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const submit = (e: FormEvent): void => {
+    e.preventDefault();
+    onSearch({ ...f, page: 0 });
+  };
+  const set = (patch: Partial<ExecutionFilters>): void => setF({ ...f, ...patch });
+  return (
+    <form className="panel filters" onSubmit={submit} role="search" data-testid="filters">
+      <label>
+        Workflow name
+        <input name="name" list="workflow-names" value={f.name} onChange={(e) => set({ name: e.target.value })} />
+        <datalist id="workflow-names">
+          {names.map((n) => (
+            <option key={n} value={n} />
+          ))}
+        </datalist>
+      </label>
+      <label>
+        Status
+        <select name="status" value={f.statuses.length === 1 ? f.statuses[0] : f.statuses.length ? 'many' : ''} onChange={(e) => set({ statuses: e.target.value ? [e.target.value as WorkflowStatus] : [] })}>
+          <option value="">any</option>
+          {f.statuses.length > 1 && <option value="many">{f.statuses.join(', ')}</option>}
+          {WORKFLOW_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Started from
+        <input name="from" type="datetime-local" value={f.from} onChange={(e) => set({ from: e.target.value })} />
+      </label>
+      <label>
+        Started until
+        <input name="to" type="datetime-local" value={f.to} onChange={(e) => set({ to: e.target.value })} />
+      </label>
+      <label>
+        Correlation id
+        <input name="correlationId" value={f.correlationId} onChange={(e) => set({ correlationId: e.target.value })} />
+      </label>
+      <label>
+        Free text
+        <input name="text" ref={textRef} value={f.text} placeholder="words or field:value (press /)" onChange={(e) => set({ text: e.target.value })} />
+      </label>
+      <label className="wide">
+        Query
+        <input name="query" className="mono" value={f.query} placeholder="e.g. priority > 5 AND reasonForIncompletion IS NULL" onChange={(e) => set({ query: e.target.value })} />
+      </label>
+      <div className="row">
+        <button type="submit" className="primary">
+          Search
+        </button>
+        <button type="button" onClick={() => onSearch({ ...filtersFromParams(new URLSearchParams()) })}>
+          Clear
+        </button>
+      </div>
+    </form>
+  );
+}
