@@ -11,7 +11,6 @@ import type { WorkflowService } from './workflow-service';
 // POST /api/workflow/test: a real execution in a private task domain, so no worker
 // ever sees its tasks, driven by mocked task results until it ends or nothing mocked is left to do.
 
-
 /** Tasks the decider finishes by itself; only the others need a mocked result. */
 const isOperator = (type: string): boolean => INLINE_TYPES.has(type) || (EVALUATED_TYPES.has(type) && type !== 'WAIT');
 
