@@ -1,8 +1,6 @@
 import type { Logger } from 'pino';
-import type { WorkflowDef } from '../model/definitions';
 import type { Task } from '../model/execution';
-import type { StartWorkflowRequest, TaskResult } from '../model/requests';
-import { isTerminalTask, isTerminalWorkflow, type WorkflowStatus } from '../model/statuses';
+import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
 import { applyExternalUpdate, applyTaskResult } from '../engine/commands/task-result';
 import { childChanged } from '../engine/commands/child-changed';
 import { claimTask } from '../engine/commands/claim';

@@ -8,7 +8,6 @@ import { BulkIdsSchema, type BulkResponse } from '../model/bulk';
 // /api/workflow/bulk (Conductor's WorkflowBulkResource): one operation over up to 1000 executions; each id succeeds
 // or fails on its own and the answer says which (200 even when some fail).
 
-
 export interface BulkDeps {
   workflows: WorkflowService;
 }

@@ -45,7 +45,6 @@ function abortOnClose(res: Response): AbortSignal {
 
 /** Declares the routes under `r` (mounted at /api/workflow, before the generic `/{name}` routes). */
 export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
-
   r.post(
     '/execute/{name}/{version}',
     {
@@ -57,21 +56,21 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
       res: 'SignalResponse',
     },
     async (req, res) => {
-    const version = Number(req.params.version);
-    if (!Number.isInteger(version) || version < 0) throw new ApiError(400, `Invalid version '${req.params.version}'`);
-    const body = req.body === undefined ? {} : req.body;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'The body must be a StartWorkflowRequest object');
-    // The path names the workflow; version 0 means the latest.
-    const request = parseBody(StartWorkflowRequestSchema, { ...body, name: req.params.name, version: version === 0 ? undefined : version }, 'startWorkflowRequest');
-    const requestId = strParam(req, 'requestId') || randomUUID();
-    const untilRefs = listParam(req, 'waitUntilTaskRef');
-    const waitForSeconds = intParam(req, 'waitForSeconds', 10, 0, MAX_WAIT_SECONDS)!;
-    const strategy = returnStrategyOf(req);
-    const signal = abortOnClose(res);
-    const workflowId = await d.workflows.start(request);
-    const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, { untilRefs, deadline: Date.now() + waitForSeconds * 1000, signal });
-    if (!waited) throw notFound(`No such workflow found by id: ${workflowId}`);
-    res.json(signalResponse(strategy, waited.snap, requestId, waited.timedOut));
+      const version = Number(req.params.version);
+      if (!Number.isInteger(version) || version < 0) throw new ApiError(400, `Invalid version '${req.params.version}'`);
+      const body = req.body === undefined ? {} : req.body;
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'The body must be a StartWorkflowRequest object');
+      // The path names the workflow; version 0 means the latest.
+      const request = parseBody(StartWorkflowRequestSchema, { ...body, name: req.params.name, version: version === 0 ? undefined : version }, 'startWorkflowRequest');
+      const requestId = strParam(req, 'requestId') || randomUUID();
+      const untilRefs = listParam(req, 'waitUntilTaskRef');
+      const waitForSeconds = intParam(req, 'waitForSeconds', 10, 0, MAX_WAIT_SECONDS)!;
+      const strategy = returnStrategyOf(req);
+      const signal = abortOnClose(res);
+      const workflowId = await d.workflows.start(request);
+      const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, { untilRefs, deadline: Date.now() + waitForSeconds * 1000, signal });
+      if (!waited) throw notFound(`No such workflow found by id: ${workflowId}`);
+      res.json(signalResponse(strategy, waited.snap, requestId, waited.timedOut));
     },
   );
 
@@ -113,14 +112,14 @@ export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
     '/{workflowId}/{status}/signal/sync',
     { summary: 'Signal, then wait for the next blocking point', query: { returnStrategy: { schema: oneOf(ReturnStrategySchema.options) }, timeoutMillis: range(0, 600_000) }, ...signal, res: 'SignalResponse' },
     async (req, res) => {
-    const strategy = returnStrategyOf(req);
-    const timeoutMs = intParam(req, 'timeoutMillis', 5000, 0, MAX_WAIT_SECONDS * 1000)!;
-    const signal = abortOnClose(res);
-    const applied = await applySignal(d, req.params.workflowId, req.params.status, req.body);
-    // Wait for the next blocking point; an IN_PROGRESS signal leaves its task blocking, which is an answer already.
-    const waited = await waitForBlockingPoint(d.store, d.waiter, req.params.workflowId, { exceptTaskId: applied.ended ? applied.taskId : undefined, deadline: Date.now() + timeoutMs, signal });
-    if (!waited) throw notFound(`No such workflow found by id: ${req.params.workflowId}`);
-    res.json(signalResponse(strategy, waited.snap, undefined, waited.timedOut));
+      const strategy = returnStrategyOf(req);
+      const timeoutMs = intParam(req, 'timeoutMillis', 5000, 0, MAX_WAIT_SECONDS * 1000)!;
+      const signal = abortOnClose(res);
+      const applied = await applySignal(d, req.params.workflowId, req.params.status, req.body);
+      // Wait for the next blocking point; an IN_PROGRESS signal leaves its task blocking, which is an answer already.
+      const waited = await waitForBlockingPoint(d.store, d.waiter, req.params.workflowId, { exceptTaskId: applied.ended ? applied.taskId : undefined, deadline: Date.now() + timeoutMs, signal });
+      if (!waited) throw notFound(`No such workflow found by id: ${req.params.workflowId}`);
+      res.json(signalResponse(strategy, waited.snap, undefined, waited.timedOut));
     },
   );
 }

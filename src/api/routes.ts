@@ -70,4 +70,4 @@ export function apiRoutes(d: ApiDeps): Route[] {
  * Every (method, path) Baton serves, for tables that need them without a running app (the auth
  * table's test). Built with no services behind it: route builders only close over their deps.
  */
-export const ROUTE_TEMPLATES = routeTemplates(apiRoutes({ access: {} } as ApiDeps));
+export const allRouteTemplates = (): ReturnType<typeof routeTemplates> => routeTemplates(apiRoutes({ access: {} } as ApiDeps));

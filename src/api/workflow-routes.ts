@@ -6,7 +6,7 @@ import { WorkflowSchema } from '../model/execution';
 import { WorkflowStatus } from '../model/statuses';
 import { range, requiredText, type Handler, type RouteTable } from './route-table';
 import type { Workflow } from '../model/execution';
-import { ApiError, notFound } from '../services/errors';
+import { ApiError } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
 import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from '../services/workflow-service';
@@ -135,14 +135,14 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
       res: 'text',
     },
     async (req, res) => {
-    // A JSON `null` body is no input object: parseBody refuses it with a 400 (Object.keys(null) threw a 500).
-    const empty = req.body === undefined || (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) && Object.keys(req.body).length === 0);
-    const input = empty ? {} : parseBody(jsonObject, req.body, 'input');
-    const priority = intParam(req, 'priority', 0);
-    const p = PrioritySchema.safeParse(priority);
-    if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
-    const request = { name: req.params.workflowId, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input };
-    sendText(res, await workflows.start(request));
+      // A JSON `null` body is no input object: parseBody refuses it with a 400 (Object.keys(null) threw a 500).
+      const empty = req.body === undefined || (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) && Object.keys(req.body).length === 0);
+      const input = empty ? {} : parseBody(jsonObject, req.body, 'input');
+      const priority = intParam(req, 'priority', 0);
+      const p = PrioritySchema.safeParse(priority);
+      if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
+      const request = { name: req.params.workflowId, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input };
+      sendText(res, await workflows.start(request));
     },
   );
 
@@ -160,14 +160,14 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
       res: { inline: z.object({ workflowId: z.string(), correlationId: z.string().optional(), output: jsonObject.optional(), variables: jsonObject.optional(), status: WorkflowStatus }) },
     },
     async (req, res) => {
-    const w = await workflows.get(req.params.workflowId, false);
-    res.json({
-      workflowId: w.workflowId,
-      ...(w.correlationId ? { correlationId: w.correlationId } : {}),
-      ...(boolParam(req, 'includeOutput', false) ? { output: w.output } : {}),
-      ...(boolParam(req, 'includeVariables', false) ? { variables: w.variables } : {}),
-      status: w.status,
-    });
+      const w = await workflows.get(req.params.workflowId, false);
+      res.json({
+        workflowId: w.workflowId,
+        ...(w.correlationId ? { correlationId: w.correlationId } : {}),
+        ...(boolParam(req, 'includeOutput', false) ? { output: w.output } : {}),
+        ...(boolParam(req, 'includeVariables', false) ? { variables: w.variables } : {}),
+        status: w.status,
+      });
     },
   );
 

@@ -1,4 +1,6 @@
-import { ROUTE_TEMPLATES as DOCUMENTED_ROUTES } from '../../../src/api/routes';
+import { allRouteTemplates } from '../../../src/api/routes';
+
+const DOCUMENTED_ROUTES = allRouteTemplates();
 import { allows, ROLE_PERMISSIONS } from '../../../src/auth/roles';
 import { isAppChannelPath, ROUTE_PERMISSIONS, RoutePermissions, UNLISTED_PERMISSION } from '../../../src/auth/route-permissions';
 import { ROLES } from '../../../src/model/applications';
