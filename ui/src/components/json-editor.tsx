@@ -1,6 +1,6 @@
 import CodeMirror, { type ReactCodeMirrorRef } from '@uiw/react-codemirror';
 import { json, jsonParseLinter } from '@codemirror/lang-json';
-import { forceLinting, linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { linter, lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { useEffect, useMemo, useRef } from 'react';
 import { ApiFailure } from '../api/client';
 import { locatePath } from '../model/json-locate';
@@ -40,7 +40,8 @@ export function JsonEditor({ value, onChange, height = '420px', testId, label, p
     if (!view) return;
     const doc = view.state.doc.toString();
     server.current = { doc, diagnostics: diagnosticsOf(doc, problem) };
-    forceLinting(view);
+    // Shown now; the linter keeps them on its later runs while the text is unchanged.
+    view.dispatch(setDiagnostics(view.state, [...parseErrors(view), ...server.current.diagnostics]));
   }, [problem]);
   return (
     <div className="editor" data-testid={testId}>
