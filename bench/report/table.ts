@@ -81,13 +81,15 @@ export function renderReport(j: LatestJson): string {
       pair(r.updateLatencyMs),
       pair(r.scheduleToPollMs),
       `${fmt(o.server.cpuCores, 2)} / ${fmt(r.loadProcessCpuCores, 2)}`,
+      // on a shared machine the server's share of the cores swings between windows; per CPU-second it does not
+      fmt(o.server.cpuCores ? r.tasksPerSecond / o.server.cpuCores : null),
       r.errors.count ? String(r.errors.count) : '0',
       `${r.verification.completed}/${r.verification.checked}`,
     ]);
   }
   out.push(
     formatTable(
-      ['workflow', 'tasks/s', 'workflows/s', 'HTTP req/s', 'tasks/poll', 'start p50/p99', 'update p50/p99', 'sched→poll p50/p99', 'CPU server/load', 'errors', 'verified'],
+      ['workflow', 'tasks/s', 'workflows/s', 'HTTP req/s', 'tasks/poll', 'start p50/p99', 'update p50/p99', 'sched→poll p50/p99', 'CPU server/load', 'tasks per server CPU-s', 'errors', 'verified'],
       tRows,
     ),
   );

@@ -181,6 +181,7 @@ describe('formatTable and renderReport', () => {
     expect(text).toContain('30,000 req/s');
     expect(text).toContain('250.0 workflows/s');
     expect(text).toContain('skipped: CASSANDRA_CONTACT_POINTS not set');
+    expect(text).toMatch(/3-task SIMPLE .* 1\.00 \/ 0\.80\s+3,000\s+0\s+20\/20/);
     expect(text).toMatch(/workflows\/s vs Dapr Workflow \(3 steps\)\s+1,000.0\s+250.0\s+4.000\s+>= 5\s+MISSED/);
     expect(text).toContain('2.0 / 9.0');
     expect(text).toContain('10,000 req/s');
