@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import type { SearchIndex } from './index/ports';
+import type { SearchIndex } from './search/ports';
 import type { ExecutionStore } from './store/ports';
 import type { MetadataService } from './services/metadata-service';
 import type { TaskService } from './services/task-service';

@@ -1,4 +1,4 @@
-import type { SearchIndex } from '../index/ports';
+import type { SearchIndex } from '../search/ports';
 import type { Task } from '../model/execution';
 import { isTerminalTask } from '../model/statuses';
 import { notFound } from '../services/errors';

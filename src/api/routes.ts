@@ -1,4 +1,4 @@
-import type { SearchIndex } from '../index/ports';
+import type { SearchIndex } from '../search/ports';
 import type { ExecutionWaiter } from '../services/execution-waiter';
 import type { MetadataService } from '../services/metadata-service';
 import type { TaskService } from '../services/task-service';

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
-import type { SearchRequest } from '../index/ports';
+import type { SearchRequest } from '../search/ports';
 import type { SearchResult } from '../model/summaries';
-import { parseFreeText, parseQuery, parseSort, type SearchTarget } from '../index/query';
+import { parseFreeText, parseQuery, parseSort, type SearchTarget } from '../search/query';
 import { intParam, strParam } from './params';
 import { range, type RouteDoc } from './route-table';
 

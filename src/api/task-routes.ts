@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SearchIndex } from '../index/ports';
+import type { SearchIndex } from '../search/ports';
 import { TaskResultStatus } from '../model/statuses';
 import { ApiError, notFound } from '../services/errors';
 import type { TaskService } from '../services/task-service';

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import { z } from 'zod';
-import type { SearchIndex } from '../index/ports';
+import type { SearchIndex } from '../search/ports';
 import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, PrioritySchema } from '../model/requests';
 import { WorkflowSchema } from '../model/execution';
 import { WorkflowStatus } from '../model/statuses';
@@ -13,7 +13,7 @@ import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, intParam, parseBody, sendText, strParam } from './params';
 import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
 import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
-import { summarizeWorkflow } from '../index/summaries';
+import { summarizeWorkflow } from '../search/summaries';
 import type { WorkerCalls } from './worker-calls';
 
 const jsonObject = z.record(z.string(), z.unknown());

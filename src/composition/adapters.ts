@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { TaskCompletionMessage } from '../events/dapr/task-completion-message';
 import type { EventBus } from '../events/ports';
-import type { SearchIndex } from '../index/ports';
+import type { SearchIndex } from '../search/ports';
 import type { QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { ScanLease } from '../services/recovery-scan';

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { LocalEventBus } from '../events/local/local-event-bus';
-import { SqliteSearchIndex } from '../index/sqlite/sqlite-index';
+import { SqliteSearchIndex } from '../search/sqlite/sqlite-index';
 import { LocalTaskLimits } from '../limits/local/local-task-limits';
 import { LocalWakeUps } from '../limits/local/local-wake-ups';
 import { LocalQueueDirectory } from '../limits/local/local-queue-directory';

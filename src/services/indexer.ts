@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Task, WorkflowRecord } from '../model/execution';
-import type { SearchIndex } from '../index/ports';
+import type { SearchIndex } from '../search/ports';
 
 /**
  * Feeds the search index from committed turns: coalesces by id (the latest state wins) and writes

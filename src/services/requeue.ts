@@ -1,4 +1,4 @@
-import type { SearchIndex } from '../index/ports';
+import type { SearchIndex } from '../search/ports';
 import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from './workflow-service';
 

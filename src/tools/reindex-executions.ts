@@ -1,5 +1,5 @@
 import type { Task, WorkflowRecord } from '../model/execution';
-import type { SearchIndex } from '../index/ports';
+import type { SearchIndex } from '../search/ports';
 import type { ExecutionStore } from '../store/ports';
 
 export interface ReindexResult {

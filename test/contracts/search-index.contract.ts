@@ -1,7 +1,7 @@
 import type { Task, WorkflowRecord } from '../../src/model/execution';
-import type { SearchIndex, SearchRequest } from '../../src/index/ports';
-import { parseFreeText, parseQuery, parseSort, type SearchTarget } from '../../src/index/query';
-import { summarizeTask, summarizeWorkflow } from '../../src/index/summaries';
+import type { SearchIndex, SearchRequest } from '../../src/search/ports';
+import { parseFreeText, parseQuery, parseSort, type SearchTarget } from '../../src/search/query';
+import { summarizeTask, summarizeWorkflow } from '../../src/search/summaries';
 import { makeTask, makeWorkflowRecord, T0 } from './fixtures';
 
 /**

@@ -1,7 +1,7 @@
 import { Client } from '@elastic/elasticsearch';
 import { randomUUID } from 'node:crypto';
-import { ElasticsearchSearchIndex } from '../../src/index/elasticsearch/elasticsearch-index';
-import { templateName, versionedIndexName } from '../../src/index/elasticsearch/es-mappings';
+import { ElasticsearchSearchIndex } from '../../src/search/elasticsearch/elasticsearch-index';
+import { templateName, versionedIndexName } from '../../src/search/elasticsearch/es-mappings';
 import { engineSuite } from '../support/real-engines';
 import { describeSearchIndexContract } from './search-index.contract';
 

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SqliteSearchIndex } from '../../src/index/sqlite/sqlite-index';
+import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-index';
 import { describeSearchIndexContract } from './search-index.contract';
 
 describeSearchIndexContract('sqlite', async () => {

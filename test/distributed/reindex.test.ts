@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
-import { TABLE } from '../../src/index/sqlite/sql-query';
+import { TABLE } from '../../src/search/sqlite/sql-query';
 import { openDatabase } from '../../src/store/sqlite';
 import { runReindex } from '../../src/tools/reindex';
 import { call, eventually, startBaton } from '../support/baton';

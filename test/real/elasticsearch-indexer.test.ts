@@ -1,10 +1,10 @@
 import { Client } from '@elastic/elasticsearch';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { ElasticsearchSearchIndex, type ElasticsearchSearchIndexOptions } from '../../src/index/elasticsearch/elasticsearch-index';
-import { aliasName, templateName, versionedIndexName } from '../../src/index/elasticsearch/es-mappings';
-import { parseFreeText, parseQuery } from '../../src/index/query';
-import type { SearchTarget } from '../../src/index/search-fields';
+import { ElasticsearchSearchIndex, type ElasticsearchSearchIndexOptions } from '../../src/search/elasticsearch/elasticsearch-index';
+import { aliasName, templateName, versionedIndexName } from '../../src/search/elasticsearch/es-mappings';
+import { parseFreeText, parseQuery } from '../../src/search/query';
+import type { SearchTarget } from '../../src/search/search-fields';
 import { Indexer } from '../../src/services/indexer';
 import { makeTask, makeWorkflowRecord } from '../contracts/fixtures';
 import { engineSuite } from '../support/real-engines';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { templateName } from '../../src/index/elasticsearch/es-mappings';
+import { templateName } from '../../src/search/elasticsearch/es-mappings';
 import { startDaprdCluster, missingDapr, type DaprdCluster, type StartedDaprd } from './dapr/daprd-processes';
 import { freePort, GiveUp, logPath, TestProcess, waitFor } from './processes';
 import { replicaRotation, replicaTestEnv } from './replicas';

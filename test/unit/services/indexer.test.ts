@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import pino from 'pino';
-import { SqliteSearchIndex } from '../../../src/index/sqlite/sqlite-index';
-import type { SearchIndex } from '../../../src/index/ports';
+import { SqliteSearchIndex } from '../../../src/search/sqlite/sqlite-index';
+import type { SearchIndex } from '../../../src/search/ports';
 import { Indexer } from '../../../src/services/indexer';
 import { makeTask, makeWorkflowRecord } from '../../contracts/fixtures';
 

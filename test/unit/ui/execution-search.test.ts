@@ -1,5 +1,5 @@
 import { DEFAULT_FILTERS, countParams, filtersFromParams, paramsFromFilters, quoted, searchParams } from '../../../ui/src/model/execution-search';
-import { parseQuery } from '../../../src/index/query';
+import { parseQuery } from '../../../src/search/query';
 
 // The executions page's URL <-> filters <-> API search parameters (pure).
 

@@ -1,4 +1,4 @@
-import { chunkBulk, entryBytes, itemOutcome, operationsOf, type BulkEntry } from '../../../src/index/elasticsearch/es-bulk';
+import { chunkBulk, entryBytes, itemOutcome, operationsOf, type BulkEntry } from '../../../src/search/elasticsearch/es-bulk';
 
 const entry = (id: string, docBytes?: number): BulkEntry => ({
   id,

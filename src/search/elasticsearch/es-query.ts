@@ -5,7 +5,7 @@ import { DEFAULT_SORT_FIELD, fieldKind, ID_FIELD, type FieldKind, type SearchTar
 
 /**
  * QueryAst / FreeText / SortKey → Elasticsearch query DSL. Pure. Document field names are the summary's
- * (src/index/summaries.ts), so a whitelisted field name is also its ES path.
+ * (src/search/summaries.ts), so a whitelisted field name is also its ES path.
  */
 
 type Query = estypes.QueryDslQueryContainer;

@@ -1,4 +1,4 @@
-import { DeferredRemovals } from '../../../src/index/elasticsearch/es-deferred-removals';
+import { DeferredRemovals } from '../../../src/search/elasticsearch/es-deferred-removals';
 
 /** Removals under a hand-driven clock: the timer fires for real (a few ms), due times come from `clock`. */
 function setup(fail: (ids: string[]) => boolean = () => false) {

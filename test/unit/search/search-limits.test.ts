@@ -1,4 +1,4 @@
-import { parseFreeText, parseQuery, parseSort, QuerySyntaxError, SEARCH_LIMITS } from '../../../src/index/query';
+import { parseFreeText, parseQuery, parseSort, QuerySyntaxError, SEARCH_LIMITS } from '../../../src/search/query';
 
 // A search's text, nesting and number of predicates are bounded (each past its bound a QuerySyntaxError, a 400).
 

@@ -1,5 +1,5 @@
-import { likePattern, orderByOf, whereOf, whereOfFreeText, whereOfQuery } from '../../../src/index/sqlite/sql-query';
-import { parseFreeText, parseQuery, parseSort, QuerySyntaxError } from '../../../src/index/query';
+import { likePattern, orderByOf, whereOf, whereOfFreeText, whereOfQuery } from '../../../src/search/sqlite/sql-query';
+import { parseFreeText, parseQuery, parseSort, QuerySyntaxError } from '../../../src/search/query';
 
 const T = Date.UTC(2024, 0, 1);
 const w = (text: string, target: 'workflow' | 'task' = 'workflow') => whereOfQuery(parseQuery(text, target)!, target);

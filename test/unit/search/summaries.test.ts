@@ -1,5 +1,5 @@
 import { TaskSummarySchema, WorkflowSummarySchema } from '../../../src/model/summaries';
-import { isoTime, summarizeTask, summarizeWorkflow } from '../../../src/index/summaries';
+import { isoTime, summarizeTask, summarizeWorkflow } from '../../../src/search/summaries';
 import { makeTask, makeWorkflowRecord, T0 } from '../../contracts/fixtures';
 
 describe('isoTime', () => {

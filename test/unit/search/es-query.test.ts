@@ -1,7 +1,7 @@
-import { freeTextToEs, toEsQuery, toEsSearch, toEsSort, wildcardPattern } from '../../../src/index/elasticsearch/es-query';
-import { MAPPINGS, indexTemplate } from '../../../src/index/elasticsearch/es-mappings';
-import type { QueryAst } from '../../../src/index/ports';
-import { parseFreeText, parseQuery, parseSort, QuerySyntaxError, TASK_SEARCH_FIELDS, WORKFLOW_SEARCH_FIELDS } from '../../../src/index/query';
+import { freeTextToEs, toEsQuery, toEsSearch, toEsSort, wildcardPattern } from '../../../src/search/elasticsearch/es-query';
+import { MAPPINGS, indexTemplate } from '../../../src/search/elasticsearch/es-mappings';
+import type { QueryAst } from '../../../src/search/ports';
+import { parseFreeText, parseQuery, parseSort, QuerySyntaxError, TASK_SEARCH_FIELDS, WORKFLOW_SEARCH_FIELDS } from '../../../src/search/query';
 
 const T = Date.UTC(2024, 0, 1);
 const q = (text: string, target: 'workflow' | 'task' = 'workflow') => toEsQuery(parseQuery(text, target)!, target);

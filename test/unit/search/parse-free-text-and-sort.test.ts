@@ -1,4 +1,4 @@
-import { parseFreeText, parseSort, QuerySyntaxError } from '../../../src/index/query';
+import { parseFreeText, parseSort, QuerySyntaxError } from '../../../src/search/query';
 
 const T = Date.UTC(2024, 0, 1);
 

@@ -1,4 +1,4 @@
-import { parseQuery, QuerySyntaxError, toEpochMillis, TASK_SEARCH_FIELDS, WORKFLOW_SEARCH_FIELDS } from '../../../src/index/query';
+import { parseQuery, QuerySyntaxError, toEpochMillis, TASK_SEARCH_FIELDS, WORKFLOW_SEARCH_FIELDS } from '../../../src/search/query';
 
 const T = Date.UTC(2024, 0, 1);
 

@@ -1,8 +1,8 @@
 import { errors, type Client } from '@elastic/elasticsearch';
 import pino from 'pino';
-import { ElasticsearchSearchIndex } from '../../../src/index/elasticsearch/elasticsearch-index';
-import { parseFreeText } from '../../../src/index/query';
-import { summarizeWorkflow } from '../../../src/index/summaries';
+import { ElasticsearchSearchIndex } from '../../../src/search/elasticsearch/elasticsearch-index';
+import { parseFreeText } from '../../../src/search/query';
+import { summarizeWorkflow } from '../../../src/search/summaries';
 import { makeWorkflowRecord, T0 } from '../../contracts/fixtures';
 
 /**
