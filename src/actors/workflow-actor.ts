@@ -12,6 +12,7 @@ import { resumeWorkflow } from '../engine/commands/resume';
 import { retryWorkflow } from '../engine/commands/retry';
 import { skipTask } from '../engine/commands/skip';
 import { newExecution } from '../engine/commands/start';
+import { applyTaskResultAndClaimNext } from '../engine/commands/update-and-claim';
 import { terminateWorkflow } from '../engine/commands/terminate';
 import { updateVariables } from '../engine/commands/update-variables';
 import { decide } from '../engine/decide';
@@ -20,7 +21,6 @@ import { EngineError } from '../engine/errors';
 import { dequeueEffect, enqueueEffect } from '../engine/queue-effects';
 import type { Effect } from '../model/effects';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../engine/state';
-import { findTask } from '../engine/task-lookup';
 import { isQueuedType } from '../engine/tasks/registry';
 import type { Actor, ActorContext } from '../runtime/ports';
 import type { ScriptEngine } from '../scripting/script-engine';
@@ -250,12 +250,7 @@ export class WorkflowActor implements Actor {
   private readonly dispatch = WorkflowCalls.dispatcher({
     start: (a) => this.start(a),
     update: (result) => this.turn((t) => applyTaskResult(t, result)),
-    updateAndLocate: async (result) => {
-      // update-v2 polls the next task of the same type and domain: answered from memory, not the store.
-      const outcome = await this.turn((t) => applyTaskResult(t, result));
-      const task = this.state && findTask(this.state, result.taskId);
-      return { outcome, taskType: task?.taskType, domain: task?.domain };
-    },
+    updateAndLocate: (result) => this.turn((t) => applyTaskResultAndClaimNext(t, result)),
     updateExternal: async (a) => {
       if (!this.state) throw new EngineError('notFound', `No such workflow found by id: ${this.id}`);
       const t = await this.turn((x) => applyExternalUpdate(x, a));

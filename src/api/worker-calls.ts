@@ -51,11 +51,9 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
 
     async updateV2(body) {
       const result = parseBody(TaskResultSchema, body, 'taskResult');
-      const done = await tasks.updateAndLocate(result);
+      const done = await tasks.updateAndPollNext(result);
       await appendLogs(result, done.outcome);
-      if (!done.taskType) return undefined;
-      const [next] = await tasks.poll(done.taskType, { workerId: result.workerId ?? undefined, domain: done.domain, count: 1, timeoutMs: 0 });
-      return next;
+      return done.next;
     },
 
     async start(body) {

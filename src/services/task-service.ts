@@ -197,9 +197,20 @@ export class TaskService {
     return workflowActor(this.deps.host, result.workflowInstanceId).update(result);
   }
 
-  /** Applies a result and tells the task's type and domain (for update-v2's poll of the next task). */
-  async updateAndLocate(result: TaskResult): Promise<{ outcome: 'applied' | 'ignored'; taskType?: string; domain?: string }> {
-    return workflowActor(this.deps.host, result.workflowInstanceId).updateAndLocate(result);
+  /**
+   * update-v2: applies a result, then answers the next task of the same type and domain for the same worker:
+   * the one the execution handed over in the same turn when the result scheduled it, else a poll (no wait).
+   */
+  async updateAndPollNext(result: TaskResult): Promise<{ outcome: 'applied' | 'ignored'; next?: Task }> {
+    const done = await workflowActor(this.deps.host, result.workflowInstanceId).updateAndLocate(result);
+    if (!done.taskType) return { outcome: done.outcome };
+    const workerId = result.workerId ?? undefined;
+    if (done.next) {
+      this.recordPoll(done.taskType, done.domain, workerId);
+      return { outcome: done.outcome, next: withComputed(done.next) };
+    }
+    const [next] = await this.poll(done.taskType, { workerId, domain: done.domain, count: 1, timeoutMs: 0 });
+    return { outcome: done.outcome, next };
   }
 
   async getTask(taskId: string): Promise<Task | undefined> {

@@ -52,6 +52,20 @@ test('a workflow runs end to end with every call in either form', async () => {
   }
 });
 
+test('update-v2 hands the task it scheduled to the same worker without queuing it, and records the poll', async () => {
+  const { name, type } = await registerOneTask();
+  const id = (await send('/api/workflow', JSON.stringify({ name }), PLAIN)).text;
+  const x = await firstPolled(`/api/task/poll/batch/${encodeURIComponent(type)}?count=1&timeout=200&workerid=first`);
+  const v2 = await send('/api/tasks/update-v2', JSON.stringify({ workflowInstanceId: id, taskId: x.taskId, status: 'COMPLETED', workerId: 'eager' }), PLAIN);
+  expect(v2.body).toMatchObject({ referenceTaskName: 'y', status: 'IN_PROGRESS', workerId: 'eager', pollCount: 1 });
+  // Handed over in the turn that scheduled it: no queue entry was made for another worker to take.
+  expect((await api.call('GET', `/api/tasks/queue/sizes?taskType=${encodeURIComponent(type)}`)).body).toEqual({ [type]: 0 });
+  const polls = (await api.call('GET', `/api/tasks/queue/polldata?taskType=${encodeURIComponent(type)}`)).body;
+  expect(polls).toEqual([expect.objectContaining({ queueName: type, workerId: 'eager' })]);
+  expect((await api.call('GET', `/api/tasks/poll/batch/${encodeURIComponent(type)}?count=1&timeout=100`)).body).toEqual([]);
+  expect((await api.call('GET', `/api/workflow/${id}`)).body.tasks[1]).toMatchObject({ status: 'IN_PROGRESS', workerId: 'eager' });
+});
+
 test('a charset parameter and chunked bodies are read on the hot path', async () => {
   const { name } = await registerOneTask();
   const r = await send('/api/workflow', JSON.stringify({ name }), 'application/json; charset=UTF-8');

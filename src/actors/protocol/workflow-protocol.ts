@@ -56,8 +56,14 @@ export const WorkflowCalls = defineActor('WorkflowActor', {
   /** Creates the execution; a second start of the same id is a no-op. Answers the id. */
   start: { arg: StartArgSchema, result: z.string() },
   update: { arg: TaskResultSchema, result: UpdateOutcomeSchema },
-  /** update-v2: also answers the type and domain of the updated task (to poll the next one). */
-  updateAndLocate: { arg: TaskResultSchema, result: z.object({ outcome: UpdateOutcomeSchema, taskType: z.string().optional(), domain: z.string().optional() }) },
+  /**
+   * update-v2: also answers the type and domain of the updated task (to poll the next one), and the next
+   * task of that queue when this update scheduled it and it was handed to the same worker at once.
+   */
+  updateAndLocate: {
+    arg: TaskResultSchema,
+    result: z.object({ outcome: UpdateOutcomeSchema, taskType: z.string().optional(), domain: z.string().optional(), next: object<Task>().nullish() }),
+  },
   /** Answers the id of the task it completed, null when none was pending. */
   updateExternal: { arg: ExternalUpdateArgSchema, result: z.string().nullable() },
   /** A poll hands the task to a worker; null when it is no longer pollable. */
