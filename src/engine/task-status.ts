@@ -26,15 +26,20 @@ export function noteTaskStatus(turn: Turn, t: Task): void {
   });
 }
 
-/** Ends a task from outside its own run (timeout, cancel, a result): it leaves its queue. */
+/**
+ * Ends a task from outside its own run (timeout, cancel, a result). A SCHEDULED task leaves its queue; an
+ * IN_PROGRESS one has no entry left (the poll that claimed it removed it, or a lease of a leftover finds the
+ * task ended and drops it), so its end costs no queue call.
+ */
 export function markTerminal(turn: Turn, t: Task, status: TaskStatus, reason?: string): void {
+  const queued = t.status === 'SCHEDULED';
   t.status = status;
   if (reason !== undefined) t.reasonForIncompletion = truncate(reason);
   if (!t.endTime) t.endTime = turn.env.now;
   t.updateTime = turn.env.now;
   turn.log.touch(t);
   noteTaskStatus(turn, t);
-  if (isQueuedType(t.taskType)) turn.log.emit(dequeueEffect(t));
+  if (queued && isQueuedType(t.taskType)) turn.log.emit(dequeueEffect(t));
 }
 
 /** A system task ends as its handler decided; an output over the task payload limit fails it instead, without that output. */

@@ -87,7 +87,8 @@ describe('sequential worker tasks', () => {
     });
     expect(b!.taskId).not.toBe(first.taskId);
     expect(run.effects('enqueue')).toEqual([expect.objectContaining({ taskId: b!.taskId, visibleAt: T0 })]);
-    expect(run.effects('dequeue')).toEqual([{ kind: 'dequeue', taskId: first.taskId, queue: { taskType: 'task_a' } }]);
+    // The failed attempt was polled: the poll removed its queue entry, so its end owes no dequeue.
+    expect(run.effects('dequeue')).toEqual([]);
   });
 
   it('completing the retry schedules t2 with ${t1.output.op}; completing t2 completes the workflow', () => {
@@ -448,7 +449,7 @@ describe('timeouts', () => {
       reasonForIncompletion: 'Workflow timed out after 60 seconds. Timeout configured as 60 seconds. Timeout policy configured to TIME_OUT_WF',
     });
     expect(run.task('t1').status).toBe('CANCELED');
-    expect(run.effects('dequeue').map((e) => e.taskId)).toEqual([run.task('t1').taskId]);
+    expect(run.effects('dequeue')).toEqual([]); // polled: no queue entry left
   });
 
   it('workflow timeoutSeconds with ALERT_ONLY never ends the workflow', () => {
@@ -513,6 +514,13 @@ describe('pause, resume, terminate', () => {
     expect(run.deadline()).toBe(T0 + 160_000);
   });
 
+  it('terminate cancels a task still waiting in its queue and takes it out of the queue', () => {
+    const run = new Run(env, twoStep());
+    run.turn((t) => terminateWorkflow(t, 'stop'));
+    expect(run.task('t1')).toMatchObject({ status: 'CANCELED' });
+    expect(run.effects('dequeue')).toEqual([{ kind: 'dequeue', taskId: run.task('t1').taskId, queue: { taskType: 'task_a' } }]);
+  });
+
   it('terminate: TERMINATED with the reason, pending tasks CANCELED, late updates ignored', () => {
     const run = new Run(env, twoStep());
     run.poll('t1');
@@ -520,7 +528,7 @@ describe('pause, resume, terminate', () => {
     run.turn((t) => terminateWorkflow(t, 'stop'));
     expect(run.wf).toMatchObject({ status: 'TERMINATED', reasonForIncompletion: 'stop', endTime: T0 + 5000 });
     expect(run.task('t1')).toMatchObject({ status: 'CANCELED', endTime: T0 + 5000 });
-    expect(run.effects('dequeue')).toEqual([{ kind: 'dequeue', taskId: run.task('t1').taskId, queue: { taskType: 'task_a' } }]);
+    expect(run.effects('dequeue')).toEqual([]); // polled: no queue entry left
     expect(run.update('t1', { status: 'COMPLETED', outputData: { late: true } })).toBe('ignored');
     expect(run.task('t1')).toMatchObject({ status: 'CANCELED', outputData: {} });
     expect(run.has('t2')).toBe(false);
