@@ -65,6 +65,8 @@ export class WorkflowActor implements Actor {
   private rev = 0;
   private outbox: Effect[] = [];
   private reminderAt: number | null = null;
+  /** This activation armed the outbox reminder (after a failed drain): a later successful drain deletes it. */
+  private outboxArmed = false;
   private loaded = false;
   /** The last commit left the decider's work unfinished: the reminder is due at once. */
   private continuing = false;
@@ -181,13 +183,16 @@ export class WorkflowActor implements Actor {
     if (effects.length === 0) return;
     this.deps
       .runDeferred(this.id, effects)
-      .then(() => this.ctx.setReminder('outbox', null))
+      // Only a reminder this activation armed is deleted: one left by an earlier activation fires once and finds
+      // nothing owed, which costs less than a sidecar call at the end of every execution.
+      .then(() => (this.outboxArmed ? this.ctx.setReminder('outbox', null).then(() => void (this.outboxArmed = false)) : undefined))
       .then(() => this.deps.actorOf(this.id).clearOutbox({ done: effects.map((e) => JSON.stringify(e)) }))
       .catch((e) => {
         // At shutdown the outbox stays stored and runs again after the next start: no warning due.
         if (e instanceof HostStopping) return;
         this.deps.log.warn({ err: e, workflowId: this.id }, 'outbox effects failed; retrying by reminder');
         // Unarmed (sidecar gone at shutdown): the stored outbox is re-run by the next recovery pass.
+        this.outboxArmed = true;
         this.ctx.setReminder('outbox', this.now() + 2000).catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
       });
   }
