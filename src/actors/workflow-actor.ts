@@ -186,7 +186,7 @@ export class WorkflowActor implements Actor {
       // Only a reminder this activation armed is deleted: one left by an earlier activation fires once and finds
       // nothing owed, which costs less than a sidecar call at the end of every execution.
       .then(() => (this.outboxArmed ? this.ctx.setReminder('outbox', null).then(() => void (this.outboxArmed = false)) : undefined))
-      .then(() => this.deps.actorOf(this.id).clearOutbox({ done: effects.map((e) => JSON.stringify(e)) }))
+      .then(() => this.self().clearOutbox({ done: effects.map((e) => JSON.stringify(e)) }))
       .catch((e) => {
         // At shutdown the outbox stays stored and runs again after the next start: no warning due.
         if (e instanceof HostStopping) return;
@@ -195,6 +195,12 @@ export class WorkflowActor implements Actor {
         this.outboxArmed = true;
         this.ctx.setReminder('outbox', this.now() + 2000).catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
       });
+  }
+
+  /** This actor as a caller sees it: in this process where the host allows, else through the host. */
+  private self(): WorkflowActorClient {
+    const { callSelf } = this.ctx;
+    return callSelf ? WorkflowCalls.client({ invoke: (_type, _id, method, arg) => callSelf(method, arg) as Promise<never> }, this.id) : this.deps.actorOf(this.id);
   }
 
   private async updateReminder(): Promise<void> {

@@ -11,6 +11,12 @@ export interface ActorContext {
   readonly id: string;
   /** Sets (dueAt = epoch ms) or clears (null) the actor's reminder `name`. Survives restarts. */
   setReminder(name: string, dueAt: number | null): Promise<void>;
+  /**
+   * Optional: a call of this actor to itself, run as a turn of its own after the current one, in this
+   * process while the actor is active here (on Dapr: no round trip through the sidecar). Never await
+   * it from inside a turn.
+   */
+  callSelf?(method: string, arg: unknown): Promise<unknown>;
   /** Optional hint: the actor expects no more calls (e.g. its execution ended); the host may drop it once idle. */
   deactivateWhenIdle?(): void;
   /**

@@ -28,7 +28,7 @@ export interface ActorKind<P extends Protocol> {
   readonly type: string;
   readonly calls: P;
   /** A client of actor `id`; cheap to make (one small object per call site). */
-  client(host: ActorHost, id: string): Client<P>;
+  client(host: Pick<ActorHost, 'invoke'>, id: string): Client<P>;
   /** The actor's `invoke`: looks the method up in `handlers`; an unknown name is an error, never a prototype property. */
   dispatcher(handlers: Handlers<P>): (method: string, arg: unknown) => unknown;
 }
@@ -38,7 +38,7 @@ export function defineActor<P extends Protocol>(type: string, calls: P): ActorKi
   // A class per actor type, its methods on the prototype: a client is one allocation of two fields (the task-update path makes one per call).
   class ClientImpl {
     constructor(
-      readonly host: ActorHost,
+      readonly host: Pick<ActorHost, 'invoke'>,
       readonly id: string,
     ) {}
   }

@@ -258,6 +258,12 @@ export class DaprActorHost implements ActorHost {
         else await api.setReminder(type, id, name, dueAt - this.now(), { dueAt }, `${this.reminderRetryMs}ms`);
         armed.set(name, dueAt);
       },
+      // Local while the activation is here; once it moved (or is stopping), through the sidecar like any call.
+      callSelf: (method, arg) => {
+        const key = keyOf(type, id);
+        if (this.stopping || !this.active.has(key)) return this.invoke(type, id, method, arg);
+        return this.turn(type, id, (actor) => actor.invoke(method, arg));
+      },
     };
   }
 

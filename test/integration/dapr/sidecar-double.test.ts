@@ -86,6 +86,19 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     expect(apps.every((app) => app.maxConcurrentTurns === 1)).toBe(true);
   });
 
+  it("an actor's call to itself runs as a turn of its own in the hosting process, not through daprd", async () => {
+    const [a, b] = apps;
+    const id = 'self-call';
+    const owner = (await a.host.invoke<{ host: string }>('Counter', id, 'get')).host === 'A' ? a : b;
+    const before = owner.deliveries.length;
+    await a.host.invoke('Counter', id, 'callSelfLater', { by: 5 });
+    await eventually(() => owner.selfCalls[0], 'the self call to finish');
+    expect(owner.selfCalls).toEqual([{ count: 5, host: owner.name }]);
+    expect(owner.deliveries.slice(before)).toEqual([`Counter/${id}/callSelfLater`]); // increment never crossed daprd
+    expect(owner.maxConcurrentTurns).toBe(1);
+    expect((await b.host.invoke<{ count: number }>('Counter', id, 'get')).count).toBe(5);
+  });
+
   it('keeps actor state in Redis under <appId>||<type>||<id>||<key>', async () => {
     await apps[0].host.invoke('Counter', 'stored', 'increment', { by: 7 });
     expect(await redis.get(`${prefix}state:${APP_ID}||Counter||stored||count`)).toBe('7');

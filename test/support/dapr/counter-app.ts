@@ -43,6 +43,10 @@ export interface CounterApp {
   failReminders: { left: number };
   /** Largest number of turns seen running at once on one actor id. */
   maxConcurrentTurns: number;
+  /** Actor method calls daprd delivered to this app: `<type>/<id>/<method>`. */
+  deliveries: string[];
+  /** Results of the calls `callSelfLater` made. */
+  selfCalls: unknown[];
   events: PublishedEvent[];
   completions: TaskCompletionMessage[];
   /** Incoming events still to fail on purpose. */
@@ -92,6 +96,8 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
     reminders: [],
     failReminders: { left: 0 },
     maxConcurrentTurns: 0,
+    deliveries: [],
+    selfCalls: [],
     events: [],
     completions: [],
     failEvents: { left: 0 },
@@ -134,6 +140,10 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
               return null;
             case 'echo':
               return arg;
+            case 'callSelfLater':
+              // A turn of its own after this one (never awaited inside the turn).
+              void ctx.callSelf!('increment', arg).then((r) => app.selfCalls.push(r), (e: unknown) => app.selfCalls.push(e));
+              return null;
             case 'fail':
               throw Object.assign(new Error('boom'), { code: 'E_COUNTER', status: 409 });
             case 'fence':
@@ -179,6 +189,11 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
   });
 
   const web = express();
+  web.use((req, _res, next) => {
+    const m = /^\/actors\/([^/]+)\/([^/]+)\/method\/([^/]+)$/.exec(req.path);
+    if (m && req.method === 'PUT') app.deliveries.push(`${m[1]}/${m[2]}/${m[3]}`);
+    next();
+  });
   web.use(host.router());
   web.use(bus.router());
   web.get('/hello', (req, res) => void res.json({ hello: o.name, query: req.query, token: req.get('dapr-api-token') ?? null }));
