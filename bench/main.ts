@@ -300,6 +300,67 @@ class Bench {
     }
   }
 
+  /** One closed-loop window on the distributed cluster, with every sidecar call, store request and CPU second in it counted. */
+  private async countedDistributedWindow(
+    c: DistributedCluster,
+    store: StoreCounters,
+    urls: string[],
+    useUpdateV2: boolean,
+  ): Promise<{ max: { result: ThroughputResult; cpuCores: number | null }; figures: Omit<DistributedFigures, 'replicas' | 'latency' | 'updateV2'> }> {
+    // per replica: [app → daprd, daprd → app]
+    const proxies = (): ProxyCounts[][] => c.replicas.map((r) => [r.toSidecar.counts(), r.fromSidecar.counts()]);
+    let proxyFrom: ProxyCounts[][] = [];
+    let proxyTo: ProxyCounts[][] = [];
+    let storeFrom: Promise<StoreCounts> | undefined;
+    let storeTo: Promise<StoreCounts> | undefined;
+    let windowMs = 0;
+    let openedAt = 0;
+    // CPU per group of processes (the engines are shared with anything else running on this machine)
+    const groups: Record<string, WindowCpu> = {
+      batonReplicas: new WindowCpu(c.batonPids()),
+      daprdPlacementSchedulerRedis: new WindowCpu(c.daprPids()),
+    };
+    const cassandraPid = enginePid('cassandra');
+    const esPid = enginePid('elasticsearch');
+    if (cassandraPid) groups.cassandra = new WindowCpu([cassandraPid]);
+    if (esPid) groups.elasticsearch = new WindowCpu([esPid]);
+    const timing: Timing = { warmupMs: Math.max(this.opts.timing.warmupMs, 10_000), windowMs: this.opts.timing.windowMs };
+    const max = await this.drive<ThroughputResult>(
+      { kind: 'closed-loop', baseUrl: urls, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2, soakWorkflows: 0, soakTimeoutMs: 60_000 },
+      [...c.batonPids(), ...c.daprPids()],
+      timing.warmupMs + timing.windowMs + 120_000,
+      (name) => {
+        for (const g of Object.values(groups)) g.onEvent(name);
+        if (name === 'window-start') {
+          openedAt = performance.now();
+          proxyFrom = proxies();
+          storeFrom = store.read();
+        }
+        if (name === 'window-end') {
+          windowMs = performance.now() - openedAt;
+          proxyTo = proxies();
+          storeTo = store.read();
+        }
+      },
+    );
+    const tasks = max.result.tasksPerSecond * (windowMs / 1000);
+    const zero: ProxyCounts = { total: 0, byCategory: {} };
+    const delta = (side: 0 | 1): ProxyCounts[] => proxyTo.map((to, i) => countsBetween(proxyFrom[i]?.[side] ?? zero, to[side] ?? zero));
+    const [sFrom, sTo] = await Promise.all([storeFrom, storeTo]);
+    const stores = sFrom && sTo ? storeDelta(sFrom, sTo) : null;
+    return {
+      max,
+      figures: {
+        throughput: max.result,
+        cpuCoresBatonAndDapr: max.cpuCores,
+        cpuCoresByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, g.cores])),
+        tasksInWindow: Math.round(tasks),
+        ...perTask(delta(0), delta(1), stores, tasks),
+        storeErrors: [...(sFrom?.errors ?? []), ...(sTo?.errors ?? [])],
+      },
+    };
+  }
+
   /**
    * Two Baton replicas on real daprd, Cassandra, Elasticsearch and Redis: maximum (closed loop, requests
    * spread over both replicas) with every sidecar call and store request of the window counted, then
@@ -321,58 +382,19 @@ class Bench {
       const store = new StoreCounters(c.keyspace, c.indexPrefix, c.redisPort);
       counters = store;
       const urls = c.replicas.map((r) => r.url);
-      // per replica: [app → daprd, daprd → app]
-      const proxies = (): ProxyCounts[][] => c.replicas.map((r) => [r.toSidecar.counts(), r.fromSidecar.counts()]);
-      let proxyFrom: ProxyCounts[][] = [];
-      let proxyTo: ProxyCounts[][] = [];
-      let storeFrom: Promise<StoreCounts> | undefined;
-      let storeTo: Promise<StoreCounts> | undefined;
-      let windowMs = 0;
-      let openedAt = 0;
-      // CPU per group of processes (the engines are shared with anything else running on this machine)
-      const groups: Record<string, WindowCpu> = {
-        batonReplicas: new WindowCpu(c.batonPids()),
-        daprdPlacementSchedulerRedis: new WindowCpu(c.daprPids()),
-      };
-      const cassandraPid = enginePid('cassandra');
-      const esPid = enginePid('elasticsearch');
-      if (cassandraPid) groups.cassandra = new WindowCpu([cassandraPid]);
-      if (esPid) groups.elasticsearch = new WindowCpu([esPid]);
-      const timing: Timing = { warmupMs: Math.max(this.opts.timing.warmupMs, 10_000), windowMs: this.opts.timing.windowMs };
-      const max = await this.drive<ThroughputResult>(
-        { kind: 'closed-loop', baseUrl: urls, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2: false, soakWorkflows: 0, soakTimeoutMs: 60_000 },
-        [...c.batonPids(), ...c.daprPids()],
-        timing.warmupMs + timing.windowMs + 120_000,
-        (name) => {
-          for (const g of Object.values(groups)) g.onEvent(name);
-          if (name === 'window-start') {
-            openedAt = performance.now();
-            proxyFrom = proxies();
-            storeFrom = store.read();
-          }
-          if (name === 'window-end') {
-            windowMs = performance.now() - openedAt;
-            proxyTo = proxies();
-            storeTo = store.read();
-          }
-        },
-      );
-      const tasks = max.result.tasksPerSecond * (windowMs / 1000);
-      const zero: ProxyCounts = { total: 0, byCategory: {} };
-      const delta = (side: 0 | 1): ProxyCounts[] => proxyTo.map((to, i) => countsBetween(proxyFrom[i]?.[side] ?? zero, to[side] ?? zero));
-      const [sFrom, sTo] = await Promise.all([storeFrom, storeTo]);
-      const stores = sFrom && sTo ? storeDelta(sFrom, sTo) : null;
-      const figures: DistributedFigures = {
-        replicas: c.replicas.length,
-        throughput: max.result,
-        cpuCoresBatonAndDapr: max.cpuCores,
-        cpuCoresByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, g.cores])),
-        tasksInWindow: Math.round(tasks),
-        ...perTask(delta(0), delta(1), stores, tasks),
-        storeErrors: [...(sFrom?.errors ?? []), ...(sTo?.errors ?? [])],
-        latency: null,
-      };
-      log(`  ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(figures.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(figures.sidecarDeliveriesPerTask, 2)} deliveries from daprd per task, ${fmt(figures.storeCallsPerTask.cassandra, 2)} Cassandra requests per task`);
+      const counted = await this.countedDistributedWindow(c, store, urls, false);
+      const figures: DistributedFigures = { replicas: c.replicas.length, ...counted.figures, latency: null, updateV2: null };
+      const max = counted.max;
+      log(`  poll-and-update workers: ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(figures.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(figures.sidecarDeliveriesPerTask, 2)} deliveries from daprd per task, ${fmt(figures.storeCallsPerTask.cassandra, 2)} Cassandra requests per task`);
+      // The official JS SDK's TaskRunner updates through update-v2, which hands the next task over in the same call.
+      try {
+        const v2 = await this.countedDistributedWindow(c, store, urls, true);
+        figures.updateV2 = { ...v2.figures, replicas: c.replicas.length };
+        log(`  update-v2 workers: ${fmt(v2.max.result.tasksPerSecond)} tasks/s, ${fmt(v2.figures.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(v2.figures.sidecarDeliveriesPerTask, 2)} deliveries from daprd per task`);
+      } catch (e) {
+        figures.updateV2Error = errorText(e);
+        log(`  distributed update-v2 FAILED: ${errorText(e)}`);
+      }
       if (max.result.workflowsPerSecond > 0) {
         const rate = Math.max(1, Math.round(max.result.workflowsPerSecond * this.opts.latencyLoad * 10) / 10);
         log(`  distributed latency: open loop at ${fmt(rate, 1)} workflow starts/s`);

@@ -53,6 +53,9 @@ export interface DistributedFigures extends PerTaskCounts {
   storeErrors: string[];
   latency: LatencyResult | null;
   latencyError?: string;
+  /** The same window with update-v2 workers (the official JS SDK's way), counted the same way. */
+  updateV2: Omit<DistributedFigures, 'latency' | 'updateV2'> | null;
+  updateV2Error?: string;
 }
 
 const HOUSEKEEPING = /healthz|metadata/;
@@ -176,6 +179,8 @@ export interface LatestJson {
   sidecarCallsPerTask: number | null;
   sidecarDeliveriesPerTask: number | null;
   cassandraRequestsPerTask: number | null;
+  distributedTasksPerSecondUpdateV2: number | null;
+  sidecarCallsPerTaskUpdateV2: number | null;
   distributedStartP99Ms: number | null;
   distributedUpdateP99Ms: number | null;
   distributedScheduleToPollP99Ms: number | null;
@@ -230,6 +235,8 @@ export const DEFINITIONS: Record<string, string> = {
   sidecarCallsPerTask: 'round trips the replicas start to their daprd (app → daprd; health and metadata left out) in the distributed window / tasks completed in it, counted by proxies',
   sidecarDeliveriesPerTask: 'calls daprd makes into the replicas (actor method deliveries, reminders, pub/sub; health probes left out) per task, same window',
   cassandraRequestsPerTask: "Cassandra coordinator requests on the run's keyspace per task (system_views.coordinator_{read,write,scan}_latency counts), same window",
+  distributedTasksPerSecondUpdateV2: 'as distributedTasksPerSecond, with workers that update through update-v2 (the official JS SDK TaskRunner), in a window of its own',
+  sidecarCallsPerTaskUpdateV2: 'as sidecarCallsPerTask, in the update-v2 window',
   distributedStartP99Ms: 'as startP99Ms, distributed profile at 70% of its maximum',
   distributedUpdateP99Ms: 'as updateP99Ms, distributed profile at 70% of its maximum',
   distributedScheduleToPollP99Ms: 'as scheduleToPollP99Ms, distributed profile at 70% of its maximum',
@@ -276,6 +283,8 @@ export function buildLatest(run: RunRecord): LatestJson {
     sidecarCallsPerTask: dist?.sidecarCallsPerTask ?? null,
     sidecarDeliveriesPerTask: dist?.sidecarDeliveriesPerTask ?? null,
     cassandraRequestsPerTask: dist?.storeCallsPerTask.cassandra ?? null,
+    distributedTasksPerSecondUpdateV2: dist?.updateV2?.throughput.tasksPerSecond ?? null,
+    sidecarCallsPerTaskUpdateV2: dist?.updateV2?.sidecarCallsPerTask ?? null,
     distributedStartP99Ms: dist?.latency?.startLatencyMs?.p99 ?? null,
     distributedUpdateP99Ms: dist?.latency?.updateLatencyMs?.p99 ?? null,
     distributedScheduleToPollP99Ms: dist?.latency?.scheduleToPollMs?.p99 ?? null,
@@ -293,6 +302,7 @@ export function buildLatest(run: RunRecord): LatestJson {
     atMost('scheduleToPollP99Ms at 70%', 50, latest.scheduleToPollP99Ms, ' ms'),
     atMost('startP99Ms at 70%', 30, latest.startP99Ms, ' ms'),
     atMost('sidecarCallsPerTask (distributed)', 3, latest.sidecarCallsPerTask, ''),
+    atMost('sidecarCallsPerTask (distributed, update-v2 workers)', 3, latest.sidecarCallsPerTaskUpdateV2, ''),
     {
       name: 'RSS flat after 100k workflows',
       target: run.memory.trend?.rule ?? 'full mode only',

@@ -164,6 +164,11 @@ export function renderReport(j: LatestJson): string {
       out.push(`per task completion (counted over ${fmt(x.tasksInWindow)} tasks): ${fmt(x.sidecarCallsPerTask, 2)} sidecar round trips (app → daprd) and ${fmt(x.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(s.cassandra, 2)} Cassandra requests, ${fmt(s.esBulkRequests, 2)} ES bulk requests (${fmt(s.esIndexedDocs, 2)} docs), ${fmt(s.esQueries, 2)} ES queries, ${fmt(s.redisCommands, 2)} Redis commands`);
       out.push(formatTable(['sidecar call (direction, kind)', 'per task'], Object.entries(x.sidecarCallsPerTaskByCategory).map(([k, v]) => [k, fmt(v, 3)])));
       if (x.storeErrors.length) out.push(`store counters: ${x.storeErrors.join('; ')}`);
+      if (x.updateV2) {
+        const v = x.updateV2;
+        out.push(`update-v2 workers (the official JS SDK's way), a window of their own: ${fmt(v.throughput.tasksPerSecond)} tasks/s; per task completion (counted over ${fmt(v.tasksInWindow)} tasks): ${fmt(v.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(v.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(v.storeCallsPerTask.cassandra, 2)} Cassandra requests`);
+        out.push(formatTable(['sidecar call (direction, kind), update-v2', 'per task'], Object.entries(v.sidecarCallsPerTaskByCategory).map(([k, val]) => [k, fmt(val, 3)])));
+      } else if (x.updateV2Error) out.push(`update-v2 window: FAILED: ${x.updateV2Error.split('\n')[0]}`);
     }
     out.push('');
   }
@@ -207,6 +212,7 @@ export function renderReport(j: LatestJson): string {
         ['distributedTasksPerSecond', fmt(j.distributedTasksPerSecond)],
         ['sidecarCallsPerTask (app → daprd round trips)', fmt(j.sidecarCallsPerTask, 2)],
         ['sidecarDeliveriesPerTask (daprd → app)', fmt(j.sidecarDeliveriesPerTask, 2)],
+        ['distributedTasksPerSecondUpdateV2 / sidecarCallsPerTaskUpdateV2', `${fmt(j.distributedTasksPerSecondUpdateV2)} / ${fmt(j.sidecarCallsPerTaskUpdateV2, 2)}`],
         ['cassandraRequestsPerTask', fmt(j.cassandraRequestsPerTask, 2)],
         ['distributed start / update / schedule-to-poll p99 ms', `${fmt(j.distributedStartP99Ms, 2)} / ${fmt(j.distributedUpdateP99Ms, 2)} / ${fmt(j.distributedScheduleToPollP99Ms, 2)}`],
         ['tasksPerSecond', fmt(j.tasksPerSecond)],
@@ -256,6 +262,7 @@ function peerRows(j: LatestJson): string[][] {
     row('schedule-to-poll p99 ms at 70%', fmt(j.scheduleToPollP99Ms, 1), fmt(j.conductorScheduleToPollP99Ms, 1), null, 'scheduleToPollP99Ms at 70%'),
     row('start p99 ms at 70%', fmt(j.startP99Ms, 1), fmt(j.conductorStartP99Ms, 1), null, 'startP99Ms at 70%'),
     row('distributed: sidecar calls per task', fmt(j.sidecarCallsPerTask, 2), '', null, 'sidecarCallsPerTask (distributed)'),
+    row('distributed: sidecar calls per task, update-v2 workers', fmt(j.sidecarCallsPerTaskUpdateV2, 2), '', null, 'sidecarCallsPerTask (distributed, update-v2 workers)'),
   ];
 }
 
