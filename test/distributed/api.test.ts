@@ -1,6 +1,6 @@
 import { openDatabase, SqliteExecutionStore } from '../../src/store/sqlite';
 import { describeInterface } from '../api/interface-suite';
-import { apiClient } from '../support/api-client';
+import { apiClient, type TaskView } from '../support/api-client';
 import { eventually } from '../support/baton';
 import { uniqueName } from '../support/names';
 import { COMPLETION_TOPIC, PUBSUB, startCluster, type TestCluster } from './cluster';
@@ -42,6 +42,25 @@ describe('across two replicas', () => {
     }
     await A.waitForStatus(id, 'COMPLETED');
     expect((await A.workflow(id)).output).toEqual({ y: 'y' });
+  });
+
+  test('update-v2 through both replicas in turn runs every chain to the end, each next step handed over in the update', async () => {
+    const name = uniqueName('v2ab');
+    const t = uniqueName('v2abt');
+    await A.register({ name, tasks: ['a', 'b', 'c'].map((ref) => ({ name: t, taskReferenceName: ref })), outputParameters: { c: '${c.output.ref}' } });
+    const ids = await Promise.all(Array.from({ length: 6 }, () => A.start(name)));
+    let task: TaskView | undefined = await A.pollOne(t);
+    let sameWorkflow = 0;
+    for (let n = 0; task; n++) {
+      const r = await [A, B][n % 2]!.call('POST', '/api/task/update-v2', { workflowInstanceId: task.workflowInstanceId, taskId: task.taskId, status: 'COMPLETED', workerId: 'w', outputData: { ref: task.referenceTaskName } });
+      expect([200, 204]).toContain(r.status);
+      const next: TaskView | undefined = r.status === 200 ? r.body : undefined;
+      if (next) expect(next).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w' });
+      if (next?.workflowInstanceId === task.workflowInstanceId) sameWorkflow++;
+      task = next;
+    }
+    for (const id of ids) expect((await A.waitForStatus(id, 'COMPLETED')).output).toEqual({ c: 'c' });
+    expect(sameWorkflow).toBe(2 * ids.length); // b after a, c after b: never through the queue
   });
 
   test('a long poll on B returns when a start through A enqueues', async () => {
