@@ -29,6 +29,8 @@ const FieldsSchema = z.object({
   BATON_DATA_DIR: z.string().min(1).default('./data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BATON_QUEUE_PARTITIONS: int(1, 1),
+  /** Where task-queue partitions live: QueueActors (the embedded default), or Redis (the distributed default). */
+  BATON_QUEUES: z.enum(['actors', 'redis']).optional(),
   BATON_ACTOR_IDLE_TIMEOUT_MS: int(60_000, 1000),
   BATON_ACTOR_MAX_ACTIVE: int(20_000, 10),
   BATON_HTTP_TASK_WORKERS: int(4, 0),
@@ -119,6 +121,8 @@ export const ConfigSchema = FieldsSchema.transform((c, ctx) => {
     // Other replicas write definitions; changes are also broadcast, this bounds a missed broadcast.
     BATON_METADATA_CACHE_TTL_MS: c.BATON_METADATA_CACHE_TTL_MS ?? (distributed ? 10_000 : 0),
     BATON_STORE: c.BATON_STORE ?? (distributed ? 'cassandra' : 'sqlite'),
+    // In Redis a push or a lease is one Lua command; as a QueueActor it is an actor call through the sidecar and a state save.
+    BATON_QUEUES: c.BATON_QUEUES ?? (distributed ? 'redis' : 'actors'),
     BATON_INDEX: c.BATON_INDEX ?? (distributed ? 'elasticsearch' : 'sqlite'),
     // Secure by default: the embedded profile answers this machine only; pods must take traffic on their address.
     BATON_BIND: c.BATON_BIND ?? c.HOST ?? (distributed ? '0.0.0.0' : '127.0.0.1'),
@@ -129,6 +133,7 @@ export const ConfigSchema = FieldsSchema.transform((c, ctx) => {
   if (!distributed) {
     if (config.BATON_STORE !== 'sqlite') issue('BATON_STORE', 'the embedded profile stores in SQLite only');
     if (config.BATON_INDEX !== 'sqlite') issue('BATON_INDEX', 'the embedded profile indexes in SQLite only');
+    if (config.BATON_QUEUES !== 'actors') issue('BATON_QUEUES', 'the embedded profile keeps its queues in QueueActors only');
   } else {
     if (config.BATON_STORE === 'cassandra' && !config.CASSANDRA_CONTACT_POINTS)
       issue('CASSANDRA_CONTACT_POINTS', 'required for BATON_STORE=cassandra, the distributed default (BATON_STORE=sqlite is for tests on one machine)');

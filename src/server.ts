@@ -10,7 +10,7 @@ import { QueueActor } from './actors/queue-actor';
 import { RecoveryScan } from './services/recovery-scan';
 import { WorkflowActor } from './actors/workflow-actor';
 import { WorkflowCalls, workflowActor } from './actors/protocol/workflow-protocol';
-import { QueueCalls } from './actors/protocol/queue-protocol';
+import { QueueCalls, queueActor } from './actors/protocol/queue-protocol';
 import type { EngineEnv } from './engine/state';
 import type { Adapters } from './composition/adapters';
 import { embeddedAdapters } from './composition/embedded';
@@ -69,8 +69,10 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   await adapters.watchDefinitions(() => metadata.refresh());
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
   const indexer = new Indexer(index, log, cfg.BATON_INDEX_FLUSH_MS);
-  const tasks = new TaskService({ host, partitions, store: stores.executions, metadata, limits, wakeUps, log, directory: adapters.directory, directoryRefreshMs: adapters.directoryRefreshMs, longPolls: new LongPollSlots(cfg.BATON_MAX_LONG_POLLS_PER_CLIENT) });
-  const effects = new EffectRunner({ host, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log });
+  // Queue partitions: the profile's own (Redis) or QueueActors on the actor host.
+  const queues = adapters.queues ?? ((id: string) => queueActor(host, id));
+  const tasks = new TaskService({ host, queues, partitions, store: stores.executions, metadata, limits, wakeUps, log, directory: adapters.directory, directoryRefreshMs: adapters.directoryRefreshMs, longPolls: new LongPollSlots(cfg.BATON_MAX_LONG_POLLS_PER_CLIENT) });
+  const effects = new EffectRunner({ host, queues, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log });
   const hostName = os.hostname();
   // Wakes execute/signal requests waiting on an execution as soon as one of its turns commits.
   const waiter = new ExecutionWaiter();
@@ -108,7 +110,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     }),
   ));
   // Wake-ups are per queue name; the partition's actor id encodes it (queueActorId).
-  host.register(QueueCalls.type, adapters.wrapActor(QueueCalls.type, (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
+  if (!adapters.queues) host.register(QueueCalls.type, adapters.wrapActor(QueueCalls.type, (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
   adapters.onTaskCompletion(completionHandler(host, log));
   const workflows = new WorkflowService(host, stores.executions, metadata);
   bus.subscribe(new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log }).handle);

@@ -3,6 +3,7 @@ import type { TaskCompletionMessage } from '../events/dapr/task-completion-messa
 import type { EventBus } from '../events/ports';
 import type { SearchIndex } from '../search/ports';
 import type { QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
+import type { QueuePartitionAccess } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { ScanLease } from '../services/recovery-scan';
 import type { ExecutionStore, MetadataStore } from '../store/ports';
@@ -19,6 +20,8 @@ export interface Adapters {
   /** How often a replica refreshes its view of others' polls (0 in the embedded profile). */
   directoryRefreshMs: number;
   bus: EventBus;
+  /** Task-queue partitions outside the actor host (Redis); absent: QueueActors on `host`. */
+  queues?: QueuePartitionAccess;
   /** Routes mounted before the body parsers (the Dapr app channel). */
   mount?: (app: Express) => void;
   /**

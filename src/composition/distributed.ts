@@ -9,6 +9,7 @@ import type { SearchIndex } from '../search/ports';
 import { SqliteSearchIndex } from '../search/sqlite/sqlite-index';
 import { createRedisLimits } from '../limits/redis';
 import { RedisQueueDirectory } from '../limits/redis/redis-queue-directory';
+import { RedisQueuePartitions } from '../queues/redis/redis-queue-partitions';
 import { RedisScanLease } from '../limits/redis/redis-scan-lease';
 import { createDaprActorHost } from '../runtime/dapr/dapr-actor-host';
 import { SidecarHttp } from '../runtime/dapr/sidecar-http';
@@ -117,12 +118,14 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
     const { wakeUps, taskLimits } = createRedisLimits({ url: cfg.REDIS_URL, keyPrefix: prefix, onError: redisError });
     const dedupeRedis = redis();
     const directory = new RedisQueueDirectory(redis(), prefix, redisError);
+    const redisQueues = cfg.BATON_QUEUES === 'redis' ? new RedisQueuePartitions(redis(), prefix) : undefined;
     const changes = new MetadataChanges(redis(), redis(), prefix, log);
     const scanLease = new RedisScanLease(redis(), prefix, 'recovery-scan');
     opened.unshift(
       () => wakeUps.close(),
       () => taskLimits.close(),
       () => directory.close(),
+      async () => redisQueues?.close(),
       () => changes.close(),
       () => scanLease.close(),
       async () => void (await dedupeRedis.quit().catch(() => undefined)),
@@ -152,13 +155,15 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       limits: taskLimits,
       directory,
       directoryRefreshMs: 2000,
+      queues: redisQueues && ((id) => redisQueues.partition(id)),
       bus,
       mount: (app) => {
         app.use(actorRoutes);
         app.use(eventRoutes);
       },
       startHost: 'afterListen',
-      queueEffects: 'afterTurn',
+      // Redis pushes are no actor calls: a turn awaits them (its answer waits until the next task is queued).
+      queueEffects: redisQueues ? 'inTurn' : 'afterTurn',
       scanLease,
       wrapActor: (type, factory) => {
         if (type === WorkflowCalls.type) return wireCalls(gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()), WorkflowCalls);

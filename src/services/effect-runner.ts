@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Effect } from '../model/effects';
-import { queueActor } from '../actors/protocol/queue-protocol';
+import type { QueuePartitionAccess } from '../queues/ports';
 import { workflowActor } from '../actors/protocol/workflow-protocol';
 import { queueName } from '../model/effects';
 import { taskById } from '../engine/task-lookup';
@@ -18,6 +18,7 @@ export class EffectRunner {
   constructor(
     private readonly deps: {
       host: ActorHost;
+      queues: QueuePartitionAccess;
       partitions: QueuePartitions;
       store: ExecutionStore;
       metadata: MetadataService;
@@ -42,12 +43,12 @@ export class EffectRunner {
         if (!list) pushes.set(id, (list = []));
         list.push({ taskId: e.taskId, workflowId: e.workflowId, priority: e.priority, visibleAt: e.visibleAt });
       } else if (e.kind === 'dequeue') {
-        ops.push(queueActor(host, partitions.actorIdFor(e.queue, e.taskId)).remove({ taskId: e.taskId }));
+        ops.push(this.deps.queues(partitions.actorIdFor(e.queue, e.taskId)).remove({ taskId: e.taskId }));
         const t = taskById(state.tasks, e.taskId); // a failed 1,000-branch fork dequeues 1,000 tasks in one turn
         if (t) ops.push(this.deps.limits.release(t.taskDefName, t.taskId));
       }
     }
-    for (const [id, list] of pushes) ops.push(list.length === 1 ? queueActor(host, id).push(list[0]!) : queueActor(host, id).pushMany(list));
+    for (const [id, list] of pushes) ops.push(list.length === 1 ? this.deps.queues(id).push(list[0]!) : this.deps.queues(id).pushMany(list));
     await Promise.all(ops);
     for (const e of effects) if (e.kind === 'enqueue') this.deps.wakeUps.notify(queueName(e.queue));
   }

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { queueName, type QueueKey } from '../model/effects';
-import { queueActor, type QueueEntry } from '../actors/protocol/queue-protocol';
+import type { QueueEntry } from '../actors/protocol/queue-protocol';
+import type { QueuePartitionAccess } from '../queues/ports';
 import { workflowActor } from '../actors/protocol/workflow-protocol';
 import type { Task } from '../model/execution';
 import type { TaskResult } from '../model/requests';
@@ -46,6 +47,7 @@ export class TaskService {
   constructor(
     private readonly deps: {
       host: ActorHost;
+      queues: QueuePartitionAccess;
       partitions: QueuePartitions;
       store: ExecutionStore;
       metadata: MetadataService;
@@ -141,13 +143,13 @@ export class TaskService {
       let nextVisibleAt = Infinity;
       for (const actorId of partitions.actorIds(name, this.rotation++)) {
         if (out.length >= a.count) break;
-        const r = await queueActor(host, actorId).lease({ count: a.count - out.length, now: Date.now(), leaseMs: LEASE_MS });
+        const r = await this.deps.queues(actorId).lease({ count: a.count - out.length, now: Date.now(), leaseMs: LEASE_MS });
         if (r.nextVisibleAt) nextVisibleAt = Math.min(nextVisibleAt, r.nextVisibleAt);
         if (r.entries.length === 0) continue;
         // Claims of different executions run side by side (and share one group commit); order is kept.
         const claimed = await Promise.all(r.entries.map((e) => this.claim(actorId, e, a.workerId, taskType, a.admit)));
         const settled = r.entries.filter((_, i) => claimed[i] !== undefined).map((e) => e.taskId);
-        if (settled.length > 0) await queueActor(host, actorId).removeMany({ taskIds: settled });
+        if (settled.length > 0) await this.deps.queues(actorId).removeMany({ taskIds: settled });
         for (const t of claimed) if (t) out.push(t);
       }
       const now = Date.now();
@@ -162,7 +164,7 @@ export class TaskService {
     if (admit) {
       const stored = await this.deps.store.getTask(e.taskId);
       if (stored && stored.status === 'SCHEDULED' && !admit(stored)) {
-        await queueActor(host, actorId).release({ taskId: e.taskId, visibleAt: Date.now() + LIMIT_POSTPONE_MS });
+        await this.deps.queues(actorId).release({ taskId: e.taskId, visibleAt: Date.now() + LIMIT_POSTPONE_MS });
         return undefined;
       }
     }
@@ -176,7 +178,7 @@ export class TaskService {
         (rate <= 0 || (await limits.tryRate(taskDefName, rate, def?.rateLimitFrequencyInSeconds ?? 1, Date.now())));
       if (!allowed) {
         if (limit > 0) await limits.release(taskDefName, e.taskId);
-        await queueActor(host, actorId).release({ taskId: e.taskId, visibleAt: Date.now() + LIMIT_POSTPONE_MS });
+        await this.deps.queues(actorId).release({ taskId: e.taskId, visibleAt: Date.now() + LIMIT_POSTPONE_MS });
         return undefined;
       }
     }
@@ -187,7 +189,7 @@ export class TaskService {
       // The execution could not be reached (e.g. its replica just died): hand the entry out again soon
       // rather than after the whole lease; if even the release fails, the lease expiry brings it back.
       this.deps.log.warn({ err, taskId: e.taskId }, 'claim failed; the task returns to its queue');
-      await queueActor(host, actorId).release({ taskId: e.taskId, visibleAt: Date.now() + CLAIM_RETRY_MS }).catch(() => undefined);
+      await this.deps.queues(actorId).release({ taskId: e.taskId, visibleAt: Date.now() + CLAIM_RETRY_MS }).catch(() => undefined);
       return undefined;
     }
     return claimed ? withComputed(claimed) : null;
@@ -229,7 +231,7 @@ export class TaskService {
 
   async queueSizeByName(name: string): Promise<number> {
     let n = 0;
-    for (const id of this.deps.partitions.actorIds(name)) n += await queueActor(this.deps.host, id).size({ now: Date.now() });
+    for (const id of this.deps.partitions.actorIds(name)) n += await this.deps.queues(id).size({ now: Date.now() });
     return n;
   }
 
@@ -237,7 +239,7 @@ export class TaskService {
   async queueShards(name: string): Promise<Record<string, { size: number; uacked: number }>> {
     const out: Record<string, { size: number; uacked: number }> = {};
     for (const id of this.deps.partitions.actorIds(name)) {
-      const s = await queueActor(this.deps.host, id).stats();
+      const s = await this.deps.queues(id).stats();
       out[id.slice(name.length + 1)] = { size: s.size - s.leased, uacked: s.leased };
     }
     return out;

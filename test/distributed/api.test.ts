@@ -52,11 +52,12 @@ describe('across two replicas', () => {
     let task: TaskView | undefined = await A.pollOne(t);
     let sameWorkflow = 0;
     for (let n = 0; task; n++) {
-      const r = await [A, B][n % 2]!.call('POST', '/api/task/update-v2', { workflowInstanceId: task.workflowInstanceId, taskId: task.taskId, status: 'COMPLETED', workerId: 'w', outputData: { ref: task.referenceTaskName } });
+      const done: TaskView = task;
+      const r = await [A, B][n % 2]!.call('POST', '/api/task/update-v2', { workflowInstanceId: done.workflowInstanceId, taskId: done.taskId, status: 'COMPLETED', workerId: 'w', outputData: { ref: done.referenceTaskName } });
       expect([200, 204]).toContain(r.status);
       const next: TaskView | undefined = r.status === 200 ? r.body : undefined;
       if (next) expect(next).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w' });
-      if (next?.workflowInstanceId === task.workflowInstanceId) sameWorkflow++;
+      if (next?.workflowInstanceId === done.workflowInstanceId) sameWorkflow++;
       task = next;
     }
     for (const id of ids) expect((await A.waitForStatus(id, 'COMPLETED')).output).toEqual({ c: 'c' });

@@ -1,0 +1,122 @@
+/**
+ * Lua commands of a task-queue partition kept in Redis. Each runs atomically inside Redis, so replicas
+ * never see a half-applied push or lease. All keys of one partition share a hash tag (one cluster slot).
+ *
+ * Keys (KEYS[1..5]):
+ *   E  hash    taskId -> JSON [workflowId, priority, visibleAt, seq, leasedUntil (0: not leased)]
+ *   R  zset    ready entries, scored priority * 1e13 + seq (lower priority first, then first in)
+ *   D  zset    delayed entries scored by visibleAt, and leased ones by leasedUntil
+ *   L  set     leased task ids
+ *   S  string  the partition's push counter (the seq of new entries)
+ */
+
+const PRELUDE = `
+local E, R, D, L, S = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local function score(rec) return rec[2] * 1e13 + rec[4] end
+local function place(id, rec, now)
+  redis.call('ZREM', R, id)
+  redis.call('ZREM', D, id)
+  if rec[3] <= now then redis.call('ZADD', R, score(rec), id) else redis.call('ZADD', D, rec[3], id) end
+end
+`;
+
+/**
+ * Push entries, idempotent by task id: a pending entry only moves its visibility earlier; a leased one
+ * becomes pending again. ARGV: now, then taskId, workflowId, priority, visibleAt per entry.
+ * Returns how many entries changed.
+ */
+export const PUSH = `${PRELUDE}
+local now = tonumber(ARGV[1])
+local changed = 0
+for i = 2, #ARGV, 4 do
+  local id, vis = ARGV[i], tonumber(ARGV[i + 3])
+  local old = redis.call('HGET', E, id)
+  local seq
+  local skip = false
+  if old then
+    local rec = cjson.decode(old)
+    if rec[5] == 0 and rec[3] <= vis then skip = true end
+    seq = rec[4]
+  else
+    seq = redis.call('INCR', S)
+  end
+  if not skip then
+    local rec = { ARGV[i + 1], tonumber(ARGV[i + 2]), vis, seq, 0 }
+    redis.call('HSET', E, id, cjson.encode(rec))
+    redis.call('SREM', L, id)
+    place(id, rec, now)
+    changed = changed + 1
+  end
+end
+return changed
+`;
+
+/**
+ * Lease up to ARGV count visible entries for leaseMs; an entry not removed or released by then becomes
+ * visible again. Due delayed entries and expired leases are moved to ready first (at most 1000 a call).
+ * ARGV: now, count, leaseMs. Returns JSON {entries: [[taskId, workflowId, priority, visibleAt]...], next}
+ * (cjson writes an empty entries list as {}).
+ */
+export const LEASE = `${PRELUDE}
+local now, count, leaseMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', D, '-inf', now, 'LIMIT', 0, 1000)) do
+  local raw = redis.call('HGET', E, id)
+  redis.call('ZREM', D, id)
+  if raw then
+    local rec = cjson.decode(raw)
+    if rec[5] ~= 0 then
+      rec[5] = 0
+      rec[3] = now
+      redis.call('SREM', L, id)
+      redis.call('HSET', E, id, cjson.encode(rec))
+    end
+    redis.call('ZADD', R, score(rec), id)
+  end
+end
+local out = {}
+if count > 0 then
+  local popped = redis.call('ZPOPMIN', R, count)
+  for i = 1, #popped, 2 do
+    local id = popped[i]
+    local raw = redis.call('HGET', E, id)
+    if raw then
+      local rec = cjson.decode(raw)
+      rec[5] = now + leaseMs
+      redis.call('HSET', E, id, cjson.encode(rec))
+      redis.call('SADD', L, id)
+      redis.call('ZADD', D, rec[5], id)
+      out[#out + 1] = { id, rec[1], rec[2], rec[3] }
+    end
+  end
+end
+local first = redis.call('ZRANGE', D, 0, 0, 'WITHSCORES')
+local result = { entries = out }
+if #first > 0 then result.next = tonumber(first[2]) end
+return cjson.encode(result)
+`;
+
+/** Remove entries. ARGV: task ids. Returns how many were there. */
+export const REMOVE = `${PRELUDE}
+local removed = 0
+for _, id in ipairs(ARGV) do
+  removed = removed + redis.call('HDEL', E, id)
+  redis.call('ZREM', R, id)
+  redis.call('ZREM', D, id)
+  redis.call('SREM', L, id)
+end
+return removed
+`;
+
+/** Put an entry back (leased or not), visible at visibleAt. ARGV: now, taskId, visibleAt. Returns 1 when it was there. */
+export const RELEASE = `${PRELUDE}
+local now, id, vis = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])
+local raw = redis.call('HGET', E, id)
+if not raw then return 0 end
+local rec = cjson.decode(raw)
+rec[5] = 0
+rec[3] = vis
+redis.call('HSET', E, id, cjson.encode(rec))
+redis.call('SREM', L, id)
+place(id, rec, now)
+return 1
+`;

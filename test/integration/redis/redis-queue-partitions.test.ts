@@ -1,0 +1,105 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import type { QueueActorClient } from '../../../src/actors/protocol/queue-protocol';
+import { RedisQueuePartitions } from '../../../src/queues/redis/redis-queue-partitions';
+import { freePort, logPath, portOpen, TestProcess, waitFor } from '../../support/processes';
+
+// Task-queue partitions in Redis answer the QueueActor's calls the same way: idempotent pushes, priority
+// then first-in order, delays, leases that expire, releases, removals; two replicas never lease one entry twice.
+describe('RedisQueuePartitions on a redis-server of its own', () => {
+  let server: TestProcess;
+  let url: string;
+  const owned: RedisQueuePartitions[] = [];
+  let now = 1_000_000;
+  const partitions = (): RedisQueuePartitions => {
+    const p = new RedisQueuePartitions(new Redis(url), `t${process.pid}:`, () => now);
+    owned.push(p);
+    return p;
+  };
+  let seq = 0;
+  const fresh = (p = partitions()): QueueActorClient => p.partition(`q${++seq}:0`);
+  const entry = (taskId: string, extra: Partial<{ priority: number; visibleAt: number }> = {}) => ({ taskId, workflowId: `wf-${taskId}`, priority: 0, visibleAt: now, ...extra });
+  const leaseIds = async (q: QueueActorClient, count: number, leaseMs = 60_000): Promise<string[]> => (await q.lease({ count, now, leaseMs })).entries.map((e) => e.taskId);
+
+  beforeAll(async () => {
+    const port = await freePort();
+    server = new TestProcess('redis', process.env.BATON_REDIS_SERVER_BIN ?? 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], logPath(mkdtempSync(join(tmpdir(), 'baton-rq-')), 'redis'));
+    url = `redis://127.0.0.1:${port}`;
+    await waitFor(async () => {
+      if (!server.running) throw new Error(`redis-server did not start (is the Debian package redis-server installed?): ${server.tail()}`);
+      return (await portOpen(port)) || undefined;
+    }, 'redis-server', 20_000);
+  });
+  afterAll(async () => {
+    for (const p of owned) await p.close();
+    await server?.stop();
+  });
+
+  test('hands entries out by priority, then in the order they came, each once, with their fields', async () => {
+    const q = fresh();
+    await q.pushMany([entry('a', { priority: 5 }), entry('b', { priority: 1 }), entry('c', { priority: 5 }), entry('d', { priority: 1 })]);
+    const first = await q.lease({ count: 3, now, leaseMs: 60_000 });
+    expect(first.entries).toEqual([entry('b', { priority: 1 }), entry('d', { priority: 1 }), entry('a', { priority: 5 })]);
+    expect(await leaseIds(q, 10)).toEqual(['c']);
+    expect(await leaseIds(q, 10)).toEqual([]);
+  });
+
+  test('a push is idempotent by task id: a pending entry only moves earlier, a leased one becomes pending again', async () => {
+    const q = fresh();
+    expect(await q.push(entry('a', { visibleAt: now + 5000 }))).toBe(true);
+    expect(await q.push(entry('a', { visibleAt: now + 9000 }))).toBe(false);
+    expect(await q.push(entry('a', { visibleAt: now }))).toBe(true);
+    expect(await leaseIds(q, 5)).toEqual(['a']);
+    expect(await q.stats()).toEqual({ size: 1, leased: 1 });
+    expect(await q.push(entry('a'))).toBe(true);
+    expect(await q.stats()).toEqual({ size: 1, leased: 0 });
+    expect(await leaseIds(q, 5)).toEqual(['a']);
+  });
+
+  test('a delayed entry is visible from its time on, and the lease tells when the next one comes', async () => {
+    const q = fresh();
+    await q.push(entry('later', { visibleAt: now + 3000 }));
+    const r = await q.lease({ count: 1, now, leaseMs: 60_000 });
+    expect(r).toEqual({ entries: [], nextVisibleAt: now + 3000 });
+    now += 3000;
+    expect(await leaseIds(q, 1)).toEqual(['later']);
+  });
+
+  test('a lease not settled in time expires and the entry is handed out again', async () => {
+    const q = fresh();
+    await q.push(entry('x'));
+    expect(await leaseIds(q, 1, 1000)).toEqual(['x']);
+    expect(await q.size({ now })).toBe(0);
+    now += 999;
+    expect(await leaseIds(q, 1)).toEqual([]);
+    now += 1;
+    expect(await leaseIds(q, 1)).toEqual(['x']);
+  });
+
+  test('release puts a leased entry back at a time; removal takes entries out for good', async () => {
+    const q = fresh();
+    await q.pushMany([entry('r'), entry('s'), entry('t')]);
+    expect(await leaseIds(q, 3)).toEqual(['r', 's', 't']);
+    expect(await q.release({ taskId: 'r', visibleAt: now + 500 })).toBe(true);
+    expect(await q.release({ taskId: 'nope', visibleAt: now })).toBe(false);
+    expect(await q.remove({ taskId: 's' })).toBe(true);
+    expect(await q.remove({ taskId: 's' })).toBe(false);
+    await q.removeMany({ taskIds: ['t', 'unknown'] });
+    expect(await q.stats()).toEqual({ size: 1, leased: 0 });
+    expect(await leaseIds(q, 3)).toEqual([]);
+    now += 500;
+    expect(await leaseIds(q, 3)).toEqual(['r']);
+  });
+
+  test('two replicas leasing one partition at once never get the same entry', async () => {
+    const id = `shared${++seq}:0`;
+    const [a, b] = [partitions().partition(id), partitions().partition(id)];
+    await a.pushMany(Array.from({ length: 200 }, (_, i) => entry(`e${i}`)));
+    const got = await Promise.all(Array.from({ length: 40 }, (_, i) => leaseIds(i % 2 ? a : b, 7)));
+    const all = got.flat();
+    expect(all).toHaveLength(200);
+    expect(new Set(all).size).toBe(200);
+  });
+});
