@@ -139,6 +139,7 @@ describe('buildLatest', () => {
       'scheduleToPollP99Ms at 70%': true,
       'startP99Ms at 70%': true,
       'sidecarCallsPerTask (distributed)': null,
+      'sidecarCallsPerTask (distributed, update-v2 workers)': null,
       'RSS flat after 100k workflows': true,
     });
   });
