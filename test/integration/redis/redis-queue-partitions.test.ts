@@ -93,6 +93,15 @@ describe('RedisQueuePartitions on a redis-server of its own', () => {
     expect(await leaseIds(q, 3)).toEqual(['r']);
   });
 
+  test('a backlog of 200,000 entries: a higher-priority entry pushed after it is handed out first', async () => {
+    const q = fresh();
+    for (let from = 0; from < 200_000; from += 5000) await q.pushMany(Array.from({ length: 5000 }, (_, i) => entry(`b${from + i}`, { priority: 99 })));
+    await q.push(entry('urgent', { priority: 0 }));
+    expect(await q.stats()).toEqual({ size: 200_001, leased: 0 });
+    expect(await leaseIds(q, 2)).toEqual(['urgent', 'b0']);
+    expect(await q.size({ now })).toBe(199_999);
+  });
+
   test('two replicas leasing one partition at once never get the same entry', async () => {
     const id = `shared${++seq}:0`;
     const [a, b] = [partitions().partition(id), partitions().partition(id)];
