@@ -65,7 +65,9 @@ export class ScheduleActor implements Actor {
       if (await this.d.store.advanceSlot(this.name, stored, skipUntil)) stored = skipUntil;
       else stored = await this.d.store.lastSlot(this.name);
     }
-    const next = firstSlotAfter(this.window(s), Math.max(stored ?? s.createTime, this.d.now() - this.d.graceMs - 1));
+    // With catch-up a missed slot is due at once; without, only one within the grace period is.
+    const last = stored ?? s.createTime;
+    const next = firstSlotAfter(this.window(s), s.runCatchupScheduleInstances ? last : Math.max(last, this.d.now() - this.d.graceMs - 1));
     await this.ctx.setReminder(SCHEDULE_REMINDER, next ?? null);
     return next === undefined ? {} : { nextRunTime: next };
   }

@@ -123,6 +123,8 @@ test('after downtime: without catch-up only the next slot fires; with catch-up t
   await stores.schedules.putSchedule(schedule({ runCatchupScheduleInstances: true }));
   const caught: Array<{ req: StartWorkflowRequest; id: string }> = [];
   const c = actor(clock, caught);
+  // At start-up a catch-up schedule is armed at its oldest missed slot: due at once.
+  expect(await c.a.invoke('sync', undefined)).toEqual({ nextRunTime: T0 + 60_000 });
   await c.a.onReminder(SCHEDULE_REMINDER);
   expect(caught.map((s) => s.req.input!._scheduledTime)).toEqual([1, 2, 3, 4, 5].map((i) => T0 + i * 60_000));
 });
