@@ -10,6 +10,7 @@ import { errorHandler, notFoundHandler } from './api/errors';
 import { apiRoutes } from './api/routes';
 import { mountRoutes, routeTemplates } from './api/route-table';
 import { methodGuard, methodTable } from './api/allowed-methods';
+import type { ScheduleService } from './services/schedule-service';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { WorkflowTestRunner } from './services/workflow-test-run';
 import { hotPath } from './api/hot-path';
@@ -38,6 +39,8 @@ export interface AppDeps {
   mount?: (app: Express) => void;
   /** Who may do what (src/auth): the gate every request passes first, and the token and application routes. */
   access?: { gate: RequestGate; routes: AuthRoutesDeps };
+  /** Workflow schedules (/api/scheduler). */
+  schedules?: ScheduleService;
   /** The built operator console served at `/` (default dist/ui); false serves none. */
   consoleDir?: string | false;
 }
@@ -79,6 +82,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     config: d.config ?? {},
     version: d.version,
     access: d.access,
+    schedules: d.schedules,
   });
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
   d.mount?.(app);

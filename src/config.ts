@@ -82,6 +82,10 @@ const FieldsSchema = z.object({
   // Profile-dependent default (see withProfileDefaults): embedded 0 (recovery at start only), distributed 60 s.
   BATON_RECOVERY_SCAN_INTERVAL_MS: optionalInt(0),
   BATON_RECOVERY_SCAN_RATE: int(100, 1),
+  /** A schedule's slot at most this late still fires when catch-up is off (a reminder fires a little after its time). */
+  BATON_SCHEDULE_GRACE_MS: int(30_000, 0),
+  /** With runCatchupScheduleInstances, at most this many missed slots fire at once (the newest). */
+  BATON_SCHEDULE_MAX_CATCHUP: int(100, 1),
   CASSANDRA_CONTACT_POINTS: z.string().optional(),
   CASSANDRA_LOCAL_DC: z.string().default('datacenter1'),
   CASSANDRA_KEYSPACE: z.string().default('baton'),

@@ -9,6 +9,9 @@ import type { Config } from './config';
 import { QueueActor } from './actors/queue-actor';
 import { RecoveryScan } from './services/recovery-scan';
 import { WorkflowActor } from './actors/workflow-actor';
+import { ScheduleActor } from './actors/schedule-actor';
+import { ScheduleCalls } from './actors/protocol/schedule-protocol';
+import { ScheduleService } from './services/schedule-service';
 import { WorkflowCalls, workflowActor } from './actors/protocol/workflow-protocol';
 import { QueueCalls, queueActor } from './actors/protocol/queue-protocol';
 import type { EngineEnv } from './engine/state';
@@ -113,6 +116,23 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   if (!adapters.queues) host.register(QueueCalls.type, adapters.wrapActor(QueueCalls.type, (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
   adapters.onTaskCompletion(completionHandler(host, log));
   const workflows = new WorkflowService(host, stores.executions, metadata);
+  host.register(ScheduleCalls.type, adapters.wrapActor(ScheduleCalls.type, (ctx) =>
+    new ScheduleActor(ctx, {
+      store: stores.schedules,
+      startWorkflow: (req, workflowId) => workflows.start(req, { workflowId }),
+      derivedId: derivedUuid,
+      now: Date.now,
+      graceMs: cfg.BATON_SCHEDULE_GRACE_MS,
+      maxCatchUp: cfg.BATON_SCHEDULE_MAX_CATCHUP,
+      log,
+    }),
+  ));
+  const schedules = new ScheduleService(stores.schedules, host);
+  // Every schedule that is not paused gets its reminder (idempotent: an armed one is re-armed at the same slot).
+  const syncSchedules = async (): Promise<void> => {
+    const armed = await schedules.syncAll((name, err) => log.warn({ err, schedule: name }, 'arming a schedule failed'));
+    if (armed > 0) log.info({ schedules: armed }, 'schedules armed');
+  };
   bus.subscribe(new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log }).handle);
 
   // Recovery: queues are derived data; every open execution re-pushes its SCHEDULED tasks and re-runs its outbox.
@@ -129,6 +149,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   if (adapters.startHost === 'beforeListen') {
     await host.start();
     await recover();
+    await syncSchedules();
   }
 
   let scan: RecoveryScan | undefined;
@@ -143,7 +164,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access });
+  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -172,6 +193,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       });
       scan.start();
     }
+    // Behind the start, like recovery: a schedule's reminder fires on whichever replica hosts its actor.
+    void syncSchedules().catch((err) => log.warn({ err }, 'arming schedules failed'));
   }
   // An HTTP task must not call Baton itself, nor its sidecar.
   httpWorker.start(cfg.BATON_PROFILE === 'distributed' ? [port, cfg.DAPR_HTTP_PORT] : [port]);

@@ -1,6 +1,7 @@
 import type { SearchIndex } from '../search/ports';
 import type { ExecutionWaiter } from '../services/execution-waiter';
 import type { MetadataService } from '../services/metadata-service';
+import type { ScheduleService } from '../services/schedule-service';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { WorkflowTestRunner } from '../services/workflow-test-run';
@@ -13,6 +14,7 @@ import { eventRoutes } from './event-routes';
 import { executionRoutes, signalRoutes } from './execution-routes';
 import { metadataRoutes } from './metadata-routes';
 import { openApiDocument } from './openapi';
+import { schedulerRoutes } from './scheduler-routes';
 import { RouteTable, routeTemplates, type Route } from './route-table';
 import { queueRoutes, taskById, taskRoutes } from './task-routes';
 import type { WorkerCalls } from './worker-calls';
@@ -35,6 +37,8 @@ export interface ApiDeps {
   calls: WorkerCalls;
   config: Record<string, unknown>;
   version: string;
+  /** Workflow schedules (the scheduler routes answer 501 without them). */
+  schedules?: ScheduleService;
   /** The token and application routes, where access control is wired. */
   access?: { routes: AuthRoutesDeps };
 }
@@ -59,6 +63,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
   // Task details also answer at `/apitasks/{taskId}`, the path without its slash after /api.
   t.get('/apitasks/{taskId}', { summary: 'A task (the interface spells this path without its slash)', res: 'Task' }, taskById(d));
   queueRoutes(t.under('/api/queue'), d);
+  schedulerRoutes(t.under('/api/scheduler'), d);
   if (d.access) {
     tokenRoutes(t.under('/api/token'), d);
     applicationRoutes(t.under('/api/applications'), d);

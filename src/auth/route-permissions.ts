@@ -81,6 +81,17 @@ rule('PUT', ['/api/workflow/bulk/pause', '/api/workflow/bulk/resume'], 'executio
 rule('POST', ['/api/workflow/bulk/restart', '/api/workflow/bulk/retry', '/api/workflow/bulk/terminate'], 'executions:manage');
 rule('DELETE', ['/api/workflow/bulk/remove', '/api/workflow/bulk/terminate-remove'], 'executions:manage');
 
+// ---- schedules: a schedule starts workflows, so saving one takes what a start takes
+const scheduler = (p: string): string => `/api/scheduler${p}`;
+rule('GET', ['/schedules', '/schedules/tags', '/schedules/{name}', '/schedules/{name}/tags', '/nextFewSchedules'].map(scheduler), 'definitions:read');
+rule('GET', scheduler('/search/executions'), 'executions:read');
+rule('POST', scheduler('/schedules'), 'executions:start');
+rule('PUT', scheduler('/schedules/{name}/tags'), 'executions:start');
+rule('DELETE', [scheduler('/schedules/{name}'), scheduler('/schedules/{name}/tags')], 'executions:manage');
+for (const m of ['GET', 'PUT'] as const) rule(m, [scheduler('/schedules/{name}/pause'), scheduler('/schedules/{name}/resume')], 'executions:manage');
+for (const m of ['GET', 'PUT'] as const) rule(m, [scheduler('/admin/pause'), scheduler('/admin/resume')], 'admin');
+rule('GET', scheduler('/admin/requeue'), 'admin');
+
 // ---- workers
 rule('GET', [...tasks('/poll/batch/{taskType}'), ...tasks('/poll/{taskType}')], 'tasks:poll');
 rule('POST', tasks('/update-v2'), 'tasks:poll'); // answers the next task of the type: a poll

@@ -17,9 +17,11 @@ import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
 import type { ExecutionStore, MetadataStore } from '../store/ports';
+import type { ScheduleStore } from '../store/schedule-store';
 import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
 import { QueueCalls } from '../actors/protocol/queue-protocol';
 import { WorkflowCalls } from '../actors/protocol/workflow-protocol';
+import { ScheduleCalls } from '../actors/protocol/schedule-protocol';
 import type { Adapters } from './adapters';
 import { MetadataChanges } from './metadata-changes';
 import { reviveBatonError } from './remote-errors';
@@ -44,6 +46,7 @@ export function cassandraConfig(cfg: Config, log?: Pick<Logger, 'warn'>): Cassan
 interface OpenedStores {
   executions: ExecutionStore;
   metadata: MetadataStore;
+  schedules: ScheduleStore;
   /** The SQLite file when BATON_STORE=sqlite (tests and development on one machine). */
   sqlite?: ReturnType<typeof openDatabase>;
   close(): Promise<void>;
@@ -53,7 +56,7 @@ interface OpenedStores {
 export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promise<OpenedStores> {
   if (cfg.BATON_STORE === 'cassandra') return openCassandraStores(cassandraConfig(cfg, log));
   const s = openSqliteStores(cfg.BATON_DATA_DIR, { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES });
-  return { executions: s.executions, metadata: s.metadata, sqlite: s.db, close: () => s.close() };
+  return { executions: s.executions, metadata: s.metadata, schedules: s.schedules, sqlite: s.db, close: () => s.close() };
 }
 
 /** Elasticsearch, or (BATON_INDEX=sqlite, tests only) the SQLite file of BATON_DATA_DIR. */
@@ -148,7 +151,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
     });
     return {
-      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata) },
+      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata), schedules: stores.schedules },
       index: search.index,
       host,
       wakeUps,
@@ -167,6 +170,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       scanLease,
       wrapActor: (type, factory) => {
         if (type === WorkflowCalls.type) return wireCalls(gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()), WorkflowCalls);
+        if (type === ScheduleCalls.type) return wireCalls(factory, ScheduleCalls);
         return type === QueueCalls.type ? wireCalls(factory, QueueCalls) : factory;
       },
       watchDefinitions: (refresh) =>

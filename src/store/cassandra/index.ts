@@ -5,6 +5,8 @@ import { type CassandraStoreConfig, consistencyOf } from './config';
 import { CassandraExecutionStore } from './execution-store';
 import { CassandraMetadataStore } from './metadata-store';
 import { migrate } from './migrate';
+import { CassandraScheduleStore } from './schedule-store';
+import type { ScheduleStore } from '../schedule-store';
 import { DEFAULT_INDEX_LAYOUT } from './rows';
 import { assertKeyspaceName } from './statements';
 
@@ -12,10 +14,12 @@ export { type CassandraStoreConfig, cassandraConfigFromEnv, replicationClause } 
 export { migrate } from './migrate';
 export { CassandraExecutionStore } from './execution-store';
 export { CassandraMetadataStore } from './metadata-store';
+export { CassandraScheduleStore } from './schedule-store';
 
 export interface CassandraStores {
   executions: ExecutionStore;
   metadata: MetadataStore;
+  schedules: ScheduleStore;
   client: Client;
   close(): Promise<void>;
 }
@@ -71,6 +75,7 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
   return {
     executions,
     metadata,
+    schedules: new CassandraScheduleStore(client, keyspace, consistency),
     client,
     async close() {
       await executions.close();

@@ -162,11 +162,11 @@ describe('Dapr components (components/)', () => {
     }
   });
 
-  test('resiliency covers the app, both actor types and the pub/sub, and names only defined policies', () => {
+  test('resiliency covers the app, every actor type and the pub/sub, and names only defined policies', () => {
     const res = docs.get('resiliency.yaml')!;
     const targets = obj(obj(res.spec, 'spec').targets, 'targets');
     expect(Object.keys(obj(targets.apps, 'apps'))).toEqual(['baton']);
-    expect(Object.keys(obj(targets.actors, 'actors')).sort()).toEqual(['QueueActor', 'WorkflowActor']);
+    expect(Object.keys(obj(targets.actors, 'actors')).sort()).toEqual(['QueueActor', 'ScheduleActor', 'WorkflowActor']);
     const components = Object.keys(obj(targets.components, 'components'));
     expect(components).toEqual(expect.arrayContaining(['baton-pubsub', 'baton-actorstate']));
     const policies = obj(obj(res.spec, 'spec').policies, 'policies');

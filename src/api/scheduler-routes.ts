@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { SaveScheduleRequestSchema, ScheduleExecutionSearchResultSchema, ScheduleTagSchema, ScheduleViewSchema } from '../model/schedules';
+import { ApiError, badRequest } from '../services/errors';
+import type { ScheduleService } from '../services/schedule-service';
+import { parseExecutionQuery } from '../services/schedule-service';
+import { intParam, parseBody, strParam } from './params';
+import { range, requiredText, type RouteTable } from './route-table';
+
+// /api/scheduler: workflow schedules as Orkes Conductor's SchedulerResource serves them (the JS SDK's
+// SchedulerClient). Per-schedule pause and resume answer both PUT (Conductor OSS) and GET (Orkes).
+
+const TagsSchema = z.array(ScheduleTagSchema);
+
+/** `key:value` tag filters of GET /schedules/tags (one parameter, comma-separated, or repeated). */
+function tagFilters(raw: string | undefined): Array<{ key: string; value?: string }> {
+  const parts = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  if (parts.length === 0) throw new ApiError(400, "Query parameter 'tag' is required (key:value)", [{ path: 'tag', message: 'required' }]);
+  return parts.map((p) => {
+    const i = p.indexOf(':');
+    return i < 0 ? { key: p } : { key: p.slice(0, i), value: p.slice(i + 1) };
+  });
+}
+
+/** Sort of the executions search: `scheduledTime` (or `startTime`/`executionTime`) with `:ASC` or `:DESC`; newest first by default. */
+function ascendingOf(sort: string | undefined): boolean {
+  if (!sort) return false;
+  const m = /^(\w+)(?::(ASC|DESC))?$/i.exec(sort.trim());
+  if (!m || !['scheduledTime', 'startTime', 'executionTime'].includes(m[1]!)) throw badRequest(`Invalid sort: ${sort} (scheduledTime:ASC or scheduledTime:DESC)`);
+  return (m[2] ?? 'ASC').toUpperCase() === 'ASC';
+}
+
+/** Declares the routes under `r` (mounted at /api/scheduler). */
+export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleService }): void {
+  const svc = (): ScheduleService => {
+    if (!deps.schedules) throw new ApiError(501, 'The scheduler is not available in this server');
+    return deps.schedules;
+  };
+  const nameParam = { name: { description: 'the schedule name' } };
+
+  r.post('/schedules', { summary: 'Create or update a schedule', body: { inline: SaveScheduleRequestSchema }, res: 'empty' }, async (req, res) => {
+    await svc().save(parseBody(SaveScheduleRequestSchema, req.body, 'saveScheduleRequest'));
+    res.status(200).end();
+  });
+
+  r.get('/schedules', { summary: 'All schedules, optionally of one workflow', query: { workflowName: 'string' }, res: { inline: z.array(ScheduleViewSchema) } }, async (req, res) => {
+    res.json(await svc().list(strParam(req, 'workflowName') || undefined));
+  });
+
+  // Before `/schedules/{name}`: `tags` is not a schedule name here.
+  r.get('/schedules/tags', { summary: 'Schedules carrying any of the tags (key:value)', query: { tag: requiredText }, res: { inline: z.array(ScheduleViewSchema) } }, async (req, res) => {
+    res.json(await svc().byTag(tagFilters(strParam(req, 'tag'))));
+  });
+
+  r.get('/schedules/{name}', { summary: 'A schedule', pathParams: nameParam, res: { inline: ScheduleViewSchema } }, async (req, res) => {
+    res.json(await svc().get(req.params.name!));
+  });
+
+  r.delete('/schedules/{name}', { summary: 'Delete a schedule (its executions stay until they expire)', pathParams: nameParam, res: 'empty' }, async (req, res) => {
+    await svc().delete(req.params.name!);
+    res.status(200).end();
+  });
+
+  for (const method of ['get', 'put'] as const) {
+    r[method]('/schedules/{name}/pause', { summary: 'Pause a schedule', pathParams: nameParam, query: { reason: 'string' }, res: 'empty' }, async (req, res) => {
+      await svc().pause(req.params.name!, strParam(req, 'reason') || undefined);
+      res.status(200).end();
+    });
+    r[method]('/schedules/{name}/resume', { summary: 'Resume a schedule (slots missed while paused do not fire)', pathParams: nameParam, res: 'empty' }, async (req, res) => {
+      await svc().resume(req.params.name!);
+      res.status(200).end();
+    });
+    r[method]('/admin/pause', { summary: 'Pause every schedule (their slots pass without firing)', res: 'empty' }, async (_req, res) => {
+      await svc().pauseAll();
+      res.status(200).end();
+    });
+    r[method]('/admin/resume', { summary: 'Resume every schedule', res: 'empty' }, async (_req, res) => {
+      await svc().resumeAll();
+      res.status(200).end();
+    });
+  }
+
+  r.get('/admin/requeue', { summary: 'Re-arm the reminder of every schedule that is not paused', res: 'empty' }, async (_req, res) => {
+    await svc().syncAll();
+    res.status(200).end();
+  });
+
+  r.get(
+    '/nextFewSchedules',
+    {
+      summary: 'The next run times of a cron expression (default 3, at most 5)',
+      query: { cronExpression: requiredText, zoneId: 'string', scheduleStartTime: range(0), scheduleEndTime: range(0), limit: range(1, 5) },
+      res: { inline: z.array(z.number()) },
+    },
+    async (req, res) => {
+      const cron = strParam(req, 'cronExpression');
+      if (!cron) throw new ApiError(400, "Query parameter 'cronExpression' is required", [{ path: 'cronExpression', message: 'required' }]);
+      const limit = intParam(req, 'limit', 3, 1, 5)!;
+      res.json(svc().nextFew(cron, strParam(req, 'zoneId') || undefined, intParam(req, 'scheduleStartTime', undefined, 0) || undefined, intParam(req, 'scheduleEndTime', undefined, 0) || undefined, limit));
+    },
+  );
+
+  r.get(
+    '/search/executions',
+    {
+      summary: 'Executions of schedules, newest first; query: scheduleName=, workflowName=, state= joined by AND',
+      query: { start: range(0), size: range(1, 1000), sort: 'string', freeText: 'string', query: 'string' },
+      res: { inline: ScheduleExecutionSearchResultSchema },
+    },
+    async (req, res) => {
+      const freeText = strParam(req, 'freeText')?.trim();
+      res.json(
+        await svc().search({
+          ...parseExecutionQuery(strParam(req, 'query')),
+          ...(freeText && freeText !== '*' ? { text: freeText } : {}),
+          ascending: ascendingOf(strParam(req, 'sort')),
+          start: intParam(req, 'start', 0, 0)!,
+          size: intParam(req, 'size', 100, 1, 1000)!,
+        }),
+      );
+    },
+  );
+
+  r.get('/schedules/{name}/tags', { summary: 'The tags of a schedule', pathParams: nameParam, res: { inline: TagsSchema } }, async (req, res) => {
+    res.json(await svc().tags(req.params.name!));
+  });
+  r.put('/schedules/{name}/tags', { summary: 'Set the tags of a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' }, async (req, res) => {
+    await svc().setTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
+    res.status(200).end();
+  });
+  r.delete('/schedules/{name}/tags', { summary: 'Remove tags from a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' }, async (req, res) => {
+    await svc().deleteTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
+    res.status(200).end();
+  });
+}
