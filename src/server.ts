@@ -110,7 +110,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   // Wake-ups are per queue name; the partition's actor id encodes it (queueActorId).
   host.register(QueueCalls.type, adapters.wrapActor(QueueCalls.type, (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
   adapters.onTaskCompletion(completionHandler(host, log));
-  const workflows = new WorkflowService(host, stores.executions, metadata);
+  const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys);
   bus.subscribe(new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log }).handle);
 
   // Recovery: queues are derived data; every open execution re-pushes its SCHEDULED tasks and re-runs its outbox.

@@ -1,9 +1,11 @@
 import { Client, policies, types } from 'cassandra-driver';
 import { DEFAULT_PAYLOAD_LIMITS } from '../payload-limits';
-import type { ExecutionStore, MetadataStore } from '../ports';
+import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore } from '../ports';
 import { type CassandraStoreConfig, consistencyOf } from './config';
 import { CassandraExecutionStore } from './execution-store';
 import { CassandraMetadataStore } from './metadata-store';
+import { CassandraIdempotencyKeys } from './idempotency-keys';
+import { CassandraSchemaStore } from './schema-store';
 import { migrate } from './migrate';
 import { DEFAULT_INDEX_LAYOUT } from './rows';
 import { assertKeyspaceName } from './statements';
@@ -12,10 +14,14 @@ export { type CassandraStoreConfig, cassandraConfigFromEnv, replicationClause } 
 export { migrate } from './migrate';
 export { CassandraExecutionStore } from './execution-store';
 export { CassandraMetadataStore } from './metadata-store';
+export { CassandraIdempotencyKeys } from './idempotency-keys';
+export { CassandraSchemaStore } from './schema-store';
 
 export interface CassandraStores {
   executions: ExecutionStore;
   metadata: MetadataStore;
+  idempotencyKeys: IdempotencyKeyStore;
+  schemas: SchemaStore;
   client: Client;
   close(): Promise<void>;
 }
@@ -71,6 +77,8 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
   return {
     executions,
     metadata,
+    idempotencyKeys: new CassandraIdempotencyKeys(client, keyspace, consistency),
+    schemas: new CassandraSchemaStore(client, keyspace, consistency),
     client,
     async close() {
       await executions.close();

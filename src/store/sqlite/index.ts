@@ -3,14 +3,18 @@ import type { PayloadLimits } from '../payload-limits';
 import { WalCheckpointer } from './checkpointer';
 import { openDatabase } from './database';
 import { SqliteExecutionStore } from './execution-store';
+import { SqliteIdempotencyKeys } from './idempotency-keys';
+import { SqliteSchemaStore } from './schema-store';
 import { SqliteMetadataStore } from './metadata-store';
 
-export { openDatabase, SqliteExecutionStore, SqliteMetadataStore };
+export { openDatabase, SqliteExecutionStore, SqliteMetadataStore, SqliteIdempotencyKeys, SqliteSchemaStore };
 
 export interface SqliteStores {
   db: Database.Database;
   executions: SqliteExecutionStore;
   metadata: SqliteMetadataStore;
+  idempotencyKeys: SqliteIdempotencyKeys;
+  schemas: SqliteSchemaStore;
   close(): Promise<void>;
 }
 
@@ -22,6 +26,8 @@ export function openSqliteStores(dir: string, limits?: PayloadLimits, onError?: 
     db,
     executions: new SqliteExecutionStore(db, limits),
     metadata: new SqliteMetadataStore(db),
+    idempotencyKeys: new SqliteIdempotencyKeys(db),
+    schemas: new SqliteSchemaStore(db),
     async close() {
       await checkpointer.stop();
       if (db.open) db.close();
