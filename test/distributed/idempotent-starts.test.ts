@@ -1,0 +1,42 @@
+import { apiClient } from '../support/api-client';
+import { uniqueName } from '../support/names';
+import { startCluster, type TestCluster } from './cluster';
+
+// Idempotent starts across two replicas of the distributed profile (Dapr sidecar double, one shared
+// SQLite store): both replicas get starts with the same key at once, and one execution comes of them.
+
+let cluster: TestCluster;
+
+beforeAll(async () => {
+  cluster = await startCluster({ replicas: ['A', 'B'] });
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+const A = apiClient(() => cluster.replicas[0]!.url);
+const B = apiClient(() => cluster.replicas[1]!.url);
+
+const define = async (): Promise<string> => {
+  const name = uniqueName('idem_replicas');
+  await A.register({ name, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] });
+  return name;
+};
+
+test('starts with one key sent to both replicas at once make one execution (RETURN_EXISTING: all answer it)', async () => {
+  const name = await define();
+  const start = (c: typeof A) => c.call('POST', '/api/workflow', { name, idempotencyKey: 'k', idempotencyStrategy: 'RETURN_EXISTING' });
+  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => start(i % 2 === 0 ? A : B)));
+  expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
+  expect(new Set(replies.map((r) => r.text)).size).toBe(1);
+  expect((await B.call('GET', `/api/workflow/running/${name}`)).body).toEqual([replies[0]!.text]);
+});
+
+test('FAIL across replicas: one start succeeds, the rest answer 409', async () => {
+  const name = await define();
+  const start = (c: typeof A) => c.call('POST', '/api/workflow', { name, idempotencyKey: 'k' });
+  const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => start(i % 2 === 0 ? A : B)));
+  expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
+  expect(replies.filter((r) => r.status === 409)).toHaveLength(19);
+  expect((await A.call('GET', `/api/workflow/running/${name}`)).body).toEqual([replies.find((r) => r.status === 200)!.text]);
+});
