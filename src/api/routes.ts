@@ -17,6 +17,7 @@ import { RouteTable, routeTemplates, type Route } from './route-table';
 import { queueRoutes, taskById, taskRoutes } from './task-routes';
 import type { WorkerCalls } from './worker-calls';
 import { workflowRoutes } from './workflow-routes';
+import { workflowStateRoutes } from './workflow-state-routes';
 
 // The table of every route, in the order express matches them: bulk and execution routes before
 // the workflow routes, whose `/{name}` and `/{workflowId}/...` patterns would take their paths;
@@ -54,6 +55,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
   bulkRoutes(t.under('/api/workflow/bulk'), d);
   executionRoutes(t.under('/api/workflow'), d);
   for (const base of TASK_BASES) signalRoutes(t.under(base), d);
+  workflowStateRoutes(t.under('/api/workflow'), d);
   workflowRoutes(t.under('/api/workflow'), d);
   for (const base of TASK_BASES) taskRoutes(t.under(base), d);
   // Task details also answer at `/apitasks/{taskId}`, the path without its slash after /api.

@@ -74,6 +74,8 @@ rule(
   'executions:read',
 );
 rule('POST', '/api/workflow/{name}/correlated', 'executions:read'); // a lookup with the ids in the body
+rule('POST', '/api/workflow/correlated/batch', 'executions:read'); // a lookup with the ids in the body
+rule('POST', ['/api/workflow/{workflowId}/variables', '/api/workflow/{workflowId}/state'], 'executions:manage');
 rule('DELETE', ['/api/workflow/{workflowId}', '/api/workflow/{workflowId}/remove', '/api/workflow/{workflowId}/terminate-remove'], 'executions:manage');
 rule('PUT', ['/api/workflow/{workflowId}/pause', '/api/workflow/{workflowId}/resume', '/api/workflow/decide/{workflowId}', '/api/workflow/skiptask', '/api/workflow/{workflowId}/skiptask/{taskReferenceName}'], 'executions:manage');
 rule('POST', ['/api/workflow/{workflowId}/rerun', '/api/workflow/{workflowId}/restart', '/api/workflow/{workflowId}/retry', '/api/workflow/{workflowId}/resetcallbacks'], 'executions:manage');
