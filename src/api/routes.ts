@@ -4,7 +4,7 @@ import type { MetadataService } from '../services/metadata-service';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { WorkflowTestRunner } from '../services/workflow-test-run';
-import type { ExecutionStore } from '../store/ports';
+import type { ExecutionStore, SchemaStore } from '../store/ports';
 import { z } from 'zod';
 import { adminRoutes } from './admin-routes';
 import { applicationRoutes, tokenRoutes, type AuthRoutesDeps } from './auth-routes';
@@ -12,6 +12,7 @@ import { bulkRoutes } from './bulk-routes';
 import { eventRoutes } from './event-routes';
 import { executionRoutes, signalRoutes } from './execution-routes';
 import { metadataRoutes } from './metadata-routes';
+import { schemaRoutes } from './schema-routes';
 import { openApiDocument } from './openapi';
 import { RouteTable, routeTemplates, type Route } from './route-table';
 import { queueRoutes, taskById, taskRoutes } from './task-routes';
@@ -38,6 +39,8 @@ export interface ApiDeps {
   version: string;
   /** The token and application routes, where access control is wired. */
   access?: { routes: AuthRoutesDeps };
+  /** JSON schemas (/api/schema). */
+  schemas?: SchemaStore;
 }
 
 const TASK_BASES = ['/api/tasks', '/api/task'];
@@ -51,6 +54,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
   t.get('/api-docs', { summary: 'This OpenAPI document', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))));
   metadataRoutes(t.under('/api/metadata'), d);
   eventRoutes(t.under('/api/event'), d);
+  schemaRoutes(t.under('/api/schema'), () => d.schemas);
   adminRoutes(t.under('/api/admin'), d);
   bulkRoutes(t.under('/api/workflow/bulk'), d);
   executionRoutes(t.under('/api/workflow'), d);

@@ -45,6 +45,9 @@ rule('GET', ['/api/event', '/api/event/execution', '/api/event/execution/{name}'
 rule('POST', '/api/event', 'definitions:write');
 rule('PUT', '/api/event', 'definitions:write');
 rule('DELETE', '/api/event/{name}', 'definitions:write');
+rule('GET', ['/api/schema', '/api/schema/{name}', '/api/schema/{name}/{version}'], 'definitions:read');
+rule('POST', '/api/schema', 'definitions:write');
+rule('DELETE', ['/api/schema/{name}', '/api/schema/{name}/{version}'], 'definitions:write');
 
 // ---- executions
 rule('POST', ['/api/workflow', '/api/workflow/{name}', '/api/workflow/execute/{name}/{version}', '/api/workflow/test'], 'executions:start');

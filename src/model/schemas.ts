@@ -20,10 +20,4 @@ export const SchemaDefSchema = z.looseObject({
 /** A stored schema: its version always set. */
 export type SchemaDef = z.infer<typeof SchemaDefSchema> & { version: number };
 
-/** How a workflow or task definition names a schema (`inputSchema`, `outputSchema`); no version means the latest. */
-export const SchemaRefSchema = z.looseObject({
-  name: z.string().min(1, 'schema name cannot be null or empty'),
-  version: z.number().int().nullish(),
-  type: SchemaTypeSchema.nullish(),
-});
-export type SchemaRef = z.infer<typeof SchemaRefSchema>;
+export { SchemaRefSchema, type SchemaRef } from './definitions';

@@ -10,6 +10,7 @@ import type { ExecutionStore, IdempotencyKeyStore } from '../store/ports';
 import { checkDefinitionSize } from './definition-limits';
 import { badRequest, conflict, notFound } from './errors';
 import { idempotentStartOutcome, keyHolderState } from './idempotency-decision';
+import type { SchemaEnforcer } from './schema-enforcer';
 import type { MetadataService } from './metadata-service';
 
 /** The workflow side of the front end: resolves definitions, starts executions, reads them, and every operation on one (through its actor). */
@@ -20,6 +21,8 @@ export class WorkflowService {
     private readonly metadata: MetadataService,
     /** Claims of idempotency keys; without it a key is recorded on the execution but not enforced (unit tests). */
     private readonly keys?: IdempotencyKeyStore,
+    /** Checks a start's input against the definition's input schema. */
+    private readonly schemas?: SchemaEnforcer,
   ) {}
 
   async resolveDef(req: StartWorkflowRequest): Promise<WorkflowDef> {
@@ -51,6 +54,7 @@ export class WorkflowService {
   async start(req: StartWorkflowRequest, opts: { workflowId?: string; event?: string } = {}): Promise<string> {
     if (req.input === null && !req.externalInputPayloadStoragePath) throw badRequest('NULL input passed when starting workflow');
     const def = await this.pinSubWorkflows(await this.resolveDef(req));
+    await this.schemas?.checkWorkflowInput(def, req.input ?? {});
     const workflowId = opts.workflowId ?? randomUUID();
     const launch = () => this.actor(workflowId).start({ workflowId, def, request: req, event: opts.event, fresh: opts.workflowId === undefined });
     if (req.idempotencyKey && this.keys) return this.startWithKey(this.keys, def.name, req, req.idempotencyKey, workflowId, launch);
