@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { SearchIndex } from './search/ports';
-import type { ExecutionStore } from './store/ports';
+import type { ExecutionStore, SchemaStore } from './store/ports';
+import type { SchemaEnforcer } from './services/schema-enforcer';
 import type { MetadataService } from './services/metadata-service';
 import type { TaskService } from './services/task-service';
 import type { WorkflowService } from './services/workflow-service';
@@ -43,6 +44,9 @@ export interface AppDeps {
   schedules?: ScheduleService;
   /** The built operator console served at `/` (default dist/ui); false serves none. */
   consoleDir?: string | false;
+  /** JSON schemas (the /api/schema routes) and their enforcement on worker results. */
+  schemas?: SchemaStore;
+  schemaEnforcer?: SchemaEnforcer;
 }
 
 /** The HTTP front end: the hot worker calls straight on node:http, everything else through express. */
@@ -83,6 +87,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     version: d.version,
     access: d.access,
     schedules: d.schedules,
+    schemas: d.schemas,
   });
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
   d.mount?.(app);

@@ -27,6 +27,7 @@ import { parseEgressRules } from './services/http-task/egress-policy';
 import { Indexer } from './services/indexer';
 import { LongPollSlots } from './limits/long-poll-slots';
 import { MetadataService } from './services/metadata-service';
+import { SchemaEnforcer } from './services/schema-enforcer';
 import { QueuePartitions, queueNameOfActorId } from './services/queues';
 import { TaskService } from './services/task-service';
 import { WorkflowService } from './services/workflow-service';
@@ -115,7 +116,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   // Wake-ups are per queue name; the partition's actor id encodes it (queueActorId).
   if (!adapters.queues) host.register(QueueCalls.type, adapters.wrapActor(QueueCalls.type, (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
   adapters.onTaskCompletion(completionHandler(host, log));
-  const workflows = new WorkflowService(host, stores.executions, metadata);
+  const schemaEnforcer = new SchemaEnforcer(stores.schemas, stores.executions, (name) => metadata.taskDef(name), () => metadata.anyTaskOutputSchema());
+  const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer);
   host.register(ScheduleCalls.type, adapters.wrapActor(ScheduleCalls.type, (ctx) =>
     new ScheduleActor(ctx, {
       store: stores.schedules,
@@ -164,7 +166,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules });
+  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, schemaEnforcer });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

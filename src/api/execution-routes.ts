@@ -36,6 +36,19 @@ function returnStrategyOf(req: Request): ReturnStrategy {
   return r.data;
 }
 
+/**
+ * Orkes' Consistency of an execute: SYNCHRONOUS, DURABLE (its default) or REGION_DURABLE. Baton commits
+ * every start before it answers, so each is served at least as strongly as asked; only the name is checked.
+ */
+const CONSISTENCIES = ['SYNCHRONOUS', 'DURABLE', 'REGION_DURABLE'] as const;
+function consistencyOf(req: Request): (typeof CONSISTENCIES)[number] {
+  const v = strParam(req, 'consistency');
+  if (!v) return 'DURABLE';
+  const found = CONSISTENCIES.find((c) => c === v);
+  if (!found) throw new ApiError(400, `Invalid consistency '${v}'; expected one of ${CONSISTENCIES.join(', ')}`, [{ path: 'consistency', message: 'unknown consistency', invalidValue: v }]);
+  return found;
+}
+
 /** Aborts when the client goes away, so an abandoned wait ends early. */
 function abortOnClose(res: Response): AbortSignal {
   const ac = new AbortController();
@@ -50,7 +63,7 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
     {
       summary: 'Start an execution and wait until it ends, blocks (WAIT/HUMAN/YIELD), or a named task ends; version 0 is the latest',
       pathParams: { version: { schema: { type: 'integer', minimum: 0 } } },
-      query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: range(0, 600), consistency: 'string', returnStrategy: { schema: oneOf(ReturnStrategySchema.options) } },
+      query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: range(0, 600), consistency: { schema: oneOf(CONSISTENCIES) }, returnStrategy: { schema: oneOf(ReturnStrategySchema.options) } },
       body: 'StartWorkflowRequest',
       bodyOptional: true,
       res: 'SignalResponse',
@@ -66,6 +79,7 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
       const untilRefs = listParam(req, 'waitUntilTaskRef');
       const waitForSeconds = intParam(req, 'waitForSeconds', 10, 0, MAX_WAIT_SECONDS)!;
       const strategy = returnStrategyOf(req);
+      consistencyOf(req);
       const signal = abortOnClose(res);
       const workflowId = await d.workflows.start(request);
       const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, { untilRefs, deadline: Date.now() + waitForSeconds * 1000, signal });

@@ -13,8 +13,10 @@ export interface WithQuery {
 export function boolParam(req: WithQuery, name: string, def: boolean): boolean {
   const v = req.query[name];
   if (v === undefined || v === '') return def;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
+  // As Spring binds a boolean (Conductor's server): any case, and on/off, yes/no, 1/0; the Python SDK sends True/False.
+  const text = typeof v === 'string' ? v.toLowerCase() : '';
+  if (['true', 'on', 'yes', '1'].includes(text)) return true;
+  if (['false', 'off', 'no', '0'].includes(text)) return false;
   throw new ApiError(400, `Invalid value for query parameter '${name}': expected true or false`, [{ path: name, message: 'must be true or false', invalidValue: v }]);
 }
 

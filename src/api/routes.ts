@@ -5,7 +5,7 @@ import type { ScheduleService } from '../services/schedule-service';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { WorkflowTestRunner } from '../services/workflow-test-run';
-import type { ExecutionStore } from '../store/ports';
+import type { ExecutionStore, SchemaStore } from '../store/ports';
 import { z } from 'zod';
 import { adminRoutes } from './admin-routes';
 import { applicationRoutes, tokenRoutes, type AuthRoutesDeps } from './auth-routes';
@@ -13,12 +13,14 @@ import { bulkRoutes } from './bulk-routes';
 import { eventRoutes } from './event-routes';
 import { executionRoutes, signalRoutes } from './execution-routes';
 import { metadataRoutes } from './metadata-routes';
+import { schemaRoutes } from './schema-routes';
 import { openApiDocument } from './openapi';
 import { schedulerRoutes } from './scheduler-routes';
 import { RouteTable, routeTemplates, type Route } from './route-table';
 import { queueRoutes, taskById, taskRoutes } from './task-routes';
 import type { WorkerCalls } from './worker-calls';
 import { workflowRoutes } from './workflow-routes';
+import { workflowStateRoutes } from './workflow-state-routes';
 
 // The table of every route, in the order express matches them: bulk and execution routes before
 // the workflow routes, whose `/{name}` and `/{workflowId}/...` patterns would take their paths;
@@ -41,6 +43,8 @@ export interface ApiDeps {
   schedules?: ScheduleService;
   /** The token and application routes, where access control is wired. */
   access?: { routes: AuthRoutesDeps };
+  /** JSON schemas (/api/schema). */
+  schemas?: SchemaStore;
 }
 
 const TASK_BASES = ['/api/tasks', '/api/task'];
@@ -54,10 +58,12 @@ export function apiRoutes(d: ApiDeps): Route[] {
   t.get('/api-docs', { summary: 'This OpenAPI document', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))));
   metadataRoutes(t.under('/api/metadata'), d);
   eventRoutes(t.under('/api/event'), d);
+  schemaRoutes(t.under('/api/schema'), () => d.schemas);
   adminRoutes(t.under('/api/admin'), d);
   bulkRoutes(t.under('/api/workflow/bulk'), d);
   executionRoutes(t.under('/api/workflow'), d);
   for (const base of TASK_BASES) signalRoutes(t.under(base), d);
+  workflowStateRoutes(t.under('/api/workflow'), d);
   workflowRoutes(t.under('/api/workflow'), d);
   for (const base of TASK_BASES) taskRoutes(t.under(base), d);
   // Task details also answer at `/apitasks/{taskId}`, the path without its slash after /api.

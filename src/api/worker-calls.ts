@@ -4,6 +4,7 @@ import { ApiError } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
+import type { SchemaEnforcer } from '../services/schema-enforcer';
 import { checkName, intParam, parseBody, strParam, type WithQuery } from './params';
 
 // The calls workers and starters make thousands of times a second. Both front ends answer them
@@ -20,8 +21,10 @@ export interface WorkerCalls {
   start(body: unknown): Promise<string>;
 }
 
-export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore }): WorkerCalls {
+export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore; schemaEnforcer?: SchemaEnforcer }): WorkerCalls {
   const { tasks, workflows, store } = deps;
+  // A COMPLETED result whose output breaks its task definition's output schema is applied as FAILED.
+  const checked = async (result: TaskResult): Promise<TaskResult> => (deps.schemaEnforcer ? deps.schemaEnforcer.checkTaskResult(result) : result);
 
   // Once the update is applied: a refused one (unknown task or workflow, a payload too large) leaves no log lines
   // behind, and one ignored because the task had ended adds none either (Conductor's WorkflowExecutor.updateTask).
@@ -44,13 +47,13 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
     },
 
     async update(body) {
-      const result = parseBody(TaskResultSchema, body, 'taskResult');
+      const result = await checked(parseBody(TaskResultSchema, body, 'taskResult'));
       await appendLogs(result, await tasks.update(result));
       return result.taskId;
     },
 
     async updateV2(body) {
-      const result = parseBody(TaskResultSchema, body, 'taskResult');
+      const result = await checked(parseBody(TaskResultSchema, body, 'taskResult'));
       const done = await tasks.updateAndPollNext(result);
       await appendLogs(result, done.outcome);
       return done.next;

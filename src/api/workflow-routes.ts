@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { SearchIndex } from '../search/ports';
-import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, PrioritySchema } from '../model/requests';
+import { IdempotencyStrategySchema, RerunWorkflowRequestSchema, SkipTaskRequestSchema, PrioritySchema, type IdempotencyStrategy } from '../model/requests';
 import { WorkflowSchema } from '../model/execution';
 import { WorkflowStatus } from '../model/statuses';
 import { range, requiredText, type Handler, type RouteTable } from './route-table';
@@ -17,6 +17,17 @@ import { summarizeWorkflow } from '../search/summaries';
 import type { WorkerCalls } from './worker-calls';
 
 const jsonObject = z.record(z.string(), z.unknown());
+
+/** Orkes takes the idempotency key of a start by name from headers: X-Idempotency-key and X-on-conflict (the strategy). */
+function idempotencyHeaders(req: Request): { idempotencyKey?: string; idempotencyStrategy?: IdempotencyStrategy } {
+  const key = req.get('X-Idempotency-key');
+  if (!key) return {};
+  const strategy = req.get('X-on-conflict');
+  if (!strategy) return { idempotencyKey: key };
+  const parsed = IdempotencyStrategySchema.safeParse(strategy);
+  if (!parsed.success) throw new ApiError(400, `Invalid X-on-conflict '${strategy}'; expected one of ${IdempotencyStrategySchema.options.join(', ')}`, [{ path: 'X-on-conflict', message: 'unknown idempotency strategy', invalidValue: strategy }]);
+  return { idempotencyKey: key, idempotencyStrategy: parsed.data };
+}
 
 // /api/workflow: start, read, search and manage executions (Conductor's WorkflowResource).
 
@@ -141,7 +152,7 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
       const priority = intParam(req, 'priority', 0);
       const p = PrioritySchema.safeParse(priority);
       if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
-      const request = { name: req.params.workflowId, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input };
+      const request = { name: req.params.workflowId, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input, ...idempotencyHeaders(req) };
       sendText(res, await workflows.start(request));
     },
   );

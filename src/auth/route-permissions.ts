@@ -45,6 +45,9 @@ rule('GET', ['/api/event', '/api/event/execution', '/api/event/execution/{name}'
 rule('POST', '/api/event', 'definitions:write');
 rule('PUT', '/api/event', 'definitions:write');
 rule('DELETE', '/api/event/{name}', 'definitions:write');
+rule('GET', ['/api/schema', '/api/schema/{name}', '/api/schema/{name}/{version}'], 'definitions:read');
+rule('POST', '/api/schema', 'definitions:write');
+rule('DELETE', ['/api/schema/{name}', '/api/schema/{name}/{version}'], 'definitions:write');
 
 // ---- executions
 rule('POST', ['/api/workflow', '/api/workflow/{name}', '/api/workflow/execute/{name}/{version}', '/api/workflow/test'], 'executions:start');
@@ -74,6 +77,8 @@ rule(
   'executions:read',
 );
 rule('POST', '/api/workflow/{name}/correlated', 'executions:read'); // a lookup with the ids in the body
+rule('POST', '/api/workflow/correlated/batch', 'executions:read'); // a lookup with the ids in the body
+rule('POST', ['/api/workflow/{workflowId}/variables', '/api/workflow/{workflowId}/state'], 'executions:manage');
 rule('DELETE', ['/api/workflow/{workflowId}', '/api/workflow/{workflowId}/remove', '/api/workflow/{workflowId}/terminate-remove'], 'executions:manage');
 rule('PUT', ['/api/workflow/{workflowId}/pause', '/api/workflow/{workflowId}/resume', '/api/workflow/decide/{workflowId}', '/api/workflow/skiptask', '/api/workflow/{workflowId}/skiptask/{taskReferenceName}'], 'executions:manage');
 rule('POST', ['/api/workflow/{workflowId}/rerun', '/api/workflow/{workflowId}/restart', '/api/workflow/{workflowId}/retry', '/api/workflow/{workflowId}/resetcallbacks'], 'executions:manage');

@@ -28,6 +28,16 @@ export const nameSchema = (what: string, emptyMessage: string) =>
     .max(MAX_NAME_LENGTH, `${what} must be at most ${MAX_NAME_LENGTH} characters`)
     .refine((v) => !CONTROL_CHARACTER.test(v), `${what} must not contain control characters`);
 
+/** How a workflow or task definition names a JSON schema (`inputSchema`, `outputSchema`): no version means the latest. */
+export const SchemaRefSchema = z.looseObject({
+  name: z.string({ error: 'schema name cannot be null or empty' }).min(1, 'schema name cannot be null or empty'),
+  version: z.number().int().nullish(),
+  type: z.enum(['JSON', 'AVRO', 'PROTOBUF'], { error: 'schema type must be one of JSON, AVRO, PROTOBUF' }).nullish(),
+});
+export type SchemaRef = z.infer<typeof SchemaRefSchema>;
+/** The schema fields of workflow and task definitions (Orkes'): a schema named is enforced unless enforceSchema is false. */
+const schemaFields = { inputSchema: SchemaRefSchema.nullish(), outputSchema: SchemaRefSchema.nullish(), enforceSchema: z.boolean().nullish() };
+
 export const TaskDefSchema = z
   .looseObject({
     name: nameSchema('TaskDef name', 'TaskDef name cannot be null or empty'),
@@ -46,6 +56,7 @@ export const TaskDefSchema = z
     rateLimitFrequencyInSeconds: int.min(0).nullish(),
     isolationGroupId: z.string().nullish(),
     executionNameSpace: z.string().nullish(),
+    ...schemaFields,
     ownerEmail: z.string().nullish(),
     pollTimeoutSeconds: int.min(0).nullish(),
     backoffScaleFactor: int.min(1).default(1),
@@ -167,6 +178,7 @@ export const WorkflowDefSchema = z
     schemaVersion: int.default(2),
     restartable: z.boolean().default(true),
     workflowStatusListenerEnabled: z.boolean().default(false),
+    ...schemaFields,
     ownerEmail: z.string().nullish(),
     ownerApp: z.string().nullish(),
     timeoutPolicy: WorkflowTimeoutPolicy.default('ALERT_ONLY'),

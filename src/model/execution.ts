@@ -87,6 +87,8 @@ export const WorkflowSchema = z.object({
   variables: jsonObject,
   ownerApp: z.string().optional(),
   createdBy: z.string().optional(),
+  /** The key the start claimed (scoped to workflowName); released when the execution is removed. */
+  idempotencyKey: z.string().optional(),
   /** Baton's own: how many SUB_WORKFLOW levels sit above this execution (absent at the top), checked against BATON_MAX_SUBWORKFLOW_DEPTH. */
   subWorkflowDepth: z.number().int().optional(),
 });

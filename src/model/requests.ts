@@ -12,6 +12,10 @@ export const PrioritySchema = z
   .min(0, 'priority: must be greater than or equal to 0')
   .max(99, 'priority: must be less than or equal to 99');
 
+/** What a start with an idempotency key already held does (Orkes' IdempotencyStrategy; FAIL when absent). */
+export const IdempotencyStrategySchema = z.enum(['FAIL', 'RETURN_EXISTING', 'FAIL_ON_RUNNING'], { error: 'idempotencyStrategy must be one of FAIL, RETURN_EXISTING, FAIL_ON_RUNNING' });
+export type IdempotencyStrategy = z.infer<typeof IdempotencyStrategySchema>;
+
 export const StartWorkflowRequestSchema = z.looseObject({
   // Only the length: a definition with this name cannot exist otherwise, and the start answers 404 for it.
   name: z.string({ error: 'Workflow name cannot be null or empty' }).min(1, 'Workflow name cannot be null or empty').max(MAX_NAME_LENGTH, `Workflow name must be at most ${MAX_NAME_LENGTH} characters`),
@@ -23,7 +27,8 @@ export const StartWorkflowRequestSchema = z.looseObject({
   externalInputPayloadStoragePath: z.string().nullish(),
   priority: PrioritySchema.nullish(),
   createdBy: z.string().nullish(),
-  idempotencyKey: z.string().nullish(),
+  idempotencyKey: z.string().max(1024, 'idempotencyKey must be at most 1024 characters').nullish(),
+  idempotencyStrategy: IdempotencyStrategySchema.nullish(),
 });
 export type StartWorkflowRequest = z.infer<typeof StartWorkflowRequestSchema>;
 

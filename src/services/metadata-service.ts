@@ -40,6 +40,7 @@ export class MetadataService {
   private async reloadTaskDefs(): Promise<void> {
     const all = await this.store.listTaskDefs();
     this.taskDefs = new Map(all.map((d) => [d.name, d]));
+    this.withOutputSchema = undefined;
   }
 
   /** Forgets cached workflow definitions and reloads task definitions (another replica changed them). */
@@ -52,17 +53,26 @@ export class MetadataService {
     return this.taskDefs.get(name);
   }
 
+  /** Whether any task definition names an output schema: worker results are checked against schemas only then. */
+  anyTaskOutputSchema(): boolean {
+    return (this.withOutputSchema ??= [...this.taskDefs.values()].some((d) => d.outputSchema));
+  }
+  /** Cached answer of anyTaskOutputSchema; forgotten whenever the task definitions change. */
+  private withOutputSchema: boolean | undefined;
+
   async putTaskDef(def: TaskDef): Promise<void> {
     checkDefinitionSize('TaskDef', def.name, def, this.limits);
     // Every task definition is held here (the engine reads them synchronously): the map is the count.
     if (!this.taskDefs.has(def.name)) checkDefinitionCount('TaskDef', this.taskDefs.size, this.limits);
     await this.store.putTaskDef(def);
     this.taskDefs.set(def.name, def);
+    this.withOutputSchema = undefined;
   }
 
   async deleteTaskDef(name: string): Promise<boolean> {
     const ok = await this.store.deleteTaskDef(name);
     this.taskDefs.delete(name);
+    this.withOutputSchema = undefined;
     return ok;
   }
 

@@ -6,9 +6,11 @@ import type { RerunWorkflowRequest, StartWorkflowRequest, TaskResult } from '../
 import { workflowActor, type ExternalUpdateArg, type UpdateOutcome, type WorkflowActorClient } from '../actors/protocol/workflow-protocol';
 import { isTerminalWorkflow } from '../model/statuses';
 import type { ActorHost } from '../runtime/ports';
-import type { ExecutionStore } from '../store/ports';
+import type { ExecutionStore, IdempotencyKeyStore } from '../store/ports';
 import { checkDefinitionSize } from './definition-limits';
-import { badRequest, notFound } from './errors';
+import { badRequest, conflict, notFound } from './errors';
+import { idempotentStartOutcome, keyHolderState } from './idempotency-decision';
+import type { SchemaEnforcer } from './schema-enforcer';
 import type { MetadataService } from './metadata-service';
 
 /** The workflow side of the front end: resolves definitions, starts executions, reads them, and every operation on one (through its actor). */
@@ -17,6 +19,10 @@ export class WorkflowService {
     private readonly host: ActorHost,
     private readonly store: ExecutionStore,
     private readonly metadata: MetadataService,
+    /** Claims of idempotency keys; without it a key is recorded on the execution but not enforced (unit tests). */
+    private readonly keys?: IdempotencyKeyStore,
+    /** Checks a start's input against the definition's input schema. */
+    private readonly schemas?: SchemaEnforcer,
   ) {}
 
   async resolveDef(req: StartWorkflowRequest): Promise<WorkflowDef> {
@@ -48,9 +54,42 @@ export class WorkflowService {
   async start(req: StartWorkflowRequest, opts: { workflowId?: string; event?: string } = {}): Promise<string> {
     if (req.input === null && !req.externalInputPayloadStoragePath) throw badRequest('NULL input passed when starting workflow');
     const def = await this.pinSubWorkflows(await this.resolveDef(req));
+    await this.schemas?.checkWorkflowInput(def, req.input ?? {});
     const workflowId = opts.workflowId ?? randomUUID();
-    await this.actor(workflowId).start({ workflowId, def, request: req, event: opts.event, fresh: opts.workflowId === undefined });
+    const launch = () => this.actor(workflowId).start({ workflowId, def, request: req, event: opts.event, fresh: opts.workflowId === undefined });
+    if (req.idempotencyKey && this.keys) return this.startWithKey(this.keys, def.name, req, req.idempotencyKey, workflowId, launch);
+    await launch();
     return workflowId;
+  }
+
+  /**
+   * A start with an idempotency key (scoped to the workflow name): the key is claimed in the store
+   * first, atomically, so of starts racing with one key (here or on other replicas) one makes the
+   * execution and the others see it as the holder and follow the strategy.
+   */
+  private async startWithKey(keys: IdempotencyKeyStore, name: string, req: StartWorkflowRequest, key: string, workflowId: string, launch: () => Promise<unknown>): Promise<string> {
+    const strategy = req.idempotencyStrategy ?? 'FAIL';
+    for (let attempt = 0; ; attempt++) {
+      const now = Date.now();
+      const claim = await keys.claim(name, key, workflowId, now);
+      if (claim.workflowId !== workflowId) {
+        const holder = (await this.store.load(claim.workflowId))?.workflow;
+        const state = keyHolderState(holder?.status, holder ? isTerminalWorkflow(holder.status) : false, claim.claimedAt, now);
+        const outcome = idempotentStartOutcome(strategy, state);
+        if (outcome === 'return-existing') return claim.workflowId;
+        if (outcome === 'conflict' || attempt >= 5) throw conflict(`Workflow with the idempotency key ${key} already exists`);
+        // take-over: only while the holder we judged still holds it; else another start moved first, look again.
+        if (!(await keys.reassign(name, key, claim.workflowId, workflowId, now))) continue;
+      }
+      try {
+        await launch();
+      } catch (e) {
+        // Give the key back only when no execution came of it (a call that failed after its commit keeps it).
+        if (!(await this.exists(workflowId).catch(() => true))) await keys.release(name, key, workflowId).catch(() => undefined);
+        throw e;
+      }
+      return workflowId;
+    }
   }
 
   async get(workflowId: string, includeTasks: boolean): Promise<Workflow> {
@@ -121,8 +160,12 @@ export class WorkflowService {
 
   /** Removes an execution; without archiving its search entry goes too (its actor takes it out of the index). */
   async remove(workflowId: string, archive: boolean): Promise<void> {
-    if (!(await this.exists(workflowId))) throw notFound(`No such workflow found by id: ${workflowId}`);
+    const s = await this.store.load(workflowId);
+    if (!s) throw notFound(`No such workflow found by id: ${workflowId}`);
     await this.actor(workflowId).remove({ archive });
+    // A removed execution frees its idempotency key: a later start with it makes a new execution.
+    const key = s.workflow.idempotencyKey;
+    if (key && this.keys) await this.keys.release(s.workflow.workflowName, key, workflowId);
   }
 
   /** Terminates a running or paused execution, then removes it (an ended one is just removed). */

@@ -4,6 +4,7 @@ import type { EventHandler, EventExecution } from '../model/events';
 import type { Task, TaskExecLog, WorkflowRecord } from '../model/execution';
 import type { Effect } from '../model/effects';
 import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
+import type { SchemaDef } from '../model/schemas';
 
 /**
  * The stored form of one execution: the workflow row (without tasks), its tasks, and the outbox of
@@ -95,4 +96,35 @@ export interface MetadataStore {
   /** Stores `value` under `name` unless a value is there already; answers the stored value (replicas racing agree on one). */
   putSettingIfAbsent(name: string, value: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/** Who holds an idempotency key of a workflow name, since when (epoch ms). */
+export interface IdempotencyClaim {
+  workflowId: string;
+  claimedAt: number;
+}
+
+/**
+ * Idempotency keys of starts, scoped per workflow name. Each operation is one atomic step, so starts
+ * racing on one key (in one process or across replicas) agree on a single owner.
+ */
+export interface IdempotencyKeyStore {
+  /** Claims `key` for `workflowId` unless someone holds it; answers the holder (this claim when it was free). */
+  claim(name: string, key: string, workflowId: string, now: number): Promise<IdempotencyClaim>;
+  /** Hands the key from `from` to `to` only while `from` still holds it; answers whether it moved. */
+  reassign(name: string, key: string, from: string, to: string, now: number): Promise<boolean>;
+  /** Drops the key when `workflowId` holds it (its execution was removed, or its start failed). */
+  release(name: string, key: string, workflowId: string): Promise<void>;
+}
+
+/** JSON schemas by name and version (the /api/schema API; definitions name them as input and output schemas). */
+export interface SchemaStore {
+  /** Writes (or replaces) the schema at its version. */
+  put(schema: SchemaDef): Promise<void>;
+  /** The given version, or the highest when version is undefined. */
+  get(name: string, version?: number): Promise<SchemaDef | undefined>;
+  /** Every version of every schema, by name then version. */
+  list(): Promise<SchemaDef[]>;
+  /** Deletes one version, or every version when version is undefined; answers whether anything was there. */
+  delete(name: string, version?: number): Promise<boolean>;
 }

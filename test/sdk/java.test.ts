@@ -74,7 +74,7 @@ suite('conductor-client (Java) against Baton', () => {
     expect(observed(report, 'task_logs')).toMatchObject({ logs: ['from java'] });
   });
 
-  test.failing('GAP: POST /api/workflow/correlated/batch (getWorkflowsByNamesAndCorrelationIds) is not served; an Orkes endpoint Conductor OSS 3.32.3 lacks too, wanted by issue 12', () => {
+  test('POST /api/workflow/correlated/batch (getWorkflowsByNamesAndCorrelationIds), an Orkes endpoint Conductor OSS 3.32.3 lacks', () => {
     expect(observed(report, 'correlation_batch')).toMatchObject({ correlated: { [`${prefix}_corr`]: ['COMPLETED'] } });
   });
 });

@@ -43,6 +43,7 @@ export function newExecution(args: StartArgs, env: EngineEnv): { state: Executio
     priority: request.priority ?? 0,
     variables: structuredClone(def.variables ?? {}),
     createdBy: request.createdBy ?? undefined,
+    ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
     ...(args.parent ? { subWorkflowDepth: args.parent.depth ?? 1 } : {}),
   };
   const state: ExecutionState = { workflow, tasks: [] };

@@ -1,9 +1,11 @@
 import { Client, policies, types } from 'cassandra-driver';
 import { DEFAULT_PAYLOAD_LIMITS } from '../payload-limits';
-import type { ExecutionStore, MetadataStore } from '../ports';
+import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore } from '../ports';
 import { type CassandraStoreConfig, consistencyOf } from './config';
 import { CassandraExecutionStore } from './execution-store';
 import { CassandraMetadataStore } from './metadata-store';
+import { CassandraIdempotencyKeys } from './idempotency-keys';
+import { CassandraSchemaStore } from './schema-store';
 import { migrate } from './migrate';
 import { CassandraScheduleStore } from './schedule-store';
 import type { ScheduleStore } from '../schedule-store';
@@ -15,11 +17,15 @@ export { migrate } from './migrate';
 export { CassandraExecutionStore } from './execution-store';
 export { CassandraMetadataStore } from './metadata-store';
 export { CassandraScheduleStore } from './schedule-store';
+export { CassandraIdempotencyKeys } from './idempotency-keys';
+export { CassandraSchemaStore } from './schema-store';
 
 export interface CassandraStores {
   executions: ExecutionStore;
   metadata: MetadataStore;
   schedules: ScheduleStore;
+  idempotencyKeys: IdempotencyKeyStore;
+  schemas: SchemaStore;
   client: Client;
   close(): Promise<void>;
 }
@@ -76,6 +82,8 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
     executions,
     metadata,
     schedules: new CassandraScheduleStore(client, keyspace, consistency),
+    idempotencyKeys: new CassandraIdempotencyKeys(client, keyspace, consistency),
+    schemas: new CassandraSchemaStore(client, keyspace, consistency),
     client,
     async close() {
       await executions.close();

@@ -3,16 +3,20 @@ import type { PayloadLimits } from '../payload-limits';
 import { WalCheckpointer } from './checkpointer';
 import { openDatabase } from './database';
 import { SqliteExecutionStore } from './execution-store';
+import { SqliteIdempotencyKeys } from './idempotency-keys';
+import { SqliteSchemaStore } from './schema-store';
 import { SqliteMetadataStore } from './metadata-store';
 import { SqliteScheduleStore } from './schedule-store';
 
-export { openDatabase, SqliteExecutionStore, SqliteMetadataStore, SqliteScheduleStore };
+export { openDatabase, SqliteExecutionStore, SqliteMetadataStore, SqliteScheduleStore, SqliteIdempotencyKeys, SqliteSchemaStore };
 
 export interface SqliteStores {
   db: Database.Database;
   executions: SqliteExecutionStore;
   metadata: SqliteMetadataStore;
   schedules: SqliteScheduleStore;
+  idempotencyKeys: SqliteIdempotencyKeys;
+  schemas: SqliteSchemaStore;
   close(): Promise<void>;
 }
 
@@ -25,6 +29,8 @@ export function openSqliteStores(dir: string, limits?: PayloadLimits, onError?: 
     executions: new SqliteExecutionStore(db, limits),
     metadata: new SqliteMetadataStore(db),
     schedules: new SqliteScheduleStore(db),
+    idempotencyKeys: new SqliteIdempotencyKeys(db),
+    schemas: new SqliteSchemaStore(db),
     async close() {
       await checkpointer.stop();
       if (db.open) db.close();

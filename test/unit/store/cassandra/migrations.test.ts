@@ -80,6 +80,14 @@ describe('migration files', () => {
     expect(statements.map((s) => /^CREATE TABLE IF NOT EXISTS baton\.(\w+)/.exec(s)?.[1])).toEqual(['applications', 'access_keys', 'application_keys', 'settings']);
     expect(statements[2]).toMatch(/PRIMARY KEY \(\(application_id\), key_id\)/);
   });
+
+  it('005 adds idempotency keys (one partition per workflow name and key) and JSON schemas', () => {
+    const file = readMigrationFiles().find((f) => f.version === 5)!;
+    expect(file.name).toBe('005_idempotency_and_schemas.cql');
+    const statements = migrationStatements(file.text, 'baton');
+    expect(statements.map((s) => /^CREATE TABLE IF NOT EXISTS baton\.(\w+)/.exec(s)?.[1])).toEqual(['idempotency_keys', 'json_schemas']);
+    expect(statements[0]).toMatch(/PRIMARY KEY \(\(workflow_name, idem_key\)\)/);
+  });
 });
 
 describe("the migrator's own tables", () => {

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { SchemaDefSchema, type SchemaDef } from '../model/schemas';
+import { ApiError, notFound } from '../services/errors';
+import { schemaProblem } from '../services/json-schema-check';
+import type { SchemaStore } from '../store/ports';
+import { boolParam, checkName, parseBody } from './params';
+import { type RouteTable } from './route-table';
+
+// /api/schema: JSON schemas by name and version (Orkes' SchemaResource, the JS SDK's SchemaClient).
+// Workflow and task definitions name them as inputSchema/outputSchema (src/services/schema-enforcer.ts).
+
+const versionParam = { pathParams: { version: { schema: { type: 'integer', minimum: 1 } } } } as const;
+
+function versionOf(text: string): number {
+  const v = Number(text);
+  if (!Number.isInteger(v) || v < 1 || v > 2_147_483_647) throw new ApiError(400, `Invalid version '${text}'`, [{ path: 'version', message: 'must be a positive integer', invalidValue: text }]);
+  return v;
+}
+
+/** Declares the routes under `r` (mounted at /api/schema); `store` is asked per request. */
+export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined): void {
+  const schemas = (): SchemaStore => {
+    const s = store();
+    if (!s) throw new ApiError(501, 'JSON schemas are not available');
+    return s;
+  };
+  const found = (s: SchemaDef | undefined, what: string): SchemaDef => {
+    if (!s) throw notFound(`Schema ${what} not found`);
+    return s;
+  };
+
+  r.post(
+    '/',
+    {
+      summary: 'Save schemas; with newVersion each becomes the next version of its name, otherwise its version (1 when absent) is written',
+      query: { newVersion: 'boolean' },
+      body: { inline: z.array(SchemaDefSchema) },
+      res: 'empty',
+    },
+    async (req, res) => {
+      const list = parseBody(z.array(SchemaDefSchema), Array.isArray(req.body) ? req.body : [req.body], 'schemas');
+      const problems = list.flatMap((d, i) => {
+        if (d.type !== 'JSON') return [];
+        if (!d.data) return [{ path: `schemas.${i}.data`, message: 'a JSON schema needs data' }];
+        const p = schemaProblem(d.data);
+        return p ? [{ path: `schemas.${i}.data`, message: `not a usable JSON schema: ${p}` }] : [];
+      });
+      if (problems.length > 0) throw new ApiError(400, 'Validation failed, check below errors for detail.', problems);
+      const newVersion = boolParam(req, 'newVersion', false);
+      const now = Date.now();
+      for (const d of list) {
+        const version = newVersion ? ((await schemas().get(d.name))?.version ?? 0) + 1 : (d.version ?? 1);
+        const existing = newVersion ? undefined : await schemas().get(d.name, version);
+        await schemas().put({ ...d, version, createTime: existing?.createTime ?? now, updateTime: now });
+      }
+      res.status(200).end();
+    },
+  );
+
+  r.get('/', { summary: 'Every version of every schema', res: { inline: z.array(SchemaDefSchema) } }, async (_req, res) => {
+    res.json(await schemas().list());
+  });
+
+  r.get('/{name}', { summary: 'The latest version of a schema', res: { inline: SchemaDefSchema } }, async (req, res) => {
+    checkName('name', req.params.name);
+    res.json(found(await schemas().get(req.params.name), req.params.name));
+  });
+
+  r.delete('/{name}', { summary: 'Delete every version of a schema', res: 'empty' }, async (req, res) => {
+    checkName('name', req.params.name);
+    if (!(await schemas().delete(req.params.name))) throw notFound(`Schema ${req.params.name} not found`);
+    res.status(200).end();
+  });
+
+  r.get('/{name}/{version}', { summary: 'One version of a schema', ...versionParam, res: { inline: SchemaDefSchema } }, async (req, res) => {
+    const version = versionOf(req.params.version);
+    res.json(found(await schemas().get(req.params.name, version), `${req.params.name}:${version}`));
+  });
+
+  r.delete('/{name}/{version}', { summary: 'Delete one version of a schema', ...versionParam, res: 'empty' }, async (req, res) => {
+    const version = versionOf(req.params.version);
+    if (!(await schemas().delete(req.params.name, version))) throw notFound(`Schema ${req.params.name}:${version} not found`);
+    res.status(200).end();
+  });
+}

@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { WorkflowSchema, type Workflow } from '../model/execution';
+import { isTerminalTask } from '../model/statuses';
+import { CorrelationIdsSearchRequestSchema, WorkflowRunSchema, WorkflowStateUpdateSchema } from '../model/workflow-state';
+import { waitForBlockingPoint, workflowRun } from '../services/blocking-point';
+import { ApiError, notFound } from '../services/errors';
+import type { ExecutionWaiter } from '../services/execution-waiter';
+import type { WorkflowService } from '../services/workflow-service';
+import type { ExecutionStore } from '../store/ports';
+import { boolParam, intParam, listParam, parseBody, strParam } from './params';
+import { range, type RouteTable } from './route-table';
+
+// Changing a running execution's state from outside (Orkes' WorkflowResource): its variables; a task
+// and the variables in one call, answered once the execution gets somewhere; and executions by a batch
+// of correlation ids. Mounted at /api/workflow before the generic workflow routes.
+
+const jsonObject = z.record(z.string(), z.unknown());
+const MAX_WAIT_SECONDS = 600;
+
+export interface WorkflowStateRouteDeps {
+  workflows: WorkflowService;
+  store: ExecutionStore;
+  waiter: ExecutionWaiter;
+}
+
+export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): void {
+  r.post(
+    '/correlated/batch',
+    {
+      summary: 'Executions by correlation id, for each correlation id given, over the definitions named',
+      query: { includeClosed: 'boolean', includeTasks: 'boolean' },
+      body: { inline: CorrelationIdsSearchRequestSchema },
+      res: { inline: z.record(z.string(), z.array(WorkflowSchema)) },
+    },
+    async (req, res) => {
+      const body = parseBody(CorrelationIdsSearchRequestSchema, req.body, 'correlationIdsSearchRequest');
+      const includeClosed = boolParam(req, 'includeClosed', false);
+      const includeTasks = boolParam(req, 'includeTasks', false);
+      const out: Record<string, Workflow[]> = {};
+      for (const correlationId of new Set(body.correlationIds)) {
+        const found: Workflow[] = [];
+        for (const name of new Set(body.workflowNames)) {
+          for (const id of await d.store.workflowIdsByCorrelationId(name, correlationId, includeClosed)) {
+            const w = await d.workflows.get(id, includeTasks).catch(() => undefined);
+            if (w) found.push(w);
+          }
+        }
+        out[correlationId] = found.sort((a, b) => a.createTime - b.createTime);
+      }
+      res.json(out);
+    },
+  );
+
+  r.post('/{workflowId}/variables', { summary: 'Update the variables of a running execution (each key replaced); answers the execution', body: { inline: jsonObject }, res: 'Workflow' }, async (req, res) => {
+    const variables = parseBody(jsonObject, req.body, 'variables');
+    await d.workflows.updateVariables(req.params.workflowId, variables, false);
+    res.json(await d.workflows.get(req.params.workflowId, true));
+  });
+
+  r.post(
+    '/{workflowId}/state',
+    {
+      summary: 'Update the variables, then a pending task by reference; wait until the execution ends, blocks or a named task ends; answers the execution',
+      query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: range(0, MAX_WAIT_SECONDS) },
+      body: { inline: WorkflowStateUpdateSchema },
+      res: { inline: WorkflowRunSchema },
+    },
+    async (req, res) => {
+      const update = parseBody(WorkflowStateUpdateSchema, req.body, 'workflowStateUpdate');
+      const workflowId = req.params.workflowId;
+      const ref = update.taskReferenceName ?? undefined;
+      if (update.taskResult && !ref) throw new ApiError(400, 'taskReferenceName is required with a taskResult', [{ path: 'taskReferenceName', message: 'required with taskResult' }]);
+      const requestId = strParam(req, 'requestId') || randomUUID();
+      const untilRefs = listParam(req, 'waitUntilTaskRef');
+      const waitForSeconds = intParam(req, 'waitForSeconds', 10, 0, MAX_WAIT_SECONDS)!;
+      const ac = new AbortController();
+      res.on('close', () => ac.abort());
+      // Checked before anything changes, so a result for no pending task leaves the variables as they were.
+      const current = await d.workflows.get(workflowId, true);
+      if (ref && update.taskResult && !current.tasks.some((t) => t.referenceTaskName === ref && !isTerminalTask(t.status))) throw notFound(`No pending task ${ref} in workflow ${workflowId}`);
+      if (update.variables && Object.keys(update.variables).length > 0) await d.workflows.updateVariables(workflowId, update.variables, false);
+      let updatedTaskId: string | undefined;
+      if (ref && update.taskResult) {
+        const t = update.taskResult;
+        const id = await d.workflows.completeTask(workflowId, { ref, status: t.status, output: t.outputData ?? {}, ...(t.workerId ? { workerId: t.workerId } : {}) });
+        if (!id) throw notFound(`No pending task ${ref} in workflow ${workflowId}`);
+        if (t.status !== 'IN_PROGRESS') updatedTaskId = id;
+      }
+      const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, { untilRefs, exceptTaskId: updatedTaskId, deadline: Date.now() + waitForSeconds * 1000, signal: ac.signal });
+      if (!waited) throw notFound(`No such workflow found by id: ${workflowId}`);
+      res.json({ ...workflowRun(waited.snap.target), requestId });
+    },
+  );
+}

@@ -1,0 +1,57 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { SchemaDef } from '../model/schemas';
+
+// Checking values against JSON schemas (draft 2020-12, as Orkes' examples declare; other drafts' common
+// keywords read the same). Only JSON schemas are checked: AVRO and PROTOBUF ones are stored, never enforced.
+
+/** One way a value breaks a schema: where (a JSON pointer into the value) and what. */
+export interface SchemaViolation {
+  path: string;
+  message: string;
+}
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+addFormats(ajv);
+/** Compiled validators by schema text: a schema is compiled once per distinct content. */
+const compiled = new Map<string, ValidateFunction>();
+const MAX_COMPILED = 1000;
+
+/** The schema's JSON Schema document, with its `$schema` dropped (the 2020-12 vocabulary is used whatever it names). */
+function documentOf(data: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = data;
+  return rest;
+}
+
+function validatorFor(data: Record<string, unknown>): ValidateFunction {
+  const key = JSON.stringify(data);
+  let v = compiled.get(key);
+  if (!v) {
+    v = ajv.compile(documentOf(data));
+    if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
+    compiled.set(key, v);
+  }
+  return v;
+}
+
+/** Why `data` is not a usable JSON schema; undefined when it compiles. */
+export function schemaProblem(data: Record<string, unknown>): string | undefined {
+  try {
+    validatorFor(data);
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
+}
+
+const describe = (e: ErrorObject): SchemaViolation => ({ path: e.instancePath || '/', message: e.message ?? e.keyword });
+
+/** How `value` breaks `schema` (empty when it conforms, or when the schema is not of type JSON or has no data). */
+export function schemaViolations(schema: SchemaDef, value: unknown): SchemaViolation[] {
+  if (schema.type !== 'JSON' || !schema.data) return [];
+  const validate = validatorFor(schema.data);
+  return validate(value) ? [] : (validate.errors ?? []).map(describe);
+}
+
+/** The violations as one line: `/a must be integer; / must have required property 'b'`. */
+export const violationText = (violations: SchemaViolation[]): string => violations.map((v) => `${v.path} ${v.message}`).join('; ');

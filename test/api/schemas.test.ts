@@ -1,0 +1,124 @@
+import { SchemaClient } from '@io-orkes/conductor-javascript';
+import { apiClient } from '../support/api-client';
+import { startSdkHarness, uniqueName, type SdkHarness } from '../support/sdk';
+
+// JSON schemas: the /api/schema API through the JS SDK's SchemaClient and over REST, and their
+// enforcement: a start whose input breaks the workflow's input schema is a 400 that starts nothing; a
+// worker's COMPLETED result whose output breaks its task definition's output schema fails the task.
+
+let h: SdkHarness;
+let schemas: SchemaClient;
+const api = apiClient(() => h.baton.url);
+
+beforeAll(async () => {
+  h = await startSdkHarness();
+  schemas = new SchemaClient(h.client);
+});
+afterAll(async () => {
+  await h?.stop();
+});
+
+const orderSchema = {
+  $schema: 'https://json-schema.org/draft/2020-12/schema',
+  type: 'object',
+  properties: { orderId: { type: 'integer' }, email: { type: 'string', format: 'email' } },
+  required: ['orderId'],
+};
+
+describe('SchemaClient', () => {
+  test('registers, reads by name and version, lists, versions with newVersion, and deletes', async () => {
+    const name = uniqueName('sdk_schema');
+    await schemas.registerSchema([{ name, version: 1, type: 'JSON', data: orderSchema }]);
+    const v1 = await schemas.getSchema(name, 1);
+    expect(v1).toMatchObject({ name, version: 1, type: 'JSON', data: orderSchema });
+    expect(v1.createTime).toBeGreaterThan(0);
+
+    await schemas.registerSchema([{ name, version: 1, type: 'JSON', data: { type: 'object' } }], true);
+    expect(await schemas.getSchemaByName(name)).toMatchObject({ version: 2, data: { type: 'object' } });
+    expect((await schemas.getAllSchemas()).filter((s) => s.name === name).map((s) => s.version)).toEqual([1, 2]);
+
+    await schemas.deleteSchema(name, 2);
+    expect((await schemas.getSchemaByName(name)).version).toBe(1);
+    await schemas.deleteSchemaByName(name);
+    await expect(schemas.getSchema(name, 1)).rejects.toThrow();
+  });
+});
+
+describe('/api/schema over REST', () => {
+  test('bad input is a 400 that stores nothing; unknown names and versions are 404s', async () => {
+    const name = api.uniq('rest_schema');
+    const bad = [
+      [{ name, type: 'XML', data: {} }],
+      [{ name, type: 'JSON' }],
+      [{ name, type: 'JSON', data: { type: 'no-such-type' } }],
+      [{ name: '', type: 'JSON', data: {} }],
+      [{ name, version: 0, type: 'JSON', data: {} }],
+      'text',
+    ];
+    for (const body of bad) {
+      const r = await api.call('POST', '/api/schema', body);
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ status: 400 });
+    }
+    expect((await api.call('GET', `/api/schema/${name}`)).status).toBe(404);
+    expect((await api.call('GET', `/api/schema/${name}/1`)).status).toBe(404);
+    expect((await api.call('GET', `/api/schema/${name}/zero`)).status).toBe(400);
+    expect((await api.call('DELETE', `/api/schema/${name}`)).status).toBe(404);
+    expect((await api.call('DELETE', `/api/schema/${name}/3`)).status).toBe(404);
+    // AVRO and PROTOBUF schemas are stored as given (never enforced).
+    expect((await api.call('POST', '/api/schema', [{ name, type: 'AVRO', data: { type: 'record' } }])).status).toBe(200);
+    expect((await api.call('GET', `/api/schema/${name}/1`)).body).toMatchObject({ type: 'AVRO', data: { type: 'record' } });
+  });
+});
+
+describe('enforcement', () => {
+  test("a start whose input breaks the workflow's input schema is a 400 naming each violation, and starts nothing", async () => {
+    const schema = api.uniq('wf_input');
+    await api.call('POST', '/api/schema', [{ name: schema, version: 1, type: 'JSON', data: orderSchema }]);
+    const name = api.uniq('schema_wf');
+    await api.register({ name, inputSchema: { name: schema, version: 1, type: 'JSON' }, tasks: [{ name: 'w', taskReferenceName: 'w', type: 'WAIT' }] });
+
+    const refused = await api.call('POST', '/api/workflow', { name, input: { orderId: 'seven', email: 'nope' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(new RegExp(`^Workflow input does not conform to the input schema ${schema}:1`));
+    expect(refused.body.validationErrors).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'input/orderId', message: 'must be integer' }), expect.objectContaining({ path: 'input/email' })]),
+    );
+    expect((await api.call('POST', `/api/workflow/${name}`, {})).status).toBe(400);
+    expect((await api.call('POST', `/api/workflow/execute/${name}/1`, { input: {} })).status).toBe(400);
+    expect((await api.call('GET', `/api/workflow/running/${name}`)).body).toEqual([]);
+
+    expect((await api.call('POST', '/api/workflow', { name, input: { orderId: 7, email: 'a@example.com' } })).status).toBe(200);
+  });
+
+  test('enforceSchema false leaves the input unchecked; a schema that does not exist refuses the start', async () => {
+    const name = api.uniq('schema_off');
+    await api.register({ name, inputSchema: { name: api.uniq('absent') }, enforceSchema: false, tasks: [{ name: 'w', taskReferenceName: 'w', type: 'WAIT' }] });
+    expect((await api.call('POST', '/api/workflow', { name, input: { anything: true } })).status).toBe(200);
+    const missing = api.uniq('schema_missing');
+    await api.register({ name: missing, inputSchema: { name: api.uniq('absent') }, tasks: [{ name: 'w', taskReferenceName: 'w', type: 'WAIT' }] });
+    const r = await api.call('POST', '/api/workflow', { name: missing, input: {} });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/does not exist/);
+  });
+
+  test("a worker's COMPLETED result whose output breaks the task's output schema fails the task with the violations", async () => {
+    const schema = api.uniq('task_output');
+    await api.call('POST', '/api/schema', [{ name: schema, type: 'JSON', data: { type: 'object', required: ['total'], properties: { total: { type: 'number' } } } }]);
+    const taskName = api.uniq('schema_task');
+    await api.registerTaskDefs([{ name: taskName, retryCount: 0, outputSchema: { name: schema, type: 'JSON' } }]);
+    const name = api.uniq('schema_task_wf');
+    await api.register({ name, tasks: [{ name: taskName, taskReferenceName: 't' }] });
+
+    const bad = await api.start(name);
+    await api.complete(await api.pollOne(taskName), { total: 'lots' });
+    const failed = await api.waitForStatus(bad, 'FAILED');
+    expect(failed.tasks[0]).toMatchObject({ status: 'FAILED', reasonForIncompletion: `Task output does not conform to the output schema ${schema}:1: /total must be number` });
+
+    const good = await api.start(name);
+    // update-v2 goes through the same check.
+    const polled = await api.pollOne(taskName);
+    expect((await api.call('POST', '/api/tasks/update-v2', { workflowInstanceId: good, taskId: polled.taskId, status: 'COMPLETED', outputData: { total: 3 } })).status).toBe(204); // no next task waiting
+    await api.waitForStatus(good, 'COMPLETED');
+  });
+});
