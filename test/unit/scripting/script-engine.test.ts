@@ -182,8 +182,10 @@ describe('ScriptEngine with default limits', () => {
     });
 
     it('reports jq runtime errors', async () => {
-      await expectFailure(() => engine.jq('error("boom")', {}), 'runtime', /boom/);
-      await expectFailure(() => engine.jq('.a + 1', { a: 'text' }), 'runtime', /cannot be added/);
+      // jq's own message alone, as Conductor gives it: no "jq: error (at ...): " before it.
+      await expectFailure(() => engine.jq('error("boom")', {}), 'runtime', /^boom$/);
+      await expectFailure(() => engine.jq('error({"code": 1})', {}), 'runtime', /^\{"code":1\}$/);
+      await expectFailure(() => engine.jq('.a + 1', { a: 'text' }), 'runtime', /^string \("text"\) and number \(1\) cannot be added$/);
     });
 
     it('cannot read host files', async () => {
