@@ -16,6 +16,7 @@ import { ExecutionWaiter } from './services/execution-waiter';
 import { WorkflowTestRunner } from './services/workflow-test-run';
 import { hotPath } from './api/hot-path';
 import { jsonDepthGuard } from './api/json-depth';
+import { TASK_LOG_PATH, taskLogBodyParser } from './api/task-log-body';
 import { workerCalls, type WorkerCalls } from './api/worker-calls';
 import type { AuthRoutesDeps } from './api/auth-routes';
 import type { RequestGate } from './auth/request-gate';
@@ -92,7 +93,9 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
   d.mount?.(app);
   app.use(methodGuard(methodTable(routeTemplates(routes))));
-  // JSON for any JSON-ish type; strict off so a bare JSON string (task log) parses too.
+  // The task log takes its body as text whatever its type (task-log-body.ts), so ahead of JSON.
+  app.use(TASK_LOG_PATH, taskLogBodyParser(d.maxBodyBytes));
+  // JSON for any JSON-ish type; strict off so a bare JSON string parses too.
   app.use(express.json({ limit: d.maxBodyBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit: d.maxBodyBytes, type: 'text/*' }));
   app.use(jsonDepthGuard(d.maxJsonDepth));

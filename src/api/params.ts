@@ -10,14 +10,27 @@ export interface WithQuery {
   query: Record<string, unknown>;
 }
 
+// The spellings Conductor's Spring binding (StringToBooleanConverter) accepts, trimmed and in any
+// case: the Python SDK sends `True`/`False`.
+const TRUE_WORDS = new Set(['true', 'on', 'yes', '1']);
+const FALSE_WORDS = new Set(['false', 'off', 'no', '0']);
+
+/** A query-string boolean as Spring reads it; undefined for an empty value, null for no boolean at all. */
+export function parseSpringBoolean(v: string): boolean | undefined | null {
+  const word = v.trim().toLowerCase();
+  if (word === '') return undefined;
+  if (TRUE_WORDS.has(word)) return true;
+  if (FALSE_WORDS.has(word)) return false;
+  return null;
+}
+
 export function boolParam(req: WithQuery, name: string, def: boolean): boolean {
   const v = req.query[name];
-  if (v === undefined || v === '') return def;
-  // As Spring binds a boolean (Conductor's server): any case, and on/off, yes/no, 1/0; the Python SDK sends True/False.
-  const text = typeof v === 'string' ? v.toLowerCase() : '';
-  if (['true', 'on', 'yes', '1'].includes(text)) return true;
-  if (['false', 'off', 'no', '0'].includes(text)) return false;
-  throw new ApiError(400, `Invalid value for query parameter '${name}': expected true or false`, [{ path: name, message: 'must be true or false', invalidValue: v }]);
+  if (v === undefined) return def;
+  const b = typeof v === 'string' ? parseSpringBoolean(v) : null;
+  if (b === undefined) return def;
+  if (b === null) throw new ApiError(400, `Invalid value for query parameter '${name}': expected true or false`, [{ path: name, message: 'must be true or false', invalidValue: v }]);
+  return b;
 }
 
 export function intParam(req: WithQuery, name: string, def: number | undefined, min?: number, max?: number): number | undefined {

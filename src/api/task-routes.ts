@@ -12,6 +12,7 @@ import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
 import { oneOf, range, requiredText, type Handler, type RouteDoc, type RouteTable } from './route-table';
 import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
 import { requeueByType } from '../services/requeue';
+import { taskLogLine } from './task-log-body';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -125,7 +126,8 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
 
   r.post('/{taskId}/log', { summary: 'Add a log line to a task', body: 'text', res: 'empty' }, async (req, res) => {
     if (!(await store.getTask(req.params.taskId))) throw notFound(`No such task found by id: ${req.params.taskId}`);
-    const log = typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? '');
+    const log = taskLogLine(req.body);
+    if (log === undefined) throw new ApiError(400, 'Missing request body: the log line expected');
     await store.appendTaskLogs([{ taskId: req.params.taskId, log, createdTime: Date.now() }]);
     res.status(200).end();
   });

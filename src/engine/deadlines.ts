@@ -2,6 +2,7 @@ import type { TaskDef } from '../model/definitions';
 import type { Task, WorkflowRecord } from '../model/execution';
 import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
 import { effectiveTaskDef, type EngineEnv, type ExecutionState } from './state';
+import { delayedStartAt } from './delayed-start';
 import { isQueuedType, isWorkerType, taskTypeOf } from './tasks/registry';
 
 // When a task or a workflow times out: one formula each, read both by the timeout checks of the decide
@@ -57,7 +58,7 @@ export function nextDeadline(state: ExecutionState, env: Pick<EngineEnv, 'taskDe
   if (wf.status === 'PAUSED') return best === Infinity ? null : best;
   for (const t of state.tasks) {
     if (isTerminalTask(t.status) || t.retried) continue;
-    const own = taskTypeOf(t).deadline?.(t);
+    const own = taskTypeOf(t).deadline?.(t) ?? delayedStartAt(t);
     if (own !== undefined) best = Math.min(best, own);
     for (const d of taskDeadlines(t, effectiveTaskDef(t.workflowTask, t.taskDefName, env, isWorkerType(t.taskType)))) best = Math.min(best, d.at);
   }

@@ -1,7 +1,8 @@
 import { isSuccessfulTask, isTerminalTask, isTerminalWorkflow } from '../model/statuses';
 import { endWorkflow } from './end-workflow';
 import { handleFailure } from './failures';
-import { applyOutcome, scheduleNext, scheduleTask } from './scheduling';
+import { isDueToStart } from './delayed-start';
+import { applyOutcome, scheduleNext, scheduleTask, startTask } from './scheduling';
 import type { ExecutionState, Turn } from './state';
 import { taskTypeOf } from './tasks/registry';
 import { checkTaskTimeouts, checkWorkflowTimeout } from './timeouts';
@@ -37,6 +38,10 @@ export function decide(turn: Turn): void {
         return;
       }
       if (timeout === 'timedOut') progressed = true;
+      if (isDueToStart(turn, t)) {
+        startTask(turn, t);
+        progressed = true;
+      }
       if (!isTerminalTask(t.status)) {
         const outcome = taskTypeOf(t).evaluate?.(turn, t);
         if (outcome) {

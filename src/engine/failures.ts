@@ -7,7 +7,8 @@ import { ExpressionLimitError } from './jsonpath-budget';
 import { retryDelaySeconds } from './retry';
 import { addAndStart } from './scheduling';
 import type { Turn } from './state';
-import { makeTask, taskDefOf, tooManyTasks } from './task-factory';
+import { addTask, failIfInputTooLarge, makeTask, taskDefOf, tooManyTasks } from './task-factory';
+import { delayedStartAt } from './delayed-start';
 import { truncate } from './task-status';
 import { isBuiltInType } from './tasks/registry';
 import { refSuffix } from './tasks/task-type';
@@ -28,9 +29,11 @@ export function scheduleRetry(turn: Turn, t: Task, def: TaskDef, ignoreLimit = f
     return false;
   }
   const delay = ignoreLimit ? 0 : retryDelaySeconds(def, t.retryCount);
+  // The new attempt's id first: its input is resolved again, `${CPEWF_TASK_ID}` naming the new task.
+  const taskId = turn.env.newId();
   let reresolved: Record<string, unknown>;
   try {
-    reresolved = resolveInput(turn.state, t.workflowTask.inputParameters, undefined, turn.log.jsonPathBudget(turn.env));
+    reresolved = resolveInput(turn.state, t.workflowTask.inputParameters, { CPEWF_TASK_ID: taskId }, turn.log.jsonPathBudget(turn.env));
   } catch (e) {
     if (!(e instanceof ExpressionLimitError)) throw e;
     // No retry: the task fails (and ends the workflow) with the budget's reason.
@@ -47,11 +50,18 @@ export function scheduleRetry(turn: Turn, t: Task, def: TaskDef, ignoreLimit = f
     input,
     delaySeconds: delay,
     retryOf: t,
+    taskId,
   });
   copy.domain = t.domain;
   t.retried = true;
   turn.log.touch(t);
-  addAndStart(turn, copy);
+  if (delayedStartAt(copy) === undefined) {
+    addAndStart(turn, copy);
+  } else {
+    // A system task held back by its retry delay: the decider starts it once the delay has passed.
+    failIfInputTooLarge(turn, copy);
+    addTask(turn, copy);
+  }
   return true;
 }
 

@@ -38,6 +38,8 @@ export interface NewTaskOptions {
   status?: TaskStatus;
   delaySeconds?: number;
   retryOf?: Task;
+  /** The task's id when the caller needed it before the task existed (a retry resolving `${CPEWF_TASK_ID}`). */
+  taskId?: string;
 }
 
 /** The effective definition of a task (inline, registered, or Conductor's ad-hoc one). */
@@ -53,11 +55,11 @@ export function makeTask(turn: Turn, wt: WorkflowTask, o: NewTaskOptions): Task 
   const taskDefName = o.taskDefName ?? (wt.type === 'SIMPLE' || isWorkerType(wt.type) ? wt.name : wt.type === 'DYNAMIC' ? taskType : wt.name);
   const worker = isWorkerType(taskType);
   const def = effectiveTaskDef(wt, taskDefName, env, worker);
-  const taskId = env.newId();
+  const taskId = o.taskId ?? env.newId();
   const delay = o.delaySeconds ?? wt.startDelay ?? 0;
   let input = o.input;
   if (!input) {
-    const params: Record<string, unknown> = { ...(wt.inputParameters ?? {}) };
+    const params: Record<string, unknown> = { ...(wt.inputParameters ?? {}), ...taskTypeNamed(taskType).inputAdditions?.(wt) };
     const template = def.inputTemplate ?? {};
     for (const k of Object.keys(template)) if (!(k in params)) params[k] = template[k];
     input = resolveInput(state, params, { CPEWF_TASK_ID: taskId }, turn.log.jsonPathBudget(env));

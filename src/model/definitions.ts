@@ -38,36 +38,43 @@ export type SchemaRef = z.infer<typeof SchemaRefSchema>;
 /** The schema fields of workflow and task definitions (Orkes'): a schema named is enforced unless enforceSchema is false. */
 const schemaFields = { inputSchema: SchemaRefSchema.nullish(), outputSchema: SchemaRefSchema.nullish(), enforceSchema: z.boolean().nullish() };
 
+const taskDefFields = {
+  name: nameSchema('TaskDef name', 'TaskDef name cannot be null or empty'),
+  description: z.string().optional(),
+  retryCount: int.min(0).default(3),
+  timeoutSeconds: int.min(0).default(0),
+  inputKeys: z.array(z.string()).default([]),
+  outputKeys: z.array(z.string()).default([]),
+  timeoutPolicy: TimeoutPolicy.default('TIME_OUT_WF'),
+  retryLogic: RetryLogic.default('FIXED'),
+  retryDelaySeconds: int.min(0).default(60),
+  responseTimeoutSeconds: int.min(1).default(3600),
+  concurrentExecLimit: int.min(0).nullish(),
+  inputTemplate: jsonObject.default({}),
+  rateLimitPerFrequency: int.min(0).nullish(),
+  rateLimitFrequencyInSeconds: int.min(0).nullish(),
+  isolationGroupId: z.string().nullish(),
+  executionNameSpace: z.string().nullish(),
+  ...schemaFields,
+  ownerEmail: z.string().nullish(),
+  pollTimeoutSeconds: int.min(0).nullish(),
+  backoffScaleFactor: int.min(1).default(1),
+  maxRetryDelaySeconds: int.min(0).default(0),
+  totalTimeoutSeconds: int.min(0).default(0),
+  ownerApp: z.string().nullish(),
+  createTime: z.number().default(0),
+  updateTime: z.number().default(0),
+  createdBy: z.string().nullish(),
+  updatedBy: z.string().nullish(),
+};
+
+// Conductor binds a workflow task's embedded `taskDefinition` without validating it (WorkflowTask
+// holds it without @Valid): it keeps the field types but not the rules of a registered definition
+// below (responseTimeoutSeconds against timeoutSeconds; responseTimeoutSeconds 0 means none).
+export const EmbeddedTaskDefSchema = z.looseObject({ ...taskDefFields, responseTimeoutSeconds: int.min(0).default(3600) });
+
 export const TaskDefSchema = z
-  .looseObject({
-    name: nameSchema('TaskDef name', 'TaskDef name cannot be null or empty'),
-    description: z.string().optional(),
-    retryCount: int.min(0).default(3),
-    timeoutSeconds: int.min(0).default(0),
-    inputKeys: z.array(z.string()).default([]),
-    outputKeys: z.array(z.string()).default([]),
-    timeoutPolicy: TimeoutPolicy.default('TIME_OUT_WF'),
-    retryLogic: RetryLogic.default('FIXED'),
-    retryDelaySeconds: int.min(0).default(60),
-    responseTimeoutSeconds: int.min(1).default(3600),
-    concurrentExecLimit: int.min(0).nullish(),
-    inputTemplate: jsonObject.default({}),
-    rateLimitPerFrequency: int.min(0).nullish(),
-    rateLimitFrequencyInSeconds: int.min(0).nullish(),
-    isolationGroupId: z.string().nullish(),
-    executionNameSpace: z.string().nullish(),
-    ...schemaFields,
-    ownerEmail: z.string().nullish(),
-    pollTimeoutSeconds: int.min(0).nullish(),
-    backoffScaleFactor: int.min(1).default(1),
-    maxRetryDelaySeconds: int.min(0).default(0),
-    totalTimeoutSeconds: int.min(0).default(0),
-    ownerApp: z.string().nullish(),
-    createTime: z.number().default(0),
-    updateTime: z.number().default(0),
-    createdBy: z.string().nullish(),
-    updatedBy: z.string().nullish(),
-  })
+  .looseObject(taskDefFields)
   .superRefine((d, ctx) => {
     if (d.timeoutSeconds > 0 && d.responseTimeoutSeconds > d.timeoutSeconds) {
       ctx.addIssue({
@@ -143,7 +150,7 @@ export const WorkflowTaskSchema: z.ZodType<WorkflowTask, unknown> = z.lazy(() =>
     startDelay: int.min(0).optional(),
     asyncComplete: z.boolean().optional(),
     retryCount: int.min(0).nullish(),
-    taskDefinition: TaskDefSchema.nullish(),
+    taskDefinition: EmbeddedTaskDefSchema.nullish(),
     dynamicTaskNameParam: z.string().optional(),
     caseValueParam: z.string().optional(),
     caseExpression: z.string().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TaskDefSchema, WorkflowDefSchema, WorkflowTaskSchema } from './definitions';
+import { EmbeddedTaskDefSchema, WorkflowDefSchema, WorkflowTaskSchema } from './definitions';
 import { TaskStatus, WorkflowStatus } from './statuses';
 
 // Execution records exactly as Conductor serialises Workflow and Task.
@@ -55,7 +55,7 @@ export const TaskSchema = z.object({
   waitTimeout: z.number().optional(),
   queueWaitTime: z.number().optional(),
   loopOverTask: z.boolean().optional(),
-  taskDefinition: TaskDefSchema.optional(),
+  taskDefinition: EmbeddedTaskDefSchema.optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;
 

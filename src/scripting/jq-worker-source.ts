@@ -8,6 +8,8 @@
  */
 export const JQ_EVALUATOR_SOURCE = String.raw`
 const JQ_COMPILE_ERROR_EXIT = 3;
+// jq 1.7 starts each runtime error line so: "jq: error (at inputString:0): " or "jq: error (at ...) (not a string): ".
+const JQ_ERROR_PREFIX = /^jq: error(?: \(at [^)]*\))?(?: \(not a string\))?: /gm;
 
 async function loadJq() {
   const { jqModulePath, memoryLimitBytes } = workerData.jq;
@@ -34,7 +36,8 @@ async function loadJq() {
       if (exitCode === JQ_COMPILE_ERROR_EXIT) {
         return { ok: false, fatal: false, failure: 'syntax', message: 'jq query does not compile: ' + detail };
       }
-      return { ok: false, fatal: false, failure: 'runtime', message: 'jq query failed: ' + detail };
+      // Conductor's reason is the query's error message alone: jq's "jq: error (at <input>): " goes.
+      return { ok: false, fatal: false, failure: 'runtime', message: detail.replace(JQ_ERROR_PREFIX, '') };
     }
   };
 }

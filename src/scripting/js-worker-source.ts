@@ -1,3 +1,5 @@
+import { JAVA_COLLECTIONS_SOURCE, JAVA_METHOD_CALL } from './java-collections-source';
+
 /**
  * The JavaScript half of the script worker (script-worker-source.ts): QuickJS compiled to
  * WebAssembly (quickjs-emscripten). Defines `loadJavaScript()`, which resolves to the handler of one
@@ -12,6 +14,8 @@
  */
 export const JS_EVALUATOR_SOURCE = String.raw`
 const { quickjsModulePath, limits } = workerData.js;
+const JAVA_COLLECTIONS = ${JSON.stringify(JAVA_COLLECTIONS_SOURCE)};
+const JAVA_METHOD_CALL = new RegExp(${JSON.stringify(JAVA_METHOD_CALL.source)});
 const SUSPECT_FAILURES = ['timeout', 'memory', 'stack'];
 
 // QuickJS's own limit misses some allocations in this build (arrays grown by realloc), so its heap may
@@ -103,7 +107,9 @@ function evaluate(context, source, input, timedOut) {
   try {
     const text = context.newString(input);
     handles.push(text);
-    const dollar = settle(context.callFunction(parse, context.undefined, text), 'binding $');
+    // $ as Conductor's GraalJS scripts see it, for a script that calls a Java List/Map method (java-collections-source.ts).
+    const bind = JAVA_METHOD_CALL.test(source) ? settle(context.evalCode(JAVA_COLLECTIONS, 'java-collections.js', { type: 'global' }), 'binding $') : parse;
+    const dollar = settle(context.callFunction(bind, context.undefined, text), 'binding $');
     context.setProp(context.global, '$', dollar);
     // Compiled once on its own first, so a SyntaxError thrown while running is not taken for bad syntax.
     settle(context.evalCode(source, 'script.js', { type: 'global', compileOnly: true }), 'compilation');

@@ -68,9 +68,8 @@ suite('conductor-client (Java) against Baton', () => {
     expect(observed(report, 'remove_workflow')).toMatchObject({ removed: 404 });
   });
 
-  // Known Baton gaps the client meets (Conductor serves both; see README "Differences from Conductor").
-  // test.failing: these flip to a failure once Baton is fixed, so the marker gets removed then.
-  test.failing('BUG: logMessageForTask posts the line as a bare text body, which Baton refuses as malformed JSON', () => {
+  // The client posts the log line as a bare text body under a JSON content type; it is the line (test/api/sdk-spellings.test.ts).
+  test('logMessageForTask posts the line as a bare text body, which is the line', () => {
     expect(observed(report, 'task_logs')).toMatchObject({ logs: ['from java'] });
   });
 

@@ -63,18 +63,17 @@ suite('conductor-python against Baton', () => {
     expect(observed(report, 'rerun_from_a_task')).toMatchObject({ firstRun: 'COMPLETED', rerunInput: { n: 7 }, afterRerun: 'COMPLETED', output: { last: { doubled: 6, worker: 'python' } } });
   });
 
-  // Booleans in the query as Python spells them (True/False): read as Spring binds them.
-  test('get_by_correlation_ids sends includeClosed=True (Python spelling), which Baton reads as Spring does', () => {
+  // What the SDK sends where a JSON client would not: Python's `True`/`False` in query strings and a
+  // log line as a bare body under `Content-Type: application/json` (test/api/sdk-spellings.test.ts).
+  test('get_by_correlation_ids sends includeClosed=True (Python spelling) and finds the closed execution', () => {
     expect(observed(report, 'correlation_ids')).toMatchObject({ correlated: { [`${prefix}_corr`]: ['COMPLETED'] } });
   });
 
-  // A known Baton gap the SDK meets (Conductor accepts it; see README "Differences from Conductor").
-  // test.failing: this flips to a failure once Baton is fixed, so the marker gets removed then.
-  test.failing('BUG: add_task_log posts the line as a bare text body, which Baton refuses as malformed JSON', () => {
+  test('add_task_log posts the line as a bare text body, which is the line', () => {
     expect(observed(report, 'task_logs')).toMatchObject({ logs: ['from python'] });
   });
 
-  test('remove_workflow sends archiveWorkflow=False, which Baton reads as Spring does', () => {
+  test('remove_workflow sends archiveWorkflow=False and the execution is gone', () => {
     expect(observed(report, 'remove_workflow')).toMatchObject({ removed: 404 });
   });
 });

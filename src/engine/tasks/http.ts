@@ -4,4 +4,6 @@ import type { TaskType } from './task-type';
 export const httpTask: TaskType = {
   types: ['HTTP'],
   kind: 'queued',
+  // Conductor's HTTP mapper adds the flag to the input.
+  inputAdditions: (wt) => ({ asyncComplete: wt.asyncComplete ?? false }),
 };

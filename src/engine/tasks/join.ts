@@ -44,6 +44,8 @@ export const joinTask: TaskType = {
   kind: 'system',
   selfCompleting: true,
   builtIn: true,
+  // Conductor's JOIN mapper gives the task `{joinOn}` (as declared) as its input.
+  map: (_turn, wt) => ({ input: { joinOn: wt.joinOn ?? [] } }),
   start: () => ({ wait: true }),
   evaluate: evaluateJoin,
 };

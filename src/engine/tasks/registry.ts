@@ -58,6 +58,7 @@ const uniform = (type: TaskType): TaskType => ({
   selfCompleting: type.selfCompleting ?? false,
   builtIn: type.builtIn ?? false,
   blocking: type.blocking ?? false,
+  inputAdditions: type.inputAdditions,
   map: type.map,
   start: type.start,
   evaluate: type.evaluate,

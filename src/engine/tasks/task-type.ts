@@ -59,6 +59,8 @@ export interface TaskType {
   readonly builtIn?: boolean;
   /** An open task of the type is where an execution waits for a signal (execute and signal requests answer there). */
   readonly blocking?: boolean;
+  /** Entries Conductor's mapper adds to the declared input parameters before resolving them (EVENT's `sink`). */
+  inputAdditions?(wt: WorkflowTask): Record<string, unknown>;
   /** Builds the task from its workflow task, when that is not the plain way; may throw ExpressionLimitError. */
   map?(turn: Turn, wt: WorkflowTask): TaskMapping;
   /** Runs when a task is scheduled (`rerun`: by a rerun from this task). Absent: the task stays SCHEDULED in its queue. */

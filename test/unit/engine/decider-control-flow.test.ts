@@ -565,7 +565,8 @@ describe('EVENT and START_WORKFLOW', () => {
   it('EVENT with sink conductor publishes input + workflow metadata to conductor:<wf>:<ref> and completes', () => {
     const def = workflowDef({ tasks: [sys('EVENT', 'ev', { orderId: '${workflow.input.id}' }, { sink: 'conductor' })] });
     const run = new Run(env, def, { input: { id: 'o1' }, correlationId: 'c1' });
-    const payload = { orderId: 'o1', workflowInstanceId: 'wf-1', workflowType: 'wf', workflowVersion: 1, correlationId: 'c1' };
+    // The mapper adds sink and asyncComplete to the input, which the payload carries.
+    const payload = { orderId: 'o1', sink: 'conductor', asyncComplete: false, workflowInstanceId: 'wf-1', workflowType: 'wf', workflowVersion: 1, correlationId: 'c1' };
     expect(run.effects('publish')).toEqual([{ kind: 'publish', eventId: run.task('ev').taskId, sink: 'conductor:wf:ev', payload }]);
     expect(run.task('ev')).toMatchObject({ status: 'COMPLETED', outputData: { ...payload, event_produced: 'conductor:wf:ev' } });
   });

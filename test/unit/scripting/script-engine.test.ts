@@ -182,14 +182,67 @@ describe('ScriptEngine with default limits', () => {
     });
 
     it('reports jq runtime errors', async () => {
-      await expectFailure(() => engine.jq('error("boom")', {}), 'runtime', /boom/);
-      await expectFailure(() => engine.jq('.a + 1', { a: 'text' }), 'runtime', /cannot be added/);
+      // jq's own message alone, as Conductor gives it: no "jq: error (at ...): " before it.
+      await expectFailure(() => engine.jq('error("boom")', {}), 'runtime', /^boom$/);
+      await expectFailure(() => engine.jq('error({"code": 1})', {}), 'runtime', /^\{"code":1\}$/);
+      await expectFailure(() => engine.jq('.a + 1', { a: 'text' }), 'runtime', /^string \("text"\) and number \(1\) cannot be added$/);
     });
 
     it('cannot read host files', async () => {
       await expectFailure(() => engine.jq('include "/etc/hostname"; .', {}), 'syntax', /module not found/);
       await expectFailure(() => engine.jq('import "/etc/os-release" as $x; $x', {}), 'syntax', /module not found/);
     });
+  });
+});
+
+describe('$ answers the java.util.List and Map methods of Conductor\'s GraalJS scripts', () => {
+  let engine: ScriptEngine;
+  beforeAll(async () => {
+    engine = await createScriptEngine();
+  });
+  afterAll(() => engine.dispose());
+  const input = { list: [3, 'x', { k: 1 }], map: { a: 1, b: null, nested: { c: [1] } }, empty: [], none: {} };
+
+  it('lists: get, size, isEmpty, contains, indexOf', async () => {
+    const expression = '({ g: $.list.get(1), s: $.list.size(), e: $.list.isEmpty(), e2: $.empty.isEmpty(), c: $.list.contains("x"), cObj: $.list.contains({ k: 1 }), no: $.list.contains(4), i: $.list.indexOf(3) })';
+    expect(await engine.evalExpression(expression, input)).toEqual({ g: 'x', s: 3, e: false, e2: true, c: true, cObj: true, no: false, i: 0 });
+  });
+
+  it('lists: add, addAll, set, remove, clear change the list as Java would', async () => {
+    const body = 'const l = $.list; const added = l.add(4); l.add(0, "first"); const old = l.set(1, 30); const removedAt = l.remove(2); const removedObj = l.remove({ k: 1 }); l.addAll([5, 6]); const copy = l.toArray(); $.empty.add(1); $.empty.clear(); return { l, added, old, removedAt, removedObj, copy, cleared: $.empty.size() };';
+    expect(await engine.evalFunctionBody(body, input)).toEqual({ l: ['first', 30, 4, 5, 6], added: true, old: 3, removedAt: 'x', removedObj: true, copy: ['first', 30, 4, 5, 6], cleared: 0 });
+  });
+
+  it('an index out of range throws as Java does', async () => {
+    await expectFailure(() => engine.evalExpression('$.list.get(3)', input), 'runtime', /Index 3 out of bounds for length 3/);
+  });
+
+  it('maps: get, getOrDefault, containsKey, containsValue, keySet, values, size, isEmpty, put, remove', async () => {
+    const body = 'const m = $.map; return { a: m.get("a"), missing: m.get("zz"), dflt: m.getOrDefault("zz", 7), ck: m.containsKey("b"), cv: m.containsValue(1), keys: m.keySet(), n: m.nested.get("c").get(0), size: m.size(), empty: $.none.isEmpty(), put: m.put("a", 2), putNew: m.put("d", 4), removed: m.remove("b"), after: m, entries: m.entrySet().map(e => e.getKey() + "=" + JSON.stringify(e.getValue())) };';
+    expect(await engine.evalFunctionBody(body, input)).toEqual({
+      a: 1, missing: null, dflt: 7, ck: true, cv: true, keys: ['a', 'b', 'nested'], n: 1, size: 3, empty: true, put: 1, putNew: null, removed: null,
+      after: { a: 2, nested: { c: [1] }, d: 4 },
+      entries: ['a=2', 'nested={"c":[1]}', 'd=4'],
+    });
+  });
+
+  it('plain JavaScript is unchanged: length, map, for-in, JSON.stringify, own keys named like the methods, descriptors and proxies', async () => {
+    const body = [
+      'const keys = []; for (const k in $.map) keys.push(k);',
+      'const arrKeys = []; for (const k in $.list) arrKeys.push(k);',
+      'const o = {}; Object.defineProperty(o, "x", { value: 1, enumerable: true });',
+      'const p = new Proxy({ y: 2 }, {});',
+      'return { size: $.list.size(), len: $.list.length, mapped: $.list.map((v) => typeof v), text: JSON.stringify($), keys, arrKeys, own: $.own.size, o, py: p.y, proto: Object.keys(Object.getPrototypeOf($.map)).length, plain: typeof ({}).get };',
+    ].join(' ');
+    const given = { ...input, own: { size: 'big' } };
+    expect(await engine.evalFunctionBody(body, given)).toEqual({
+      size: 3, len: 3, mapped: ['number', 'string', 'object'], text: JSON.stringify(given), keys: ['a', 'b', 'nested'], arrKeys: ['0', '1', '2'], own: 'big', o: { x: 1 }, py: 2, proto: 0, plain: 'undefined',
+    });
+  });
+
+  it('are installed only for a script that calls one by name: any other sees plain JSON', async () => {
+    expect(await engine.evalExpression('Object.getPrototypeOf($.map) === Object.prototype && typeof $.list.get', input)).toBe('undefined');
+    expect(await engine.evalExpression('Object.getPrototypeOf($.map) !== Object.prototype && $.list.size ( )', input)).toBe(3);
   });
 });
 
