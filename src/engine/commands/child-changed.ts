@@ -15,6 +15,7 @@ export function childChanged(turn: Turn, taskId: string, child: { workflowId: st
     if (isTerminalTask(t.status)) {
       // The child was retried or restarted: the parent follows it, as in Conductor.
       t.status = 'IN_PROGRESS';
+      t.reasonForIncompletion = undefined;
       t.endTime = 0;
       t.executed = false;
       t.retried = false;

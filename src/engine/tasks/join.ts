@@ -33,16 +33,17 @@ function evaluateJoin(turn: Turn, t: Task): TaskOutcome | undefined {
   }
   const output: Record<string, unknown> = {};
   let withErrors = false;
-  joinOn.forEach((ref, i) => {
+  for (let i = 0; i < joinOn.length; i++) {
     const x = branches[i]!;
     if (x.status === 'COMPLETED_WITH_ERRORS') withErrors = true;
-    if (x.outputData && Object.keys(x.outputData).length > 0) output[ref] = x.outputData;
-  });
-  // Every branch ended and some permissive ones failed: the JOIN fails with their reasons (Conductor's Join).
-  const failed = branches.filter((x) => !isSuccessfulTask(x.status));
-  if (failed.length > 0) {
-    const reason = failed.map((x) => x.reasonForIncompletion).filter((r) => r != null).join(' ');
-    return { end: { output, status: failed.some((x) => x.status !== 'CANCELED') ? 'FAILED' : 'CANCELED', reason } };
+    if (x.outputData && Object.keys(x.outputData).length > 0) output[joinOn[i]!] = x.outputData;
+    if (!isSuccessfulTask(x.status)) {
+      // Every branch ended and a permissive one failed: the JOIN fails with the reasons of all failed ones, its
+      // output holding the branches up to this one, as Conductor's Join.
+      const failed = branches.filter((b) => !isSuccessfulTask(b.status));
+      const reason = failed.map((b) => b.reasonForIncompletion).filter((r) => r != null).join(' ');
+      return { end: { output, status: failed.some((b) => b.status !== 'CANCELED') ? 'FAILED' : 'CANCELED', reason } };
+    }
   }
   return { end: { output, status: withErrors ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED' } };
 }
