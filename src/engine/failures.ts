@@ -69,4 +69,3 @@ export function handleFailure(turn: Turn, t: Task): boolean {
   endWorkflow(turn, wfStatus, `Task ${t.taskId} failed with status: ${wfStatus} and reason: '${t.reasonForIncompletion ?? ''}'`, { lastTask: t, failedTask: t });
   return false;
 }
-

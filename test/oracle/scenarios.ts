@@ -648,7 +648,7 @@ export const SCENARIOS: Scenario[] = [
       const t = `${ctx.ns}_t`;
       const child = `${ctx.ns}_child`;
       await define(ctx, { [t]: {} }, wfDef(child, [simple('c1', t)], { outputParameters: { childOut: '${c1.output.r}' } }));
-      await ctx.c.workflowDef(wfDef(ctx.ns, [sys('SUB_WORKFLOW', 'sub', {}, { subWorkflowParam: { name: '${workflow.input.subwf}', version: 1 } })], { outputParameters: { fromChild: '${sub.output.childOut}' } }));
+      await ctx.c.workflowDef(wfDef(ctx.ns, [sys('SUB_WORKFLOW', 'sub', { v: 1 }, { subWorkflowParam: { name: '${workflow.input.subwf}', version: 1 } })], { outputParameters: { fromChild: '${sub.output.childOut}' } }));
       const id = await ctx.c.start(ctx.ns, { subwf: child });
       await ctx.c.work(t, 'COMPLETED', { r: 7 });
       const wf = await ctx.c.waitWorkflow(id);
