@@ -87,7 +87,9 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
 
   // Conductor 2.x clients acknowledge each polled task; a poll already claims it, so this only says whether the task exists.
   r.post('/{taskId}/ack', { summary: 'Conductor 2.x acknowledgement: a poll already claims the task; answers whether it exists', query: { workerid: 'string' }, res: 'text' }, async (req, res) => {
-    sendText(res, String((await store.getTask(req.params.taskId)) !== undefined));
+    const task = await store.getTask(req.params.taskId);
+    // A skipped task's acknowledgement is refused: its worker must not go on with it.
+    sendText(res, String(task !== undefined && task.status !== 'SKIPPED'));
   });
 
   r.get('/queue/all', { summary: 'Size of every queue', res: { inline: z.record(z.string(), z.number().int()) } }, async (_req, res) => {

@@ -2,6 +2,7 @@ import { isSuccessfulTask, isTerminalTask, isTerminalWorkflow } from '../model/s
 import { endWorkflow } from './end-workflow';
 import { handleFailure } from './failures';
 import { isDueToStart } from './delayed-start';
+import { permissiveFailureReason } from './permissive';
 import { applyOutcome, scheduleNext, scheduleTask, startTask } from './scheduling';
 import type { ExecutionState, Turn } from './state';
 import { taskTypeOf } from './tasks/registry';
@@ -63,7 +64,11 @@ export function decide(turn: Turn): void {
     }
     if (!progressed) break;
   }
-  if (!isTerminalWorkflow(wf.status) && isComplete(state)) endWorkflow(turn, 'COMPLETED', undefined);
+  if (!isTerminalWorkflow(wf.status) && isComplete(state)) {
+    const permissive = permissiveFailureReason(state.tasks);
+    if (permissive) endWorkflow(turn, 'FAILED', permissive);
+    else endWorkflow(turn, 'COMPLETED', undefined);
+  }
   // Still progressing at the round limit: the actor carries on in a new turn rather than block longer.
   if (round === MAX_DECIDE_ROUNDS) turn.log.unfinished = true;
 }

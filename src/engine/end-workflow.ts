@@ -43,7 +43,8 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
   const wasTerminal = isTerminalWorkflow(wf.status);
   wf.status = status;
   wf.reasonForIncompletion = truncate(reason) ?? (status === 'COMPLETED' ? undefined : wf.reasonForIncompletion);
-  cancelPending(turn, `Parent workflow has been terminated with status ${status}`);
+  // Conductor's SubWorkflow.cancel: the parent's reason when it has one (a TERMINATE task's), else its status.
+  cancelPending(turn, wf.reasonForIncompletion ? `Parent workflow has been terminated with reason: ${wf.reasonForIncompletion}` : `Parent workflow has been terminated with status ${status}`);
   try {
     wf.output = workflowOutput(turn, opts);
   } catch (e) {

@@ -73,6 +73,8 @@ export function handleFailure(turn: Turn, t: Task): boolean {
     turn.log.touch(t);
     return true;
   }
+  // A permissive task stays failed and the workflow goes on: its JOIN, or the completion, fails it later.
+  if (t.workflowTask.permissive) return true;
   const wfStatus: WorkflowStatus = t.status === 'CANCELED' ? 'TERMINATED' : t.status === 'TIMED_OUT' ? 'TIMED_OUT' : 'FAILED';
   endWorkflow(turn, wfStatus, `Task ${t.taskId} failed with status: ${wfStatus} and reason: '${t.reasonForIncompletion ?? ''}'`, { lastTask: t, failedTask: t });
   return false;

@@ -96,6 +96,8 @@ export interface WorkflowTask {
   description?: string;
   inputParameters: Record<string, unknown>;
   optional?: boolean;
+  /** A failure of the task lets the workflow go on; its JOIN, or the workflow's completion, fails instead. */
+  permissive?: boolean;
   startDelay?: number;
   asyncComplete?: boolean;
   retryCount?: number | null;
@@ -124,7 +126,8 @@ export interface WorkflowTask {
 
 export interface SubWorkflowParams {
   name?: string;
-  version?: number | null;
+  /** A number, or an expression (`${workflow.input.v}`) resolved when the task is scheduled. */
+  version?: number | string | null;
   taskToDomain?: Record<string, string>;
   workflowDefinition?: unknown;
   priority?: unknown;
@@ -133,7 +136,7 @@ export interface SubWorkflowParams {
 
 export const SubWorkflowParamsSchema: z.ZodType<SubWorkflowParams> = z.looseObject({
   name: z.string().optional(),
-  version: int.nullish(),
+  version: z.union([int, z.string()]).nullish(),
   taskToDomain: z.record(z.string(), z.string()).optional(),
   workflowDefinition: z.unknown().optional(),
   priority: z.unknown().optional(),
@@ -147,6 +150,7 @@ export const WorkflowTaskSchema: z.ZodType<WorkflowTask, unknown> = z.lazy(() =>
     description: z.string().optional(),
     inputParameters: jsonObject.default({}),
     optional: z.boolean().optional(),
+    permissive: z.boolean().optional(),
     startDelay: int.min(0).optional(),
     asyncComplete: z.boolean().optional(),
     retryCount: int.min(0).nullish(),

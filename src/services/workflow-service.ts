@@ -36,14 +36,16 @@ export class WorkflowService {
     return def;
   }
 
-  /** Pins the version of every SUB_WORKFLOW without one, as Conductor does at start. */
+  /** Pins the version of every SUB_WORKFLOW without one, as Conductor does at start; a name given as an expression is resolved (and its latest version taken) when the task is scheduled. */
   private async pinSubWorkflows(def: WorkflowDef): Promise<WorkflowDef> {
-    const unpinned = [...walkTasks(def.tasks)].filter((t) => t.type === 'SUB_WORKFLOW' && t.subWorkflowParam && !t.subWorkflowParam.workflowDefinition && t.subWorkflowParam.version == null && t.subWorkflowParam.name);
+    const pinnable = (p: WorkflowDef['tasks'][number]['subWorkflowParam']): p is NonNullable<typeof p> & { name: string } =>
+      !!p && !p.workflowDefinition && p.version == null && !!p.name && !p.name.includes('${');
+    const unpinned = [...walkTasks(def.tasks)].filter((t) => t.type === 'SUB_WORKFLOW' && pinnable(t.subWorkflowParam));
     if (unpinned.length === 0) return def;
     const copy = structuredClone(def);
     for (const t of walkTasks(copy.tasks)) {
       const p = t.subWorkflowParam;
-      if (t.type !== 'SUB_WORKFLOW' || !p || p.workflowDefinition || p.version != null || !p.name) continue;
+      if (t.type !== 'SUB_WORKFLOW' || !pinnable(p)) continue;
       const child = await this.metadata.getWorkflowDef(p.name);
       if (!child) throw notFound(`No such workflow found by name: ${p.name}, version: null`);
       p.version = child.version;

@@ -383,11 +383,28 @@ describe('WorkflowExecutor management (tasks completed through the executor, no 
     expect(taskOf(await h.executor.getWorkflow(id, true), 't2').status).toBe('SKIPPED');
     await h.executor.updateTaskByRefName('t3', id, 'COMPLETED', {});
     const wf = await waitForWorkflow(h.executor, id, 'COMPLETED');
+    // Listed first, as Conductor numbers a task skipped before it was scheduled 0.
     expect((wf.tasks ?? []).map((t) => [t.referenceTaskName, t.status])).toEqual([
-      ['t1', 'COMPLETED'],
       ['t2', 'SKIPPED'],
+      ['t1', 'COMPLETED'],
       ['t3', 'COMPLETED'],
     ]);
+  });
+
+  test('skipping the task the workflow waits on: SKIPPED with the given output, the next task scheduled', async () => {
+    const taskName = uniqueName('sdk_skipnow');
+    const name = uniqueName('sdk_skipnow_wf');
+    await h.executor.registerWorkflow(true, linearWorkflow(name, taskName, ['t1', 't2']));
+    const id = await h.executor.startWorkflow({ name, version: 1, input: { n: 2 } });
+    await waitForTask(h.executor, id, 't1', ['SCHEDULED']);
+
+    await h.executor.skipTasksFromWorkflow(id, 't1', { taskOutput: { skipped: 'now' } });
+    await waitForTask(h.executor, id, 't2', ['SCHEDULED']);
+    expect(taskOf(await h.executor.getWorkflow(id, true), 't1')).toMatchObject({ status: 'SKIPPED', outputData: { skipped: 'now' } });
+    // A second skip of the same (now ended) task is refused.
+    await expect(h.executor.skipTasksFromWorkflow(id, 't1', {})).rejects.toThrow();
+    await h.executor.updateTaskByRefName('t2', id, 'COMPLETED', {});
+    await waitForWorkflow(h.executor, id, 'COMPLETED');
   });
 
   test('search finds workflows by type and status', async () => {
@@ -471,7 +488,6 @@ describe('WorkflowExecutor management (tasks completed through the executor, no 
     await expect(h.executor.retry(id, false)).rejects.toThrow();
     await expect(h.executor.reRun(id, { workflowInput: { n: 2 } })).rejects.toThrow();
     await expect(h.executor.restart(id, false)).rejects.toThrow();
-    await expect(h.executor.skipTasksFromWorkflow(id, 't1', {})).rejects.toThrow();
     await expect(h.executor.skipTasksFromWorkflow(id, 'no_such_ref', {})).rejects.toThrow();
 
     const wf = await h.executor.getWorkflow(id, true);

@@ -640,6 +640,73 @@ export const SCENARIOS: Scenario[] = [
       return { byType, completed, tasks };
     },
   },
+  // Issue 12's differences: sub-workflow names from expressions, chains reopened by a retried leaf,
+  // permissive tasks in forks, children of a workflow ended by TERMINATE.
+  {
+    name: 'SUB_WORKFLOW with its name from workflow input',
+    async run(ctx) {
+      const t = `${ctx.ns}_t`;
+      const child = `${ctx.ns}_child`;
+      await define(ctx, { [t]: {} }, wfDef(child, [simple('c1', t)], { outputParameters: { childOut: '${c1.output.r}' } }));
+      await ctx.c.workflowDef(wfDef(ctx.ns, [sys('SUB_WORKFLOW', 'sub', { v: 1 }, { subWorkflowParam: { name: '${workflow.input.subwf}', version: 1 } })], { outputParameters: { fromChild: '${sub.output.childOut}' } }));
+      const id = await ctx.c.start(ctx.ns, { subwf: child });
+      await ctx.c.work(t, 'COMPLETED', { r: 7 });
+      const wf = await ctx.c.waitWorkflow(id);
+      return { wf: ctx.norm(wf), child: ctx.norm(await ctx.c.workflow(lastTask(wf, 'sub').subWorkflowId)) };
+    },
+  },
+  {
+    name: 'SUB_WORKFLOW chain: retrying the failed leaf reopens every ancestor',
+    async run(ctx) {
+      const t = `${ctx.ns}_t`;
+      const leaf = `${ctx.ns}_leaf`;
+      const middle = `${ctx.ns}_middle`;
+      await define(ctx, { [t]: {} }, wfDef(leaf, [simple('l', t)]));
+      await ctx.c.workflowDef(wfDef(middle, [sys('SUB_WORKFLOW', 'm', {}, { subWorkflowParam: { name: leaf, version: 1 } })]));
+      await ctx.c.workflowDef(wfDef(ctx.ns, [sys('SUB_WORKFLOW', 'r', {}, { subWorkflowParam: { name: middle, version: 1 } })]));
+      const id = await ctx.c.start(ctx.ns);
+      await ctx.c.work(t, 'FAILED', {}, { reasonForIncompletion: 'leaf broke' });
+      const failed = await ctx.c.waitWorkflow(id);
+      const middleId = lastTask(failed, 'r').subWorkflowId;
+      const leafId = lastTask(await ctx.c.waitWorkflow(middleId), 'm').subWorkflowId;
+      const retry = await status(ctx.c.req('POST', `/api/workflow/${leafId}/retry`));
+      const rootAfterRetry = (await ctx.c.waitWorkflow(id, (wf) => wf.status === 'RUNNING')).status;
+      await ctx.c.work(t, 'COMPLETED', { fixed: true });
+      const wf = await ctx.c.waitWorkflow(id, (w) => w.status === 'COMPLETED');
+      return { retry, rootAfterRetry, wf: ctx.norm(wf), middle: (await ctx.c.waitWorkflow(middleId)).status, leaf: (await ctx.c.waitWorkflow(leafId)).status };
+    },
+  },
+  {
+    name: 'FORK_JOIN with a failed permissive task fails at the JOIN once the other branch is done',
+    async run(ctx) {
+      const tp = `${ctx.ns}_p`;
+      const tq = `${ctx.ns}_q`;
+      const fork = sys('FORK_JOIN', 'fork', {}, { forkTasks: [[simple('p', tp, {}, { permissive: true })], [simple('q', tq)]] });
+      await define(ctx, { [tp]: {}, [tq]: {} }, wfDef(ctx.ns, [fork, sys('JOIN', 'join', {}, { joinOn: ['p', 'q'] }), sys('SET_VARIABLE', 'after', { x: 1 })]));
+      const id = await ctx.c.start(ctx.ns);
+      await ctx.c.work(tp, 'FAILED', {}, { reasonForIncompletion: 'soft failure' });
+      const mid = await ctx.c.workflow(id);
+      await ctx.c.work(tq, 'COMPLETED', { q: 1 });
+      return { midStatus: mid.status, wf: ctx.norm(await ctx.c.waitWorkflow(id)) };
+    },
+  },
+  {
+    name: 'FORK_JOIN: a SUB_WORKFLOW child is terminated when a WAIT completed leads to TERMINATE with COMPLETED',
+    async run(ctx) {
+      const t = `${ctx.ns}_t`;
+      const child = `${ctx.ns}_child`;
+      await define(ctx, { [t]: {} }, wfDef(child, [simple('c1', t)]));
+      const fork = sys('FORK_JOIN', 'fork', {}, { forkTasks: [[sys('SUB_WORKFLOW', 'sub', {}, { subWorkflowParam: { name: child, version: 1 } })], [sys('WAIT', 'w'), sys('TERMINATE', 'stop', { terminationStatus: 'COMPLETED' })]] });
+      await ctx.c.workflowDef(wfDef(ctx.ns, [fork, sys('JOIN', 'join', {}, { joinOn: ['sub', 'stop'] })]));
+      const id = await ctx.c.start(ctx.ns);
+      const running = await ctx.c.waitWorkflow(id, (wf) => !!lastTask(wf, 'sub')?.subWorkflowId && lastTask(wf, 'w')?.status === 'IN_PROGRESS');
+      const childId = lastTask(running, 'sub').subWorkflowId;
+      await ctx.c.waitTask(childId, 'c1', 'SCHEDULED');
+      await ctx.c.ok('POST', `/api/tasks/${id}/w/COMPLETED?workerid=oracle`, {});
+      const childNow = await ctx.c.waitWorkflow(childId);
+      return { child: { status: childNow.status, reason: ctx.mask(childNow.reasonForIncompletion) }, wf: ctx.norm(await ctx.c.waitWorkflow(id)) };
+    },
+  },
 ];
 
 /** Polls `fn` until it returns a defined, truthy value (generous limit: indexing and event queues lag). */

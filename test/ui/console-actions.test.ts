@@ -58,6 +58,22 @@ async function pollOne(type: string): Promise<any> {
 }
 
 describe('execution actions', () => {
+  it('skips the task the execution waits on from its task panel', async () => {
+    const { name, type } = await twoTaskWorkflow();
+    const id = await start(b.url, name, { x: 1 });
+    await open(`/executions/${id}`);
+    await waitAttr(node('first'), 'data-status', 'SCHEDULED');
+    const first = (await workflow(b.url, id)).tasks.find((x: any) => x.referenceTaskName === 'first');
+    await open(`/executions/${id}?task=${first.taskId}`);
+    await page.getByTestId('task-panel').getByRole('button', { name: 'Skip task' }).click();
+    await page.getByTestId('confirm').click();
+    await page.getByTestId('confirm-dialog').waitFor({ state: 'hidden' });
+    await waitAttr(node('first'), 'data-status', 'SKIPPED');
+    await waitAttr(node('second'), 'data-status', 'SCHEDULED');
+    const t = await pollOne(type);
+    expect(t.referenceTaskName).toBe('second');
+  });
+
   it('pause, resume, reset callbacks, terminate with a reason, retry, skip a task, restart, rerun with new input and remove reach the server', async () => {
     const { name, type } = await twoTaskWorkflow();
     const id = await start(b.url, name, { x: 1 });
@@ -94,7 +110,7 @@ describe('execution actions', () => {
     await waitAttr(node('first'), 'data-status', 'SCHEDULED');
     expect((await workflow(b.url, id)).status).toBe('RUNNING');
 
-    // Skip the second task before it is scheduled (as Conductor, only such a task can be skipped).
+    // Skip the second task before it is scheduled, from its node.
     await node('second').click();
     await page.getByTestId('node-panel').getByRole('button', { name: 'Skip task' }).click();
     await page.getByTestId('confirm').click();

@@ -9,17 +9,26 @@ import { reopen } from './reopen';
 /** A child workflow of a SUB_WORKFLOW task reached a new status. */
 export function childChanged(turn: Turn, taskId: string, child: { workflowId: string; status: WorkflowStatus; output: Record<string, unknown>; reasonForIncompletion?: string; workflowName: string; workflowVersion: number }): void {
   const t = findTask(turn.state, taskId);
-  if (!t || t.taskType !== 'SUB_WORKFLOW' || t.subWorkflowId !== child.workflowId) return;
+  // A skipped SUB_WORKFLOW task no longer follows its child, even one retried later.
+  if (!t || t.taskType !== 'SUB_WORKFLOW' || t.subWorkflowId !== child.workflowId || t.status === 'SKIPPED') return;
   if (child.status === 'RUNNING' || child.status === 'PAUSED') {
     if (isTerminalTask(t.status)) {
       // The child was retried or restarted: the parent follows it, as in Conductor.
       t.status = 'IN_PROGRESS';
+      t.reasonForIncompletion = undefined;
       t.endTime = 0;
       t.executed = false;
       t.retried = false;
       t.updateTime = turn.env.now;
       turn.log.touch(t);
-      if (isTerminalWorkflow(turn.state.workflow.status)) reopen(turn);
+      const wf = turn.state.workflow;
+      if (isTerminalWorkflow(wf.status)) {
+        reopen(turn);
+        // Conductor walks up the whole chain (WorkflowExecutor.updateAndPushParents): this workflow's own parent follows it too.
+        if (wf.parentWorkflowId && wf.parentWorkflowTaskId) {
+          turn.log.emit({ kind: 'notifyParent', parentWorkflowId: wf.parentWorkflowId, parentTaskId: wf.parentWorkflowTaskId, childWorkflowId: wf.workflowId });
+        }
+      }
     }
     return;
   }

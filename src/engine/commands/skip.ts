@@ -1,22 +1,80 @@
+import type { Task } from '../../model/execution';
 import { blueprintOf } from '../blueprint';
 import { decide } from '../decide';
 import { EngineError } from '../errors';
+import { jsonSize, taskPayloadProblem } from '../payload-size';
+import { scheduleNext } from '../scheduling';
 import type { Turn } from '../state';
 import { makeTask } from '../task-factory';
-import { latestByRef } from '../task-lookup';
+import { latestByRef, pendingTaskByRef } from '../task-lookup';
+import { markTerminal } from '../task-status';
+import { isQueuedType } from '../tasks/registry';
 
-/** Skip a task that has not been scheduled yet (Conductor's WorkflowExecutor.skipTaskFromWorkflow). */
-export function skipTask(turn: Turn, ref: string, input?: Record<string, unknown> | null, output?: Record<string, unknown> | null): void {
+// Skipping a task by reference: one not scheduled yet (Conductor's WorkflowExecutor.skipTaskFromWorkflow),
+// or one the workflow waits on (SCHEDULED or IN_PROGRESS), which Conductor refuses and the interface asks for.
+
+/** System tasks that wait for something outside the turn and can be given up on; control flow (forks, joins, loops, switches) cannot. */
+const SKIPPABLE_SYSTEM_WAITS = new Set(['WAIT', 'HUMAN', 'EVENT', 'SUB_WORKFLOW']);
+
+type Payload = Record<string, unknown> | null | undefined;
+
+export function skipTask(turn: Turn, ref: string, input?: Payload, output?: Payload): void {
+  const wf = turn.state.workflow;
+  if (wf.status !== 'RUNNING') throw new EngineError('conflict', `The workflow ${wf.workflowId} is not running, status: ${wf.status}`);
+  const open = pendingTaskByRef(turn.state, ref);
+  if (open) {
+    skipOpenTask(turn, open, input, output);
+    return;
+  }
+  skipUnscheduled(turn, ref, input, output);
+}
+
+/**
+ * A task not scheduled yet gets a SKIPPED task that the decider passes over when its turn comes. As in
+ * Conductor it is numbered 0 and so listed first, and it has no response timeout.
+ */
+function skipUnscheduled(turn: Turn, ref: string, input: Payload, output: Payload): void {
   const { state, env } = turn;
   const wf = state.workflow;
-  if (wf.status !== 'RUNNING') throw new EngineError('conflict', `The workflow ${wf.workflowId} is not running, status: ${wf.status}`);
   const loc = blueprintOf(wf.workflowDefinition).find(ref);
   if (!loc) throw new EngineError('invalid', `The task ${ref} does not exist in the definition of workflow ${wf.workflowName}`);
-  if (latestByRef(state.tasks, ref)) throw new EngineError('conflict', `The task ${ref} has already been scheduled in workflow ${wf.workflowId}; only a task not yet scheduled can be skipped`);
+  const done = latestByRef(state.tasks, ref);
+  if (done) throw new EngineError('conflict', `The task ${ref} of workflow ${wf.workflowId} has already ended (${done.status}); it cannot be skipped`);
   const t = makeTask(turn, loc.task, { suffix: '', iteration: 0, input: input ?? {}, status: 'SKIPPED' });
+  checkOutput(t, output, env.taskPayloadMaxBytes);
   t.outputData = output ?? {};
+  t.seq = 0;
+  t.responseTimeoutSeconds = 0;
   t.endTime = env.now;
-  state.tasks.push(t);
+  // A new list rather than an insertion: the task lookups are kept per list and assume appends.
+  state.tasks = [t, ...state.tasks];
   turn.log.touch(t);
   decide(turn);
+}
+
+/**
+ * A task the workflow waits on ends SKIPPED with the payload's output (and input, when given): it leaves its
+ * queue (entry and lease), a SUB_WORKFLOW's child is terminated, and the workflow goes on from it. A late
+ * result from its worker is refused (commands/task-result).
+ */
+function skipOpenTask(turn: Turn, t: Task, input: Payload, output: Payload): void {
+  const wf = turn.state.workflow;
+  if (!isQueuedType(t.taskType) && !SKIPPABLE_SYSTEM_WAITS.has(t.taskType)) {
+    throw new EngineError('conflict', `The task ${t.referenceTaskName} of workflow ${wf.workflowId} is a ${t.taskType} task, which cannot be skipped while it runs; only worker, HTTP, WAIT, HUMAN, EVENT and SUB_WORKFLOW tasks can`);
+  }
+  checkOutput(t, output, turn.env.taskPayloadMaxBytes);
+  if (input) t.inputData = input;
+  const child = t.taskType === 'SUB_WORKFLOW' ? t.subWorkflowId : undefined;
+  // The child's id stays in the output, so the terminated child can still be found from the parent.
+  t.outputData = { ...(child ? { subWorkflowId: child } : {}), ...(output ?? {}) };
+  markTerminal(turn, t, 'SKIPPED');
+  if (child) turn.log.emit({ kind: 'terminateWorkflow', workflowId: child, reason: `Parent task ${t.referenceTaskName} of workflow ${wf.workflowId} was skipped` });
+  t.executed = true;
+  scheduleNext(turn, t);
+  decide(turn);
+}
+
+function checkOutput(t: Task, output: Payload, limit: number): void {
+  const problem = output ? taskPayloadProblem(t, 'output', jsonSize(output), limit) : undefined;
+  if (problem) throw new EngineError('invalid', problem);
 }

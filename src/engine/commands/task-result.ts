@@ -20,6 +20,8 @@ export function applyTaskResult(turn: Turn, result: TaskResult): UpdateOutcome {
   const { state, env } = turn;
   const t = findTask(state, result.taskId);
   if (!t) throw new EngineError('notFound', `No such task found by id: ${result.taskId}`);
+  // A skipped task's worker may still be at it: its late result (or lease extension) must not look accepted.
+  if (t.status === 'SKIPPED') throw new EngineError('conflict', `Task ${t.taskId} (${t.referenceTaskName}) of workflow ${t.workflowInstanceId} was skipped; its result is refused`);
   if (result.extendLease) {
     if (!isTerminalTask(t.status)) {
       t.updateTime = env.now;

@@ -2,6 +2,7 @@ import type { Task } from '../../model/execution';
 import { isSuccessfulTask, isTerminalTask } from '../../model/statuses';
 import { blueprintOf } from '../blueprint';
 import type { Turn } from '../state';
+import { isPassedPermissiveFailure } from '../permissive';
 import { latestByRef } from '../task-lookup';
 import { refSuffix, type TaskOutcome, type TaskType } from './task-type';
 
@@ -26,16 +27,24 @@ function evaluateJoin(turn: Turn, t: Task): TaskOutcome | undefined {
   for (let i = joinOn.length - 1; i >= 0; i--) {
     const x = latestByRef(turn.state.tasks, joinOn[i]! + suffix);
     if (!x || !isTerminalTask(x.status) || x.retried) return undefined;
-    if (!isSuccessfulTask(x.status)) return undefined; // the failing branch ends or retries the workflow itself
+    // The failing branch ends or retries the workflow itself; a failed permissive one waits here for the others.
+    if (!isSuccessfulTask(x.status) && !isPassedPermissiveFailure(x)) return undefined;
     branches[i] = x;
   }
   const output: Record<string, unknown> = {};
   let withErrors = false;
-  joinOn.forEach((ref, i) => {
+  for (let i = 0; i < joinOn.length; i++) {
     const x = branches[i]!;
     if (x.status === 'COMPLETED_WITH_ERRORS') withErrors = true;
-    if (x.outputData && Object.keys(x.outputData).length > 0) output[ref] = x.outputData;
-  });
+    if (x.outputData && Object.keys(x.outputData).length > 0) output[joinOn[i]!] = x.outputData;
+    if (!isSuccessfulTask(x.status)) {
+      // Every branch ended and a permissive one failed: the JOIN fails with the reasons of all failed ones, its
+      // output holding the branches up to this one, as Conductor's Join.
+      const failed = branches.filter((b) => !isSuccessfulTask(b.status));
+      const reason = failed.map((b) => b.reasonForIncompletion).filter((r) => r != null).join(' ');
+      return { end: { output, status: failed.some((b) => b.status !== 'CANCELED') ? 'FAILED' : 'CANCELED', reason } };
+    }
+  }
   return { end: { output, status: withErrors ? 'COMPLETED_WITH_ERRORS' : 'COMPLETED' } };
 }
 

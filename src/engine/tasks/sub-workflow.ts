@@ -1,4 +1,26 @@
+import type { SubWorkflowParams } from '../../model/definitions';
+import { resolveInput } from '../context';
+import { ExpressionLimitError } from '../jsonpath-budget';
+import type { Turn } from '../state';
 import type { TaskType } from './task-type';
+
+/** The child's name and version, either given as an expression (`${workflow.input.subwf}`), resolved as Conductor's SubWorkflowTaskMapper does; a reason when they do not resolve. */
+function childNameAndVersion(turn: Turn, p: SubWorkflowParams, fallbackName: string): { name: string; version?: number } | { problem: string } {
+  let resolved: Record<string, unknown>;
+  try {
+    resolved = resolveInput(turn.state, { name: p.name ?? fallbackName, version: p.version ?? null }, undefined, turn.log.jsonPathBudget(turn.env));
+  } catch (e) {
+    if (e instanceof ExpressionLimitError) return { problem: e.message };
+    throw e;
+  }
+  const name = resolved.name;
+  if (typeof name !== 'string' || name === '') return { problem: `The sub workflow name ${String(p.name)} resolved to ${JSON.stringify(name ?? null)}, not a workflow name` };
+  const v = resolved.version;
+  if (v === null || v === undefined || v === '') return { name };
+  const version = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+  if (!Number.isInteger(version)) return { problem: `The sub workflow version ${String(p.version)} resolved to ${JSON.stringify(v)}, not a version number` };
+  return { name, version };
+}
 
 // SUB_WORKFLOW: starts a child execution and waits for it; the child reports its end (commands/child-changed).
 export const subWorkflowTask: TaskType = {
@@ -17,6 +39,8 @@ export const subWorkflowTask: TaskType = {
     // A rerun starts a new child: the id of the one it replaces is taken.
     const childId = turn.env.derivedId(`subworkflow:${wf.workflowId}:${t.taskId}:${t.retryCount}${rerun ? `:${turn.env.now}` : ''}`);
     const inlineDef = p.workflowDefinition && typeof p.workflowDefinition === 'object' ? (p.workflowDefinition as never) : undefined;
+    const child = childNameAndVersion(turn, p, (inlineDef as { name?: string } | undefined)?.name ?? wt.name);
+    if ('problem' in child) return { end: { output: {}, status: 'FAILED_WITH_TERMINAL_ERROR', reason: child.problem } };
     t.subWorkflowId = childId;
     t.outputData = { subWorkflowId: childId };
     turn.log.emit({
@@ -24,8 +48,8 @@ export const subWorkflowTask: TaskType = {
       workflowId: childId,
       parent: { workflowId: wf.workflowId, taskId: t.taskId, depth },
       request: {
-        name: p.name ?? (inlineDef as { name?: string } | undefined)?.name ?? wt.name,
-        version: p.version ?? undefined,
+        name: child.name,
+        version: child.version,
         input: t.inputData,
         correlationId: wf.correlationId,
         taskToDomain: p.taskToDomain ?? wf.taskToDomain,

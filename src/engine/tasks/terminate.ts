@@ -20,7 +20,7 @@ export const terminateTask: TaskType = {
       ownsSuccessors: true,
       endWorkflow: {
         status: status as WorkflowStatus,
-        reason: status === 'COMPLETED' && input.terminationReason === undefined ? undefined : reason,
+        reason,
         output,
         failed: status !== 'COMPLETED',
       },

@@ -509,7 +509,7 @@ describe('TERMINATE', () => {
     const run = new Run(env, def, { input: { x: 1 } });
     expect(run.task('term')).toMatchObject({ status: 'COMPLETED', outputData: { r: 1 } });
     expect(run.wf).toMatchObject({ status: 'COMPLETED', output: { r: 1 }, endTime: T0 });
-    expect(run.wf.reasonForIncompletion).toBeUndefined();
+    expect(run.wf.reasonForIncompletion).toBe(`Workflow is COMPLETED by TERMINATE task: ${run.task('term').taskId}`);
     expect(run.has('never')).toBe(false);
   });
 
@@ -713,7 +713,7 @@ describe('SUB_WORKFLOW', () => {
     const run = new Run(env, subDef());
     run.turn((t) => terminateWorkflow(t, 'stop'));
     expect(run.task('sub').status).toBe('CANCELED');
-    expect(run.effects('terminateWorkflow')).toEqual([{ kind: 'terminateWorkflow', workflowId: run.task('sub').subWorkflowId, reason: 'Parent workflow has been terminated with status TERMINATED' }]);
+    expect(run.effects('terminateWorkflow')).toEqual([{ kind: 'terminateWorkflow', workflowId: run.task('sub').subWorkflowId, reason: 'Parent workflow has been terminated with reason: stop' }]);
   });
 
   it('subWorkflowParam.taskToDomain overrides the inherited map', () => {

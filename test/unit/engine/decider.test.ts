@@ -5,7 +5,6 @@ import { rerunWorkflow } from '../../../src/engine/commands/rerun';
 import { restartWorkflow } from '../../../src/engine/commands/restart';
 import { resumeWorkflow } from '../../../src/engine/commands/resume';
 import { retryWorkflow } from '../../../src/engine/commands/retry';
-import { skipTask } from '../../../src/engine/commands/skip';
 import { terminateWorkflow } from '../../../src/engine/commands/terminate';
 import { EngineError } from '../../../src/engine/errors';
 import { Run, simple, T0, useTestEnv, workflowDef } from './engine-harness';
@@ -694,30 +693,6 @@ describe('restart, retry, rerun', () => {
     expect(() => run.turn((t) => rerunWorkflow(t, {}))).toThrow(expect.objectContaining({ kind: 'conflict' }));
     run.turn((t) => terminateWorkflow(t, 'x'));
     expect(() => run.turn((t) => rerunWorkflow(t, { reRunFromTaskId: 'nope' }))).toThrow(expect.objectContaining({ kind: 'invalid' }));
-  });
-});
-
-describe('skip task', () => {
-  it('a skipped reference is never scheduled: the decider moves on to its successor', () => {
-    const def = workflowDef({ tasks: [simple('t1'), simple('t2'), simple('t3', 'task_t3', { fromSkipped: '${t2.output.s}' })] });
-    const run = new Run(env, def);
-    env.advance(1);
-    run.turn((t) => skipTask(t, 't2', { in: 1 }, { s: 'skipped-output' }));
-    expect(run.task('t2')).toMatchObject({ status: 'SKIPPED', inputData: { in: 1 }, outputData: { s: 'skipped-output' }, endTime: T0 + 1000, taskType: 'task_t2' });
-    expect(run.task('t1').status).toBe('SCHEDULED');
-    run.complete('t1');
-    expect(run.summary()).toEqual(['t1:task_t1:COMPLETED', 't2:task_t2:SKIPPED', 't3:task_t3:SCHEDULED']);
-    expect(run.task('t3').inputData).toEqual({ fromSkipped: 'skipped-output' });
-    run.complete('t3');
-    expect(run.wf.status).toBe('COMPLETED');
-  });
-
-  it('skipping a scheduled or unknown reference, or in a paused workflow, is refused', () => {
-    const run = new Run(env, workflowDef({ tasks: [simple('t1'), simple('t2')] }));
-    expect(() => run.turn((t) => skipTask(t, 't1'))).toThrow(expect.objectContaining({ kind: 'conflict' }));
-    expect(() => run.turn((t) => skipTask(t, 'zz'))).toThrow(expect.objectContaining({ kind: 'invalid' }));
-    run.turn((t) => pauseWorkflow(t));
-    expect(() => run.turn((t) => skipTask(t, 't2'))).toThrow(expect.objectContaining({ kind: 'conflict' }));
   });
 });
 

@@ -359,6 +359,14 @@ function TaskPanel({
               Rerun from here…
             </button>
           )}
+          {workflow.status === 'RUNNING' && (t.status === 'SCHEDULED' || t.status === 'IN_PROGRESS') && (
+            <button
+              type="button"
+              onClick={() => act('Skip this task?', () => api('PUT', `${path}/skiptask/${enc(t.referenceTaskName)}`, {}), { body: <p>{t.referenceTaskName} will be marked SKIPPED now, taken out of its queue, and the execution goes on without it.</p> })}
+            >
+              Skip task
+            </button>
+          )}
         </div>
       )}
       {t.subWorkflowId && (
