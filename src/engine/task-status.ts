@@ -29,7 +29,8 @@ export function noteTaskStatus(turn: Turn, t: Task): void {
 /**
  * Ends a task from outside its own run (timeout, cancel, a result). A SCHEDULED task leaves its queue; an
  * IN_PROGRESS one has no entry left (the poll that claimed it removed it, or a lease of a leftover finds the
- * task ended and drops it), so its end costs no queue call.
+ * task ended and drops it), so its end costs no queue call, unless its definition limits concurrency: the
+ * dequeue effect also frees the slot its poll took.
  */
 export function markTerminal(turn: Turn, t: Task, status: TaskStatus, reason?: string): void {
   const queued = t.status === 'SCHEDULED';
@@ -39,7 +40,8 @@ export function markTerminal(turn: Turn, t: Task, status: TaskStatus, reason?: s
   t.updateTime = turn.env.now;
   turn.log.touch(t);
   noteTaskStatus(turn, t);
-  if (queued && isQueuedType(t.taskType)) turn.log.emit(dequeueEffect(t));
+  const holdsSlot = (turn.env.taskDef(t.taskDefName)?.concurrentExecLimit ?? 0) > 0;
+  if ((queued || holdsSlot) && isQueuedType(t.taskType)) turn.log.emit(dequeueEffect(t));
 }
 
 /** A system task ends as its handler decided; an output over the task payload limit fails it instead, without that output. */

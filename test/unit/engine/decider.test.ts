@@ -513,6 +513,13 @@ describe('pause, resume, terminate', () => {
     expect(run.deadline()).toBe(T0 + 160_000);
   });
 
+  it('a polled task whose definition limits concurrency still owes a dequeue when it ends: it frees the slot', () => {
+    env.register({ name: 'task_a', concurrentExecLimit: 1 });
+    const run = new Run(env, twoStep());
+    run.complete('t1');
+    expect(run.effects('dequeue')).toEqual([{ kind: 'dequeue', taskId: run.task('t1').taskId, queue: { taskType: 'task_a' } }]);
+  });
+
   it('terminate cancels a task still waiting in its queue and takes it out of the queue', () => {
     const run = new Run(env, twoStep());
     run.turn((t) => terminateWorkflow(t, 'stop'));
