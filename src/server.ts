@@ -12,6 +12,7 @@ import { WorkflowActor } from './actors/workflow-actor';
 import { WorkflowCalls, workflowActor } from './actors/protocol/workflow-protocol';
 import { QueueCalls } from './actors/protocol/queue-protocol';
 import type { EngineEnv } from './engine/state';
+import type { ActorFactory } from './runtime/ports';
 import type { Adapters } from './composition/adapters';
 import { embeddedAdapters } from './composition/embedded';
 import { completionHandler } from './composition/task-completions';
@@ -27,6 +28,11 @@ import { MetadataService } from './services/metadata-service';
 import { QueuePartitions, queueNameOfActorId } from './services/queues';
 import { TaskService } from './services/task-service';
 import { WorkflowService } from './services/workflow-service';
+import { noMetrics, type Metrics } from './metrics/ports';
+import { PrometheusMetrics } from './metrics/prometheus-metrics';
+import { timedCalls } from './metrics/timed-calls';
+import { observedActor } from './telemetry/observed-actors';
+import { createTracing } from './telemetry/tracing';
 
 const VERSION = '0.1.0';
 
@@ -55,7 +61,22 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   // The Dapr, Cassandra and Elasticsearch clients load only when the distributed profile runs.
   const adapters: Adapters =
     cfg.BATON_PROFILE === 'distributed' ? await (await import('./composition/distributed')).distributedAdapters(cfg, log) : await embeddedAdapters(cfg, log);
-  const { stores, index, host, wakeUps, limits, bus } = adapters;
+  const { host, wakeUps, limits, bus } = adapters;
+  // Metrics and traces: prom-client behind the Metrics port; spans only when an OTLP endpoint is set.
+  const prometheus = cfg.BATON_METRICS_ENABLED ? new PrometheusMetrics() : undefined;
+  const metrics: Metrics = prometheus ?? noMetrics;
+  const tracing = createTracing(cfg, { version: VERSION, hostName: os.hostname() });
+  const tracer = tracing?.tracer;
+  const observed = prometheus !== undefined || tracer !== undefined;
+  const stores = observed
+    ? {
+        executions: timedCalls(adapters.stores.executions, (op, s) => metrics.storeOperation('execution', op, s), tracer && { tracer, prefix: 'store' }),
+        metadata: timedCalls(adapters.stores.metadata, (op, s) => metrics.storeOperation('metadata', op, s), tracer && { tracer, prefix: 'metadata' }),
+      }
+    : adapters.stores;
+  const index = observed ? timedCalls(adapters.index, (op, s) => metrics.indexOperation(op, s), tracer && { tracer, prefix: 'index' }) : adapters.index;
+  const registerActor = (type: string, factory: ActorFactory): void =>
+    host.register(type, observed ? observedActor(type, adapters.wrapActor(type, factory), metrics, tracer) : adapters.wrapActor(type, factory));
   const scripts = await createScriptEngine({
     timeoutMs: cfg.BATON_SCRIPT_TIMEOUT_MS,
     memoryLimitBytes: cfg.BATON_SCRIPT_MEMORY_MB * 1024 * 1024,
@@ -90,7 +111,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     isDomainActive: tasks.isDomainActive,
     hostName,
   });
-  host.register(WorkflowCalls.type, adapters.wrapActor(WorkflowCalls.type, (ctx) =>
+  registerActor(WorkflowCalls.type, (ctx) =>
     new WorkflowActor(ctx, {
       store: stores.executions,
       env,
@@ -105,10 +126,15 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       actorOf: (id) => workflowActor(host, id),
       log,
       sweepIntervalMs: cfg.BATON_SWEEP_INTERVAL_MS,
+      metrics,
     }),
-  ));
+  );
   // Wake-ups are per queue name; the partition's actor id encodes it (queueActorId).
-  host.register(QueueCalls.type, adapters.wrapActor(QueueCalls.type, (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
+  registerActor(QueueCalls.type, (ctx) =>
+    new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)), {
+      onDepth: prometheus && ((id, entries) => metrics.queueDepth(id, queueNameOfActorId(id), entries)),
+    }),
+  );
   adapters.onTaskCompletion(completionHandler(host, log));
   const workflows = new WorkflowService(host, stores.executions, metadata);
   bus.subscribe(new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log }).handle);
@@ -141,7 +167,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access });
+  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, metrics: prometheus, tracer });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -198,6 +224,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         metadata.stop();
         await scripts.dispose();
         await adapters.close();
+        await tracing?.shutdown().catch((err: unknown) => log.warn({ err }, 'flushing the last spans failed'));
       })();
       return closing;
     },

@@ -17,6 +17,7 @@ import { RouteTable, routeTemplates, type Route } from './route-table';
 import { queueRoutes, taskById, taskRoutes } from './task-routes';
 import type { WorkerCalls } from './worker-calls';
 import { workflowRoutes } from './workflow-routes';
+import { metricsRoute, type MetricsExposition } from './metrics-route';
 
 // The table of every route, in the order express matches them: bulk and execution routes before
 // the workflow routes, whose `/{name}` and `/{workflowId}/...` patterns would take their paths;
@@ -37,6 +38,8 @@ export interface ApiDeps {
   version: string;
   /** The token and application routes, where access control is wired. */
   access?: { routes: AuthRoutesDeps };
+  /** What GET /metrics serves; absent when metrics are off (BATON_METRICS_ENABLED=false). */
+  metrics?: MetricsExposition;
 }
 
 const TASK_BASES = ['/api/tasks', '/api/task'];
@@ -48,6 +51,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
   t.get('/api/version', { summary: 'Baton version', res: 'text' }, (_req, res) => void res.type('text/plain').send(d.version));
   let docs: Record<string, unknown> | undefined; // built on first request: most processes never serve it
   t.get('/api-docs', { summary: 'This OpenAPI document', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))));
+  metricsRoute(t, d.metrics);
   metadataRoutes(t.under('/api/metadata'), d);
   eventRoutes(t.under('/api/event'), d);
   adminRoutes(t.under('/api/admin'), d);
