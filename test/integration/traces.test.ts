@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { apiClient } from '../support/api-client';
 import { call, eventually } from '../support/baton';
+import { startOtlpReceiver, spanAttr as attr, type OtlpReceiver, type ReceivedSpan as Span } from '../support/otlp-receiver';
 import { freePort, logPath, TestProcess } from '../support/processes';
 
 // OpenTelemetry traces exported over OTLP/HTTP to a receiver in this test (node:http, the exporter's
@@ -13,57 +13,27 @@ import { freePort, logPath, TestProcess } from '../support/processes';
 
 const MAIN = path.join(__dirname, '../../dist/main.js');
 
-interface Span {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: Array<{ key: string; value: { stringValue?: string; intValue?: string | number } }>;
-}
-
-const received: Span[] = [];
-const resources: Array<Record<string, unknown>> = [];
-let receiver: http.Server;
+let receiver: OtlpReceiver;
 let baton: TestProcess;
 const b = { url: '' };
 const api = apiClient(() => b.url);
 
 beforeAll(async () => {
-  receiver = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.url === '/v1/traces' && req.headers['content-type']?.startsWith('application/json')) {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        for (const rs of body.resourceSpans ?? []) {
-          resources.push(rs.resource);
-          for (const ss of rs.scopeSpans ?? []) received.push(...(ss.spans ?? []));
-        }
-      }
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  const port = (receiver.address() as { port: number }).port;
+  receiver = await startOtlpReceiver();
   if (!fs.existsSync(MAIN)) throw new Error('dist/main.js missing: run `npm run build` (npm test does it in pretest)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-traces-'));
   const batonPort = await freePort();
-  const env = { ...process.env, PORT: String(batonPort), BATON_DATA_DIR: dir, LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_SERVICE_NAME: 'baton-traces-test' };
+  const env = { ...process.env, PORT: String(batonPort), BATON_DATA_DIR: dir, LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'baton-traces-test' };
   baton = new TestProcess('baton', process.execPath, [MAIN], logPath(dir, 'baton'), env);
   b.url = `http://127.0.0.1:${batonPort}`;
   await eventually(async () => (await call(b.url, 'GET', '/health').catch(() => undefined))?.status === 200, 30_000, 100);
 }, 60_000);
 afterAll(async () => {
   await baton?.stop();
-  await new Promise((r) => receiver?.close(r));
+  await receiver?.close();
 });
 
-const attr = (s: Span, key: string): unknown => {
-  const v = s.attributes.find((a) => a.key === key)?.value;
-  return v?.stringValue ?? (v?.intValue === undefined ? undefined : Number(v.intValue));
-};
-const spanWhere = (pred: (s: Span) => boolean): Promise<Span> => eventually(async () => received.find(pred), 30_000, 100);
+const spanWhere = (pred: (s: Span) => boolean): Promise<Span> => eventually(async () => receiver.spans.find(pred), 30_000, 100);
 
 test('a start is a server span, its actor turn a child, the store commit a grandchild', async () => {
   const name = api.uniq('traced');
@@ -79,7 +49,7 @@ test('a start is a server span, its actor turn a child, the store commit a grand
   expect(turn.traceId).toBe(http.traceId);
   const commit = await spanWhere((s) => s.name === 'store commit' && s.parentSpanId === turn.spanId);
   expect(commit.traceId).toBe(http.traceId);
-  expect(resources.some((r) => JSON.stringify(r).includes('baton-traces-test'))).toBe(true);
+  expect(receiver.resources.some((r) => JSON.stringify(r).includes('baton-traces-test'))).toBe(true);
 });
 
 test("a caller's traceparent is the parent of the request's span; express routes are named by template", async () => {
