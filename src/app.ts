@@ -21,6 +21,10 @@ import { workerCalls, type WorkerCalls } from './api/worker-calls';
 import type { AuthRoutesDeps } from './api/auth-routes';
 import type { RequestGate } from './auth/request-gate';
 import { consoleRouter } from './api/console';
+import type { Tracer } from '@opentelemetry/api';
+import type { MetricsExposition } from './api/metrics-route';
+import { noMetrics, type Metrics } from './metrics/ports';
+import { observedRequests } from './telemetry/observed-requests';
 
 export interface AppDeps {
   workflows: WorkflowService;
@@ -48,6 +52,10 @@ export interface AppDeps {
   /** JSON schemas (the /api/schema routes) and their enforcement on worker results. */
   schemas?: SchemaStore;
   schemaEnforcer?: SchemaEnforcer;
+  /** Records request latencies and serves GET /metrics (absent: /metrics answers 404, nothing is timed). */
+  metrics?: Metrics & MetricsExposition;
+  /** Makes a span of every request when traces are exported. */
+  tracer?: Tracer;
 }
 
 /** The HTTP front end: the hot worker calls straight on node:http, everything else through express. */
@@ -59,13 +67,14 @@ export function createRequestHandler(d: AppDeps): ((req: IncomingMessage, res: S
     if (!hot(req, res)) app(req, res);
   };
   const gate = d.access?.gate;
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+  const gated = (req: IncomingMessage, res: ServerResponse): void => {
     if (!gate) return serve(req, res);
     // Synchronous for most requests (token and key cached); the hot path then runs as before.
     const pass = gate(req, res);
     if (pass === true) serve(req, res);
     else if (pass !== false) void pass.then((ok) => ok && serve(req, res));
   };
+  const handler = d.metrics || d.tracer ? observedRequests(gated, d.metrics ?? noMetrics, d.tracer) : gated;
   return Object.assign(handler, { app });
 }
 
@@ -89,6 +98,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     access: d.access,
     schedules: d.schedules,
     schemas: d.schemas,
+    metrics: d.metrics,
   });
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
   d.mount?.(app);

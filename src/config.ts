@@ -110,6 +110,11 @@ const FieldsSchema = z.object({
   BATON_AUTH_CACHE_MS: int(5000, 0),
   BATON_CORS_ORIGINS: z.string().default(''),
   BATON_ALLOWED_HOSTS: z.string().default(''),
+  // Metrics and traces (README "Metrics and traces"): the OTEL_* names are OpenTelemetry's standard ones.
+  BATON_METRICS_ENABLED: bool(true),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).default('baton'),
 });
 
 /** Fills the defaults that depend on BATON_PROFILE and checks the combinations each profile needs. */

@@ -15,6 +15,7 @@ import { ScheduleService } from './services/schedule-service';
 import { WorkflowCalls, workflowActor } from './actors/protocol/workflow-protocol';
 import { QueueCalls, queueActor } from './actors/protocol/queue-protocol';
 import type { EngineEnv } from './engine/state';
+import type { ActorFactory } from './runtime/ports';
 import type { Adapters } from './composition/adapters';
 import { embeddedAdapters } from './composition/embedded';
 import { completionHandler } from './composition/task-completions';
@@ -31,6 +32,11 @@ import { SchemaEnforcer } from './services/schema-enforcer';
 import { QueuePartitions, queueNameOfActorId } from './services/queues';
 import { TaskService } from './services/task-service';
 import { WorkflowService } from './services/workflow-service';
+import { noMetrics, type Metrics } from './metrics/ports';
+import { PrometheusMetrics } from './metrics/prometheus-metrics';
+import { timedCalls } from './metrics/timed-calls';
+import { observedActor } from './telemetry/observed-actors';
+import { createTracing } from './telemetry/tracing';
 
 const VERSION = '0.1.0';
 
@@ -59,7 +65,25 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   // The Dapr, Cassandra and Elasticsearch clients load only when the distributed profile runs.
   const adapters: Adapters =
     cfg.BATON_PROFILE === 'distributed' ? await (await import('./composition/distributed')).distributedAdapters(cfg, log) : await embeddedAdapters(cfg, log);
-  const { stores, index, host, wakeUps, limits, bus } = adapters;
+  const { host, wakeUps, limits, bus } = adapters;
+  // Metrics and traces: prom-client behind the Metrics port; spans only when an OTLP endpoint is set.
+  const prometheus = cfg.BATON_METRICS_ENABLED ? new PrometheusMetrics() : undefined;
+  const metrics: Metrics = prometheus ?? noMetrics;
+  const tracing = createTracing(cfg, { version: VERSION, hostName: os.hostname() });
+  const tracer = tracing?.tracer;
+  const observed = prometheus !== undefined || tracer !== undefined;
+  const stores = observed
+    ? {
+        executions: timedCalls(adapters.stores.executions, (op, s) => metrics.storeOperation('execution', op, s), tracer && { tracer, prefix: 'store' }),
+        metadata: timedCalls(adapters.stores.metadata, (op, s) => metrics.storeOperation('metadata', op, s), tracer && { tracer, prefix: 'metadata' }),
+        schedules: timedCalls(adapters.stores.schedules, (op, s) => metrics.storeOperation('schedule', op, s), tracer && { tracer, prefix: 'schedules' }),
+        idempotencyKeys: timedCalls(adapters.stores.idempotencyKeys, (op, s) => metrics.storeOperation('idempotency', op, s), tracer && { tracer, prefix: 'idempotency' }),
+        schemas: timedCalls(adapters.stores.schemas, (op, s) => metrics.storeOperation('schema', op, s), tracer && { tracer, prefix: 'schemas' }),
+      }
+    : adapters.stores;
+  const index = observed ? timedCalls(adapters.index, (op, s) => metrics.indexOperation(op, s), tracer && { tracer, prefix: 'index' }) : adapters.index;
+  const registerActor = (type: string, factory: ActorFactory): void =>
+    host.register(type, observed ? observedActor(type, adapters.wrapActor(type, factory), metrics, tracer) : adapters.wrapActor(type, factory));
   const scripts = await createScriptEngine({
     timeoutMs: cfg.BATON_SCRIPT_TIMEOUT_MS,
     memoryLimitBytes: cfg.BATON_SCRIPT_MEMORY_MB * 1024 * 1024,
@@ -74,7 +98,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
   const indexer = new Indexer(index, log, cfg.BATON_INDEX_FLUSH_MS);
   // Queue partitions: the profile's own (Redis) or QueueActors on the actor host.
-  const queues = adapters.queues ?? ((id: string) => queueActor(host, id));
+  const queueStore = adapters.queues;
+  const queues = queueStore ? (id: string) => queueStore.partition(id) : (id: string) => queueActor(host, id);
   const tasks = new TaskService({ host, queues, partitions, store: stores.executions, metadata, limits, wakeUps, log, directory: adapters.directory, directoryRefreshMs: adapters.directoryRefreshMs, longPolls: new LongPollSlots(cfg.BATON_MAX_LONG_POLLS_PER_CLIENT) });
   const effects = new EffectRunner({ host, queues, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log });
   const hostName = os.hostname();
@@ -96,7 +121,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     isDomainActive: tasks.isDomainActive,
     hostName,
   });
-  host.register(WorkflowCalls.type, adapters.wrapActor(WorkflowCalls.type, (ctx) =>
+  registerActor(WorkflowCalls.type, (ctx) =>
     new WorkflowActor(ctx, {
       store: stores.executions,
       env,
@@ -111,14 +136,21 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       actorOf: (id) => workflowActor(host, id),
       log,
       sweepIntervalMs: cfg.BATON_SWEEP_INTERVAL_MS,
+      metrics,
     }),
-  ));
+  );
   // Wake-ups are per queue name; the partition's actor id encodes it (queueActorId).
-  if (!adapters.queues) host.register(QueueCalls.type, adapters.wrapActor(QueueCalls.type, (ctx) => new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)))));
+  if (!adapters.queues)
+    registerActor(QueueCalls.type, (ctx) =>
+      new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)), {
+        onDepth: prometheus && ((id, entries) => metrics.queueDepth(id, queueNameOfActorId(id), entries)),
+      }),
+    );
+  else if (prometheus) queueStore?.watchDepth((id, entries) => metrics.queueDepth(id, queueNameOfActorId(id), entries));
   adapters.onTaskCompletion(completionHandler(host, log));
   const schemaEnforcer = new SchemaEnforcer(stores.schemas, stores.executions, (name) => metadata.taskDef(name), () => metadata.anyTaskOutputSchema());
   const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer);
-  host.register(ScheduleCalls.type, adapters.wrapActor(ScheduleCalls.type, (ctx) =>
+  registerActor(ScheduleCalls.type, (ctx) =>
     new ScheduleActor(ctx, {
       store: stores.schedules,
       startWorkflow: (req, workflowId) => workflows.start(req, { workflowId }),
@@ -128,7 +160,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       maxCatchUp: cfg.BATON_SCHEDULE_MAX_CATCHUP,
       log,
     }),
-  ));
+  );
   const schedules = new ScheduleService(stores.schedules, host);
   // Every schedule that is not paused gets its reminder (idempotent: an armed one is re-armed at the same slot).
   const syncSchedules = async (): Promise<void> => {
@@ -166,7 +198,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, schemaEnforcer });
+  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, schemaEnforcer, metrics: prometheus, tracer });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -225,6 +257,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         metadata.stop();
         await scripts.dispose();
         await adapters.close();
+        await tracing?.shutdown().catch((err: unknown) => log.warn({ err }, 'flushing the last spans failed'));
       })();
       return closing;
     },

@@ -26,6 +26,8 @@ export interface QueueActorOptions {
   pageSize?: number;
   /** Largest state transaction a turn sends. */
   maxTransactBytes?: number;
+  /** Told the entries held after each turn (0 once deactivated here): the queue depth metric, with no read of its own. */
+  onDepth?: (actorId: string, entries: number) => void;
 }
 
 const DEFAULT_PAGE_SIZE = 500;
@@ -43,6 +45,7 @@ export class QueueActor implements Actor {
 
   private readonly pageSize: number;
   private readonly maxTransactBytes: number | undefined;
+  private readonly onDepth: ((actorId: string, entries: number) => void) | undefined;
 
   constructor(
     readonly ctx: ActorContext,
@@ -52,6 +55,7 @@ export class QueueActor implements Actor {
   ) {
     this.pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.maxTransactBytes = options.maxTransactBytes;
+    this.onDepth = options.onDepth;
     if (ctx.state) this.book = new PageBook(this.pageSize);
   }
 
@@ -76,6 +80,11 @@ export class QueueActor implements Actor {
     }
     this.pushed = this.entries.size > 0;
     this.notifyPushed();
+    this.onDepth?.(this.ctx.id, this.entries.size);
+  }
+
+  async onDeactivate(): Promise<void> {
+    this.onDepth?.(this.ctx.id, 0);
   }
 
   async invoke(method: string, arg: unknown): Promise<unknown> {
@@ -84,6 +93,7 @@ export class QueueActor implements Actor {
       if (this.book?.owesWrites && this.ctx.state) await saveQueueState(this.ctx.state, this.book, this.storedEntry, [], this.maxTransactBytes);
     } finally {
       this.notifyPushed(); // the entries are pollable from memory even when the save failed
+      this.onDepth?.(this.ctx.id, this.entries.size);
     }
     return result;
   }

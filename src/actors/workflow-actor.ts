@@ -21,6 +21,7 @@ import { EngineError } from '../engine/errors';
 import { dequeueEffect, enqueueEffect } from '../engine/queue-effects';
 import type { Effect } from '../model/effects';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../engine/state';
+import { findTask } from '../engine/task-lookup';
 import { isQueuedType } from '../engine/tasks/registry';
 import type { Actor, ActorContext } from '../runtime/ports';
 import type { ScriptEngine } from '../scripting/script-engine';
@@ -28,6 +29,9 @@ import { settleScripts } from './script-evaluation';
 import { WorkflowCalls, type ChildChangedArg, type StartArg, type WorkflowActorClient } from './protocol/workflow-protocol';
 import { StaleWriteError, type ExecutionStore } from '../store/ports';
 import { ActorDeactivated, HostStopping } from '../runtime/ports';
+import type { Metrics } from '../metrics/ports';
+import type { TaskResult } from '../model/requests';
+import type { WorkflowStatus } from '../model/statuses';
 
 // One actor per execution: the only writer of its state. Each call is one turn: decide in memory,
 // commit the changes (with the outbox of cross-actor effects) fenced by rev, then act.
@@ -51,6 +55,8 @@ export interface WorkflowActorDeps {
   sweepIntervalMs: number;
   /** The clock of reminders and re-pushes (epoch ms); Date.now unless a test moves time itself. */
   now?: () => number;
+  /** Where starts, ends, task waits and executions and the outbox backlog are recorded. */
+  metrics?: Metrics;
 }
 
 export type { ChildChangedArg, StartArg };
@@ -70,6 +76,8 @@ export class WorkflowActor implements Actor {
   private loaded = false;
   /** The last commit left the decider's work unfinished: the reminder is due at once. */
   private continuing = false;
+  /** Outbox length last added to the backlog metric. */
+  private reportedOutbox = 0;
 
   constructor(
     private readonly ctx: ActorContext,
@@ -94,16 +102,26 @@ export class WorkflowActor implements Actor {
       this.state = undefined;
       this.rev = 0;
       this.outbox = [];
+      this.reportOutbox();
       return;
     }
     this.state = { workflow: stored.workflow, tasks: stored.tasks };
     this.rev = stored.rev;
     this.outbox = stored.outbox;
+    this.reportOutbox();
+  }
+
+  /** Moves the backlog metric by what this activation's outbox changed since the last report. */
+  private reportOutbox(held = this.outbox.length): void {
+    if (held === this.reportedOutbox) return;
+    this.deps.metrics?.outboxChanged(held - this.reportedOutbox);
+    this.reportedOutbox = held;
   }
 
   async onDeactivate(): Promise<void> {
     this.state = undefined;
     this.loaded = false;
+    this.reportOutbox(0); // still stored, no longer held here
   }
 
   private require(): ExecutionState {
@@ -116,9 +134,10 @@ export class WorkflowActor implements Actor {
     const env = this.deps.env();
     const log = new TurnLog();
     const turn: Turn = { state, env, log };
+    const before = state.workflow.status;
     const result = fn(turn);
     await this.settle(turn);
-    await this.commit(turn);
+    await this.commit(turn, before);
     return result;
   }
 
@@ -135,7 +154,8 @@ export class WorkflowActor implements Actor {
     }
   }
 
-  private async commit(turn: Turn): Promise<void> {
+  /** `before`: the status the turn started from; undefined for a new execution. */
+  private async commit(turn: Turn, before: WorkflowStatus | undefined): Promise<void> {
     const { state, log } = turn;
     if (log.changed.size === 0 && !log.workflowChanged && log.effects.length === 0 && log.deletedTaskIds.length === 0) return;
     const workflowChanged = log.workflowChanged || this.rev === 0;
@@ -164,12 +184,35 @@ export class WorkflowActor implements Actor {
     }
     this.rev += 1;
     this.outbox = outbox;
+    this.reportOutbox();
+    if (this.deps.metrics) this.recordStatus(before, state);
     this.continuing = log.unfinished;
     this.deps.index(state, changed, workflowChanged);
     await this.deps.runEffects(this.id, immediate, state);
     await this.updateReminder();
     if (deferred.length > 0) this.drainOutbox();
     else this.retireIfDone();
+  }
+
+  /** A new execution counts as started; one that just reached a terminal status, as ended. */
+  private recordStatus(before: WorkflowStatus | undefined, state: ExecutionState): void {
+    const wf = state.workflow;
+    const m = this.deps.metrics!;
+    if (before === undefined) m.workflowStarted(wf.workflowName);
+    if (isTerminalWorkflow(wf.status) && (before === undefined || !isTerminalWorkflow(before))) m.workflowEnded(wf.workflowName, wf.status, (wf.endTime || this.now()) - wf.startTime);
+  }
+
+  /** A worker update that ended a task its worker held: the task's execution time (polled to ended). */
+  private async updateTask<T>(result: TaskResult, run: () => Promise<T>): Promise<T> {
+    const m = this.deps.metrics;
+    const held = m && this.state && findTask(this.state, result.taskId);
+    const was = held?.status;
+    const outcome = await run();
+    if (m && was === 'IN_PROGRESS') {
+      const t = this.state && findTask(this.state, result.taskId);
+      if (t && isTerminalTask(t.status)) m.taskEnded(t.taskType, t.status, (t.endTime || this.now()) - t.startTime);
+    }
+    return outcome;
   }
 
   /** An ended execution with nothing owed rarely hears from anyone again: free its memory now. */
@@ -260,14 +303,24 @@ export class WorkflowActor implements Actor {
   /** One handler per call of the WorkflowActor protocol, each over the loaded state. */
   private readonly dispatch = WorkflowCalls.dispatcher({
     start: (a) => this.start(a),
-    update: (result) => this.turn((t) => applyTaskResult(t, result)),
-    updateAndLocate: (result) => this.turn((t) => applyTaskResultAndClaimNext(t, result)),
+    update: (result) => this.updateTask(result, () => this.turn((t) => applyTaskResult(t, result))),
+    updateAndLocate: async (result) => {
+      const done = await this.updateTask(result, () => this.turn((t) => applyTaskResultAndClaimNext(t, result)));
+      // The task handed over in the same turn was polled as much as one a queue handed out.
+      if (done.next) this.deps.metrics?.taskPolled(done.next.taskType, done.next.updateTime - done.next.scheduledTime);
+      return done;
+    },
     updateExternal: async (a) => {
       if (!this.state) throw new EngineError('notFound', `No such workflow found by id: ${this.id}`);
       const t = await this.turn((x) => applyExternalUpdate(x, a));
       return t ? t.taskId : null;
     },
-    claim: async ({ taskId, workerId }) => (this.state ? this.turn((t) => claimTask(t, taskId, workerId)) : null),
+    claim: async ({ taskId, workerId }) => {
+      if (!this.state) return null;
+      const task = await this.turn((t) => claimTask(t, taskId, workerId));
+      if (task) this.deps.metrics?.taskPolled(task.taskType, task.updateTime - task.scheduledTime);
+      return task;
+    },
     pause: () => this.turn((t) => pauseWorkflow(t)),
     resetCallbacks: () => this.turn((t) => resetCallbacks(t)),
     resume: () => this.turn((t) => resumeWorkflow(t)),
@@ -306,7 +359,7 @@ export class WorkflowActor implements Actor {
     try {
       const turn: Turn = { state, env, log };
       await this.settle(turn);
-      await this.commit(turn);
+      await this.commit(turn, undefined);
     } catch (e) {
       if (!(e instanceof ActorDeactivated)) this.state = undefined;
       throw e;
@@ -346,6 +399,7 @@ export class WorkflowActor implements Actor {
     await this.deps.store.commit({ workflow: this.state.workflow, upsertTasks: [], deleteTaskIds: [], outbox: remaining, expectedRev: this.rev, workflowUnchanged: true });
     this.rev += 1;
     this.outbox = remaining;
+    this.reportOutbox();
     this.retireIfDone();
   }
 
@@ -366,5 +420,6 @@ export class WorkflowActor implements Actor {
     this.state = undefined;
     this.rev = 0;
     this.outbox = [];
+    this.reportOutbox();
   }
 }

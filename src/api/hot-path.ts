@@ -5,13 +5,21 @@ import { toErrorBody } from './errors';
 import { checkJsonDepth } from './json-depth';
 import { sendJson, sendText, type WithQuery } from './params';
 import type { WorkerCalls } from './worker-calls';
+import { setRouteLabel } from './route-label';
 
 // Served on node:http ahead of express: express's routing and body parsing cost ~15% of Baton's CPU
 // per task in the bench profile. Only the plain form of each call is taken here (JSON body in UTF-8,
 // no content encoding); anything else, and every other path, goes to express, which answers the
 // same calls through the same functions.
 
-type Route = { call: 'poll'; taskType: string } | { call: 'update' | 'updateV2' | 'start' };
+/** `template` is the route as the route table spells it (metric label and span name). */
+type Route = { call: 'poll'; taskType: string; template: string } | { call: 'update' | 'updateV2' | 'start'; template: string };
+
+const UPDATE = { call: 'update', template: '/api/tasks' } as const;
+const UPDATE_SINGULAR = { call: 'update', template: '/api/task' } as const;
+const UPDATE_V2 = { call: 'updateV2', template: '/api/tasks/update-v2' } as const;
+const UPDATE_V2_SINGULAR = { call: 'updateV2', template: '/api/task/update-v2' } as const;
+const START = { call: 'start', template: '/api/workflow' } as const;
 
 function routeOf(method: string | undefined, path: string): Route | undefined {
   if (method === 'GET') {
@@ -20,7 +28,7 @@ function routeOf(method: string | undefined, path: string): Route | undefined {
     const raw = path.slice(prefix);
     if (raw.length === 0 || raw.includes('/')) return undefined;
     try {
-      return { call: 'poll', taskType: decodeURIComponent(raw) };
+      return { call: 'poll', taskType: decodeURIComponent(raw), template: prefix === 22 ? '/api/tasks/poll/batch/{taskType}' : '/api/task/poll/batch/{taskType}' };
     } catch {
       return undefined; // malformed escapes: express answers those
     }
@@ -28,13 +36,15 @@ function routeOf(method: string | undefined, path: string): Route | undefined {
   if (method !== 'POST') return undefined;
   switch (path) {
     case '/api/tasks':
+      return UPDATE;
     case '/api/task':
-      return { call: 'update' };
+      return UPDATE_SINGULAR;
     case '/api/tasks/update-v2':
+      return UPDATE_V2;
     case '/api/task/update-v2':
-      return { call: 'updateV2' };
+      return UPDATE_V2_SINGULAR;
     case '/api/workflow':
-      return { call: 'start' };
+      return START;
     default:
       return undefined;
   }
@@ -137,6 +147,7 @@ export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJso
     const q = url.indexOf('?');
     const route = routeOf(req.method, q < 0 ? url : url.slice(0, q));
     if (!route || (route.call !== 'poll' && !plainJsonBody(req))) return false;
+    setRouteLabel(req, route.template);
     serve(route, req, res, q < 0 ? '' : url.slice(q + 1)).catch((e) => sendError(res, e, opts.log, req));
     return true;
   };

@@ -21,6 +21,7 @@ import { queueRoutes, taskById, taskRoutes } from './task-routes';
 import type { WorkerCalls } from './worker-calls';
 import { workflowRoutes } from './workflow-routes';
 import { workflowStateRoutes } from './workflow-state-routes';
+import { metricsRoute, type MetricsExposition } from './metrics-route';
 
 // The table of every route, in the order express matches them: bulk and execution routes before
 // the workflow routes, whose `/{name}` and `/{workflowId}/...` patterns would take their paths;
@@ -45,6 +46,8 @@ export interface ApiDeps {
   access?: { routes: AuthRoutesDeps };
   /** JSON schemas (/api/schema). */
   schemas?: SchemaStore;
+  /** What GET /metrics serves; absent when metrics are off (BATON_METRICS_ENABLED=false). */
+  metrics?: MetricsExposition;
 }
 
 const TASK_BASES = ['/api/tasks', '/api/task'];
@@ -56,6 +59,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
   t.get('/api/version', { summary: 'Baton version', res: 'text' }, (_req, res) => void res.type('text/plain').send(d.version));
   let docs: Record<string, unknown> | undefined; // built on first request: most processes never serve it
   t.get('/api-docs', { summary: 'This OpenAPI document', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))));
+  metricsRoute(t, d.metrics);
   metadataRoutes(t.under('/api/metadata'), d);
   eventRoutes(t.under('/api/event'), d);
   schemaRoutes(t.under('/api/schema'), () => d.schemas);

@@ -28,6 +28,7 @@ const taskDefs = (p: string): string[] => [`/api/metadata/taskdef${p}`, `/api/me
 
 // ---- open, and any valid token
 rule('GET', ['/health', '/api/health'], 'public');
+rule('GET', '/metrics', 'public'); // Prometheus scrapes carry no token; names only, no ids or payloads (README)
 rule('POST', '/api/token', 'public');
 rule('GET', ['/api/version', '/api-docs', '/api/token/userInfo'], 'authenticated');
 

@@ -3,7 +3,7 @@ import type { TaskCompletionMessage } from '../events/dapr/task-completion-messa
 import type { EventBus } from '../events/ports';
 import type { SearchIndex } from '../search/ports';
 import type { QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
-import type { QueuePartitionAccess } from '../queues/ports';
+import type { QueuePartitionStore } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { ScanLease } from '../services/recovery-scan';
 import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore } from '../store/ports';
@@ -22,7 +22,7 @@ export interface Adapters {
   directoryRefreshMs: number;
   bus: EventBus;
   /** Task-queue partitions outside the actor host (Redis); absent: QueueActors on `host`. */
-  queues?: QueuePartitionAccess;
+  queues?: QueuePartitionStore;
   /** Routes mounted before the body parsers (the Dapr app channel). */
   mount?: (app: Express) => void;
   /**

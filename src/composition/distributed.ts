@@ -160,7 +160,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       limits: taskLimits,
       directory,
       directoryRefreshMs: 2000,
-      queues: redisQueues && ((id) => redisQueues.partition(id)),
+      queues: redisQueues,
       bus,
       mount: (app) => {
         app.use(actorRoutes);

@@ -152,6 +152,7 @@ const variants: Record<string, string[]> = {
     '--set', 'dapr.components.enabled=false', '--set', 'networkPolicy.apiFrom[0].podSelector.matchLabels.role=worker',
   ],
   'native sidecar': ['--set', 'dapr.nativeSidecar=true', '--set', 'terminationGracePeriodSeconds=60'],
+  'Grafana dashboard': ['--set', 'grafanaDashboard.enabled=true', '--set', 'grafanaDashboard.namespace=monitoring', '--set', 'grafanaDashboard.annotations.grafana_folder=Baton'],
   'embedded profile without Dapr': [
     '--set', 'profile=embedded', '--set', 'replicaCount=1', '--set', 'dapr.enabled=false', '--set', 'dapr.components.enabled=false',
   ],

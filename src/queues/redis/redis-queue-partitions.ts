@@ -1,11 +1,12 @@
 import type Redis from 'ioredis';
 import type { LeaseArg, LeaseResult, QueueActorClient, QueueEntry } from '../../actors/protocol/queue-protocol';
+import type { QueuePartitionStore } from '../ports';
 import { LEASE, PUSH, RELEASE, REMOVE } from './queue-scripts';
 
 type QueueCommands = Redis & {
-  batonQueuePush(e: string, r: string, d: string, l: string, s: string, now: number, ...entries: Array<string | number>): Promise<number>;
+  batonQueuePush(e: string, r: string, d: string, l: string, s: string, now: number, ...entries: Array<string | number>): Promise<[number, number]>;
   batonQueueLease(e: string, r: string, d: string, l: string, s: string, now: number, count: number, leaseMs: number): Promise<string>;
-  batonQueueRemove(e: string, r: string, d: string, l: string, s: string, ...taskIds: string[]): Promise<number>;
+  batonQueueRemove(e: string, r: string, d: string, l: string, s: string, ...taskIds: string[]): Promise<[number, number]>;
   batonQueueRelease(e: string, r: string, d: string, l: string, s: string, now: number, taskId: string, visibleAt: number): Promise<number>;
 };
 
@@ -14,8 +15,9 @@ type QueueCommands = Redis & {
  * QueueActor, without an actor call through the sidecar and a state save behind each. The entries are a
  * cache of the store's SCHEDULED tasks: the recovery scan re-pushes whatever a Redis failure lost.
  */
-export class RedisQueuePartitions {
+export class RedisQueuePartitions implements QueuePartitionStore {
   private readonly redis: QueueCommands;
+  private onDepth?: (partitionId: string, entries: number) => void;
 
   /** Takes ownership of `connection`. */
   constructor(
@@ -30,15 +32,28 @@ export class RedisQueuePartitions {
     this.redis = connection as QueueCommands;
   }
 
+  watchDepth(listener: (partitionId: string, entries: number) => void): void {
+    this.onDepth = listener;
+  }
+
   /** The partition `partitionId` (a queue name and its partition number, as QueuePartitions names them). */
   partition(partitionId: string): QueueActorClient {
     const tag = `${this.keyPrefix}queue:{${partitionId}}`;
     const keys = [`${tag}:e`, `${tag}:r`, `${tag}:d`, `${tag}:l`, `${tag}:s`] as const;
     const redis = this.redis;
     const now = this.now;
-    const push = (entries: QueueEntry[]): Promise<number> =>
-      redis.batonQueuePush(...keys, now(), ...entries.flatMap((e) => [e.taskId, e.workflowId, e.priority, e.visibleAt]));
-    const remove = (taskIds: string[]): Promise<number> => (taskIds.length === 0 ? Promise.resolve(0) : redis.batonQueueRemove(...keys, ...taskIds));
+    const depth = (entries: number): void => this.onDepth?.(partitionId, entries);
+    const push = async (entries: QueueEntry[]): Promise<number> => {
+      const [changed, held] = await redis.batonQueuePush(...keys, now(), ...entries.flatMap((e) => [e.taskId, e.workflowId, e.priority, e.visibleAt]));
+      depth(held);
+      return changed;
+    };
+    const remove = async (taskIds: string[]): Promise<number> => {
+      if (taskIds.length === 0) return 0;
+      const [removed, held] = await redis.batonQueueRemove(...keys, ...taskIds);
+      depth(held);
+      return removed;
+    };
     return {
       push: async (e) => (await push([e])) > 0,
       pushMany: async (list) => {
@@ -46,7 +61,8 @@ export class RedisQueuePartitions {
         return null;
       },
       lease: async (a: LeaseArg): Promise<LeaseResult> => {
-        const raw = JSON.parse(await redis.batonQueueLease(...keys, a.now, a.count, a.leaseMs)) as { entries: unknown; next?: number };
+        const raw = JSON.parse(await redis.batonQueueLease(...keys, a.now, a.count, a.leaseMs)) as { entries: unknown; next?: number; size: number };
+        depth(raw.size);
         const rows = Array.isArray(raw.entries) ? (raw.entries as Array<[string, string, number, number]>) : [];
         return {
           entries: rows.map(([taskId, workflowId, priority, visibleAt]) => ({ taskId, workflowId, priority, visibleAt })),

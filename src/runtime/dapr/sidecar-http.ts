@@ -1,3 +1,4 @@
+import { context, propagation } from '@opentelemetry/api';
 import { Agent, request } from 'undici';
 
 /** One answer of daprd's HTTP API: status and the raw body text. */
@@ -32,6 +33,8 @@ export class SidecarHttp {
   async call(method: 'GET' | 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs = this.opts.timeoutMs): Promise<SidecarReply> {
     const headers: Record<string, string> = {};
     if (this.opts.apiToken) headers['dapr-api-token'] = this.opts.apiToken;
+    // The caller's span travels with an actor call (traceparent); a no-op unless traces are exported.
+    propagation.inject(context.active(), headers);
     let payload: string | undefined;
     if (body !== undefined) {
       payload = JSON.stringify(body);

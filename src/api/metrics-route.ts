@@ -1,0 +1,19 @@
+import { notFound } from '../services/errors';
+import type { RouteTable } from './route-table';
+
+/** The Prometheus exposition of this process (src/metrics/prometheus-metrics.ts). */
+export interface MetricsExposition {
+  exposition(): Promise<{ contentType: string; text: string }>;
+}
+
+/**
+ * GET /metrics: Prometheus's text format, open like /health (scrapers carry no Baton token; the
+ * series carry workflow and task names, never ids or payloads). Each replica serves its own.
+ */
+export function metricsRoute(t: RouteTable, metrics: MetricsExposition | undefined): void {
+  t.get('/metrics', { summary: "Prometheus metrics of this process (text exposition format); README 'Metrics and traces' lists them", res: 'text' }, async (_req, res) => {
+    if (!metrics) throw notFound('Metrics are off on this server (BATON_METRICS_ENABLED=false)');
+    const { contentType, text } = await metrics.exposition();
+    res.type(contentType).send(text);
+  });
+}

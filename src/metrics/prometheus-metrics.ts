@@ -1,0 +1,152 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { TaskStatus, WorkflowStatus } from '../model/statuses';
+import type { Metrics } from './ports';
+
+// The one module that knows prom-client. Names follow Conductor's Monitors (workflow_start_success,
+// workflow_failure, task_queue_wait, task_execution, task_queue_depth) in Prometheus style, under
+// the `baton_` prefix; README "Metrics and traces" lists them all.
+
+/** Seconds, for calls that take milliseconds (HTTP, store, index, actor turns). */
+const CALL_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Seconds, for waits and executions that take from milliseconds to hours. */
+const LONG_BUCKETS = [0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300, 900, 3600, 14400];
+
+/**
+ * Children of a labelled metric, cached by their label values in nested maps: the hot path then
+ * records with no label object and no key string built per call.
+ */
+class Children<C> {
+  private readonly root = new Map<string, unknown>();
+  constructor(
+    private readonly depth: number,
+    private readonly make: (values: string[]) => C,
+  ) {}
+
+  get(a: string, b = '', c = ''): C {
+    let level = this.root;
+    if (this.depth > 1) level = Children.step(level, a);
+    if (this.depth > 2) level = Children.step(level, b);
+    const last = this.depth === 1 ? a : this.depth === 2 ? b : c;
+    let child = level.get(last) as C | undefined;
+    if (child === undefined) level.set(last, (child = this.make([a, b, c].slice(0, this.depth))));
+    return child;
+  }
+
+  private static step(level: Map<string, unknown>, k: string): Map<string, unknown> {
+    let next = level.get(k) as Map<string, unknown> | undefined;
+    if (!next) level.set(k, (next = new Map()));
+    return next;
+  }
+}
+
+type Observer = { observe(v: number): void };
+type Incrementer = { inc(v?: number): void };
+
+export class PrometheusMetrics implements Metrics {
+  readonly registry = new Registry();
+  private readonly started: Children<Incrementer>;
+  private readonly completed: Children<Incrementer>;
+  private readonly failed: Children<Incrementer>;
+  private readonly workflowSeconds: Children<Observer>;
+  private readonly queueWait: Children<Observer>;
+  private readonly taskExecution: Children<Observer>;
+  private readonly http: Children<Observer>;
+  private readonly activations: Children<Incrementer>;
+  private readonly turns: Children<Observer>;
+  private readonly store: Children<Observer>;
+  private readonly index: Children<Observer>;
+  private readonly outbox: Gauge;
+  /** Entries per queue partition hosted here, summed by queue name at each scrape. */
+  private readonly partitions = new Map<string, { queue: string; entries: number }>();
+  private readonly statusText = new Map<number, string>();
+
+  constructor(opts: { defaultMetrics?: boolean } = {}) {
+    const registers = [this.registry];
+    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    const counter = (name: string, help: string, labelNames: string[]) => new Counter({ name, help, labelNames, registers });
+    const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) => new Histogram({ name, help, labelNames, buckets, registers });
+    const byValues = <M extends { labels(...v: string[]): C }, C>(m: M, depth: number) => new Children<C>(depth, (v) => m.labels(...v));
+
+    this.started = byValues(counter('baton_workflow_start_success_total', 'Executions started, by workflow name', ['workflow_name']), 1);
+    this.completed = byValues(counter('baton_workflow_completed_total', 'Executions that ended COMPLETED, by workflow name', ['workflow_name']), 1);
+    this.failed = byValues(counter('baton_workflow_failure_total', 'Executions that ended FAILED, TIMED_OUT or TERMINATED, by workflow name and status', ['workflow_name', 'status']), 2);
+    this.workflowSeconds = byValues(histogram('baton_workflow_execution_seconds', 'Start to end of executions, by workflow name and terminal status', ['workflow_name', 'status'], LONG_BUCKETS), 2);
+    this.queueWait = byValues(histogram('baton_task_queue_wait_seconds', 'Scheduled to polled, by task type', ['task_type'], LONG_BUCKETS), 1);
+    this.taskExecution = byValues(histogram('baton_task_execution_seconds', 'Polled to ended by a worker update, by task type and status', ['task_type', 'status'], LONG_BUCKETS), 2);
+    this.http = byValues(histogram('baton_http_request_duration_seconds', 'HTTP requests, by method, route template and status', ['method', 'route', 'status'], CALL_BUCKETS), 3);
+    this.activations = byValues(counter('baton_actor_activations_total', 'Actor activations on this replica, by actor type', ['actor_type']), 1);
+    this.turns = byValues(histogram('baton_actor_turn_duration_seconds', 'Actor turns (calls and reminders), by actor type and method', ['actor_type', 'method'], CALL_BUCKETS), 2);
+    this.store = byValues(histogram('baton_store_operation_duration_seconds', 'Store calls, by store (execution, metadata) and operation', ['store', 'operation'], CALL_BUCKETS), 2);
+    this.index = byValues(histogram('baton_index_operation_duration_seconds', 'Search index calls, by operation', ['operation'], CALL_BUCKETS), 1);
+    this.outbox = new Gauge({ name: 'baton_outbox_backlog', help: 'Outbox effects owed by the executions active on this replica', registers });
+    const partitions = this.partitions;
+    new Gauge({
+      name: 'baton_task_queue_depth',
+      help: 'Entries held by the task queue partitions hosted on this replica (pending and leased), by queue name',
+      labelNames: ['queue'],
+      registers,
+      // Summed at scrape time from what each partition reported after its last turn: no store read.
+      collect() {
+        const sums = new Map<string, number>();
+        for (const p of partitions.values()) sums.set(p.queue, (sums.get(p.queue) ?? 0) + p.entries);
+        this.reset();
+        for (const [queue, n] of sums) this.labels(queue).set(n);
+      },
+    });
+  }
+
+  /** The exposition text and its content type, for GET /metrics. */
+  async exposition(): Promise<{ contentType: string; text: string }> {
+    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+  }
+
+  workflowStarted(workflowName: string): void {
+    this.started.get(workflowName).inc();
+  }
+
+  workflowEnded(workflowName: string, status: WorkflowStatus, durationMs: number): void {
+    if (status === 'COMPLETED') this.completed.get(workflowName).inc();
+    else this.failed.get(workflowName, status).inc();
+    this.workflowSeconds.get(workflowName, status).observe(Math.max(0, durationMs) / 1000);
+  }
+
+  taskPolled(taskType: string, waitMs: number): void {
+    this.queueWait.get(taskType).observe(Math.max(0, waitMs) / 1000);
+  }
+
+  taskEnded(taskType: string, status: TaskStatus, executionMs: number): void {
+    this.taskExecution.get(taskType, status).observe(Math.max(0, executionMs) / 1000);
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    let code = this.statusText.get(status);
+    if (code === undefined) this.statusText.set(status, (code = String(status)));
+    this.http.get(method, route, code).observe(seconds);
+  }
+
+  actorActivated(actorType: string): void {
+    this.activations.get(actorType).inc();
+  }
+
+  actorTurn(actorType: string, method: string, seconds: number): void {
+    this.turns.get(actorType, method).observe(seconds);
+  }
+
+  storeOperation(store: string, operation: string, seconds: number): void {
+    this.store.get(store, operation).observe(seconds);
+  }
+
+  indexOperation(operation: string, seconds: number): void {
+    this.index.get(operation).observe(seconds);
+  }
+
+  queueDepth(partitionId: string, queueName: string, entries: number): void {
+    const p = this.partitions.get(partitionId);
+    if (p) p.entries = entries;
+    else this.partitions.set(partitionId, { queue: queueName, entries });
+  }
+
+  outboxChanged(delta: number): void {
+    if (delta !== 0) this.outbox.inc(delta);
+  }
+}

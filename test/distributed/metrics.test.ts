@@ -1,0 +1,49 @@
+import { apiClient } from '../support/api-client';
+import { call, eventually } from '../support/baton';
+import { uniqueName } from '../support/names';
+import { parseExposition, type Sample } from '../support/prometheus-text';
+import { startCluster, type TestCluster } from './cluster';
+
+// In the distributed profile each replica serves its own /metrics: an execution is counted once,
+// by the replica hosting its actor, and a queue's depth is the sum over the replicas hosting its
+// partitions.
+
+let cluster: TestCluster;
+beforeAll(async () => {
+  cluster = await startCluster({ replicas: ['A', 'B'], env: { BATON_QUEUE_PARTITIONS: '4' } });
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+async function scrapeAll(): Promise<Sample[][]> {
+  return Promise.all(
+    cluster.replicas.map(async (r) => {
+      const res = await call(r.url, 'GET', '/metrics');
+      expect(res.status).toBe(200);
+      return parseExposition(res.text);
+    }),
+  );
+}
+const sum = (per: Sample[][], name: string, labels: Record<string, string>): number[] =>
+  per.map((s) => s.filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v)).reduce((a, x) => a + x.value, 0));
+
+test('starts are counted once across replicas, by the replicas hosting the executions; queue depth sums over them', async () => {
+  const A = apiClient(() => cluster.replicas[0]!.url);
+  const name = uniqueName('metrics_dist');
+  const type = uniqueName('metrics_dist_t');
+  await A.register({ name, tasks: [{ name: type, taskReferenceName: 'a', type: 'SIMPLE' }] });
+  const ids = await Promise.all(Array.from({ length: 24 }, () => A.start(name)));
+  const per = await eventually(async () => {
+    const s = await scrapeAll();
+    return sum(s, 'baton_task_queue_depth', { queue: type }).reduce((a, b) => a + b, 0) === ids.length ? s : undefined;
+  });
+  const starts = sum(per, 'baton_workflow_start_success_total', { workflow_name: name });
+  expect(starts.reduce((a, b) => a + b, 0)).toBe(ids.length);
+  // Both replicas host some of the executions (placement spreads them), and count only those.
+  const hosted = cluster.replicas.map((r) => ids.filter((id) => cluster.double.placementOf('WorkflowActor', id) === r.port).length);
+  expect(starts).toEqual(hosted);
+  expect(hosted.every((n) => n > 0)).toBe(true);
+  const activations = sum(per, 'baton_actor_activations_total', { actor_type: 'WorkflowActor' });
+  expect(activations.every((n) => n > 0)).toBe(true);
+});
