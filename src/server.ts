@@ -146,7 +146,14 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         onDepth: prometheus && ((id, entries) => metrics.queueDepth(id, queueNameOfActorId(id), entries)),
       }),
     );
-  else if (prometheus) queueStore?.watchDepth((id, entries) => metrics.queueDepth(id, queueNameOfActorId(id), entries));
+  else
+    prometheus?.readClusterQueueDepths(async () => {
+      const ids = (await tasks.knownQueues()).flatMap((name) => partitions.actorIds(name));
+      const depths = await queueStore!.depths(ids);
+      const byQueue = new Map<string, number>();
+      ids.forEach((id, i) => byQueue.set(queueNameOfActorId(id), (byQueue.get(queueNameOfActorId(id)) ?? 0) + (depths[i] ?? 0)));
+      return byQueue;
+    });
   adapters.onTaskCompletion(completionHandler(host, log));
   const schemaEnforcer = new SchemaEnforcer(stores.schemas, stores.executions, (name) => metadata.taskDef(name), () => metadata.anyTaskOutputSchema());
   const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer);

@@ -58,6 +58,8 @@ export class PrometheusMetrics implements Metrics {
   private readonly outbox: Gauge;
   /** Entries per queue partition hosted here, summed by queue name at each scrape. */
   private readonly partitions = new Map<string, { queue: string; entries: number }>();
+  /** Where queues live outside this process (Redis): the whole cluster's depth by queue, read at each scrape. */
+  private clusterDepths?: () => Promise<Map<string, number>>;
   private readonly statusText = new Map<number, string>();
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
@@ -80,19 +82,26 @@ export class PrometheusMetrics implements Metrics {
     this.index = byValues(histogram('baton_index_operation_duration_seconds', 'Search index calls, by operation', ['operation'], CALL_BUCKETS), 1);
     this.outbox = new Gauge({ name: 'baton_outbox_backlog', help: 'Outbox effects owed by the executions active on this replica', registers });
     const partitions = this.partitions;
+    const clusterDepths = (): (() => Promise<Map<string, number>>) | undefined => this.clusterDepths;
     new Gauge({
       name: 'baton_task_queue_depth',
-      help: 'Entries held by the task queue partitions hosted on this replica (pending and leased), by queue name',
-      labelNames: ['queue'],
+      help: 'Entries held by task queue partitions (pending and leased), by queue name; scope "replica": the partitions hosted on this replica (sum over replicas), "cluster": the whole queue, read from Redis (every replica reports it: take the max)',
+      labelNames: ['queue', 'scope'],
       registers,
-      // Summed at scrape time from what each partition reported after its last turn: no store read.
-      collect() {
-        const sums = new Map<string, number>();
-        for (const p of partitions.values()) sums.set(p.queue, (sums.get(p.queue) ?? 0) + p.entries);
+      async collect() {
+        const read = clusterDepths();
+        // QueueActors report their size after each turn (no store read here); Redis queues are read at the scrape, one pipelined round trip.
+        const sums = read ? await read().catch(() => new Map<string, number>()) : new Map<string, number>();
+        if (!read) for (const p of partitions.values()) sums.set(p.queue, (sums.get(p.queue) ?? 0) + p.entries);
         this.reset();
-        for (const [queue, n] of sums) this.labels(queue).set(n);
+        for (const [queue, n] of sums) this.labels(queue, read ? 'cluster' : 'replica').set(n);
       },
     });
+  }
+
+  /** Queues kept outside the actor host: their depth is the whole cluster's, read through `read` at each scrape. */
+  readClusterQueueDepths(read: () => Promise<Map<string, number>>): void {
+    this.clusterDepths = read;
   }
 
   /** The exposition text and its content type, for GET /metrics. */

@@ -9,6 +9,6 @@ export type QueuePartitionAccess = (partitionId: string) => QueueActorClient;
 /** Queue partitions kept outside the actor host (Redis), as a profile's adapter offers them. */
 export interface QueuePartitionStore {
   partition(partitionId: string): QueueActorClient;
-  /** Tells `listener` the entries a partition holds after each push, lease and removal (the queue-depth metric). */
-  watchDepth(listener: (partitionId: string, entries: number) => void): void;
+  /** Entries each partition holds (pending and leased), in the order asked: one round trip. */
+  depths(partitionIds: string[]): Promise<number[]>;
 }

@@ -66,7 +66,7 @@ function dashboardExprs(json: unknown): string[] {
 }
 
 /** Metric names in a PromQL expression: identifiers before a selector, range or closing parenthesis, minus functions and keywords. */
-const PROMQL_WORDS = new Set(['sum', 'by', 'rate', 'max', 'min', 'avg', 'histogram_quantile', 'le', 'without', 'increase', 'irate', 'count', 'topk']);
+const PROMQL_WORDS = new Set(['sum', 'by', 'or', 'and', 'unless', 'rate', 'max', 'min', 'avg', 'histogram_quantile', 'le', 'without', 'increase', 'irate', 'count', 'topk']);
 function metricNames(expr: string): string[] {
   const noStrings = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\[[^\]]*\]/g, '[]');
   const labelsOut = noStrings.replace(/\{[^}]*\}/g, '{}').replace(/\bby \([^)]*\)/g, '');

@@ -5,14 +5,11 @@ import { parseExposition, type Sample } from '../support/prometheus-text';
 import { startCluster, type TestCluster } from './cluster';
 
 // In the distributed profile each replica serves its own /metrics: an execution is counted once,
-// by the replica hosting its actor, and a queue's depth is the sum over the replicas hosting its
-// partitions.
+// by the replica hosting its actor. With QueueActors a queue's depth is the sum over the replicas
+// hosting its partitions; with Redis queues every replica reports the whole queue.
 
 let cluster: TestCluster;
-beforeAll(async () => {
-  cluster = await startCluster({ replicas: ['A', 'B'], env: { BATON_QUEUE_PARTITIONS: '4' } });
-});
-afterAll(async () => {
+afterEach(async () => {
   await cluster?.stop();
 });
 
@@ -28,7 +25,8 @@ async function scrapeAll(): Promise<Sample[][]> {
 const sum = (per: Sample[][], name: string, labels: Record<string, string>): number[] =>
   per.map((s) => s.filter((x) => x.name === name && Object.entries(labels).every(([k, v]) => x.labels[k] === v)).reduce((a, x) => a + x.value, 0));
 
-test('starts are counted once across replicas, by the replicas hosting the executions; queue depth sums over them', async () => {
+test('starts are counted once across replicas, by the replicas hosting the executions; QueueActor depth sums over them', async () => {
+  cluster = await startCluster({ replicas: ['A', 'B'], env: { BATON_QUEUE_PARTITIONS: '4', BATON_QUEUES: 'actors' } });
   const A = apiClient(() => cluster.replicas[0]!.url);
   const name = uniqueName('metrics_dist');
   const type = uniqueName('metrics_dist_t');
@@ -36,7 +34,7 @@ test('starts are counted once across replicas, by the replicas hosting the execu
   const ids = await Promise.all(Array.from({ length: 24 }, () => A.start(name)));
   const per = await eventually(async () => {
     const s = await scrapeAll();
-    return sum(s, 'baton_task_queue_depth', { queue: type }).reduce((a, b) => a + b, 0) === ids.length ? s : undefined;
+    return sum(s, 'baton_task_queue_depth', { queue: type, scope: 'replica' }).reduce((a, b) => a + b, 0) === ids.length ? s : undefined;
   });
   const starts = sum(per, 'baton_workflow_start_success_total', { workflow_name: name });
   expect(starts.reduce((a, b) => a + b, 0)).toBe(ids.length);
@@ -46,4 +44,19 @@ test('starts are counted once across replicas, by the replicas hosting the execu
   expect(hosted.every((n) => n > 0)).toBe(true);
   const activations = sum(per, 'baton_actor_activations_total', { actor_type: 'WorkflowActor' });
   expect(activations.every((n) => n > 0)).toBe(true);
+});
+
+test('with Redis queues every replica reports the whole queue, read at the scrape', async () => {
+  cluster = await startCluster({ replicas: ['A', 'B'], env: { BATON_QUEUE_PARTITIONS: '4', BATON_QUEUES: 'redis' } });
+  const A = apiClient(() => cluster.replicas[0]!.url);
+  const name = uniqueName('metrics_redis');
+  const type = uniqueName('metrics_redis_t');
+  await A.register({ name, tasks: [{ name: type, taskReferenceName: 'a', type: 'SIMPLE' }] });
+  await Promise.all(Array.from({ length: 10 }, () => A.start(name)));
+  await eventually(async () => {
+    const per = await scrapeAll();
+    return sum(per, 'baton_task_queue_depth', { queue: type, scope: 'cluster' }).every((n) => n === 10) ? true : undefined;
+  });
+  await A.pollOne(type);
+  await eventually(async () => (sum(await scrapeAll(), 'baton_task_queue_depth', { queue: type, scope: 'cluster' }).every((n) => n === 9) ? true : undefined));
 });

@@ -23,7 +23,7 @@ end
 /**
  * Push entries, idempotent by task id: a pending entry only moves its visibility earlier; a leased one
  * becomes pending again. ARGV: now, then taskId, workflowId, priority, visibleAt per entry.
- * Returns {how many entries changed, entries held}.
+ * Returns how many entries changed.
  */
 export const PUSH = `${PRELUDE}
 local now = tonumber(ARGV[1])
@@ -48,13 +48,13 @@ for i = 2, #ARGV, 4 do
     changed = changed + 1
   end
 end
-return { changed, redis.call('HLEN', E) }
+return changed
 `;
 
 /**
  * Lease up to ARGV count visible entries for leaseMs; an entry not removed or released by then becomes
  * visible again. Due delayed entries and expired leases are moved to ready first (at most 1000 a call).
- * ARGV: now, count, leaseMs. Returns JSON {entries: [[taskId, workflowId, priority, visibleAt]...], next, size}
+ * ARGV: now, count, leaseMs. Returns JSON {entries: [[taskId, workflowId, priority, visibleAt]...], next}
  * (cjson writes an empty entries list as {}).
  */
 export const LEASE = `${PRELUDE}
@@ -90,12 +90,12 @@ if count > 0 then
   end
 end
 local first = redis.call('ZRANGE', D, 0, 0, 'WITHSCORES')
-local result = { entries = out, size = redis.call('HLEN', E) }
+local result = { entries = out }
 if #first > 0 then result.next = tonumber(first[2]) end
 return cjson.encode(result)
 `;
 
-/** Remove entries. ARGV: task ids. Returns {how many were there, entries held}. */
+/** Remove entries. ARGV: task ids. Returns how many were there. */
 export const REMOVE = `${PRELUDE}
 local removed = 0
 for _, id in ipairs(ARGV) do
@@ -104,7 +104,7 @@ for _, id in ipairs(ARGV) do
   redis.call('ZREM', D, id)
   redis.call('SREM', L, id)
 end
-return { removed, redis.call('HLEN', E) }
+return removed
 `;
 
 /** Put an entry back (leased or not), visible at visibleAt. ARGV: now, taskId, visibleAt. Returns 1 when it was there. */

@@ -4,9 +4,9 @@ import type { QueuePartitionStore } from '../ports';
 import { LEASE, PUSH, RELEASE, REMOVE } from './queue-scripts';
 
 type QueueCommands = Redis & {
-  batonQueuePush(e: string, r: string, d: string, l: string, s: string, now: number, ...entries: Array<string | number>): Promise<[number, number]>;
+  batonQueuePush(e: string, r: string, d: string, l: string, s: string, now: number, ...entries: Array<string | number>): Promise<number>;
   batonQueueLease(e: string, r: string, d: string, l: string, s: string, now: number, count: number, leaseMs: number): Promise<string>;
-  batonQueueRemove(e: string, r: string, d: string, l: string, s: string, ...taskIds: string[]): Promise<[number, number]>;
+  batonQueueRemove(e: string, r: string, d: string, l: string, s: string, ...taskIds: string[]): Promise<number>;
   batonQueueRelease(e: string, r: string, d: string, l: string, s: string, now: number, taskId: string, visibleAt: number): Promise<number>;
 };
 
@@ -17,7 +17,6 @@ type QueueCommands = Redis & {
  */
 export class RedisQueuePartitions implements QueuePartitionStore {
   private readonly redis: QueueCommands;
-  private onDepth?: (partitionId: string, entries: number) => void;
 
   /** Takes ownership of `connection`. */
   constructor(
@@ -32,28 +31,27 @@ export class RedisQueuePartitions implements QueuePartitionStore {
     this.redis = connection as QueueCommands;
   }
 
-  watchDepth(listener: (partitionId: string, entries: number) => void): void {
-    this.onDepth = listener;
+  private keysOf(partitionId: string): readonly [string, string, string, string, string] {
+    const tag = `${this.keyPrefix}queue:{${partitionId}}`;
+    return [`${tag}:e`, `${tag}:r`, `${tag}:d`, `${tag}:l`, `${tag}:s`];
+  }
+
+  async depths(partitionIds: string[]): Promise<number[]> {
+    if (partitionIds.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of partitionIds) pipeline.hlen(this.keysOf(id)[0]);
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.map(([err, n]) => (err ? 0 : Number(n)));
   }
 
   /** The partition `partitionId` (a queue name and its partition number, as QueuePartitions names them). */
   partition(partitionId: string): QueueActorClient {
-    const tag = `${this.keyPrefix}queue:{${partitionId}}`;
-    const keys = [`${tag}:e`, `${tag}:r`, `${tag}:d`, `${tag}:l`, `${tag}:s`] as const;
+    const keys = this.keysOf(partitionId);
     const redis = this.redis;
     const now = this.now;
-    const depth = (entries: number): void => this.onDepth?.(partitionId, entries);
-    const push = async (entries: QueueEntry[]): Promise<number> => {
-      const [changed, held] = await redis.batonQueuePush(...keys, now(), ...entries.flatMap((e) => [e.taskId, e.workflowId, e.priority, e.visibleAt]));
-      depth(held);
-      return changed;
-    };
-    const remove = async (taskIds: string[]): Promise<number> => {
-      if (taskIds.length === 0) return 0;
-      const [removed, held] = await redis.batonQueueRemove(...keys, ...taskIds);
-      depth(held);
-      return removed;
-    };
+    const push = (entries: QueueEntry[]): Promise<number> =>
+      redis.batonQueuePush(...keys, now(), ...entries.flatMap((e) => [e.taskId, e.workflowId, e.priority, e.visibleAt]));
+    const remove = (taskIds: string[]): Promise<number> => (taskIds.length === 0 ? Promise.resolve(0) : redis.batonQueueRemove(...keys, ...taskIds));
     return {
       push: async (e) => (await push([e])) > 0,
       pushMany: async (list) => {
@@ -61,8 +59,7 @@ export class RedisQueuePartitions implements QueuePartitionStore {
         return null;
       },
       lease: async (a: LeaseArg): Promise<LeaseResult> => {
-        const raw = JSON.parse(await redis.batonQueueLease(...keys, a.now, a.count, a.leaseMs)) as { entries: unknown; next?: number; size: number };
-        depth(raw.size);
+        const raw = JSON.parse(await redis.batonQueueLease(...keys, a.now, a.count, a.leaseMs)) as { entries: unknown; next?: number };
         const rows = Array.isArray(raw.entries) ? (raw.entries as Array<[string, string, number, number]>) : [];
         return {
           entries: rows.map(([taskId, workflowId, priority, visibleAt]) => ({ taskId, workflowId, priority, visibleAt })),

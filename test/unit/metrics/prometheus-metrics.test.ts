@@ -48,6 +48,15 @@ describe('PrometheusMetrics', () => {
     expect(sampleValue(s, 'baton_task_queue_depth', { queue: 'r' })).toBe(1);
   });
 
+  test('queues kept in Redis report the whole queue, read at scrape time, as scope cluster', async () => {
+    const m = new PrometheusMetrics({ defaultMetrics: false });
+    let depth = 5;
+    m.readClusterQueueDepths(async () => new Map([['q', depth]]));
+    expect(sampleValue(await read(m), 'baton_task_queue_depth', { queue: 'q', scope: 'cluster' })).toBe(5);
+    depth = 2;
+    expect(sampleValue(await read(m), 'baton_task_queue_depth', { queue: 'q', scope: 'cluster' })).toBe(2);
+  });
+
   test('the outbox backlog moves by deltas; task, actor, store and index series carry their labels', async () => {
     const m = new PrometheusMetrics({ defaultMetrics: false });
     m.outboxChanged(3);
