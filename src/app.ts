@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { SearchIndex } from './search/ports';
 import type { ExecutionStore } from './store/ports';
 import type { MetadataService } from './services/metadata-service';
+import type { SecretService } from './services/secret-service';
 import type { TaskService } from './services/task-service';
 import type { WorkflowService } from './services/workflow-service';
 import { errorHandler, notFoundHandler } from './api/errors';
@@ -23,6 +24,8 @@ export interface AppDeps {
   workflows: WorkflowService;
   tasks: TaskService;
   metadata: MetadataService;
+  /** Secrets: their API, and revealing `${workflow.secrets.NAME}` in polled tasks. */
+  secrets?: SecretService;
   store: ExecutionStore;
   index: SearchIndex;
   log: Logger;
@@ -71,6 +74,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     workflows: d.workflows,
     tasks: d.tasks,
     metadata: d.metadata,
+    secrets: d.secrets,
     store: d.store,
     index: d.index,
     waiter,

@@ -2,6 +2,8 @@ import type { Task } from '../model/execution';
 import { StartWorkflowRequestSchema, TaskResultSchema, type TaskResult } from '../model/requests';
 import { ApiError } from '../services/errors';
 import type { TaskService } from '../services/task-service';
+import { revealForWorker } from '../services/polled-task-secrets';
+import type { SecretService } from '../services/secret-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import { checkName, intParam, parseBody, strParam, type WithQuery } from './params';
@@ -20,8 +22,8 @@ export interface WorkerCalls {
   start(body: unknown): Promise<string>;
 }
 
-export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore }): WorkerCalls {
-  const { tasks, workflows, store } = deps;
+export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore; secrets?: SecretService }): WorkerCalls {
+  const { tasks, workflows, store, secrets } = deps;
 
   // Once the update is applied: a refused one (unknown task or workflow, a payload too large) leaves no log lines
   // behind, and one ignored because the task had ended adds none either (Conductor's WorkflowExecutor.updateTask).
@@ -40,7 +42,7 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
       const domain = strParam(req, 'domain') || undefined;
       if (workerId !== undefined) checkName('workerid', workerId);
       if (domain !== undefined) checkName('domain', domain);
-      return tasks.poll(taskType, { workerId, domain, count, timeoutMs, signal, client });
+      return revealForWorker(await tasks.poll(taskType, { workerId, domain, count, timeoutMs, signal, client }), secrets, tasks);
     },
 
     async update(body) {
@@ -54,7 +56,7 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
       const done = await tasks.updateAndLocate(result);
       await appendLogs(result, done.outcome);
       if (!done.taskType) return undefined;
-      const [next] = await tasks.poll(done.taskType, { workerId: result.workerId ?? undefined, domain: done.domain, count: 1, timeoutMs: 0 });
+      const [next] = await revealForWorker(await tasks.poll(done.taskType, { workerId: result.workerId ?? undefined, domain: done.domain, count: 1, timeoutMs: 0 }), secrets, tasks);
       return next;
     },
 

@@ -5,11 +5,11 @@ import type { SearchIndex } from '../search/ports';
 import type { QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { ScanLease } from '../services/recovery-scan';
-import type { ExecutionStore, MetadataStore } from '../store/ports';
+import type { ExecutionStore, MetadataStore, SecretStore } from '../store/ports';
 
 /** What a profile plugs into the one composition root (src/server.ts); both profiles return this set. */
 export interface Adapters {
-  stores: { executions: ExecutionStore; metadata: MetadataStore };
+  stores: { executions: ExecutionStore; metadata: MetadataStore; secrets: SecretStore };
   index: SearchIndex;
   host: ActorHost;
   wakeUps: WakeUps;

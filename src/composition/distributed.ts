@@ -15,7 +15,7 @@ import { SidecarHttp } from '../runtime/dapr/sidecar-http';
 import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
-import type { ExecutionStore, MetadataStore } from '../store/ports';
+import type { ExecutionStore, MetadataStore, SecretStore } from '../store/ports';
 import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
 import { QueueCalls } from '../actors/protocol/queue-protocol';
 import { WorkflowCalls } from '../actors/protocol/workflow-protocol';
@@ -43,6 +43,7 @@ export function cassandraConfig(cfg: Config, log?: Pick<Logger, 'warn'>): Cassan
 interface OpenedStores {
   executions: ExecutionStore;
   metadata: MetadataStore;
+  secrets: SecretStore;
   /** The SQLite file when BATON_STORE=sqlite (tests and development on one machine). */
   sqlite?: ReturnType<typeof openDatabase>;
   close(): Promise<void>;
@@ -52,7 +53,7 @@ interface OpenedStores {
 export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promise<OpenedStores> {
   if (cfg.BATON_STORE === 'cassandra') return openCassandraStores(cassandraConfig(cfg, log));
   const s = openSqliteStores(cfg.BATON_DATA_DIR, { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES });
-  return { executions: s.executions, metadata: s.metadata, sqlite: s.db, close: () => s.close() };
+  return { executions: s.executions, metadata: s.metadata, secrets: s.secrets, sqlite: s.db, close: () => s.close() };
 }
 
 /** Elasticsearch, or (BATON_INDEX=sqlite, tests only) the SQLite file of BATON_DATA_DIR. */
@@ -145,7 +146,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
     });
     return {
-      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata) },
+      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata), secrets: stores.secrets },
       index: search.index,
       host,
       wakeUps,

@@ -4,6 +4,7 @@ import type { EventHandler, EventExecution } from '../model/events';
 import type { Task, TaskExecLog, WorkflowRecord } from '../model/execution';
 import type { Effect } from '../model/effects';
 import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
+import type { StoredSecret } from '../model/secrets';
 
 /**
  * The stored form of one execution: the workflow row (without tasks), its tasks, and the outbox of
@@ -95,4 +96,13 @@ export interface MetadataStore {
   /** Stores `value` under `name` unless a value is there already; answers the stored value (replicas racing agree on one). */
   putSettingIfAbsent(name: string, value: string): Promise<string>;
   close(): Promise<void>;
+}
+
+/** Secrets (src/secrets): values arrive sealed; the store never sees them in clear. */
+export interface SecretStore {
+  putSecret(s: StoredSecret): Promise<void>;
+  getSecret(name: string): Promise<StoredSecret | undefined>;
+  /** Every secret, by name. */
+  listSecrets(): Promise<StoredSecret[]>;
+  deleteSecret(name: string): Promise<boolean>;
 }

@@ -1,10 +1,11 @@
 import { Client, policies, types } from 'cassandra-driver';
 import { DEFAULT_PAYLOAD_LIMITS } from '../payload-limits';
-import type { ExecutionStore, MetadataStore } from '../ports';
+import type { ExecutionStore, MetadataStore, SecretStore } from '../ports';
 import { type CassandraStoreConfig, consistencyOf } from './config';
 import { CassandraExecutionStore } from './execution-store';
 import { CassandraMetadataStore } from './metadata-store';
 import { migrate } from './migrate';
+import { CassandraSecretStore } from './secret-store';
 import { DEFAULT_INDEX_LAYOUT } from './rows';
 import { assertKeyspaceName } from './statements';
 
@@ -12,10 +13,12 @@ export { type CassandraStoreConfig, cassandraConfigFromEnv, replicationClause } 
 export { migrate } from './migrate';
 export { CassandraExecutionStore } from './execution-store';
 export { CassandraMetadataStore } from './metadata-store';
+export { CassandraSecretStore } from './secret-store';
 
 export interface CassandraStores {
   executions: ExecutionStore;
   metadata: MetadataStore;
+  secrets: SecretStore;
   client: Client;
   close(): Promise<void>;
 }
@@ -71,6 +74,7 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
   return {
     executions,
     metadata,
+    secrets: new CassandraSecretStore(client, { keyspace, consistency }),
     client,
     async close() {
       await executions.close();

@@ -4,13 +4,15 @@ import { WalCheckpointer } from './checkpointer';
 import { openDatabase } from './database';
 import { SqliteExecutionStore } from './execution-store';
 import { SqliteMetadataStore } from './metadata-store';
+import { SqliteSecretStore } from './secret-store';
 
-export { openDatabase, SqliteExecutionStore, SqliteMetadataStore };
+export { openDatabase, SqliteExecutionStore, SqliteMetadataStore, SqliteSecretStore };
 
 export interface SqliteStores {
   db: Database.Database;
   executions: SqliteExecutionStore;
   metadata: SqliteMetadataStore;
+  secrets: SqliteSecretStore;
   close(): Promise<void>;
 }
 
@@ -22,6 +24,7 @@ export function openSqliteStores(dir: string, limits?: PayloadLimits, onError?: 
     db,
     executions: new SqliteExecutionStore(db, limits),
     metadata: new SqliteMetadataStore(db),
+    secrets: new SqliteSecretStore(db),
     async close() {
       await checkpointer.stop();
       if (db.open) db.close();

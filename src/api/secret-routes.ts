@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { SecretValueSchema } from '../model/secrets';
+import { TagListSchema, TagSchema, type Tag } from '../model/tags';
+import { ApiError } from '../services/errors';
+import type { SecretService } from '../services/secret-service';
+import { parseBody } from './params';
+import type { RouteTable } from './route-table';
+
+// /api/secrets: the calls of Orkes' SecretResource that the SDKs' SecretClient makes. Values are
+// written and read as JSON strings (the SDKs send `"value"` with Content-Type application/json);
+// a text/plain body is taken as the value itself.
+
+const TagsBody = z.union([TagListSchema, TagSchema.transform((t) => [t])]);
+export const tagsOf = (body: unknown): Tag[] => parseBody(TagsBody, body, 'tags');
+
+export interface SecretRouteDeps {
+  secrets?: SecretService;
+}
+
+/** Declares the routes under `r` (mounted at /api). */
+export function secretRoutes(r: RouteTable, deps: SecretRouteDeps): void {
+  const secrets = (): SecretService => {
+    if (!deps.secrets) throw new ApiError(503, 'secrets are not available on this server');
+    return deps.secrets;
+  };
+  const names = { inline: z.array(z.string()) } as const;
+
+  r.get('/secrets', { summary: 'Names of the secrets the caller can use (every secret: no per-secret grants)', res: names }, async (_req, res) => {
+    res.json(await secrets().names());
+  });
+  r.post('/secrets', { summary: 'Names of every secret', res: names }, async (_req, res) => {
+    res.json(await secrets().names());
+  });
+  r.get('/secrets-v2', { summary: 'Secrets with their tags (no values)', res: { inline: z.array(z.object({ name: z.string(), tags: TagListSchema })) } }, async (_req, res) => {
+    const s = secrets();
+    res.json(await Promise.all((await s.names()).map(async (name) => ({ name, tags: await s.tags(name).catch(() => []) }))));
+  });
+  r.get('/secrets/{key}/exists', { summary: 'Whether a secret exists', res: { inline: z.boolean() } }, async (req, res) => {
+    res.json(await secrets().exists(req.params.key));
+  });
+  r.get('/secrets/{key}/tags', { summary: "A secret's tags", res: { inline: TagListSchema } }, async (req, res) => {
+    res.json(await secrets().tags(req.params.key));
+  });
+  r.put('/secrets/{key}/tags', { summary: 'Add tags to a secret', body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
+    await secrets().addTags(req.params.key, tagsOf(req.body));
+    res.status(200).end();
+  });
+  r.delete('/secrets/{key}/tags', { summary: 'Remove tags from a secret', body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
+    await secrets().removeTags(req.params.key, tagsOf(req.body));
+    res.status(200).end();
+  });
+  r.get('/secrets/{key}', { summary: 'A secret value, as a JSON string (admins only when access control is on; 404 when missing)', res: { inline: z.string() } }, async (req, res) => {
+    res.json(await secrets().get(req.params.key));
+  });
+  r.put('/secrets/{key}', { summary: 'Create or replace a secret: the body is the value as a JSON string (or text/plain)', body: { inline: SecretValueSchema }, res: 'empty' }, async (req, res) => {
+    await secrets().put(req.params.key, req.body);
+    res.status(200).end();
+  });
+  r.delete('/secrets/{key}', { summary: 'Delete a secret (404 when missing)', res: 'empty' }, async (req, res) => {
+    await secrets().delete(req.params.key);
+    res.status(200).end();
+  });
+}
