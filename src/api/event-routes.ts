@@ -4,6 +4,7 @@ import type { MetadataService } from '../services/metadata-service';
 import { ApiError, conflict, notFound } from '../services/errors';
 import { boolParam, parseBody } from './params';
 import type { RouteTable } from './route-table';
+import { eventExecutionRoutes } from './event-execution-routes';
 
 // /api/event: event handler definitions and the record of what they did (Conductor's EventResource).
 
@@ -57,14 +58,8 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService }):
     res.json(await store().listEventHandlers());
   });
 
-  // Registered before `/:event`: these two names are not event names.
-  r.get('/execution', { summary: 'What event handlers did: one record per action', res: { list: 'EventExecution' } }, async (_req, res) => {
-    res.json(await store().listEventExecutions());
-  });
-
-  r.get('/execution/{name}', { summary: 'What one event handler did', res: { list: 'EventExecution' } }, async (req, res) => {
-    res.json(await store().listEventExecutions(req.params.name));
-  });
+  // Registered before `/:event`: `execution` and `message` are not event names.
+  eventExecutionRoutes(r, deps);
 
   // One path item: GET reads {name} as an event, DELETE as a handler name (Conductor's two templates are the same path).
   r.delete('/{name}', { summary: 'Remove an event handler', pathParams: { name: { description: 'the event handler name' } }, res: 'empty' }, async (req, res) => {

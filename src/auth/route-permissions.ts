@@ -41,7 +41,7 @@ rule('GET', [...taskDefs(''), ...taskDefs('/{name}')], 'definitions:read');
 rule('POST', taskDefs(''), 'definitions:write');
 rule('PUT', taskDefs(''), 'definitions:write');
 rule('DELETE', taskDefs('/{name}'), 'definitions:write');
-rule('GET', ['/api/event', '/api/event/execution', '/api/event/execution/{name}', '/api/event/{event}'], 'definitions:read');
+rule('GET', ['/api/event', '/api/event/execution', '/api/event/execution/{name}', '/api/event/message', '/api/event/message/{event}', '/api/event/{event}'], 'definitions:read');
 rule('POST', '/api/event', 'definitions:write');
 rule('PUT', '/api/event', 'definitions:write');
 rule('DELETE', '/api/event/{name}', 'definitions:write');
