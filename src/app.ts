@@ -19,6 +19,7 @@ import { workerCalls, type WorkerCalls } from './api/worker-calls';
 import type { AuthRoutesDeps } from './api/auth-routes';
 import type { RequestGate } from './auth/request-gate';
 import { consoleRouter } from './api/console';
+import { secretValueBody } from './api/secret-routes';
 
 export interface AppDeps {
   workflows: WorkflowService;
@@ -87,6 +88,8 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
   d.mount?.(app);
   app.use(methodGuard(methodTable(routeTemplates(routes))));
+  // A secret's value is its body as sent (the Python SDK sends it unquoted as application/json).
+  app.use('/api/secrets', secretValueBody(d.maxBodyBytes));
   // JSON for any JSON-ish type; strict off so a bare JSON string (task log) parses too.
   app.use(express.json({ limit: d.maxBodyBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit: d.maxBodyBytes, type: 'text/*' }));

@@ -1,3 +1,4 @@
+import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
 import { SecretValueSchema } from '../model/secrets';
 import { TagListSchema, TagSchema, type Tag } from '../model/tags';
@@ -6,12 +7,33 @@ import type { SecretService } from '../services/secret-service';
 import { parseBody } from './params';
 import type { RouteTable } from './route-table';
 
-// /api/secrets: the calls of Orkes' SecretResource that the SDKs' SecretClient makes. Values are
-// written and read as JSON strings (the SDKs send `"value"` with Content-Type application/json);
-// a text/plain body is taken as the value itself.
+// /api/secrets: the calls of Orkes' SecretResource that the SDKs' SecretClient makes. A value is
+// read as a JSON string. It is written as the body: the JS and Java clients send a JSON string
+// (`"value"`), the Python SDK the bare text under Content-Type application/json, curl users either;
+// so a body that is a JSON string is that string, and any other body is the value as sent.
 
 const TagsBody = z.union([TagListSchema, TagSchema.transform((t) => [t])]);
 export const tagsOf = (body: unknown): Tag[] => parseBody(TagsBody, body, 'tags');
+
+/** The value a PUT body carries (see above). */
+export function secretValueOf(body: string): string {
+  const text = body.trim();
+  if (text.startsWith('"')) {
+    try {
+      const v: unknown = JSON.parse(text);
+      if (typeof v === 'string') return v;
+    } catch {
+      // not JSON: the value as sent
+    }
+  }
+  return body;
+}
+
+/** Reads PUT /api/secrets/{key} bodies as text, whatever their type, ahead of the JSON parser (mounted at /api/secrets). */
+export function secretValueBody(limitBytes: number): RequestHandler {
+  const text = express.text({ type: () => true, limit: limitBytes });
+  return (req, res, next) => (req.method === 'PUT' && /^\/[^/]+\/?$/.test(req.path) ? text(req, res, next) : next());
+}
 
 export interface SecretRouteDeps {
   secrets?: SecretService;
@@ -52,8 +74,8 @@ export function secretRoutes(r: RouteTable, deps: SecretRouteDeps): void {
   r.get('/secrets/{key}', { summary: 'A secret value, as a JSON string (admins only when access control is on; 404 when missing)', res: { inline: z.string() } }, async (req, res) => {
     res.json(await secrets().get(req.params.key));
   });
-  r.put('/secrets/{key}', { summary: 'Create or replace a secret: the body is the value as a JSON string (or text/plain)', body: { inline: SecretValueSchema }, res: 'empty' }, async (req, res) => {
-    await secrets().put(req.params.key, req.body);
+  r.put('/secrets/{key}', { summary: 'Create or replace a secret: the body is the value, as a JSON string or as plain text', body: { inline: SecretValueSchema }, res: 'empty' }, async (req, res) => {
+    await secrets().put(req.params.key, typeof req.body === 'string' ? secretValueOf(req.body) : req.body);
     res.status(200).end();
   });
   r.delete('/secrets/{key}', { summary: 'Delete a secret (404 when missing)', res: 'empty' }, async (req, res) => {
