@@ -8,7 +8,7 @@ import { parseBody } from './params';
 import type { RouteTable } from './route-table';
 
 // /api/secrets: the calls of Orkes' SecretResource that the SDKs' SecretClient makes. A value is
-// read as a JSON string. It is written as the body: the JS and Java clients send a JSON string
+// read as plain text. It is written as the body: the JS and Java clients send a JSON string
 // (`"value"`), the Python SDK the bare text under Content-Type application/json, curl users either;
 // so a body that is a JSON string is that string, and any other body is the value as sent.
 
@@ -71,8 +71,10 @@ export function secretRoutes(r: RouteTable, deps: SecretRouteDeps): void {
     await secrets().removeTags(req.params.key, tagsOf(req.body));
     res.status(200).end();
   });
-  r.get('/secrets/{key}', { summary: 'A secret value, as a JSON string (admins only when access control is on; 404 when missing)', res: { inline: z.string() } }, async (req, res) => {
-    res.json(await secrets().get(req.params.key));
+  // As text: the JS SDK reads a text/plain answer as is, the Java client takes the body as the string, the Python SDK falls back to the text.
+  r.get('/secrets/{key}', { summary: 'A secret value, as plain text (admins only when access control is on; 404 when missing)', res: 'text' }, async (req, res) => {
+    const value = await secrets().get(req.params.key);
+    res.type('text/plain').send(value);
   });
   r.put('/secrets/{key}', { summary: 'Create or replace a secret: the body is the value, as a JSON string or as plain text', body: { inline: SecretValueSchema }, res: 'empty' }, async (req, res) => {
     await secrets().put(req.params.key, typeof req.body === 'string' ? secretValueOf(req.body) : req.body);

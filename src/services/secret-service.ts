@@ -28,7 +28,7 @@ export class SecretService {
   }
 
   private checkName(name: string): void {
-    if (!SECRET_NAME.test(name)) throw badRequest(`Invalid secret name '${name.slice(0, 300)}': use 1 to 255 letters, digits, '_' or '-'`);
+    if (!SECRET_NAME.test(name)) throw badRequest("Invalid secret name: use 1 to 255 letters, digits, '_' or '-'");
   }
 
   private async existing(name: string): Promise<StoredSecret> {
