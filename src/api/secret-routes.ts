@@ -76,7 +76,8 @@ export function secretRoutes(r: RouteTable, deps: SecretRouteDeps): void {
     const value = await secrets().get(req.params.key);
     res.type('text/plain').send(value);
   });
-  r.put('/secrets/{key}', { summary: 'Create or replace a secret: the body is the value, as a JSON string or as plain text', body: { inline: SecretValueSchema }, res: 'empty' }, async (req, res) => {
+  // Documented as text: the Python SDK sends bare text under application/json, which is not JSON, so no JSON schema describes what is accepted.
+  r.put('/secrets/{key}', { summary: 'Create or replace a secret: the body is the value as text (a JSON string body, as the JS and Java clients send, is that string)', body: 'text', res: 'empty' }, async (req, res) => {
     await secrets().put(req.params.key, typeof req.body === 'string' ? secretValueOf(req.body) : req.body);
     res.status(200).end();
   });

@@ -94,6 +94,8 @@ describe('secrets API', () => {
     expectError(await put('x'.repeat(256), 'x'), 400);
     const name = api.uniq('bad_values');
     expectError(await put(name, ''), 400);
+    expectError(await api.call('PUT', `/api/secrets/${name}`, undefined, { raw: '\u0000\u0001', contentType: 'application/json' }), 400);
+    expectError(await put(name, 'bell\u0007'), 400);
     expectError(await api.call('PUT', `/api/secrets/${name}`, undefined, { raw: '', contentType: 'text/plain' }), 400);
     const long = 'L'.repeat(65_536);
     const r = await put(name, long);
