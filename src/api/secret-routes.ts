@@ -1,6 +1,5 @@
 import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
-import { SecretValueSchema } from '../model/secrets';
 import { TagListSchema, TagSchema, type Tag } from '../model/tags';
 import { ApiError } from '../services/errors';
 import type { SecretService } from '../services/secret-service';
