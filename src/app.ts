@@ -5,6 +5,7 @@ import type { SearchIndex } from './search/ports';
 import type { ExecutionStore, SchemaStore } from './store/ports';
 import type { SchemaEnforcer } from './services/schema-enforcer';
 import type { MetadataService } from './services/metadata-service';
+import type { SecretService } from './services/secret-service';
 import type { TaskService } from './services/task-service';
 import type { WorkflowService } from './services/workflow-service';
 import { errorHandler, notFoundHandler } from './api/errors';
@@ -25,11 +26,14 @@ import type { Tracer } from '@opentelemetry/api';
 import type { MetricsExposition } from './api/metrics-route';
 import { noMetrics, type Metrics } from './metrics/ports';
 import { observedRequests } from './telemetry/observed-requests';
+import { secretValueBody } from './api/secret-routes';
 
 export interface AppDeps {
   workflows: WorkflowService;
   tasks: TaskService;
   metadata: MetadataService;
+  /** Secrets: their API, and revealing `${workflow.secrets.NAME}` in polled tasks. */
+  secrets?: SecretService;
   store: ExecutionStore;
   index: SearchIndex;
   log: Logger;
@@ -88,6 +92,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     workflows: d.workflows,
     tasks: d.tasks,
     metadata: d.metadata,
+    secrets: d.secrets,
     store: d.store,
     index: d.index,
     waiter,
@@ -105,6 +110,8 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
   app.use(methodGuard(methodTable(routeTemplates(routes))));
   // The task log takes its body as text whatever its type (task-log-body.ts), so ahead of JSON.
   app.use(TASK_LOG_PATH, taskLogBodyParser(d.maxBodyBytes));
+  // A secret's value is its body as sent (the Python SDK sends it unquoted as application/json).
+  app.use('/api/secrets', secretValueBody(d.maxBodyBytes));
   // JSON for any JSON-ish type; strict off so a bare JSON string parses too.
   app.use(express.json({ limit: d.maxBodyBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit: d.maxBodyBytes, type: 'text/*' }));

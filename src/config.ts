@@ -109,6 +109,8 @@ const FieldsSchema = z.object({
   BATON_AUTH_TOKEN_TTL_SECONDS: int(3600, 1),
   BATON_AUTH_CACHE_MS: int(5000, 0),
   BATON_CORS_ORIGINS: z.string().default(''),
+  // The key that seals secrets (src/secrets): base64 of 32 bytes. Embedded: a key file in BATON_DATA_DIR when unset.
+  BATON_SECRETS_KEY: z.string().trim().min(1).optional(),
   BATON_ALLOWED_HOSTS: z.string().default(''),
   // Metrics and traces (README "Metrics and traces"): the OTEL_* names are OpenTelemetry's standard ones.
   BATON_METRICS_ENABLED: bool(true),

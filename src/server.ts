@@ -29,6 +29,8 @@ import { Indexer } from './services/indexer';
 import { LongPollSlots } from './limits/long-poll-slots';
 import { MetadataService } from './services/metadata-service';
 import { SchemaEnforcer } from './services/schema-enforcer';
+import { SecretService } from './services/secret-service';
+import { secretKeyOf } from './secrets/secret-key';
 import { QueuePartitions, queueNameOfActorId } from './services/queues';
 import { TaskService } from './services/task-service';
 import { WorkflowService } from './services/workflow-service';
@@ -79,6 +81,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         schedules: timedCalls(adapters.stores.schedules, (op, s) => metrics.storeOperation('schedule', op, s), tracer && { tracer, prefix: 'schedules' }),
         idempotencyKeys: timedCalls(adapters.stores.idempotencyKeys, (op, s) => metrics.storeOperation('idempotency', op, s), tracer && { tracer, prefix: 'idempotency' }),
         schemas: timedCalls(adapters.stores.schemas, (op, s) => metrics.storeOperation('schema', op, s), tracer && { tracer, prefix: 'schemas' }),
+        secrets: timedCalls(adapters.stores.secrets, (op, s) => metrics.storeOperation('secret', op, s), tracer && { tracer, prefix: 'secrets' }),
       }
     : adapters.stores;
   const index = observed ? timedCalls(adapters.index, (op, s) => metrics.indexOperation(op, s), tracer && { tracer, prefix: 'index' }) : adapters.index;
@@ -93,6 +96,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   });
   const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS, { maxBytes: cfg.BATON_MAX_DEFINITION_BYTES, maxCount: cfg.BATON_MAX_DEFINITIONS });
   await metadata.start();
+  const secrets = new SecretService(stores.secrets, secretKeyOf({ configured: cfg.BATON_SECRETS_KEY, profile: cfg.BATON_PROFILE, dataDir: cfg.BATON_DATA_DIR }));
   const access = await createAccessControl(auth, stores.metadata, log);
   await adapters.watchDefinitions(() => metadata.refresh());
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
@@ -195,6 +199,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
 
   let scan: RecoveryScan | undefined;
   const httpWorker = new HttpTaskWorker(tasks, log, {
+    secrets,
     concurrency: cfg.BATON_HTTP_TASK_WORKERS,
     hostName,
     perHost: cfg.BATON_HTTP_TASK_PER_HOST,
@@ -205,7 +210,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, schemaEnforcer, metrics: prometheus, tracer });
+  const handler = createRequestHandler({ workflows, tasks, metadata, secrets, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, schemaEnforcer, metrics: prometheus, tracer });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -4,6 +4,7 @@ import type { MetadataService } from '../services/metadata-service';
 import { ApiError, conflict, notFound } from '../services/errors';
 import { boolParam, parseBody } from './params';
 import type { RouteTable } from './route-table';
+import { eventExecutionRoutes } from './event-execution-routes';
 
 // /api/event: event handler definitions and the record of what they did (Conductor's EventResource).
 
@@ -36,12 +37,18 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService }):
   const store = () => deps.metadata.store;
   const limits = () => deps.metadata.limits;
 
-  r.post('/', { summary: 'Add an event handler (409 when the name exists)', body: 'EventHandlerRequest', res: 'empty' }, async (req, res) => {
-    const h = parseHandler(req.body);
-    checkDefinitionSize('EventHandler', h.name, h, limits());
-    if (await store().getEventHandler(h.name)) throw conflict(`EventHandler with name ${h.name} already exists!`);
-    checkDefinitionCount('EventHandler', (await store().listEventHandlers()).length, limits());
-    await store().putEventHandler(h);
+  // Orkes (and the SDK's EventClient) send a list of handlers; Conductor OSS one handler.
+  r.post('/', { summary: 'Add an event handler, or a list of them (409 when a name exists)', body: 'EventHandlerRequest', res: 'empty' }, async (req, res) => {
+    const list = Array.isArray(req.body) ? req.body : [req.body];
+    if (list.length === 0) throw new ApiError(400, 'Missing request body: eventHandler expected');
+    const handlers = list.map(parseHandler);
+    for (const h of handlers) {
+      checkDefinitionSize('EventHandler', h.name, h, limits());
+      if (await store().getEventHandler(h.name)) throw conflict(`EventHandler with name ${h.name} already exists!`);
+    }
+    if (new Set(handlers.map((h) => h.name)).size !== handlers.length) throw new ApiError(400, 'Event handler names in one request must differ');
+    checkDefinitionCount('EventHandler', (await store().listEventHandlers()).length + handlers.length - 1, limits());
+    for (const h of handlers) await store().putEventHandler(h);
     res.status(200).end();
   });
 
@@ -57,14 +64,8 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService }):
     res.json(await store().listEventHandlers());
   });
 
-  // Registered before `/:event`: these two names are not event names.
-  r.get('/execution', { summary: 'What event handlers did: one record per action', res: { list: 'EventExecution' } }, async (_req, res) => {
-    res.json(await store().listEventExecutions());
-  });
-
-  r.get('/execution/{name}', { summary: 'What one event handler did', res: { list: 'EventExecution' } }, async (req, res) => {
-    res.json(await store().listEventExecutions(req.params.name));
-  });
+  // Registered before `/:event`: `execution` and `message` are not event names.
+  eventExecutionRoutes(r, deps);
 
   // One path item: GET reads {name} as an event, DELETE as a handler name (Conductor's two templates are the same path).
   r.delete('/{name}', { summary: 'Remove an event handler', pathParams: { name: { description: 'the event handler name' } }, res: 'empty' }, async (req, res) => {

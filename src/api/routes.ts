@@ -11,6 +11,9 @@ import { adminRoutes } from './admin-routes';
 import { applicationRoutes, tokenRoutes, type AuthRoutesDeps } from './auth-routes';
 import { bulkRoutes } from './bulk-routes';
 import { eventRoutes } from './event-routes';
+import { secretRoutes } from './secret-routes';
+import { definitionTagRoutes, eventHandlerTagRoutes } from './tag-routes';
+import type { SecretService } from '../services/secret-service';
 import { executionRoutes, signalRoutes } from './execution-routes';
 import { metadataRoutes } from './metadata-routes';
 import { schemaRoutes } from './schema-routes';
@@ -32,6 +35,8 @@ export interface ApiDeps {
   workflows: WorkflowService;
   tasks: TaskService;
   metadata: MetadataService;
+  /** Secrets (src/secrets); the routes answer 503 without it. */
+  secrets?: SecretService;
   store: ExecutionStore;
   index: SearchIndex;
   waiter: ExecutionWaiter;
@@ -60,9 +65,12 @@ export function apiRoutes(d: ApiDeps): Route[] {
   let docs: Record<string, unknown> | undefined; // built on first request: most processes never serve it
   t.get('/api-docs', { summary: 'This OpenAPI document', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))));
   metricsRoute(t, d.metrics);
+  definitionTagRoutes(t.under('/api/metadata'), d);
   metadataRoutes(t.under('/api/metadata'), d);
   eventRoutes(t.under('/api/event'), d);
+  eventHandlerTagRoutes(t.under('/api/event'), d);
   schemaRoutes(t.under('/api/schema'), () => d.schemas);
+  secretRoutes(t.under('/api'), d);
   adminRoutes(t.under('/api/admin'), d);
   bulkRoutes(t.under('/api/workflow/bulk'), d);
   executionRoutes(t.under('/api/workflow'), d);

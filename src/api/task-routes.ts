@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { revealForWorker } from '../services/polled-task-secrets';
+import type { SecretService } from '../services/secret-service';
 import type { SearchIndex } from '../search/ports';
 import { TaskResultStatus } from '../model/statuses';
 import { ApiError, notFound } from '../services/errors';
@@ -24,6 +26,7 @@ export interface TaskRouteDeps {
   store: ExecutionStore;
   index: SearchIndex;
   calls: WorkerCalls;
+  secrets?: SecretService;
 }
 
 const byRefDoc: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional' | 'query'> = { pathParams: { status: { schema: oneOf(TaskResultStatus.options) } }, query: { workerid: 'string' }, body: { inline: jsonObject }, bodyOptional: true };
@@ -57,7 +60,7 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
     checkName('taskType', req.params.taskType);
     if (workerId !== undefined) checkName('workerid', workerId);
     if (domain !== undefined) checkName('domain', domain);
-    const [t] = await tasks.poll(req.params.taskType, { workerId, domain, count: 1, timeoutMs: 100, signal: abortOnClose(req), client: clientOf(req) });
+    const [t] = await revealForWorker(await tasks.poll(req.params.taskType, { workerId, domain, count: 1, timeoutMs: 100, signal: abortOnClose(req), client: clientOf(req) }), deps.secrets, tasks);
     if (!t) res.status(204).end();
     else sendJson(res, t);
   });

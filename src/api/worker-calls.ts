@@ -2,6 +2,8 @@ import type { Task } from '../model/execution';
 import { StartWorkflowRequestSchema, TaskResultSchema, type TaskResult } from '../model/requests';
 import { ApiError } from '../services/errors';
 import type { TaskService } from '../services/task-service';
+import { revealForWorker } from '../services/polled-task-secrets';
+import type { SecretService } from '../services/secret-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import type { SchemaEnforcer } from '../services/schema-enforcer';
@@ -21,8 +23,8 @@ export interface WorkerCalls {
   start(body: unknown): Promise<string>;
 }
 
-export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore; schemaEnforcer?: SchemaEnforcer }): WorkerCalls {
-  const { tasks, workflows, store } = deps;
+export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore; schemaEnforcer?: SchemaEnforcer; secrets?: SecretService }): WorkerCalls {
+  const { tasks, workflows, store, secrets } = deps;
   // A COMPLETED result whose output breaks its task definition's output schema is applied as FAILED.
   const checked = async (result: TaskResult): Promise<TaskResult> => (deps.schemaEnforcer ? deps.schemaEnforcer.checkTaskResult(result) : result);
 
@@ -43,7 +45,7 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
       const domain = strParam(req, 'domain') || undefined;
       if (workerId !== undefined) checkName('workerid', workerId);
       if (domain !== undefined) checkName('domain', domain);
-      return tasks.poll(taskType, { workerId, domain, count, timeoutMs, signal, client });
+      return revealForWorker(await tasks.poll(taskType, { workerId, domain, count, timeoutMs, signal, client }), secrets, tasks);
     },
 
     async update(body) {
@@ -56,7 +58,9 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
       const result = await checked(parseBody(TaskResultSchema, body, 'taskResult'));
       const done = await tasks.updateAndPollNext(result);
       await appendLogs(result, done.outcome);
-      return done.next;
+      if (!done.next) return undefined;
+      const [next] = await revealForWorker([done.next], secrets, tasks);
+      return next;
     },
 
     async start(body) {

@@ -42,13 +42,26 @@ rule('GET', [...taskDefs(''), ...taskDefs('/{name}')], 'definitions:read');
 rule('POST', taskDefs(''), 'definitions:write');
 rule('PUT', taskDefs(''), 'definitions:write');
 rule('DELETE', taskDefs('/{name}'), 'definitions:write');
-rule('GET', ['/api/event', '/api/event/execution', '/api/event/execution/{name}', '/api/event/{event}'], 'definitions:read');
+rule('GET', ['/api/event', '/api/event/execution', '/api/event/execution/{name}', '/api/event/message', '/api/event/message/{event}', '/api/event/{event}'], 'definitions:read');
 rule('POST', '/api/event', 'definitions:write');
 rule('PUT', '/api/event', 'definitions:write');
 rule('DELETE', '/api/event/{name}', 'definitions:write');
 rule('GET', ['/api/schema', '/api/schema/{name}', '/api/schema/{name}/{version}'], 'definitions:read');
 rule('POST', '/api/schema', 'definitions:write');
 rule('DELETE', ['/api/schema/{name}', '/api/schema/{name}/{version}'], 'definitions:write');
+
+// Tags on definitions and event handlers: reading them is reading definitions, changing them is writing one.
+rule('GET', ['/api/metadata/tags', '/api/metadata/workflow/{name}/tags', '/api/metadata/task/{taskName}/tags', '/api/event/{name}/tags'], 'definitions:read');
+for (const m of ['PUT', 'POST', 'DELETE'] as const) rule(m, ['/api/metadata/workflow/{name}/tags', '/api/metadata/task/{taskName}/tags'], 'definitions:write');
+rule('PUT', '/api/event/{name}/tags', 'definitions:write');
+rule('DELETE', '/api/event/{name}/tags', 'definitions:write');
+
+// ---- secrets: names and tags are metadata; a value is read by admins only (tasks use it without anyone reading it).
+rule('GET', ['/api/secrets', '/api/secrets-v2', '/api/secrets/{key}/exists', '/api/secrets/{key}/tags'], 'definitions:read');
+rule('POST', '/api/secrets', 'definitions:read'); // lists names, changes nothing
+rule('PUT', ['/api/secrets/{key}', '/api/secrets/{key}/tags'], 'definitions:write');
+rule('DELETE', ['/api/secrets/{key}', '/api/secrets/{key}/tags'], 'definitions:write');
+rule('GET', '/api/secrets/{key}', 'admin');
 
 // ---- executions
 rule('POST', ['/api/workflow', '/api/workflow/{name}', '/api/workflow/execute/{name}/{version}', '/api/workflow/test'], 'executions:start');

@@ -16,7 +16,7 @@ import { SidecarHttp } from '../runtime/dapr/sidecar-http';
 import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
-import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore } from '../store/ports';
+import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
 import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
 import { QueueCalls } from '../actors/protocol/queue-protocol';
@@ -49,6 +49,7 @@ interface OpenedStores {
   schedules: ScheduleStore;
   idempotencyKeys: IdempotencyKeyStore;
   schemas: SchemaStore;
+  secrets: SecretStore;
   /** The SQLite file when BATON_STORE=sqlite (tests and development on one machine). */
   sqlite?: ReturnType<typeof openDatabase>;
   close(): Promise<void>;
@@ -58,7 +59,7 @@ interface OpenedStores {
 export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promise<OpenedStores> {
   if (cfg.BATON_STORE === 'cassandra') return openCassandraStores(cassandraConfig(cfg, log));
   const s = openSqliteStores(cfg.BATON_DATA_DIR, { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES });
-  return { executions: s.executions, metadata: s.metadata, schedules: s.schedules, idempotencyKeys: s.idempotencyKeys, schemas: s.schemas, sqlite: s.db, close: () => s.close() };
+  return { executions: s.executions, metadata: s.metadata, schedules: s.schedules, idempotencyKeys: s.idempotencyKeys, schemas: s.schemas, secrets: s.secrets, sqlite: s.db, close: () => s.close() };
 }
 
 /** Elasticsearch, or (BATON_INDEX=sqlite, tests only) the SQLite file of BATON_DATA_DIR. */
@@ -153,7 +154,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
     });
     return {
-      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata), schedules: stores.schedules, idempotencyKeys: stores.idempotencyKeys, schemas: stores.schemas },
+      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata), schedules: stores.schedules, idempotencyKeys: stores.idempotencyKeys, schemas: stores.schemas, secrets: stores.secrets },
       index: search.index,
       host,
       wakeUps,

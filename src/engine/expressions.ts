@@ -138,12 +138,16 @@ function stringify(v: unknown): string {
   return String(v);
 }
 
+/** `${workflow.secrets.NAME}` stays as written: revealed only where the input leaves Baton (src/secrets/secret-references.ts). */
+const isSecretReference = (inner: string): boolean => /^\s*workflow\.secrets\./.test(inner);
+
 /** Resolves `${...}` occurrences in one string. */
 export function resolveString(s: string, lookup: RootLookup, budget: JsonPathBudget = new JsonPathBudget()): unknown {
   if (!s.includes('${')) return s;
   // Whole-value form keeps the type.
   if (s.startsWith('${') && matchingBrace(s, 0) === s.length - 1) {
     const inner = s.slice(2, -1);
+    if (isSecretReference(inner)) return s;
     const path = inner.includes('${') ? stringify(resolveString(inner, lookup, budget)) : inner;
     return path.trim() === '' ? '' : resolvePath(path, lookup, budget);
   }
@@ -162,6 +166,11 @@ export function resolveString(s: string, lookup: RootLookup, budget: JsonPathBud
         break;
       }
       const inner = s.slice(i + 2, close);
+      if (isSecretReference(inner)) {
+        out += s.slice(i, close + 1);
+        i = close + 1;
+        continue;
+      }
       const path = inner.includes('${') ? stringify(resolveString(inner, lookup, budget)) : inner;
       out += path.trim() === '' ? '' : stringify(resolvePath(path, lookup, budget));
       i = close + 1;

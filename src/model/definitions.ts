@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { literalTimeoutIssues } from './http-request';
 import { RetryLogic, TimeoutPolicy, WorkflowTimeoutPolicy } from './statuses';
+import { TagListSchema } from './tags';
 
 // TaskDef, WorkflowDef, WorkflowTask and SubWorkflowParams as Conductor serialises them, with Conductor's defaults.
 // Unknown properties are kept (passthrough), as Jackson ignores-but-we-preserve them for round trips.
@@ -40,6 +41,7 @@ const schemaFields = { inputSchema: SchemaRefSchema.nullish(), outputSchema: Sch
 
 const taskDefFields = {
   name: nameSchema('TaskDef name', 'TaskDef name cannot be null or empty'),
+  tags: TagListSchema.nullish(),
   description: z.string().optional(),
   retryCount: int.min(0).default(3),
   timeoutSeconds: int.min(0).default(0),
@@ -179,6 +181,7 @@ export const WorkflowTaskSchema: z.ZodType<WorkflowTask, unknown> = z.lazy(() =>
 export const WorkflowDefSchema = z
   .looseObject({
     name: nameSchema('WorkflowDef name', 'WorkflowDef name cannot be null or empty'),
+    tags: TagListSchema.nullish(),
     description: z.string().nullish(),
     version: int.min(0).default(1),
     tasks: z.array(WorkflowTaskSchema).min(1, 'WorkflowTask list cannot be empty'),

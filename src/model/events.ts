@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nameSchema } from './definitions';
+import { TagListSchema } from './tags';
 
 // Event handlers (Conductor's EventHandler and EventExecution). Action payload keys are snake_case as in Conductor.
 const jsonObject = z.record(z.string(), z.unknown());
@@ -40,6 +41,7 @@ export const EventHandlerSchema = z.looseObject({
   evaluatorType: z.string().nullish(),
   actions: z.array(EventActionSchema).min(1, 'No actions specified. Please specify at-least one action'),
   active: z.boolean().default(false),
+  tags: TagListSchema.nullish(),
 });
 export type EventHandler = z.infer<typeof EventHandlerSchema>;
 

@@ -10,6 +10,8 @@ import { HostSlots, hostKeyOf, type ReleaseSlot } from './http-task/host-slots';
 import { performCall } from './http-task/http-call';
 import { callRequestOf, oversizedResult, taskResultOf } from './http-task/task-request';
 import type { TaskService } from './task-service';
+import { redactSecrets } from '../secrets/secret-references';
+import { missingSecretsReason, type SecretService } from './secret-service';
 
 // Baton's own worker for HTTP tasks: it polls the HTTP queue like any worker and reports through the
 // same update path, so retries, timeouts and limits apply unchanged (Conductor runs HTTP as an async
@@ -30,6 +32,8 @@ export interface HttpTaskWorkerOptions {
   stopGraceMs?: number;
   /** Name resolution (tests substitute one to play DNS answers). */
   resolve?: ResolveHost;
+  /** Reveals `${workflow.secrets.NAME}` in the request; without it references go out as written. */
+  secrets?: SecretService;
 }
 
 /** Addresses of this machine's interfaces: a task must not reach Baton's ports through them either. */
@@ -106,9 +110,26 @@ export class HttpTaskWorker {
     }
   }
 
+  /** The task's input with its secrets in (only for the call), and the values to keep out of what is stored; a reason when they cannot be had. */
+  private async revealed(task: Task): Promise<{ input: Record<string, unknown>; values: string[] } | { reason: string }> {
+    if (!this.opts.secrets) return { input: task.inputData, values: [] };
+    try {
+      const r = await this.opts.secrets.reveal(task.inputData);
+      return r.missing.length > 0 ? { reason: missingSecretsReason(r.missing) } : r;
+    } catch (e) {
+      // The key is missing or wrong: the messages name secrets and the key variable, never a value.
+      return { reason: `Secrets could not be read: ${(e as Error).message}` };
+    }
+  }
+
   private async run(task: Task): Promise<void> {
-    const req = callRequestOf(task.inputData, { maxTimeoutMs: this.opts.maxTimeoutMs, maxRedirects: this.opts.maxRedirects });
-    if (!req.ok) return this.report(taskResultOf(task, { kind: 'invalid', reason: req.reason }, this.opts.hostName));
+    const input = await this.revealed(task);
+    if ('reason' in input) return this.report(taskResultOf(task, { kind: 'invalid', reason: input.reason }, this.opts.hostName));
+    // Whatever the call's outcome echoes (a reason naming the URI, a body repeating a header) is stored without the secrets.
+    const report = (result: TaskResult): Promise<void> =>
+      this.report({ ...result, reasonForIncompletion: redactSecrets(result.reasonForIncompletion, input.values), outputData: redactSecrets(result.outputData, input.values) });
+    const req = callRequestOf(input.input, { maxTimeoutMs: this.opts.maxTimeoutMs, maxRedirects: this.opts.maxRedirects });
+    if (!req.ok) return report(taskResultOf(task, { kind: 'invalid', reason: req.reason }, this.opts.hostName));
     const stopHeartbeat = this.heartbeat(task);
     try {
       const outcome = await performCall(req.request, {
@@ -119,7 +140,7 @@ export class HttpTaskWorker {
       });
       // Abandoned at stop: the task's response timeout hands it on (retried per its definition).
       if (this.abandonCalls.signal.aborted) return;
-      await this.report(taskResultOf(task, outcome, this.opts.hostName));
+      await report(taskResultOf(task, outcome, this.opts.hostName));
     } finally {
       stopHeartbeat();
     }

@@ -5,6 +5,7 @@ import type { Task, TaskExecLog, WorkflowRecord } from '../model/execution';
 import type { Effect } from '../model/effects';
 import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
 import type { SchemaDef } from '../model/schemas';
+import type { StoredSecret } from '../model/secrets';
 
 /**
  * The stored form of one execution: the workflow row (without tasks), its tasks, and the outbox of
@@ -127,4 +128,13 @@ export interface SchemaStore {
   list(): Promise<SchemaDef[]>;
   /** Deletes one version, or every version when version is undefined; answers whether anything was there. */
   delete(name: string, version?: number): Promise<boolean>;
+}
+
+/** Secrets (src/secrets): values arrive sealed; the store never sees them in clear. */
+export interface SecretStore {
+  putSecret(s: StoredSecret): Promise<void>;
+  getSecret(name: string): Promise<StoredSecret | undefined>;
+  /** Every secret, by name. */
+  listSecrets(): Promise<StoredSecret[]>;
+  deleteSecret(name: string): Promise<boolean>;
 }

@@ -132,7 +132,15 @@ describe('event handler actions', () => {
     const [exec] = await waitExecutions(handlerName, 1);
     expect(exec).toMatchObject({ name: handlerName, event: publisher.event, status: 'COMPLETED', action: 'complete_task', output: { workflowId: waiting, taskRefName: 'gate' } });
     expect(exec.messageId).toBe(done.tasks[0].outputData['conductor.event.messageId']);
-    expect((await api.call('GET', '/api/event/execution')).body.some((e: any) => e.id === exec.id)).toBe(true);
+    // Statistics per active handler (Orkes' shape, as the SDK's EventClient reads it); the messages of the event with their executions.
+    const stats = (await api.call('GET', '/api/event/execution')).body;
+    expect(stats.totalHits).toBe(stats.results.length);
+    expect(stats.results).toContainEqual({ name: handlerName, event: publisher.event, active: true, numberOfActions: 1, numberOfMessages: 1 });
+    const messages = (await api.call('GET', `/api/event/message/${encodeURIComponent(publisher.event)}`)).body;
+    expect(messages).toEqual([expect.objectContaining({ id: exec.messageId, eventTarget: publisher.event, status: 'HANDLED', eventExecutions: [exec] })]);
+    expect((await api.call('GET', '/api/event/message')).body.results).toContainEqual(expect.objectContaining({ name: handlerName, numberOfMessages: 1 }));
+    expect(await executionsOf(`${handlerName}?from=1`)).toEqual([]);
+    expect((await api.call('GET', `/api/event/execution/${handlerName}?from=-1`)).status).toBe(400);
   });
 
   test('fail_task fails a WAIT task found by task id, with the reason', async () => {

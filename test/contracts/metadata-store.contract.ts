@@ -60,6 +60,22 @@ export function describeMetadataStoreContract(name: string, make: () => Promise<
       await cleanup?.();
     });
 
+    describe('tags', () => {
+      it('keeps the tags of task and workflow definitions and event handlers with them', async () => {
+        const tags = [{ key: 'team', value: 'ops' }, { key: 'tier', value: '1', type: 'METADATA' }];
+        const td = taskDef(fresh('tagged'), { tags });
+        const wd = workflowDef(fresh('tagged'), 1, { tags });
+        const eh = handler(fresh('tagged'), { tags });
+        await store.putTaskDef(td);
+        await store.putWorkflowDef(wd);
+        await store.putEventHandler(eh);
+        expect((await store.getTaskDef(td.name))?.tags).toEqual(tags);
+        expect((await store.getWorkflowDef(wd.name, 1))?.tags).toEqual(tags);
+        expect(((await store.getEventHandler(eh.name)) as { tags?: unknown })?.tags).toEqual(tags);
+        expect((await store.listWorkflowDefs()).find((d) => d.name === wd.name)?.tags).toEqual(tags);
+      });
+    });
+
     describe('task definitions', () => {
       it('stores, replaces, lists and deletes task definitions', async () => {
         const a = taskDef(fresh('td'));

@@ -228,7 +228,7 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     const own = render(['--set', 'dapr.appToken.existingSecret=ops-app-api']);
     expect(pod(own).annotations['dapr.io/app-token-secret']).toBe('ops-app-api');
     // The Dapr API token and the first admin key stay generated.
-    expect(byKind(own, 'Secret').map(nameOf).sort()).toEqual(['baton-admin-key', 'baton-dapr-api-token']);
+    expect(byKind(own, 'Secret').map(nameOf).sort()).toEqual(['baton-admin-key', 'baton-dapr-api-token', 'baton-secrets-key']);
   });
 
   test('the pod outlives the shutdown of Baton and of its sidecar; readiness follows the drain', () => {
@@ -279,6 +279,18 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     expect(config(variants.development).CASSANDRA_REPLICATION).toBe('1');
   });
 
+  test("BATON_SECRETS_KEY comes from a Secret: the chart's own holds 32 random bytes in base64; an existing one replaces it", () => {
+    const docs = render([]);
+    const secrets = new Map(byKind(docs, 'Secret').map((s) => [nameOf(s), obj(s.data, 'data')]));
+    const key = Buffer.from(Buffer.from(String(secrets.get('baton-secrets-key')?.key), 'base64').toString(), 'base64');
+    expect(key.length).toBe(32);
+    const ref = obj(obj(pod(docs).env.find((e) => e.name === 'BATON_SECRETS_KEY')?.valueFrom, 'BATON_SECRETS_KEY').secretKeyRef, 'secretKeyRef');
+    expect(ref).toEqual({ name: 'baton-secrets-key', key: 'key' });
+    const own = render(['--set', 'secretsKey.existingSecret=ops-secrets', '--set', 'secretsKey.existingSecretKey=aes']);
+    expect(byKind(own, 'Secret').map(nameOf)).not.toContain('baton-secrets-key');
+    expect(obj(obj(pod(own).env.find((e) => e.name === 'BATON_SECRETS_KEY')?.valueFrom, 'v').secretKeyRef, 'r')).toEqual({ name: 'ops-secrets', key: 'aes' });
+  });
+
   test('the production values: three replicas at least, HPA, PDB, resources, every credential from a Secret', () => {
     const docs = render(variants.production);
     const hpa = obj(one(docs, 'HorizontalPodAutoscaler').spec, 'spec');
@@ -289,7 +301,7 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     const resources = obj(container.resources, 'resources');
     expect(Object.keys(obj(resources.requests, 'requests')).sort()).toEqual(['cpu', 'memory']);
     expect(Object.keys(obj(resources.limits, 'limits')).sort()).toEqual(['cpu', 'memory']);
-    for (const name of ['CASSANDRA_USERNAME', 'CASSANDRA_PASSWORD', 'ELASTICSEARCH_USERNAME', 'ELASTICSEARCH_PASSWORD', 'REDIS_PASSWORD', 'APP_API_TOKEN', 'DAPR_API_TOKEN']) {
+    for (const name of ['CASSANDRA_USERNAME', 'CASSANDRA_PASSWORD', 'ELASTICSEARCH_USERNAME', 'ELASTICSEARCH_PASSWORD', 'REDIS_PASSWORD', 'APP_API_TOKEN', 'DAPR_API_TOKEN', 'BATON_SECRETS_KEY']) {
       const entry = env.find((e) => e.name === name);
       expect([name, isObj(entry?.valueFrom) && isObj(entry.valueFrom.secretKeyRef)]).toEqual([name, true]);
     }

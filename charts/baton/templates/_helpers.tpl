@@ -160,6 +160,16 @@ dapr.io/app-health-threshold: {{ .Values.dapr.appHealthCheck.threshold | int | q
 {{- end }}
 {{- end }}
 
+{{/* The Secret holding BATON_SECRETS_KEY: the user's, or the chart's own "<fullname>-secrets-key". */}}
+{{- define "baton.secretsKeySecretName" -}}
+{{- default (printf "%s-secrets-key" (include "baton.fullname" .)) .Values.secretsKey.existingSecret }}
+{{- end }}
+
+{{/* Key of BATON_SECRETS_KEY in that Secret: "key" in the chart's own, existingSecretKey in an existing one. */}}
+{{- define "baton.secretsKeySecretKey" -}}
+{{- ternary .Values.secretsKey.existingSecretKey "key" (ne .Values.secretsKey.existingSecret "") }}
+{{- end }}
+
 {{/* Key of the admin key's secret in that Secret: "token" in the chart's own, existingSecretKey in an existing one. */}}
 {{- define "baton.adminKeySecretKey" -}}
 {{- ternary .Values.auth.existingSecretKey "token" (ne .Values.auth.existingSecret "") }}

@@ -1,6 +1,6 @@
 import { Client, policies, types } from 'cassandra-driver';
 import { DEFAULT_PAYLOAD_LIMITS } from '../payload-limits';
-import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore } from '../ports';
+import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../ports';
 import { type CassandraStoreConfig, consistencyOf } from './config';
 import { CassandraExecutionStore } from './execution-store';
 import { CassandraMetadataStore } from './metadata-store';
@@ -9,6 +9,7 @@ import { CassandraSchemaStore } from './schema-store';
 import { migrate } from './migrate';
 import { CassandraScheduleStore } from './schedule-store';
 import type { ScheduleStore } from '../schedule-store';
+import { CassandraSecretStore } from './secret-store';
 import { DEFAULT_INDEX_LAYOUT } from './rows';
 import { assertKeyspaceName } from './statements';
 
@@ -19,6 +20,7 @@ export { CassandraMetadataStore } from './metadata-store';
 export { CassandraScheduleStore } from './schedule-store';
 export { CassandraIdempotencyKeys } from './idempotency-keys';
 export { CassandraSchemaStore } from './schema-store';
+export { CassandraSecretStore } from './secret-store';
 
 export interface CassandraStores {
   executions: ExecutionStore;
@@ -26,6 +28,7 @@ export interface CassandraStores {
   schedules: ScheduleStore;
   idempotencyKeys: IdempotencyKeyStore;
   schemas: SchemaStore;
+  secrets: SecretStore;
   client: Client;
   close(): Promise<void>;
 }
@@ -84,6 +87,7 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
     schedules: new CassandraScheduleStore(client, keyspace, consistency),
     idempotencyKeys: new CassandraIdempotencyKeys(client, keyspace, consistency),
     schemas: new CassandraSchemaStore(client, keyspace, consistency),
+    secrets: new CassandraSecretStore(client, { keyspace, consistency }),
     client,
     async close() {
       await executions.close();

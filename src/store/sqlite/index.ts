@@ -7,8 +7,9 @@ import { SqliteIdempotencyKeys } from './idempotency-keys';
 import { SqliteSchemaStore } from './schema-store';
 import { SqliteMetadataStore } from './metadata-store';
 import { SqliteScheduleStore } from './schedule-store';
+import { SqliteSecretStore } from './secret-store';
 
-export { openDatabase, SqliteExecutionStore, SqliteMetadataStore, SqliteScheduleStore, SqliteIdempotencyKeys, SqliteSchemaStore };
+export { openDatabase, SqliteExecutionStore, SqliteMetadataStore, SqliteScheduleStore, SqliteIdempotencyKeys, SqliteSchemaStore, SqliteSecretStore };
 
 export interface SqliteStores {
   db: Database.Database;
@@ -17,6 +18,7 @@ export interface SqliteStores {
   schedules: SqliteScheduleStore;
   idempotencyKeys: SqliteIdempotencyKeys;
   schemas: SqliteSchemaStore;
+  secrets: SqliteSecretStore;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export function openSqliteStores(dir: string, limits?: PayloadLimits, onError?: 
     schedules: new SqliteScheduleStore(db),
     idempotencyKeys: new SqliteIdempotencyKeys(db),
     schemas: new SqliteSchemaStore(db),
+    secrets: new SqliteSecretStore(db),
     async close() {
       await checkpointer.stop();
       if (db.open) db.close();

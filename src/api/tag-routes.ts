@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { addTags, removeTags, TagListSchema, TagSchema, type Tag } from '../model/tags';
+import { notFound } from '../services/errors';
+import type { MetadataService } from '../services/metadata-service';
+import type { RouteTable } from './route-table';
+import { tagsOf } from './secret-routes';
+
+// Tags on workflow definitions, task definitions and event handlers (Orkes' Tags and EventResource
+// calls as the SDK's MetadataClient and EventClient send them). Tags live in the definition's own
+// `tags` field, so both metadata stores keep them with it and registration may set them too. A
+// workflow's tags are its name's: a change applies to every version.
+
+type Tagged = { tags?: Tag[] | null };
+const tagsField = (x: Tagged | undefined): Tag[] => x?.tags ?? [];
+const dedupe = (tags: Tag[]): Tag[] => addTags([], tags);
+
+/** Declares the definition tag routes under `r` (mounted at /api/metadata; before the definition routes, whose `{name}/{version}` would take these paths). */
+export function definitionTagRoutes(r: RouteTable, deps: { metadata: MetadataService }): void {
+  const store = () => deps.metadata.store;
+  const list = { inline: TagListSchema } as const;
+
+  const workflowVersions = async (name: string) => {
+    const defs = (await store().listWorkflowDefs()).filter((d) => d.name === name);
+    if (defs.length === 0) throw notFound(`No such workflow found by name: ${name}`);
+    return defs.sort((a, b) => a.version - b.version);
+  };
+  const changeWorkflowTags = async (name: string, change: (tags: Tag[]) => Tag[]): Promise<void> => {
+    for (const def of await workflowVersions(name)) await deps.metadata.putWorkflowDef({ ...def, tags: change(tagsField(def)) });
+  };
+  const taskDef = async (name: string) => {
+    const def = await store().getTaskDef(name);
+    if (!def) throw notFound(`No such taskType found by name: ${name}`);
+    return def;
+  };
+  const changeTaskTags = async (name: string, change: (tags: Tag[]) => Tag[]): Promise<void> => {
+    const def = await taskDef(name);
+    await deps.metadata.putTaskDef({ ...def, tags: change(tagsField(def)) });
+  };
+
+  r.get('/tags', { summary: 'Every tag on workflow definitions, task definitions and event handlers', res: list }, async (_req, res) => {
+    const all = [...(await store().listWorkflowDefs()), ...(await store().listTaskDefs()), ...(await store().listEventHandlers())].flatMap((d) => tagsField(d as Tagged));
+    res.json(dedupe(all));
+  });
+
+  r.get('/workflow/{name}/tags', { summary: "A workflow definition's tags", res: list }, async (req, res) => {
+    const versions = await workflowVersions(req.params.name);
+    res.json(tagsField(versions[versions.length - 1]));
+  });
+  r.put('/workflow/{name}/tags', { summary: "Replace a workflow definition's tags", body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
+    const tags = dedupe(tagsOf(req.body));
+    await changeWorkflowTags(req.params.name, () => tags);
+    res.status(200).end();
+  });
+  r.post('/workflow/{name}/tags', { summary: 'Add a tag to a workflow definition', body: { inline: TagSchema }, res: 'empty' }, async (req, res) => {
+    const tags = tagsOf(req.body);
+    await changeWorkflowTags(req.params.name, (old) => addTags(old, tags));
+    res.status(200).end();
+  });
+  r.delete('/workflow/{name}/tags', { summary: 'Remove a tag from a workflow definition', body: { inline: TagSchema }, res: 'empty' }, async (req, res) => {
+    const tags = tagsOf(req.body);
+    await changeWorkflowTags(req.params.name, (old) => removeTags(old, tags));
+    res.status(200).end();
+  });
+
+  r.get('/task/{taskName}/tags', { summary: "A task definition's tags", res: list }, async (req, res) => {
+    res.json(tagsField(await taskDef(req.params.taskName)));
+  });
+  r.put('/task/{taskName}/tags', { summary: "Replace a task definition's tags", body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
+    const tags = dedupe(tagsOf(req.body));
+    await changeTaskTags(req.params.taskName, () => tags);
+    res.status(200).end();
+  });
+  r.post('/task/{taskName}/tags', { summary: 'Add a tag to a task definition', body: { inline: TagSchema }, res: 'empty' }, async (req, res) => {
+    const tags = tagsOf(req.body);
+    await changeTaskTags(req.params.taskName, (old) => addTags(old, tags));
+    res.status(200).end();
+  });
+  r.delete('/task/{taskName}/tags', { summary: 'Remove a tag from a task definition', body: { inline: TagSchema }, res: 'empty' }, async (req, res) => {
+    const tags = tagsOf(req.body);
+    await changeTaskTags(req.params.taskName, (old) => removeTags(old, tags));
+    res.status(200).end();
+  });
+}
+
+/** Declares the event handler tag routes under `r` (mounted at /api/event). */
+export function eventHandlerTagRoutes(r: RouteTable, deps: { metadata: MetadataService }): void {
+  const store = () => deps.metadata.store;
+  const handler = async (name: string) => {
+    const h = await store().getEventHandler(name);
+    if (!h) throw notFound(`EventHandler with name ${name} not found!`);
+    return h;
+  };
+  const change = async (name: string, f: (tags: Tag[]) => Tag[]): Promise<void> => {
+    const h = await handler(name);
+    await store().putEventHandler({ ...h, tags: f(tagsField(h as Tagged)) });
+  };
+  r.get('/{name}/tags', { summary: "An event handler's tags", res: { inline: TagListSchema } }, async (req, res) => {
+    res.json(tagsField((await handler(req.params.name)) as Tagged));
+  });
+  r.put('/{name}/tags', { summary: 'Add tags to an event handler', body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
+    const tags = tagsOf(req.body);
+    await change(req.params.name, (old) => addTags(old, tags));
+    res.status(200).end();
+  });
+  r.delete('/{name}/tags', { summary: 'Remove tags from an event handler', body: { inline: z.union([TagListSchema, TagSchema]) }, res: 'empty' }, async (req, res) => {
+    const tags = tagsOf(req.body);
+    await change(req.params.name, (old) => removeTags(old, tags));
+    res.status(200).end();
+  });
+}
