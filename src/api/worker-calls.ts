@@ -3,6 +3,7 @@ import { StartWorkflowRequestSchema, TaskResultSchema, type TaskResult } from '.
 import { ApiError } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import { revealForWorker } from '../services/polled-task-secrets';
+import { conformingInputs } from '../services/polled-task-schemas';
 import type { SecretService } from '../services/secret-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
@@ -27,6 +28,8 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
   const { tasks, workflows, store, secrets } = deps;
   // A COMPLETED result whose output breaks its task definition's output schema is applied as FAILED.
   const checked = async (result: TaskResult): Promise<TaskResult> => (deps.schemaEnforcer ? deps.schemaEnforcer.checkTaskResult(result) : result);
+  // What a worker receives: tasks whose input fits their input schema, with their secrets filled in.
+  const handOut = async (polled: Task[]): Promise<Task[]> => revealForWorker(await conformingInputs(polled, deps.schemaEnforcer, tasks), secrets, tasks);
 
   // Once the update is applied: a refused one (unknown task or workflow, a payload too large) leaves no log lines
   // behind, and one ignored because the task had ended adds none either (Conductor's WorkflowExecutor.updateTask).
@@ -45,7 +48,7 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
       const domain = strParam(req, 'domain') || undefined;
       if (workerId !== undefined) checkName('workerid', workerId);
       if (domain !== undefined) checkName('domain', domain);
-      return revealForWorker(await tasks.poll(taskType, { workerId, domain, count, timeoutMs, signal, client }), secrets, tasks);
+      return handOut(await tasks.poll(taskType, { workerId, domain, count, timeoutMs, signal, client }));
     },
 
     async update(body) {
@@ -59,7 +62,7 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
       const done = await tasks.updateAndPollNext(result);
       await appendLogs(result, done.outcome);
       if (!done.next) return undefined;
-      const [next] = await revealForWorker([done.next], secrets, tasks);
+      const [next] = await handOut([done.next]);
       return next;
     },
 

@@ -1,13 +1,15 @@
 import type { SchemaRef, TaskDef, WorkflowDef } from '../model/definitions';
 import type { SchemaDef } from '../model/schemas';
+import type { Task } from '../model/execution';
 import type { TaskResult } from '../model/requests';
 import type { ExecutionStore, SchemaStore } from '../store/ports';
 import { ApiError } from './errors';
 import { schemaViolations, violationText } from './json-schema-check';
 
 // Where definitions' JSON schemas are enforced: a workflow's input when it starts (a 400 that starts
-// nothing), and a worker's COMPLETED result against its task definition's output schema (the task
-// FAILED, with the violations as its reason). A schema named is enforced unless enforceSchema is false.
+// nothing), a polled task's input against its task definition's input schema before a worker gets it,
+// and a worker's COMPLETED result against the output schema (the task FAILED either way, with the
+// violations as its reason). A schema named is enforced unless enforceSchema is false.
 
 const enforced = (d: { enforceSchema?: boolean | null }): boolean => d.enforceSchema !== false;
 const label = (ref: SchemaRef): string => `${ref.name}${ref.version != null ? `:${ref.version}` : ''}`;
@@ -46,6 +48,17 @@ export class SchemaEnforcer {
     const schema = await this.resolve(ref);
     const problem = !schema ? `Output schema ${label(ref)} of task ${def.name} does not exist` : this.outputProblem(schema, result.outputData ?? {});
     return problem ? { ...result, status: 'FAILED', reasonForIncompletion: problem } : result;
+  }
+
+  /** Why a polled task may not go to its worker: its input breaks its task definition's input schema. */
+  async taskInputProblem(task: Task): Promise<string | undefined> {
+    const def = this.taskDef(task.taskDefName);
+    const ref = def?.inputSchema;
+    if (!def || !ref || !enforced(def)) return undefined;
+    const schema = await this.resolve(ref);
+    if (!schema) return `Input schema ${label(ref)} of task ${def.name} does not exist`;
+    const violations = schemaViolations(schema, task.inputData);
+    return violations.length === 0 ? undefined : `Task input does not conform to the input schema ${schema.name}:${schema.version}: ${violationText(violations)}`;
   }
 
   private outputProblem(schema: SchemaDef, output: Record<string, unknown>): string | undefined {

@@ -121,4 +121,23 @@ describe('enforcement', () => {
     expect((await api.call('POST', '/api/tasks/update-v2', { workflowInstanceId: good, taskId: polled.taskId, status: 'COMPLETED', outputData: { total: 3 } })).status).toBe(204); // no next task waiting
     await api.waitForStatus(good, 'COMPLETED');
   });
+
+  test("a task whose input breaks its task definition's input schema is failed with the violations instead of handed to a worker", async () => {
+    const schema = api.uniq('task_input');
+    await api.call('POST', '/api/schema', [{ name: schema, type: 'JSON', data: { type: 'object', required: ['qty'], properties: { qty: { type: 'integer' } } } }]);
+    const taskName = api.uniq('schema_in_task');
+    await api.registerTaskDefs([{ name: taskName, retryCount: 0, inputSchema: { name: schema, type: 'JSON' } }]);
+    const name = api.uniq('schema_in_wf');
+    await api.register({ name, tasks: [{ name: taskName, taskReferenceName: 't', inputParameters: { qty: '${workflow.input.qty}' } }] });
+
+    const bad = await api.start(name, { qty: 'two' });
+    // The poll that leases it fails it: the worker gets nothing.
+    expect((await api.call('GET', `/api/tasks/poll/batch/${taskName}?count=5&timeout=2000`)).body).toEqual([]);
+    const failed = await api.waitForStatus(bad, 'FAILED');
+    expect(failed.tasks[0]).toMatchObject({ status: 'FAILED', reasonForIncompletion: `Task input does not conform to the input schema ${schema}:1: /qty must be integer` });
+
+    const good = await api.start(name, { qty: 2 });
+    const polled = await api.pollOne(taskName);
+    expect(polled).toMatchObject({ workflowInstanceId: good, inputData: { qty: 2 } });
+  });
 });
