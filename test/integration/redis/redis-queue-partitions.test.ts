@@ -1,10 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Redis from 'ioredis';
 import type { QueueActorClient } from '../../../src/actors/protocol/queue-protocol';
 import { RedisQueuePartitions } from '../../../src/queues/redis/redis-queue-partitions';
-import { freePort, logPath, portOpen, TestProcess, waitFor } from '../../support/processes';
+import type { TestProcess } from '../../support/processes';
+import { startRedisServer } from '../../support/redis-server';
 
 // Task-queue partitions in Redis answer the QueueActor's calls the same way: idempotent pushes, priority
 // then first-in order, delays, leases that expire, releases, removals; two replicas never lease one entry twice.
@@ -24,13 +22,7 @@ describe('RedisQueuePartitions on a redis-server of its own', () => {
   const leaseIds = async (q: QueueActorClient, count: number, leaseMs = 60_000): Promise<string[]> => (await q.lease({ count, now, leaseMs })).entries.map((e) => e.taskId);
 
   beforeAll(async () => {
-    const port = await freePort();
-    server = new TestProcess('redis', process.env.BATON_REDIS_SERVER_BIN ?? 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], logPath(mkdtempSync(join(tmpdir(), 'baton-rq-')), 'redis'));
-    url = `redis://127.0.0.1:${port}`;
-    await waitFor(async () => {
-      if (!server.running) throw new Error(`redis-server did not start (is the Debian package redis-server installed?): ${server.tail()}`);
-      return (await portOpen(port)) || undefined;
-    }, 'redis-server', 20_000);
+    ({ url, server } = await startRedisServer());
   });
   afterAll(async () => {
     for (const p of owned) await p.close();

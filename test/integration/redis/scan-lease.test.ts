@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Redis from 'ioredis';
 import { RedisScanLease } from '../../../src/limits/redis/redis-scan-lease';
-import { freePort, logPath, portOpen, TestProcess, waitFor } from '../../support/processes';
+import { waitFor, type TestProcess } from '../../support/processes';
+import { startRedisServer } from '../../support/redis-server';
 
 // The recovery scan's lease on a redis-server of this test's own (Debian package redis-server).
 describe('RedisScanLease', () => {
@@ -17,13 +15,7 @@ describe('RedisScanLease', () => {
   };
 
   beforeAll(async () => {
-    const port = await freePort();
-    server = new TestProcess('redis', process.env.BATON_REDIS_SERVER_BIN ?? 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], logPath(mkdtempSync(join(tmpdir(), 'baton-lease-')), 'redis'));
-    url = `redis://127.0.0.1:${port}`;
-    await waitFor(async () => {
-      if (!server.running) throw new Error(`redis-server did not start (is the Debian package redis-server installed?): ${server.tail()}`);
-      return (await portOpen(port)) || undefined;
-    }, 'redis-server', 20_000);
+    ({ url, server } = await startRedisServer());
   });
   afterAll(async () => {
     for (const c of clients) await c.quit();
