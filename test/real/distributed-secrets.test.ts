@@ -73,7 +73,7 @@ engineSuite('distributed profile on real engines', missingRealCluster())('secret
       const w = (await a('GET', `/api/workflow/${id}?includeTasks=true`)).body;
       return w.status === 'COMPLETED' ? w : undefined;
     }, 60_000);
-    expect(wf.tasks.map((t: any) => t.inputData)).toEqual([{ http_request: expect.objectContaining({ headers: { 'X-Secret': ref } }) }, { token: ref }]);
+    expect(wf.tasks.map((t: any) => t.inputData)).toEqual([expect.objectContaining({ http_request: expect.objectContaining({ headers: { 'X-Secret': ref } }) }), { token: ref }]);
     expect(wf.tasks[0].outputData.response.body).toEqual({ echoed: '***' });
     const search = await eventually(async () => {
       const r = await b('GET', `/api/workflow/search?query=${encodeURIComponent(`workflowId = '${id}'`)}`);
