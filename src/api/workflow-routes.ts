@@ -212,7 +212,7 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
   });
 
   r.post('/{workflowId}/rerun', { summary: 'Rerun an ended execution; answers its id', body: 'RerunWorkflowRequest', bodyOptional: true, res: 'text' }, async (req, res) => {
-    const body = parseBody(RerunWorkflowRequestSchema, req.body ?? {}, 'rerunWorkflowRequest');
+    const body = parseBody(RerunWorkflowRequestSchema, req.body === undefined ? {} : req.body, 'rerunWorkflowRequest');
     sendText(res, String(await workflows.rerun(req.params.workflowId, body)));
   });
 

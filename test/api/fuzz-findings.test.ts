@@ -5,7 +5,7 @@ import { startBaton, type TestBaton } from '../support/baton';
 // a refused task update still stored its log lines; a JSON null start input was a 500; a served path
 // asked with an unserved method was a 404 or a handler's 400 instead of 405; the document described
 // request bodies as responses (unknown properties refused, defaulted fields required), left out 204
-// answers and named one path template two ways.
+// answers and named one path template two ways; a JSON null rerun request reran the execution.
 
 let b: TestBaton;
 const api = apiClient(() => b.url);
@@ -67,6 +67,18 @@ test('POST /api/workflow/{name} with a JSON null body is a 400, not a 500', asyn
   expect(r.body).toMatchObject({ status: 400, retryable: false });
   // An empty body still starts it with no input.
   expect((await api.call('POST', `/api/workflow/${name}`)).status).toBe(200);
+});
+
+test('POST /api/workflow/{id}/rerun with a JSON null body is a 400 that reruns nothing; no body reruns', async () => {
+  const name = api.uniq('null_rerun');
+  await api.register({ name, tasks: [{ name: 'stop', taskReferenceName: 'stop', type: 'TERMINATE', inputParameters: { terminationStatus: 'FAILED' } }] });
+  const id = await api.start(name);
+  await api.waitForStatus(id, 'FAILED');
+  const r = await api.call('POST', `/api/workflow/${id}/rerun`, undefined, { raw: 'null' });
+  expect(r.status).toBe(400);
+  expect(r.body).toMatchObject({ status: 400, retryable: false });
+  expect((await api.workflow(id)).status).toBe('FAILED');
+  expect((await api.call('POST', `/api/workflow/${id}/rerun`)).status).toBe(200);
 });
 
 describe('methods a path is not served with', () => {
