@@ -1,17 +1,10 @@
 import { apiClient, taskOf } from '../support/api-client';
-import { startBaton, type TestBaton } from '../support/baton';
+import { useBaton } from '../support/baton';
 
 // Behaviours the differential runs against Conductor found missing (issue 12), over real HTTP.
 
-let b: TestBaton;
-const api = apiClient(() => b.url);
-
-beforeAll(async () => {
-  b = await startBaton();
-});
-afterAll(async () => {
-  await b?.stop();
-});
+const baton = useBaton();
+const api = apiClient(baton.url);
 
 test("a workflow task's embedded taskDefinition is registered without a registered definition's rules and runs with it", async () => {
   const name = api.uniq('embedded');

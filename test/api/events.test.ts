@@ -1,18 +1,11 @@
 import { apiClient } from '../support/api-client';
-import { eventually, startBaton, type TestBaton } from '../support/baton';
+import { eventually, useBaton } from '../support/baton';
 
 // Event handlers over real HTTP: definitions, and what they do when
 // EVENT tasks and workflow status listeners publish.
 
-let b: TestBaton;
-const api = apiClient(() => b.url);
-
-beforeAll(async () => {
-  b = await startBaton();
-});
-afterAll(async () => {
-  await b?.stop();
-});
+const baton = useBaton();
+const api = apiClient(baton.url);
 
 const executionsOf = async (handler: string) => (await api.call('GET', `/api/event/execution/${handler}`)).body as any[];
 const waitExecutions = (handler: string, count: number) => eventually(async () => {

@@ -1,5 +1,5 @@
 import { apiClient } from '../support/api-client';
-import { startBaton, type TestBaton } from '../support/baton';
+import { useBaton } from '../support/baton';
 
 // What `npm run fuzz` (schemathesis against /api-docs) found, each kept here so `npm test` covers it:
 // a refused task update still stored its log lines; a JSON null start input was a 500; a served path
@@ -7,15 +7,8 @@ import { startBaton, type TestBaton } from '../support/baton';
 // request bodies as responses (unknown properties refused, defaulted fields required), left out 204
 // answers and named one path template two ways; a JSON null rerun request reran the execution.
 
-let b: TestBaton;
-const api = apiClient(() => b.url);
-
-beforeAll(async () => {
-  b = await startBaton();
-});
-afterAll(async () => {
-  await b?.stop();
-});
+const baton = useBaton();
+const api = apiClient(baton.url);
 
 /** A started execution whose first task (a worker task) has been polled: its ids. */
 async function pendingTask(): Promise<{ workflowId: string; taskId: string }> {
@@ -86,7 +79,7 @@ describe('methods a path is not served with', () => {
     const r = await api.call('PATCH', '/api/metadata/taskdefs');
     expect(r.status).toBe(405);
     expect(r.body).toMatchObject({ status: 405, retryable: false });
-    const patch = await fetch(`${b.url}/api/workflow/search`, { method: 'PATCH' });
+    const patch = await fetch(`${baton.url()}/api/workflow/search`, { method: 'PATCH' });
     expect(patch.status).toBe(405);
     // /api/workflow/search is also /api/workflow/{workflowId}: every method of both templates.
     expect(patch.headers.get('allow')).toBe('DELETE, GET, HEAD, POST, OPTIONS');
@@ -103,7 +96,7 @@ describe('methods a path is not served with', () => {
   });
 
   test('OPTIONS answers the Allow header; unknown paths stay 404', async () => {
-    const r = await fetch(`${b.url}/api/metadata/taskdefs/some_name`, { method: 'OPTIONS' });
+    const r = await fetch(`${baton.url()}/api/metadata/taskdefs/some_name`, { method: 'OPTIONS' });
     expect(r.status).toBe(204);
     expect(r.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS');
     expect((await api.call('PATCH', '/api/no/such/path')).status).toBe(404);

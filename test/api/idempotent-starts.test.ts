@@ -1,18 +1,11 @@
 import { apiClient } from '../support/api-client';
-import { startBaton, type TestBaton } from '../support/baton';
+import { useBaton } from '../support/baton';
 
 // Starts with an idempotency key (Orkes' idempotencyKey and idempotencyStrategy): the key is scoped to
 // the workflow name and claimed atomically, so retried and racing starts make one execution.
 
-let b: TestBaton;
-const api = apiClient(() => b.url);
-
-beforeAll(async () => {
-  b = await startBaton();
-});
-afterAll(async () => {
-  await b?.stop();
-});
+const baton = useBaton();
+const api = apiClient(baton.url);
 
 const defineWaiting = async (prefix: string): Promise<string> => {
   const name = api.uniq(prefix);

@@ -1,22 +1,15 @@
 import { apiClient } from '../support/api-client';
-import { call, eventually, startBaton, type TestBaton } from '../support/baton';
+import { call, eventually, startBaton, useBaton } from '../support/baton';
 import { ADMIN_KEY, raw, startAuthBaton } from '../support/auth-baton';
 import { parseExposition, sampleValue, type Sample } from '../support/prometheus-text';
 
 // GET /metrics of a real embedded server, read after driving workflows through the API.
 
-let b: TestBaton;
-const api = apiClient(() => b.url);
-
-beforeAll(async () => {
-  b = await startBaton();
-});
-afterAll(async () => {
-  await b?.stop();
-});
+const baton = useBaton();
+const api = apiClient(baton.url);
 
 async function scrape(): Promise<Sample[]> {
-  const r = await call(b.url, 'GET', '/metrics');
+  const r = await call(baton.url(), 'GET', '/metrics');
   expect(r.status).toBe(200);
   expect(r.contentType).toContain('text/plain');
   return parseExposition(r.text);
@@ -88,7 +81,7 @@ test('terminated and failed executions count as failures by status', async () =>
 });
 
 test('an unmatched path is labelled as such, not by its text', async () => {
-  expect((await call(b.url, 'GET', '/api/no-such-thing/123')).status).toBe(404);
+  expect((await call(baton.url(), 'GET', '/api/no-such-thing/123')).status).toBe(404);
   const s = await scrape();
   expect(sampleValue(s, 'baton_http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
   expect(s.some((x) => x.labels.route?.includes('no-such-thing'))).toBe(false);

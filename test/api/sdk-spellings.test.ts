@@ -1,18 +1,11 @@
 import { apiClient } from '../support/api-client';
-import { startBaton, type TestBaton } from '../support/baton';
+import { useBaton } from '../support/baton';
 
 // What the Python SDK and the Java client send where a JSON client would send something else:
 // booleans spelled the way Spring binds them, and a task log line as a bare text body.
 
-let b: TestBaton;
-const api = apiClient(() => b.url);
-
-beforeAll(async () => {
-  b = await startBaton();
-});
-afterAll(async () => {
-  await b?.stop();
-});
+const baton = useBaton();
+const api = apiClient(baton.url);
 
 async function oneTask(prefix: string): Promise<{ name: string; type: string; id: string }> {
   const name = api.uniq(prefix);

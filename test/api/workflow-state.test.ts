@@ -1,18 +1,11 @@
 import { apiClient } from '../support/api-client';
-import { startBaton, type TestBaton } from '../support/baton';
+import { useBaton } from '../support/baton';
 
 // Variables, state updates and correlated batches over REST: what they answer, and that bad input is
 // a 4xx with Conductor's error body that changes nothing.
 
-let b: TestBaton;
-const api = apiClient(() => b.url);
-
-beforeAll(async () => {
-  b = await startBaton();
-});
-afterAll(async () => {
-  await b?.stop();
-});
+const baton = useBaton();
+const api = apiClient(baton.url);
 
 const startWaiting = async (): Promise<{ name: string; id: string }> => {
   const name = api.uniq('state');

@@ -13,6 +13,26 @@ export interface TestBaton {
   stop(): Promise<void>;
 }
 
+/**
+ * The file's Baton: started before its first test and stopped after its last. `url()` answers inside
+ * tests (and in clients built with it, which read it per request).
+ */
+export function useBaton(env: Record<string, string> = {}): { url: () => string } {
+  let b: TestBaton | undefined;
+  beforeAll(async () => {
+    b = await startBaton(env);
+  });
+  afterAll(async () => {
+    await b?.stop();
+  });
+  return {
+    url: () => {
+      if (!b) throw new Error('Baton is not started yet (useBaton: call url() inside a test)');
+      return b.url;
+    },
+  };
+}
+
 export async function startBaton(env: Record<string, string> = {}): Promise<TestBaton> {
   const dataDir = env.BATON_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'baton-test-'));
   // HTTP tasks in tests call servers on 127.0.0.1, which Baton refuses unless allowed.
