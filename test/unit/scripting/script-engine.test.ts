@@ -300,9 +300,10 @@ describe('ScriptEngine worker pool', () => {
       ]);
       delay.disable();
       expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as ScriptError).failure : 'fulfilled'))).toEqual(['timeout', 'timeout', 'timeout', 'timeout']);
-      // Blocking the loop for an evaluation would show its whole 500 ms here.
-      expect(delay.max / 1e6).toBeLessThan(200);
-      expect(delay.percentile(99) / 1e6).toBeLessThan(50);
+      // Blocking the loop for an evaluation would show its whole 500 ms here (quiet, both read under 20 ms; the
+      // bounds leave room for a loaded machine).
+      expect(delay.max / 1e6).toBeLessThan(450);
+      expect(delay.percentile(99) / 1e6).toBeLessThan(250);
       // Workers stopped at the limit were replaced: the pool still answers both languages.
       expect(await engine.evalExpression('$.n * 2', { n: 21 })).toBe(42);
       expect(await engine.jq('.n', { n: 1 })).toEqual([1]);
