@@ -162,7 +162,9 @@ class Bench {
   /** The profile V8 wrote when Baton exited, boiled down to its hottest functions. */
   private collectProfile(label: string, dir: string): void {
     try {
-      const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+      // V8 writes one profile per thread (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile); the event loop's is thread 0.
+      const files = readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'));
+      const file = files.find((f) => f.split('.')[4] === '0') ?? files[0];
       if (!file) {
         log(`${label}: Baton wrote no CPU profile (did it exit cleanly on SIGTERM?)`);
         return;

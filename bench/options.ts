@@ -34,7 +34,7 @@ export interface BenchOptions {
 }
 
 export const USAGE = `usage: npm run bench -- [--quick] [--concurrency N] [--in-flight-per-type N] [--window S] [--warmup S]
-  [--levels 1000,10000] [--soak N] [--no-build] [--profile] [--out FILE]
+  [--starters N] [--levels 1000,10000] [--soak N] [--no-build] [--profile] [--out FILE]
   [--only ceiling,bullmq,simple3,steps13,update-v2,latency,in-flight,conductor,dapr-workflow,distributed]
   (--quick leaves out conductor and distributed unless --only names them)`;
 
@@ -55,7 +55,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
       flags.set(arg.slice(2), true);
     }
   }
-  const known = new Set(['quick', 'concurrency', 'in-flight-per-type', 'window', 'warmup', 'levels', 'soak', 'only', 'no-build', 'profile', 'out', 'help']);
+  const known = new Set(['quick', 'concurrency', 'starters', 'in-flight-per-type', 'window', 'warmup', 'levels', 'soak', 'only', 'no-build', 'profile', 'out', 'help']);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
   if (flags.has('help')) throw new UsageRequested();
 
@@ -93,7 +93,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
       pollTimeoutMs: 100,
       pollIntervalMs: 0,
       maxBackoffMs: 100,
-      starters: 8,
+      starters: num('starters', 8, 1),
     },
     inFlightPerType: num('in-flight-per-type', 32, 1),
     latencyLoad: 0.7,
