@@ -120,6 +120,8 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       reviveError: reviveBatonError,
       routingRetryBudgetMs: cfg.BATON_DAPR_ROUTING_RETRY_MS,
       maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
+      // Deadlines of executions that end within their activation never reach daprd; the recovery scan re-arms one a crash lost.
+      recoverableRemindersInMemory: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS > 0,
     });
     const { wakeUps, taskLimits } = createRedisLimits({ url: cfg.REDIS_URL, keyPrefix: prefix, onError: redisError });
     const dedupeRedis = redis();

@@ -12,6 +12,13 @@ export interface ActorContext {
   /** Sets (dueAt = epoch ms) or clears (null) the actor's reminder `name`. Survives restarts. */
   setReminder(name: string, dueAt: number | null): Promise<void>;
   /**
+   * Optional: a reminder the actor re-derives after a crash (its `recover` call, made by the periodic
+   * recovery scan, re-arms it). While this activation lives the host keeps it as a timer in memory and
+   * registers it durably only when the activation ends (deactivation, rebalancing, stop); cleared before
+   * that, it costs nothing. Absent where every reminder is cheap or nothing would recover it.
+   */
+  setRecoverableReminder?(name: string, dueAt: number | null): Promise<void>;
+  /**
    * Optional: a call of this actor to itself, run as a turn of its own after the current one, in this
    * process while the actor is active here (on Dapr: no round trip through the sidecar). Never await
    * it from inside a turn.

@@ -92,6 +92,30 @@ engineSuite('Dapr', missingDapr())(`counter actor on real daprd ${process.env.BA
     for (const { app } of apps) app.failReminders.left = 0;
   });
 
+  it('a recoverable reminder fires from memory while its actor stays active; cleared, it never fires', async () => {
+    const a = apps[0].app;
+    await a.host.invoke('Counter', 'recoverable-1', 'armRecoverable', { inMs: 300 });
+    await a.host.invoke('Counter', 'recoverable-2', 'armRecoverable', { inMs: 300 });
+    await a.host.invoke('Counter', 'recoverable-2', 'disarmRecoverable');
+    await eventually(async () => ((await a.host.invoke<{ fired: number }>('Counter', 'recoverable-1', 'get')).fired === 1 ? true : undefined), 'recoverable reminder', 60_000);
+    // A later reminder of the same actor, armed through daprd, shows that recoverable-2's would have fired by now.
+    await a.host.invoke('Counter', 'recoverable-2', 'arm', { inMs: 600 });
+    await eventually(async () => ((await a.host.invoke<{ fired: number }>('Counter', 'recoverable-2', 'get')).fired === 1 ? true : undefined), 'daprd reminder', 60_000);
+    const all = apps.flatMap(({ app }) => app.reminderDeliveries);
+    expect(all.filter((d) => d.startsWith('Counter/recoverable-1/'))).toEqual([]);
+    expect(all.filter((d) => d.startsWith('Counter/recoverable-2/'))).toEqual(['Counter/recoverable-2/wake']);
+    expect(apps.flatMap(({ app }) => app.reminders).filter((r) => r.startsWith('recoverable-2/'))).toEqual(['recoverable-2/wake']);
+  });
+
+  it('a recoverable reminder still pending when its actor deactivates is registered with daprd and fires through it', async () => {
+    const a = apps[0].app;
+    // Ephemeral actors go idle after 500 ms: daprd deactivates this one well before its reminder is due (30 s).
+    await a.host.invoke('Ephemeral', 'recoverable-3', 'armRecoverable', { inMs: 30_000 });
+    await eventually(() => (apps.some(({ app }) => app.deactivations.includes('Ephemeral/recoverable-3')) ? true : undefined), 'deactivation', 60_000);
+    await eventually(() => (apps.some(({ app }) => app.reminderDeliveries.includes('Ephemeral/recoverable-3/soon')) ? true : undefined), 'reminder from daprd', 60_000);
+    expect(apps.flatMap(({ app }) => app.reminders).filter((r) => r === 'recoverable-3/soon')).toEqual(['recoverable-3/soon']);
+  });
+
   it('delivers a Baton event after a RETRY, to one replica', async () => {
     const [{ app: a }, { app: b }] = apps;
     a.failEvents.left = 1;

@@ -37,15 +37,27 @@ export interface DaprActorHostOptions {
    * health check unregisters this replica from placement before its actors are deactivated.
    */
   drainMs?: number;
+  /**
+   * Offer `setRecoverableReminder` (in-memory timers while an activation lives, registered with daprd
+   * when it ends). Only when something re-derives them after a crash: the recovery scan.
+   */
+  recoverableRemindersInMemory?: boolean;
   /** Clock, injectable for tests. */
   now?: () => number;
 }
 
 interface Activation {
+  type: string;
+  id: string;
   actor: Actor;
   /** The due time each reminder was last armed with in this activation; skips identical re-registration. */
   armed: Map<string, number | null>;
+  /** Recoverable reminders held as timers of this activation; registered with daprd when it ends. */
+  local: Map<string, { dueAt: number; timer: NodeJS.Timeout }>;
 }
+
+/** Longest delay a Node timer takes; a recoverable reminder due later is registered with daprd at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const keyOf = (type: string, id: string): string => `${type}||${id}`;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -222,7 +234,10 @@ export class DaprActorHost implements ActorHost {
       try {
         return await body(activation.actor, activation);
       } catch (err) {
-        if (err instanceof ActorDeactivated) this.active.delete(key); // next call re-activates and reloads
+        if (err instanceof ActorDeactivated && this.active.get(key) === activation) {
+          this.active.delete(key); // next call re-activates and reloads
+          await this.persistLocalReminders(activation);
+        }
         throw err;
       }
     });
@@ -235,29 +250,46 @@ export class DaprActorHost implements ActorHost {
     const factory = this.factories.get(type);
     if (!factory) throw new Error(`actor type ${type} is not registered`);
     const armed = new Map<string, number | null>();
-    const actor = factory(this.context(type, id, armed));
+    const local: Activation['local'] = new Map();
+    const actor = factory(this.context(type, id, armed, local));
     await actor.onActivate?.();
-    const activation = { actor, armed };
+    const activation: Activation = { type, id, actor, armed, local };
     this.active.set(key, activation);
     return activation;
   }
 
-  private context(type: string, id: string, armed: Map<string, number | null>): ActorContext {
+  private context(type: string, id: string, armed: Activation['armed'], local: Activation['local']): ActorContext {
     const api = this.api;
     const state: ActorStateStore = {
       get: async <T>(key: string) => (await api.getState(type, id, key)) as T | undefined,
       transact: (ops) => api.transactState(type, id, ops),
     };
+    const setReminder = async (name: string, dueAt: number | null): Promise<void> => {
+      if (armed.has(name) && armed.get(name) === dueAt) return;
+      if (dueAt === null) await api.deleteReminder(type, id, name);
+      else await api.setReminder(type, id, name, dueAt - this.now(), { dueAt }, `${this.reminderRetryMs}ms`);
+      armed.set(name, dueAt);
+    };
+    const setRecoverableReminder = async (name: string, dueAt: number | null): Promise<void> => {
+      const held = local.get(name);
+      if (held) clearTimeout(held.timer);
+      local.delete(name);
+      if (dueAt === null) {
+        // Only one this activation registered with daprd costs a call; an older one fires once and finds nothing due.
+        if (armed.get(name) != null) await setReminder(name, null);
+        return;
+      }
+      if (dueAt - this.now() > MAX_TIMER_MS) return setReminder(name, dueAt);
+      const timer = setTimeout(() => this.fireLocalReminder(type, id, name, timer), Math.max(0, dueAt - this.now()));
+      timer.unref();
+      local.set(name, { dueAt, timer });
+    };
     return {
       type,
       id,
       state,
-      setReminder: async (name, dueAt) => {
-        if (armed.has(name) && armed.get(name) === dueAt) return;
-        if (dueAt === null) await api.deleteReminder(type, id, name);
-        else await api.setReminder(type, id, name, dueAt - this.now(), { dueAt }, `${this.reminderRetryMs}ms`);
-        armed.set(name, dueAt);
-      },
+      setReminder,
+      ...(this.opts.recoverableRemindersInMemory ? { setRecoverableReminder } : {}),
       // Local while the activation is here; once it moved (or is stopping), through the sidecar like any call.
       callSelf: (method, arg) => {
         const key = keyOf(type, id);
@@ -271,7 +303,38 @@ export class DaprActorHost implements ActorHost {
     const activation = this.active.get(key);
     if (!activation) return; // daprd may deactivate ids this process never held (e.g. after a restart)
     this.active.delete(key);
+    await this.persistLocalReminders(activation);
     await activation.actor.onDeactivate?.();
+  }
+
+  /** A recoverable reminder's timer ran out: its turn, unless it was re-armed, cleared or its activation ended since. */
+  private fireLocalReminder(type: string, id: string, name: string, timer: NodeJS.Timeout): void {
+    if (this.active.get(keyOf(type, id))?.local.get(name)?.timer !== timer) return; // the activation ended: daprd holds it now
+    this.turn(type, id, async (actor, activation) => {
+      if (activation.local.get(name)?.timer !== timer) return;
+      activation.local.delete(name);
+      await actor.onReminder(name);
+    }).catch(async (err: unknown) => {
+      this.log.warn({ err, type, id, reminder: name }, 'reminder turn failed; re-arming with daprd');
+      await this.api.setReminder(type, id, name, this.reminderRetryMs, { retry: true }, `${this.reminderRetryMs}ms`).catch((rearmErr: unknown) =>
+        this.log.error({ err: rearmErr, type, id, reminder: name }, 'could not re-arm reminder; the recovery scan re-arms it'),
+      );
+    });
+  }
+
+  /** The activation ends: its recoverable reminders still pending become daprd reminders. */
+  private async persistLocalReminders(a: Activation): Promise<void> {
+    const pending = [...a.local];
+    a.local.clear();
+    for (const [name, { dueAt, timer }] of pending) {
+      clearTimeout(timer);
+      try {
+        await this.api.setReminder(a.type, a.id, name, Math.max(0, dueAt - this.now()), { dueAt }, `${this.reminderRetryMs}ms`);
+        a.armed.set(name, dueAt);
+      } catch (err) {
+        this.log.warn({ err, type: a.type, id: a.id, reminder: name }, 'could not register a reminder at deactivation; the recovery scan re-arms it');
+      }
+    }
   }
 }
 

@@ -39,6 +39,8 @@ export interface CounterApp {
   deactivations: string[];
   /** Reminder turns seen: `<id>/<name>`. */
   reminders: string[];
+  /** Reminders daprd delivered (a recoverable one fired from memory never shows here): `<type>/<id>/<name>`. */
+  reminderDeliveries: string[];
   /** Reminder turns still to fail on purpose. */
   failReminders: { left: number };
   /** Largest number of turns seen running at once on one actor id. */
@@ -73,6 +75,7 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
     actorIdleTimeout: '1h',
     entitiesConfig: { Ephemeral: { actorIdleTimeout: '500ms' } },
     reminderRetryMs: 300,
+    recoverableRemindersInMemory: true,
   });
   const bus = new DaprEventBus({
     client,
@@ -94,6 +97,7 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
     activations: [],
     deactivations: [],
     reminders: [],
+    reminderDeliveries: [],
     failReminders: { left: 0 },
     maxConcurrentTurns: 0,
     deliveries: [],
@@ -137,6 +141,12 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
               return null;
             case 'disarm':
               await ctx.setReminder('wake', null);
+              return null;
+            case 'armRecoverable':
+              await ctx.setRecoverableReminder!('soon', Date.now() + (arg as { inMs: number }).inMs);
+              return null;
+            case 'disarmRecoverable':
+              await ctx.setRecoverableReminder!('soon', null);
               return null;
             case 'echo':
               return arg;
@@ -192,6 +202,8 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
   web.use((req, _res, next) => {
     const m = /^\/actors\/([^/]+)\/([^/]+)\/method\/([^/]+)$/.exec(req.path);
     if (m && req.method === 'PUT') app.deliveries.push(`${m[1]}/${m[2]}/${m[3]}`);
+    const r = /^\/actors\/([^/]+)\/([^/]+)\/method\/remind\/(.+)$/.exec(req.path);
+    if (r && req.method === 'PUT') app.reminderDeliveries.push(`${r[1]}/${r[2]}/${r[3]}`);
     next();
   });
   web.use(host.router());
