@@ -101,6 +101,8 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
       const port = await freePort();
       app = createServer((_q, s) => s.end()).listen(port, '127.0.0.1');
       sidecar = await cluster.addForeignSidecar('worker-app', 'worker-app', port);
+      // A new sidecar finds Baton's app id a little after it is up (it failed this test once under load): wait for an invocation to get through.
+      await eventually(async () => (await call(`http://127.0.0.1:${sidecar.daprHttpPort}/v1.0/invoke/${APP_ID}/method`, 'GET', '/health')).status === 200, 120_000, 250);
     });
     afterAll(async () => {
       await sidecar?.stop();
