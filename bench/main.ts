@@ -20,7 +20,7 @@ import { RunningRedis, startRedis } from './processes/redis-server';
 import { buildLatest, ConductorFigures, DistributedFigures, InFlightFigures, Machine, Outcome, perTask, RunRecord } from './report/results';
 import { fmt, renderReport } from './report/table';
 import { CpuProfile, hotFunctions } from './stats/cpu-profile';
-import { judgeRssTrend, RssSample } from './stats/rss-trend';
+import { judgeHeapFloor, judgeRssTrend, type HeapSample, RssSample } from './stats/rss-trend';
 
 const log = (msg: string): void => {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
@@ -454,6 +454,7 @@ class Bench {
     const outcome = await this.withBaton(label, async (baton) => {
       const pid = baton.child.pid;
       const samples: RssSample[] = [];
+      const heap: HeapSample[] = [];
       const r = await this.drive<ThroughputResult>(
         {
           kind: 'closed-loop',
@@ -475,6 +476,7 @@ class Bench {
           } catch {
             /* the process is gone; the outcome says why */
           }
+          void usedHeapMb(baton.baseUrl).then((mb) => mb !== undefined && heap.push({ completedWorkflows: Number(data.completedWorkflows), heapUsedMb: mb }));
         },
       );
       cpuCores = r.cpuCores;
@@ -484,6 +486,7 @@ class Bench {
         this.run.memory.soakCompleted = last?.completedWorkflows ?? null;
         this.run.memory.rssMbAfterSoak = last?.rssMb ?? null;
         this.run.memory.trend = judgeRssTrend(samples);
+        this.run.memory.heapFloor = judgeHeapFloor(heap.sort((a, b) => a.completedWorkflows - b.completedWorkflows));
       }
       log(`  ${fmt(r.result.tasksPerSecond)} tasks/s, ${fmt(r.result.workflowsPerSecond, 1)} workflows/s, errors ${r.result.errors.count}`);
       return r.result;
@@ -625,3 +628,14 @@ main().catch((e: unknown) => {
   process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });
+
+/** Baton's used JS heap in MB from its Prometheus endpoint (`nodejs_heap_size_used_bytes`); undefined when unreadable. */
+async function usedHeapMb(baseUrl: string): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(2000) })).text();
+    const m = /^nodejs_heap_size_used_bytes (\S+)$/m.exec(text);
+    return m ? Number(m[1]) / 1048576 : undefined;
+  } catch {
+    return undefined;
+  }
+}

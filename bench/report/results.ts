@@ -4,7 +4,7 @@ import type { ProxyCounts } from '../processes/counting-proxy';
 import type { StoreDelta } from '../processes/store-counters';
 import { ratio } from '../stats/rates';
 import type { HotFunction } from '../stats/cpu-profile';
-import type { RssSample, RssTrend } from '../stats/rss-trend';
+import type { RssSample, RssTrend, HeapFloor } from '../stats/rss-trend';
 
 /** What the orchestrator read about the process under test during a phase's window. */
 export interface ServerFigures {
@@ -138,6 +138,8 @@ export interface RunRecord {
     rssMbAfterSoak: number | null;
     samples: RssSample[];
     trend: RssTrend | null;
+    /** The used JS heap's floor over the soak (from Baton's /metrics); null when not read. */
+    heapFloor?: HeapFloor | null;
   };
 }
 

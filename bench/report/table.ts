@@ -181,6 +181,10 @@ export function renderReport(j: LatestJson): string {
     out.push(`whole soak: first reading ${fmt(t.firstMb)} MB, highest ${fmt(t.maxMb)} MB`);
     out.push(`second half: ${fmt(t.baselineMb)} MB -> ${fmt(t.finalMb)} MB (${t.growthMb >= 0 ? '+' : ''}${t.growthMb} MB, trend ${t.slopeMbPer10k} MB per 10k workflows): ${t.flat ? 'flat' : 'GROWING'}`);
   }
+  if (mem.heapFloor) {
+    const h = mem.heapFloor;
+    out.push(`used JS heap, lowest reading per half of the second half (what stays alive): ${fmt(h.firstHalfMb)} MB -> ${fmt(h.secondHalfMb)} MB (${h.growthMb >= 0 ? '+' : ''}${h.growthMb} MB): ${h.flat ? 'flat' : 'GROWING'}`);
+  }
   out.push('');
 
   if (d.profiles) {

@@ -64,3 +64,46 @@ function leastSquaresSlope(points: readonly RssSample[]): number {
   }
   return den === 0 ? 0 : num / den;
 }
+
+export interface HeapSample {
+  completedWorkflows: number;
+  /** V8's used heap as Baton's /metrics reports it (`nodejs_heap_size_used_bytes`), in MB. */
+  heapUsedMb: number;
+}
+
+export interface HeapFloor {
+  firstHalfMb: number;
+  secondHalfMb: number;
+  growthMb: number;
+  flat: boolean;
+  rule: string;
+}
+
+/**
+ * What the process keeps alive, as opposed to what V8 keeps reserved: the used heap swings between
+ * collections, and its lowest reading over a stretch of the run approaches the live objects after a
+ * major GC. Over the steady part (from `warmupShare` of the final count) the floor of its second half
+ * is compared with the floor of its first; RSS alone also follows the heap V8 reserves and keeps.
+ */
+export function judgeHeapFloor(samples: readonly HeapSample[], opts: { warmupShare?: number; absoluteMb?: number; relative?: number } = {}): HeapFloor | null {
+  const warmupShare = opts.warmupShare ?? 0.5;
+  const absoluteMb = opts.absoluteMb ?? 8;
+  const relative = opts.relative ?? 0.1;
+  if (samples.length < 4) return null;
+  const last = samples[samples.length - 1] as HeapSample;
+  const steady = samples.filter((s) => s.completedWorkflows >= last.completedWorkflows * warmupShare);
+  if (steady.length < 4) return null;
+  const mid = (steady[0]!.completedWorkflows + last.completedWorkflows) / 2;
+  const floor = (xs: readonly HeapSample[]): number => Math.min(...xs.map((x) => x.heapUsedMb));
+  const firstHalfMb = floor(steady.filter((s) => s.completedWorkflows < mid));
+  const secondHalfMb = floor(steady.filter((s) => s.completedWorkflows >= mid));
+  const growthMb = Math.round((secondHalfMb - firstHalfMb) * 10) / 10;
+  const allowed = Math.max(absoluteMb, relative * firstHalfMb);
+  return {
+    firstHalfMb: Math.round(firstHalfMb * 10) / 10,
+    secondHalfMb: Math.round(secondHalfMb * 10) / 10,
+    growthMb,
+    flat: growthMb <= allowed,
+    rule: `lowest used heap of each half from ${steady[0]!.completedWorkflows} to ${last.completedWorkflows} workflows, growth <= max(${absoluteMb} MB, ${relative * 100}% of the first)`,
+  };
+}

@@ -1,6 +1,6 @@
 import { kbToMb, parseProcStatCpuTicks, parseProcStatus } from '../../../bench/stats/proc';
 import { ratesBetween, ratio } from '../../../bench/stats/rates';
-import { judgeRssTrend } from '../../../bench/stats/rss-trend';
+import { judgeHeapFloor, judgeRssTrend } from '../../../bench/stats/rss-trend';
 
 describe('ratesBetween', () => {
   it('divides counter growth by the window length in seconds', () => {
@@ -77,5 +77,26 @@ describe('judgeRssTrend', () => {
 
   it('needs at least two samples after the warm-up', () => {
     expect(judgeRssTrend([{ completedWorkflows: 10, rssMb: 50 }])).toBeNull();
+  });
+});
+
+describe('judgeHeapFloor', () => {
+  // One reading per 1,000 workflows; the used heap saws between collections (floor + 0..150 MB).
+  const run = (floor: (n: number) => number) =>
+    Array.from({ length: 101 }, (_, i) => ({ completedWorkflows: i * 1000, heapUsedMb: floor(i * 1000) + ((i * 37) % 10) * 15 }));
+
+  it('calls a sawtooth over a steady floor flat, whatever the peaks', () => {
+    const h = judgeHeapFloor(run(() => 60));
+    expect(h).toMatchObject({ firstHalfMb: 60, secondHalfMb: 60, growthMb: 0, flat: true });
+  });
+
+  it('calls a floor that rises by 30 MB over the second half growing', () => {
+    const h = judgeHeapFloor(run((n) => 60 + Math.max(0, n - 50_000) / 50_000 * 30));
+    expect(h?.flat).toBe(false);
+    expect(h?.growthMb).toBeGreaterThan(10);
+  });
+
+  it('needs a few readings', () => {
+    expect(judgeHeapFloor([{ completedWorkflows: 1, heapUsedMb: 1 }])).toBeNull();
   });
 });
