@@ -156,6 +156,26 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     await res.body.dump();
   });
 
+  it('a recoverable reminder fires from memory while its actor is active; the sidecar never holds it', async () => {
+    const [a] = apps;
+    await a.host.invoke('Counter', 'recoverable-1', 'armRecoverable', { inMs: 200 });
+    const res = await request(`http://127.0.0.1:${sidecarPort.get(a.port)}/v1.0/actors/Counter/recoverable-1/reminders/soon`);
+    expect(res.statusCode).toBe(500); // not registered with the sidecar
+    await res.body.dump();
+    await eventually(async () => ((await a.host.invoke<{ fired: number }>('Counter', 'recoverable-1', 'get')).fired === 1 ? true : undefined), 'recoverable reminder');
+    expect(cluster.reminderFires.filter((f) => f.id === 'recoverable-1')).toEqual([]);
+  });
+
+  it('a recoverable reminder pending at deactivation is registered with the sidecar and fires through it', async () => {
+    const [a] = apps;
+    const r = await a.host.invoke<{ host: string }>('Ephemeral', 'recoverable-2', 'get');
+    const owner = apps.find((x) => x.name === r.host)!;
+    await a.host.invoke('Ephemeral', 'recoverable-2', 'armRecoverable', { inMs: 5000 });
+    await eventually(() => (owner.deactivations.includes('Ephemeral/recoverable-2') ? true : undefined), 'idle deactivation');
+    await eventually(() => (cluster.reminderFires.some((f) => f.id === 'recoverable-2' && f.name === 'soon' && f.status === 200) ? true : undefined), 'reminder fired by the sidecar');
+    expect(owner.reminders.filter((x) => x === 'recoverable-2/soon')).toEqual(['recoverable-2/soon']);
+  });
+
   it('deactivates idle actors (entitiesConfig idle timeout) through DELETE', async () => {
     const [a] = apps;
     const r = await a.host.invoke<{ host: string }>('Ephemeral', 'idle-1', 'get');
