@@ -68,7 +68,7 @@ describe('schedule definitions', () => {
   it.each([
     ['a five-field cron', { cronExpression: '* * * * *' }, /6 fields/],
     ['an hour out of range', { cronExpression: '0 0 25 * * *' }, /Invalid cron expression/],
-    ['W, which Baton does not support', { cronExpression: '0 0 0 15W * *' }, /Invalid cron expression/],
+    ['W with a day of week', { cronExpression: '0 0 0 15W * MON' }, /day-of-week must be/],
     ['an unknown zone', { zoneId: 'Mars/Olympus' }, /Invalid zoneId/],
     ['no cron', { cronExpression: undefined }, /Validation failed/],
     ['no start request', { startWorkflowRequest: undefined }, /Validation failed/],
