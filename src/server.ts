@@ -1,4 +1,3 @@
-import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import os from 'node:os';
 import pino, { type Logger } from 'pino';
@@ -39,17 +38,9 @@ import { PrometheusMetrics } from './metrics/prometheus-metrics';
 import { timedCalls } from './metrics/timed-calls';
 import { observedActor } from './telemetry/observed-actors';
 import { createTracing } from './telemetry/tracing';
+import { derivedUuid, newId } from './ids';
 
 const VERSION = '0.1.0';
-
-/** Name-based UUID (v5 layout over SHA-1) so re-run effects start the same workflow once. */
-export function derivedUuid(seed: string): string {
-  const h = createHash('sha1').update(seed).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
-}
 
 export interface RunningServer {
   port: number;
@@ -111,7 +102,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const waiter = new ExecutionWaiter();
   const env = (): EngineEnv => ({
     now: Date.now(),
-    newId: randomUUID,
+    newId,
     derivedId: derivedUuid,
     doWhileMaxIterations: cfg.BATON_DO_WHILE_MAX_ITERATIONS,
     jsonPathMaxSteps: cfg.BATON_JSONPATH_MAX_STEPS,

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { newId } from '../ids';
 import type { WorkflowDef } from '../model/definitions';
 import { walkTasks } from '../model/definitions';
 import type { Task, Workflow } from '../model/execution';
@@ -57,7 +57,7 @@ export class WorkflowService {
     if (req.input === null && !req.externalInputPayloadStoragePath) throw badRequest('NULL input passed when starting workflow');
     const def = await this.pinSubWorkflows(await this.resolveDef(req));
     await this.schemas?.checkWorkflowInput(def, req.input ?? {});
-    const workflowId = opts.workflowId ?? randomUUID();
+    const workflowId = opts.workflowId ?? newId();
     const launch = () => this.actor(workflowId).start({ workflowId, def, request: req, event: opts.event, fresh: opts.workflowId === undefined });
     if (req.idempotencyKey && this.keys) return this.startWithKey(this.keys, def.name, req, req.idempotencyKey, workflowId, launch);
     await launch();

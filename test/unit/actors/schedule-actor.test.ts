@@ -6,7 +6,7 @@ import { ApiError } from '../../../src/services/errors';
 import type { StartWorkflowRequest } from '../../../src/model/requests';
 import type { WorkflowSchedule } from '../../../src/model/schedules';
 import { openSqliteStores, type SqliteStores } from '../../../src/store/sqlite';
-import { derivedUuid } from '../../../src/server';
+import { derivedUuid } from '../../../src/ids';
 import { FakeActorContext } from './fake-actor-context';
 
 // The ScheduleActor over the real SQLite schedule store, a fixed clock and a recording starter
