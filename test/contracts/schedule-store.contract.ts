@@ -113,6 +113,38 @@ export function describeScheduleStoreContract(name: string, open: () => Promise<
       expect(again.results[3]).toMatchObject({ state: 'FAILED', reason: 'again' });
     });
 
+    test('executions over several days and schedules: pages in order, counted in full', async () => {
+      const a = fresh('da');
+      const b = fresh('db');
+      await u.store.putSchedule(schedule(a));
+      await u.store.putSchedule(schedule(b));
+      const DAY = 24 * 3600_000;
+      // Three days back to today, two schedules, a few firings each (some days empty for one of them).
+      const times: Array<[string, number]> = [];
+      for (let d = 0; d < 4; d++) {
+        for (let i = 0; i < 3; i++) times.push([a, NOW - d * DAY - i * 60_000]);
+        if (d !== 1) for (let i = 0; i < 2; i++) times.push([b, NOW - d * DAY - i * 60_000 - 30_000]);
+      }
+      for (const [name, t] of times) await u.store.putExecution(execution(name, t));
+      const newest = times.map(([name, t]) => `${name}-${t}`).sort((x, y) => Number(y.split('-').pop()) - Number(x.split('-').pop()));
+      const ids = (r: { results: ScheduleExecution[] }): string[] => r.results.map((e) => e.executionId);
+      const ours = (r: { results: ScheduleExecution[] }): string[] => ids(r).filter((id) => id.startsWith(a) || id.startsWith(b));
+
+      const one = await u.store.searchExecutions({ scheduleName: a, start: 2, size: 4 });
+      expect(one.totalHits).toBe(12);
+      expect(ids(one)).toEqual(newest.filter((id) => id.startsWith(a)).slice(2, 6));
+      const oldest = await u.store.searchExecutions({ scheduleName: b, start: 1, size: 3, ascending: true });
+      expect(oldest.totalHits).toBe(6);
+      expect(ids(oldest)).toEqual(newest.filter((id) => id.startsWith(b)).reverse().slice(1, 4));
+      // Across every schedule (others' executions may share the store): ours keep their order and all count.
+      const every = await u.store.searchExecutions({ start: 0, size: 1000 });
+      expect(ours(every)).toEqual(newest);
+      const tail = await u.store.searchExecutions({ scheduleName: a, start: 10, size: 10 });
+      expect(ids(tail)).toEqual(newest.filter((id) => id.startsWith(a)).slice(10));
+      expect(tail.totalHits).toBe(12);
+      expect((await u.store.searchExecutions({ scheduleName: a, start: 20, size: 10 })).results).toEqual([]);
+    });
+
     test('pause all is a durable switch', async () => {
       await u.store.setAllPaused(true);
       expect(await u.store.allPaused()).toBe(true);

@@ -7,6 +7,8 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Execution rows expire after this (the SQLite store keeps the same span). */
 export const SCHEDULE_EXECUTION_TTL_SECONDS = 7 * 24 * 3600;
 const PAGE = 500;
+/** Partitions read at once when a page spans many schedules. */
+const PARALLEL_READS = 16;
 
 /** Schedules over Cassandra (migration 004); the slot mark moves by lightweight transactions only. */
 export class CassandraScheduleStore implements ScheduleStore {
@@ -30,6 +32,9 @@ export class CassandraScheduleStore implements ScheduleStore {
       moveSlot: `UPDATE ${ks}.schedule_slots SET last_slot = ? WHERE name = ? IF last_slot = ?`,
       putExec: `INSERT INTO ${ks}.schedule_executions (schedule_name, day, scheduled_time, execution_id, state, execution_json) VALUES (?, ?, ?, ?, ?, ?) USING TTL ${SCHEDULE_EXECUTION_TTL_SECONDS}`,
       execs: `SELECT execution_json FROM ${ks}.schedule_executions WHERE schedule_name = ? AND day = ?`,
+      newest: `SELECT execution_json FROM ${ks}.schedule_executions WHERE schedule_name = ? AND day = ? LIMIT ?`,
+      oldest: `SELECT execution_json FROM ${ks}.schedule_executions WHERE schedule_name = ? AND day = ? ORDER BY scheduled_time ASC LIMIT ?`,
+      count: `SELECT COUNT(*) AS n FROM ${ks}.schedule_executions WHERE schedule_name = ? AND day = ?`,
       setSetting: `INSERT INTO ${ks}.scheduler_settings (name, value) VALUES (?, ?)`,
       getSetting: `SELECT value FROM ${ks}.scheduler_settings WHERE name = ?`,
     };
@@ -82,27 +87,63 @@ export class CassandraScheduleStore implements ScheduleStore {
     await this.client.execute(this.q.putExec, [e.scheduleName, day, types.Long.fromNumber(e.scheduledTime), e.executionId, e.state, JSON.stringify(e)], this.opts());
   }
   async searchExecutions(q: ScheduleExecutionQuery): Promise<{ results: ScheduleExecution[]; totalHits: number }> {
-    // Partitions are (schedule, day): read the days of the retention span of every schedule asked for, newest first.
+    // Partitions are (schedule, day) over the retention span; the schedules asked for, newest day first.
     const names = q.scheduleName !== undefined ? [q.scheduleName] : (await this.listSchedules()).map((s) => s.name);
     const today = Math.floor(this.now() / DAY_MS);
     const days = Array.from({ length: SCHEDULE_EXECUTION_TTL_SECONDS / 86400 + 2 }, (_, i) => today + 1 - i);
-    const all: ScheduleExecution[] = [];
-    for (const name of names) {
-      for (const day of days) {
-        let pageState: string | undefined;
-        do {
-          const rs = await this.client.execute(this.q.execs, [name, day], this.opts({ fetchSize: PAGE, pageState }));
-          for (const r of rs.rows) all.push(JSON.parse(r.get('execution_json') as string) as ScheduleExecution);
-          pageState = rs.pageState ?? undefined;
-        } while (pageState);
-      }
+    if (q.ascending) days.reverse();
+    const order = executionOrder(q.ascending === true);
+    const filtered = q.workflowName !== undefined || q.state !== undefined || q.text !== undefined;
+    if (filtered) {
+      // Filters are on the JSON, not the key: every row of the span is read and matched here.
+      const all: ScheduleExecution[] = [];
+      for (const name of names) for (const rows of await Promise.all(days.map((day) => this.readPartition(name, day)))) all.push(...rows);
+      const hits = all
+        .filter((e) => (q.workflowName === undefined || e.workflowName === q.workflowName) && (q.state === undefined || e.state === q.state))
+        .filter((e) => q.text === undefined || e.scheduleName === q.text || e.workflowName === q.text || e.workflowId === q.text)
+        .sort(order);
+      return { results: hits.slice(q.start, q.start + q.size), totalHits: hits.length };
     }
-    const hits = all
-      .filter((e) => (q.workflowName === undefined || e.workflowName === q.workflowName) && (q.state === undefined || e.state === q.state))
-      .filter((e) => q.text === undefined || e.scheduleName === q.text || e.workflowName === q.text || e.workflowId === q.text)
-      .sort((a, b) => (q.ascending ? a.scheduledTime - b.scheduledTime : b.scheduledTime - a.scheduledTime) || a.executionId.localeCompare(b.executionId));
-    return { results: hits.slice(q.start, q.start + q.size), totalHits: hits.length };
+    // Unfiltered (the console's list of one schedule): counted per partition, then only the rows up to the
+    // page's end are read, day by day in the asked order, each partition in its clustering order (or reversed).
+    // One schedule's days at a time in parallel: a bounded number of requests in flight however many schedules there are.
+    const counts: number[][] = [];
+    for (const name of names) counts.push(await Promise.all(days.map((day) => this.countPartition(name, day))));
+    const totalHits = counts.flat().reduce((a, b) => a + b, 0);
+    const end = Math.min(q.start + q.size, totalHits);
+    const taken: ScheduleExecution[] = [];
+    for (let d = 0; d < days.length && taken.length < end; d++) {
+      const wanted = end - taken.length;
+      const sources = names.filter((_, n) => counts[n]![d]! > 0);
+      const rows: ScheduleExecution[] = [];
+      for (let i = 0; i < sources.length; i += PARALLEL_READS) {
+        const slice = sources.slice(i, i + PARALLEL_READS);
+        for (const r of await Promise.all(slice.map((name) => this.readPartition(name, days[d]!, { limit: wanted, ascending: q.ascending === true })))) rows.push(...r);
+      }
+      taken.push(...rows.sort(order).slice(0, wanted));
+    }
+    return { results: taken.slice(q.start, end), totalHits };
   }
+
+  private async countPartition(name: string, day: number): Promise<number> {
+    const row = (await this.client.execute(this.q.count, [name, day], this.opts())).first();
+    return row ? (row.get('n') as types.Long).toNumber() : 0;
+  }
+
+  /** One (schedule, day) partition: all of it, or its first `limit` rows newest (or oldest) first. */
+  private async readPartition(name: string, day: number, page?: { limit: number; ascending: boolean }): Promise<ScheduleExecution[]> {
+    const query = page ? (page.ascending ? this.q.oldest : this.q.newest) : this.q.execs;
+    const params = page ? [name, day, page.limit] : [name, day];
+    const out: ScheduleExecution[] = [];
+    let pageState: string | undefined;
+    do {
+      const rs = await this.client.execute(query, params, this.opts({ fetchSize: PAGE, pageState }));
+      for (const r of rs.rows) out.push(JSON.parse(r.get('execution_json') as string) as ScheduleExecution);
+      pageState = rs.pageState ?? undefined;
+    } while (pageState);
+    return out;
+  }
+
   async setAllPaused(paused: boolean): Promise<void> {
     await this.client.execute(this.q.setSetting, ['allPaused', String(paused)], this.opts());
   }
@@ -110,3 +151,9 @@ export class CassandraScheduleStore implements ScheduleStore {
     return (await this.client.execute(this.q.getSetting, ['allPaused'], this.opts())).first()?.get('value') === 'true';
   }
 }
+
+/** Newest first (oldest first when ascending), ties by execution id: the order of the SQLite store too. */
+const executionOrder =
+  (ascending: boolean) =>
+  (a: ScheduleExecution, b: ScheduleExecution): number =>
+    (ascending ? a.scheduledTime - b.scheduledTime : b.scheduledTime - a.scheduledTime) || a.executionId.localeCompare(b.executionId);
