@@ -96,7 +96,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const queueStore = adapters.queues;
   const queues = queueStore ? (id: string) => queueStore.partition(id) : (id: string) => queueActor(host, id);
   const tasks = new TaskService({ host, queues, partitions, store: stores.executions, metadata, limits, wakeUps, log, directory: adapters.directory, directoryRefreshMs: adapters.directoryRefreshMs, longPolls: new LongPollSlots(cfg.BATON_MAX_LONG_POLLS_PER_CLIENT) });
-  const effects = new EffectRunner({ host, queues, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log });
+  const schemaEnforcer = new SchemaEnforcer(stores.schemas, stores.executions, (name) => metadata.taskDef(name), () => metadata.anyTaskOutputSchema());
+  const effects = new EffectRunner({ host, queues, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log, schemas: schemaEnforcer });
   const hostName = os.hostname();
   // Wakes execute/signal requests waiting on an execution as soon as one of its turns commits.
   const waiter = new ExecutionWaiter();
@@ -150,7 +151,6 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       return byQueue;
     });
   adapters.onTaskCompletion(completionHandler(host, log));
-  const schemaEnforcer = new SchemaEnforcer(stores.schemas, stores.executions, (name) => metadata.taskDef(name), () => metadata.anyTaskOutputSchema());
   const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer);
   registerActor(ScheduleCalls.type, (ctx) =>
     new ScheduleActor(ctx, {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { WorkflowDef } from '../model/definitions';
 import type { Effect } from '../model/effects';
 import type { QueuePartitionAccess } from '../queues/ports';
 import { workflowActor } from '../actors/protocol/workflow-protocol';
@@ -12,6 +13,8 @@ import type { ExecutionStore } from '../store/ports';
 import type { Indexer } from './indexer';
 import type { MetadataService } from './metadata-service';
 import type { QueuePartitions } from './queues';
+import { ApiError } from './errors';
+import type { SchemaEnforcer } from './schema-enforcer';
 
 /** Carries out what turns owe: queue pushes and removals, child starts, parent notifications, events. */
 export class EffectRunner {
@@ -27,6 +30,8 @@ export class EffectRunner {
       limits: TaskLimits;
       wakeUps: WakeUps;
       log: Logger;
+      /** Checks a child's input against its definition's input schema, as a start through the API is. */
+      schemas?: SchemaEnforcer;
     },
   ) {}
 
@@ -82,25 +87,42 @@ export class EffectRunner {
     for (const e of effects) await this.runOne(workflowId, e);
   }
 
+  /** Why the definition's input schema refuses a child's input, if it does. */
+  private async inputProblem(def: WorkflowDef, input: Record<string, unknown>): Promise<string | undefined> {
+    try {
+      await this.deps.schemas?.checkWorkflowInput(def, input);
+      return undefined;
+    } catch (e) {
+      if (e instanceof ApiError) return e.message;
+      throw e;
+    }
+  }
+
+  /** A start that cannot happen: a SUB_WORKFLOW task fails saying why; other starts (START_WORKFLOW, failure workflows) are logged. */
+  private async refuseStart(workflowId: string, e: Extract<Effect, { kind: 'startWorkflow' }>, reason: string): Promise<void> {
+    if (!e.parent) {
+      this.deps.log.warn({ workflowId, reason }, 'could not start workflow');
+      return;
+    }
+    await workflowActor(this.deps.host, e.parent.workflowId).update({
+      workflowInstanceId: e.parent.workflowId,
+      taskId: e.parent.taskId,
+      status: 'FAILED',
+      reasonForIncompletion: reason,
+      outputData: { subWorkflowId: e.workflowId },
+    });
+  }
+
   private async runOne(workflowId: string, e: Effect): Promise<void> {
     const { host, store, metadata } = this.deps;
     switch (e.kind) {
       case 'startWorkflow': {
         const req = e.request;
         const def = req.workflowDef ?? (await metadata.getWorkflowDef(req.name, req.version ?? undefined));
-        if (!def) {
-          const reason = `No such workflow found by name: ${req.name}, version: ${req.version ?? null}`;
-          if (e.parent) {
-            await workflowActor(host, e.parent.workflowId).update({
-              workflowInstanceId: e.parent.workflowId,
-              taskId: e.parent.taskId,
-              status: 'FAILED',
-              reasonForIncompletion: reason,
-              outputData: { subWorkflowId: e.workflowId },
-            });
-          } else this.deps.log.warn({ workflowId, reason }, 'could not start workflow');
-          return;
-        }
+        if (!def) return this.refuseStart(workflowId, e, `No such workflow found by name: ${req.name}, version: ${req.version ?? null}`);
+        const invalid = await this.inputProblem(def, req.input ?? {});
+        // A re-run of this effect after the child started (and its definition's schema changed since) leaves it be.
+        if (invalid && !(await store.load(e.workflowId))) return this.refuseStart(workflowId, e, invalid);
         await workflowActor(host, e.workflowId).start({ workflowId: e.workflowId, def, request: req, parent: e.parent, event: e.event });
         return;
       }

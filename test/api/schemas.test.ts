@@ -4,7 +4,8 @@ import { startSdkHarness, uniqueName, type SdkHarness } from '../support/sdk';
 
 // JSON schemas: the /api/schema API through the JS SDK's SchemaClient and over REST, and their
 // enforcement: a start whose input breaks the workflow's input schema is a 400 that starts nothing; a
-// worker's COMPLETED result whose output breaks its task definition's output schema fails the task.
+// worker's COMPLETED result whose output breaks its task definition's output schema fails the task;
+// a SUB_WORKFLOW whose input breaks the child's input schema fails.
 
 let h: SdkHarness;
 let schemas: SchemaClient;
@@ -89,6 +90,28 @@ describe('enforcement', () => {
     expect((await api.call('GET', `/api/workflow/running/${name}`)).body).toEqual([]);
 
     expect((await api.call('POST', '/api/workflow', { name, input: { orderId: 7, email: 'a@example.com' } })).status).toBe(200);
+  });
+
+  test("a SUB_WORKFLOW whose input breaks the child's input schema fails with the violations and starts no child", async () => {
+    const schema = api.uniq('child_input');
+    await api.call('POST', '/api/schema', [{ name: schema, version: 1, type: 'JSON', data: orderSchema }]);
+    const child = api.uniq('schema_child');
+    await api.register({ name: child, inputSchema: { name: schema, version: 1 }, tasks: [{ name: 'w', taskReferenceName: 'w', type: 'WAIT' }] });
+    const parent = api.uniq('schema_parent');
+    await api.register({
+      name: parent,
+      tasks: [{ name: 'sub', taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 }, inputParameters: { orderId: '${workflow.input.orderId}' } }],
+    });
+
+    const bad = await api.start(parent, { orderId: 'seven' });
+    const failed = await api.waitForStatus(bad, 'FAILED');
+    expect(failed.tasks[0]).toMatchObject({ status: 'FAILED', reasonForIncompletion: expect.stringMatching(new RegExp(`^Workflow input does not conform to the input schema ${schema}:1: .*orderId must be integer`)) });
+    const childId = failed.tasks[0]!.outputData?.subWorkflowId as string;
+    expect((await api.call('GET', `/api/workflow/${childId}`)).status).toBe(404);
+
+    const good = await api.start(parent, { orderId: 7 });
+    const running = await api.waitForTask(good, 'sub', 'IN_PROGRESS');
+    expect((await api.call('GET', `/api/workflow/${running.subWorkflowId as string}`)).body).toMatchObject({ status: 'RUNNING', input: { orderId: 7 } });
   });
 
   test('enforceSchema false leaves the input unchecked; a schema that does not exist refuses the start', async () => {
