@@ -17,7 +17,7 @@ import { StoreCounters, StoreCounts, storeDelta } from './processes/store-counte
 import { killAllManagedChildren } from './processes/managed-child';
 import { ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
 import { RunningRedis, startRedis } from './processes/redis-server';
-import { buildLatest, ConductorFigures, DistributedFigures, InFlightFigures, Machine, Outcome, perTask, RunRecord } from './report/results';
+import { buildLatest, ConductorFigures, DistributedFigures, InFlightFigures, Machine, Outcome, perTask, RunRecord, TwoServerFigures } from './report/results';
 import { fmt, renderReport } from './report/table';
 import { CpuProfile, hotFunctions } from './stats/cpu-profile';
 import { judgeHeapFloor, judgeRssTrend, type HeapSample, RssSample } from './stats/rss-trend';
@@ -45,6 +45,8 @@ function machine(): Machine {
     loadAverageAtStart: loadavg().map((x) => Math.round(x * 100) / 100),
   };
 }
+
+const sumOrNull = (xs: (number | null)[]): number | null => (xs.some((x) => x === null) ? null : Math.round(xs.reduce<number>((a, x) => a + (x ?? 0), 0) * 100) / 100);
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -378,8 +380,10 @@ class Bench {
     log('distributed: two Baton replicas, each beside its own daprd, on Cassandra, Elasticsearch and Redis');
     let cluster: DistributedCluster | undefined;
     let counters: StoreCounters | undefined;
+    const replicaNames = ['a', 'b'];
+    const profileDir = this.opts.profile ? mkdtempSync(join(tmpdir(), 'baton-bench-prof-')) : undefined;
     try {
-      cluster = await startDistributedCluster(this.root, ['a', 'b'], log);
+      cluster = await startDistributedCluster(this.root, replicaNames, log, { cpuProfileDir: profileDir });
       const c = cluster;
       const store = new StoreCounters(c.keyspace, c.indexPrefix, c.redisPort);
       counters = store;
@@ -420,6 +424,10 @@ class Bench {
     } finally {
       await counters?.close();
       await cluster?.stop();
+      if (profileDir) {
+        for (const name of replicaNames) this.collectProfile(`distributed replica ${name}`, join(profileDir, name));
+        rmSync(profileDir, { recursive: true, force: true });
+      }
     }
   }
 
@@ -546,6 +554,45 @@ class Bench {
     }
   }
 
+  /**
+   * Two embedded Batons at once, each with its own data directory and its own load process running the
+   * 3-task closed loop: what the machine carries when the work is split over two independent event
+   * loops, the most a sharded embedded profile could get here. Not a Baton figure: the two share nothing.
+   */
+  async twoServers(): Promise<void> {
+    if (this.batonReady) {
+      this.run.twoServers = { ok: false, error: this.batonReady };
+      return;
+    }
+    log('two servers: two independent embedded Batons, each driven by its own load process, at the same time');
+    const second = new LoadDriver();
+    const servers: RunningBaton[] = [];
+    try {
+      for (let i = 0; i < 2; i++) servers.push(await startBaton(this.root));
+      const drivers = [this.driver, second];
+      const cpus = servers.map((b) => new WindowCpu([b.child.pid]));
+      const timing = this.opts.timing;
+      const results = await Promise.all(
+        servers.map((b, i) =>
+          (drivers[i] as LoadDriver).run<ThroughputResult>(
+            { kind: 'closed-loop', baseUrl: b.baseUrl, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2: false, soakWorkflows: 0, soakTimeoutMs: 60_000 },
+            (name) => cpus[i]?.onEvent(name),
+            this.windowTimeout(),
+          ),
+        ),
+      );
+      const figures: TwoServerFigures = { servers: results.map((r, i) => ({ throughput: r, cpuCores: cpus[i]?.cores ?? null })) };
+      log(`  ${results.map((r) => `${fmt(r.tasksPerSecond)} tasks/s`).join(' + ')}`);
+      this.run.twoServers = { ok: true, result: figures, server: { cpuCores: sumOrNull(cpus.map((c) => c.cores)), rssMbPeak: null } };
+    } catch (e) {
+      this.run.twoServers = { ok: false, error: errorText(e) };
+      log(`  FAILED: ${errorText(e)}`);
+    } finally {
+      second.stop();
+      for (const b of servers) await b.stop();
+    }
+  }
+
   async all(): Promise<void> {
     const t0 = performance.now();
     try {
@@ -558,6 +605,7 @@ class Bench {
       if (this.has('update-v2')) this.run.updateV2 = await this.throughput('simple3', true, false);
       if (this.has('latency')) await this.latency();
       if (this.has('in-flight')) await this.inFlight();
+      if (this.has('two-servers')) await this.twoServers();
       if (this.has('conductor')) await this.conductor();
       if (this.has('dapr-workflow')) await this.daprWorkflow();
       if (this.has('distributed')) await this.distributed();
@@ -581,6 +629,7 @@ class Bench {
       ['steps13', r.steps13],
       ['update-v2', r.updateV2],
       ['latency', r.latency],
+      ['two-servers', r.twoServers],
       ...r.inFlight.map((o, i): [string, Outcome<unknown>] => [`in-flight ${this.opts.inFlightLevels[i]}`, o]),
     ];
     return named.filter(([, o]) => o && !o.ok).map(([n]) => n);

@@ -1,8 +1,8 @@
 /** Command line of `npm run bench` to the settings of a run (pure). */
 import type { Timing, WorkerSettings } from './load/protocol';
 
-export type PhaseName = 'ceiling' | 'bullmq' | 'simple3' | 'steps13' | 'update-v2' | 'latency' | 'in-flight' | 'conductor' | 'dapr-workflow' | 'distributed';
-export const ALL_PHASES: readonly PhaseName[] = ['ceiling', 'bullmq', 'simple3', 'steps13', 'update-v2', 'latency', 'in-flight', 'conductor', 'dapr-workflow', 'distributed'];
+export type PhaseName = 'ceiling' | 'bullmq' | 'simple3' | 'steps13' | 'update-v2' | 'latency' | 'in-flight' | 'two-servers' | 'conductor' | 'dapr-workflow' | 'distributed';
+export const ALL_PHASES: readonly PhaseName[] = ['ceiling', 'bullmq', 'simple3', 'steps13', 'update-v2', 'latency', 'in-flight', 'two-servers', 'conductor', 'dapr-workflow', 'distributed'];
 /** Phases whose servers take minutes to start (a JVM, two replicas on real engines): a quick run leaves them out unless --only names them. */
 export const SLOW_START_PHASES: Readonly<Partial<Record<PhaseName, string>>> = {
   conductor: "Conductor's JVM takes one to two minutes to start here",
@@ -35,7 +35,7 @@ export interface BenchOptions {
 
 export const USAGE = `usage: npm run bench -- [--quick] [--concurrency N] [--in-flight-per-type N] [--window S] [--warmup S]
   [--starters N] [--levels 1000,10000] [--soak N] [--no-build] [--profile] [--out FILE]
-  [--only ceiling,bullmq,simple3,steps13,update-v2,latency,in-flight,conductor,dapr-workflow,distributed]
+  [--only ${ALL_PHASES.join(',')}]
   (--quick leaves out conductor and distributed unless --only names them)`;
 
 /** Thrown for --help: the caller prints USAGE and exits successfully. */

@@ -49,7 +49,12 @@ const pidOf = (p: TestProcess): number[] => (p.child.pid === undefined ? [] : [p
  * real-engine suites start it (test/support/real-cluster.ts), plus a counting proxy on each side of
  * every sidecar.
  */
-export async function startDistributedCluster(root: string, replicaNames: string[], log: (m: string) => void): Promise<DistributedCluster> {
+export async function startDistributedCluster(
+  root: string,
+  replicaNames: string[],
+  log: (m: string) => void,
+  opts: { cpuProfileDir?: string } = {},
+): Promise<DistributedCluster> {
   const missing = missingDistributed();
   if (missing) throw new Error(missing);
   const run = randomBytes(4).toString('hex');
@@ -82,7 +87,7 @@ export async function startDistributedCluster(root: string, replicaNames: string
     const baton = new TestProcess(
       `baton-${name}`,
       process.execPath,
-      [join(root, 'dist', 'main.js')],
+      [...(opts.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(opts.cpuProfileDir, name)}`] : []), join(root, 'dist', 'main.js')],
       logPath(logs, name),
       {
         PATH: process.env.PATH,

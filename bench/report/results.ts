@@ -58,6 +58,11 @@ export interface DistributedFigures extends PerTaskCounts {
   updateV2Error?: string;
 }
 
+/** Two independent embedded Batons driven at once, each by its own load process (the ceiling of sharding on this machine). */
+export interface TwoServerFigures {
+  servers: { throughput: ThroughputResult; cpuCores: number | null }[];
+}
+
 const HOUSEKEEPING = /healthz|metadata/;
 const per = (n: number | null | undefined, tasks: number): number | null => (n == null || !(tasks > 0) ? null : Math.round((n / tasks) * 100) / 100);
 
@@ -129,6 +134,7 @@ export interface RunRecord {
   updateV2?: Outcome<ThroughputResult>;
   latency?: Outcome<LatencyResult>;
   inFlight: Outcome<InFlightFigures>[];
+  twoServers?: Outcome<TwoServerFigures>;
   /** With --profile: where each phase's Baton spent its CPU time (self time, top functions). */
   profiles?: Record<string, HotFunction[]>;
   memory: {
@@ -186,6 +192,10 @@ export interface LatestJson {
   distributedStartP99Ms: number | null;
   distributedUpdateP99Ms: number | null;
   distributedScheduleToPollP99Ms: number | null;
+  twoServersTasksPerSecond: number | null;
+  twoServersToOne: number | null;
+  twoServersRatioToRawHttp: number | null;
+  twoServersRatioToBullmq: number | null;
   machine: Machine;
   mode: 'quick' | 'full';
   definitions: Record<string, string>;
@@ -242,6 +252,10 @@ export const DEFINITIONS: Record<string, string> = {
   distributedStartP99Ms: 'as startP99Ms, distributed profile at 70% of its maximum',
   distributedUpdateP99Ms: 'as updateP99Ms, distributed profile at 70% of its maximum',
   distributedScheduleToPollP99Ms: 'as scheduleToPollP99Ms, distributed profile at 70% of its maximum',
+  twoServersTasksPerSecond: 'tasks/s of two independent embedded Batons together (own data directories, own load processes, the 3-task closed loop on both at once): what this machine carries over two event loops; not a Baton figure',
+  twoServersToOne: 'twoServersTasksPerSecond / tasksPerSecond: the most a sharded embedded profile could gain on this machine',
+  twoServersRatioToRawHttp: "the two servers' HTTP requests per second together / rawHttpCeilingRps (compare ratioToRawHttp)",
+  twoServersRatioToBullmq: 'twoServersTasksPerSecond / bullmqTasksPerSecond (compare ratioToBullmq)',
 };
 
 export function buildLatest(run: RunRecord): LatestJson {
@@ -254,6 +268,9 @@ export function buildLatest(run: RunRecord): LatestJson {
   const cond = value(run.conductor);
   const dwf = value(run.daprWorkflow);
   const dist = value(run.distributed);
+  const two = value(run.twoServers);
+  const twoSum = (pick: (t: ThroughputResult) => number): number | null => (two ? Math.round(two.servers.reduce((a, x) => a + pick(x.throughput), 0) * 10) / 10 : null);
+  const twoTasks = twoSum((t) => t.tasksPerSecond);
   const soakDone = run.memory.soakTarget > 0 && (run.memory.soakCompleted ?? 0) >= run.memory.soakTarget;
   const rssMbAfter100k = soakDone && run.memory.soakTarget >= 100_000 ? run.memory.rssMbAfterSoak : null;
   const latest = {
@@ -290,6 +307,10 @@ export function buildLatest(run: RunRecord): LatestJson {
     distributedStartP99Ms: dist?.latency?.startLatencyMs?.p99 ?? null,
     distributedUpdateP99Ms: dist?.latency?.updateLatencyMs?.p99 ?? null,
     distributedScheduleToPollP99Ms: dist?.latency?.scheduleToPollMs?.p99 ?? null,
+    twoServersTasksPerSecond: twoTasks,
+    twoServersToOne: ratio(twoTasks, s3?.tasksPerSecond),
+    twoServersRatioToRawHttp: ratio(twoSum((t) => t.httpRequestsPerSecond), raw?.requestsPerSecond),
+    twoServersRatioToBullmq: ratio(twoTasks, bull?.jobsPerSecond),
   };
   const targets: Target[] = [
     atLeast('ratioToHttpCeiling', 0.5, latest.ratioToHttpCeiling),

@@ -138,6 +138,20 @@ export function renderReport(j: LatestJson): string {
     out.push('');
   }
 
+  if (d.twoServers) {
+    out.push('Two independent embedded Batons at once (own data directories and load processes; the ceiling of sharding here, not a Baton figure)');
+    if (!d.twoServers.ok) out.push(`FAILED: ${failed(d.twoServers)}`);
+    else {
+      const rows = d.twoServers.result.servers.map((x, i) => {
+        const t = x.throughput;
+        return [`server ${i + 1}`, fmt(t.tasksPerSecond), fmt(t.httpRequestsPerSecond), pair(t.updateLatencyMs), fmt(x.cpuCores, 2), fmt(t.loadProcessCpuCores, 2), String(t.errors.count), `${t.verification.completed}/${t.verification.checked}`];
+      });
+      out.push(formatTable(['', 'tasks/s', 'HTTP req/s', 'update p50/p99', 'CPU server', 'CPU load', 'errors', 'verified'], rows));
+      out.push(`together ${fmt(j.twoServersTasksPerSecond)} tasks/s, ${fmt(j.twoServersToOne, 2)}× one server; vs bare node:http ${fmt(j.twoServersRatioToRawHttp, 3)}, vs BullMQ ${fmt(j.twoServersRatioToBullmq, 3)}`);
+    }
+    out.push('');
+  }
+
   const cond = d.conductor?.ok ? d.conductor.result : null;
   if (cond) {
     out.push(`Conductor OSS ${cond.version} (started in ${fmt(cond.startSeconds, 1)} s; ${fmt(cond.throughput.tasksPerSecond)} tasks/s at max, ${fmt(cond.throughput.tasksPerPoll, 2)} tasks per poll, errors ${cond.throughput.errors.count}, verified ${cond.throughput.verification.completed}/${cond.throughput.verification.checked})`);
@@ -233,6 +247,8 @@ export function renderReport(j: LatestJson): string {
         ['scheduleToPollP99Ms', fmt(j.scheduleToPollP99Ms, 2)],
         ['rssMbPeak', fmt(j.rssMbPeak, 1)],
         ['rssMbAfter100k', fmt(j.rssMbAfter100k, 1)],
+        ['twoServersTasksPerSecond / twoServersToOne', `${fmt(j.twoServersTasksPerSecond)} / ${fmt(j.twoServersToOne, 2)}`],
+        ['twoServersRatioToRawHttp / twoServersRatioToBullmq', `${fmt(j.twoServersRatioToRawHttp, 3)} / ${fmt(j.twoServersRatioToBullmq, 3)}`],
       ],
     ),
   );

@@ -164,6 +164,16 @@ describe('buildLatest', () => {
     expect(j.targets.filter((t) => !/Dapr|RawHttp/.test(t.name)).every((t) => t.met === null)).toBe(true);
   });
 
+  it('adds the two independent servers up and compares them with one server and the peers', () => {
+    const one = record().simple3;
+    if (!one?.ok) throw new Error('fixture');
+    const at = (tasksPerSecond: number, httpRequestsPerSecond: number) => ({ throughput: { ...one.result, tasksPerSecond, httpRequestsPerSecond }, cpuCores: 0.8 });
+    const j = buildLatest(record({ twoServers: { ok: true, server, result: { servers: [at(2000, 3000), at(2200, 3600)] } } }));
+    expect(j).toMatchObject({ twoServersTasksPerSecond: 4200, twoServersToOne: 1.4, twoServersRatioToRawHttp: 0.22, twoServersRatioToBullmq: 1.05 });
+    expect(renderReport(j)).toMatch(/together 4,200 tasks\/s, 1\.40× one server; vs bare node:http 0\.220, vs BullMQ 1\.050/);
+    expect(buildLatest(record()).twoServersTasksPerSecond).toBeNull();
+  });
+
   it('does not report RSS after 100k when the soak stopped short', () => {
     const base = record();
     const j = buildLatest(record({ memory: { ...base.memory, soakCompleted: 60_000 } }));
