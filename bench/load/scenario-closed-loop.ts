@@ -1,18 +1,8 @@
-import { ratesBetween } from '../stats/rates';
 import { BatonSession } from './baton-session';
-import type { ShapeKey, ThroughputResult, Timing, WorkerSettings } from './protocol';
-import { cpuMeter, Emit, every, sleep, SlotQueue } from './scenario-kit';
+import type { LoadCommand, ThroughputResult } from './protocol';
+import { Emit, every, measureWindow, sleep, SlotQueue } from './scenario-kit';
 
-export interface ClosedLoopArgs {
-  baseUrl: string | string[];
-  shape: ShapeKey;
-  settings: WorkerSettings;
-  inFlightWorkflows: number;
-  timing: Timing;
-  useUpdateV2: boolean;
-  soakWorkflows: number;
-  soakTimeoutMs: number;
-}
+export type ClosedLoopArgs = Omit<Extract<LoadCommand, { kind: 'closed-loop' }>, 'kind'>;
 
 /**
  * Maximum rate: `inFlightWorkflows` workflows are kept running (a new one starts when the workers finish
@@ -47,18 +37,10 @@ export async function runClosedLoop(a: ClosedLoopArgs, emit: Emit): Promise<Thro
   );
   try {
     await sleep(a.timing.warmupMs);
-    const cpu = cpuMeter();
-    s.resetLatencies();
-    const from = s.snapshot();
-    emit('window-start');
-    await sleep(a.timing.windowMs);
-    const to = s.snapshot();
-    const loadProcessCpuCores = cpu();
-    emit('window-end');
+    const { rates: r, loadProcessCpuCores } = await measureWindow(s, a.timing.windowMs, emit);
     const startLatencyMs = s.startLatency.summary();
     const updateLatencyMs = s.updateLatency.summary();
     const scheduleToPollMs = s.scheduleToPoll.summary();
-    const r = ratesBetween(from, to);
     const polls = r.polls ?? 0;
 
     let soakSeconds: number | null = null;

@@ -1,13 +1,9 @@
 import { DaprWorkflowClient, LogLevel, WorkflowActivityContext, WorkflowContext, WorkflowRuntime, WorkflowRuntimeStatus } from '@dapr/dapr';
 import { LatencyRecorder } from '../stats/percentiles';
-import type { DaprWorkflowResult, Timing } from './protocol';
+import type { DaprWorkflowResult, LoadCommand } from './protocol';
 import { cpuMeter, Emit, every, sleep } from './scenario-kit';
 
-export interface DaprWorkflowArgs {
-  daprGrpcPort: number;
-  inFlightWorkflows: number;
-  timing: Timing;
-}
+export type DaprWorkflowArgs = Omit<Extract<LoadCommand, { kind: 'dapr-workflow' }>, 'kind'>;
 
 // The same 3-step chain as the bench's 3-task SIMPLE workflow: each step reads its predecessor's output
 // and answers at once with a tiny output.

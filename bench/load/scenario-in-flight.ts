@@ -1,14 +1,8 @@
 import { BatonSession } from './baton-session';
-import type { InFlightResult, ShapeKey, WorkerSettings } from './protocol';
+import type { InFlightResult, LoadCommand } from './protocol';
 import { Emit, every, sleep } from './scenario-kit';
 
-export interface InFlightArgs {
-  baseUrl: string;
-  shape: ShapeKey;
-  settings: WorkerSettings;
-  level: number;
-  timeoutMs: number;
-}
+export type InFlightArgs = Omit<Extract<LoadCommand, { kind: 'in-flight' }>, 'kind'>;
 
 /**
  * Backlog: `level` workflows are started while no worker polls, so they all wait in flight; then the

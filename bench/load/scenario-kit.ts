@@ -1,3 +1,4 @@
+import { ratesBetween, type CounterSnapshot } from '../stats/rates';
 import type { LoadEventName } from './protocol';
 
 /** Sends an event to the orchestrator (which reads the server's /proc figures at that moment). */
@@ -42,4 +43,27 @@ export class SlotQueue {
 export function every(everyMs: number, tick: () => void): () => void {
   const t = setInterval(tick, everyMs);
   return () => clearInterval(t);
+}
+
+/**
+ * The measured window: latencies restarted, `onOpen` run (a scenario's own resets), the counters read
+ * from window-start to window-end, and this process's CPU over it. The orchestrator reads the server's
+ * figures on the two events.
+ */
+export async function measureWindow(
+  s: { snapshot(): CounterSnapshot; resetLatencies(): void },
+  windowMs: number,
+  emit: Emit,
+  onOpen?: () => void,
+): Promise<{ rates: Record<string, number>; loadProcessCpuCores: number }> {
+  const cpu = cpuMeter();
+  s.resetLatencies();
+  onOpen?.();
+  const from = s.snapshot();
+  emit('window-start');
+  await sleep(windowMs);
+  const to = s.snapshot();
+  const loadProcessCpuCores = cpu();
+  emit('window-end');
+  return { rates: ratesBetween(from, to), loadProcessCpuCores };
 }

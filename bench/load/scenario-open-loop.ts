@@ -1,17 +1,10 @@
 import { LatencyRecorder } from '../stats/percentiles';
-import { ratesBetween } from '../stats/rates';
 import { BatonSession } from './baton-session';
-import type { LatencyResult, ShapeKey, Timing, WorkerSettings } from './protocol';
+import type { LatencyResult, LoadCommand } from './protocol';
 import { intendedOffsetMs, startsDue } from './open-loop-schedule';
-import { cpuMeter, Emit, every, sleep } from './scenario-kit';
+import { Emit, every, measureWindow, sleep } from './scenario-kit';
 
-export interface OpenLoopArgs {
-  baseUrl: string | string[];
-  shape: ShapeKey;
-  settings: WorkerSettings;
-  ratePerSecond: number;
-  timing: Timing;
-}
+export type OpenLoopArgs = Omit<Extract<LoadCommand, { kind: 'open-loop' }>, 'kind'>;
 
 /** Starts beyond this many unanswered are skipped and counted: the server is not keeping up with the rate. */
 const MAX_OUTSTANDING_STARTS = 2000;
@@ -59,17 +52,11 @@ export async function runOpenLoop(a: OpenLoopArgs, emit: Emit): Promise<LatencyR
     const steadyInFlight = a.ratePerSecond * 0.05 + a.settings.concurrencyPerType * s.shape.taskTypes.length;
     while (s.counters.workflowsStarted - s.counters.workflowsCompleted > steadyInFlight && performance.now() < settleUntil) await sleep(20);
     const backlogAtWindowStart = s.counters.workflowsStarted - s.counters.workflowsCompleted;
-    const cpu = cpuMeter();
-    s.resetLatencies();
-    serviceTime.reset();
-    const skippedBefore = skipped;
-    const from = s.snapshot();
-    emit('window-start');
-    await sleep(a.timing.windowMs);
-    const to = s.snapshot();
-    const loadProcessCpuCores = cpu();
-    emit('window-end');
-    const r = ratesBetween(from, to);
+    let skippedBefore = 0;
+    const { rates: r, loadProcessCpuCores } = await measureWindow(s, a.timing.windowMs, emit, () => {
+      serviceTime.reset();
+      skippedBefore = skipped;
+    });
     return {
       shape: a.shape,
       targetStartsPerSecond: a.ratePerSecond,
