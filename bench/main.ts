@@ -558,33 +558,37 @@ class Bench {
    * Two embedded Batons at once, each with its own data directory and its own load process running the
    * 3-task closed loop: what the machine carries when the work is split over two independent event
    * loops, the most a sharded embedded profile could get here. Not a Baton figure: the two share nothing.
+   * The first server runs a window alone just before, with the same warm-up, so the scaling compares
+   * windows seconds apart rather than phases minutes apart (the host's speed drifts within a run).
    */
   async twoServers(): Promise<void> {
     if (this.batonReady) {
       this.run.twoServers = { ok: false, error: this.batonReady };
       return;
     }
-    log('two servers: two independent embedded Batons, each driven by its own load process, at the same time');
+    log('two servers: one embedded Baton alone, then two independent ones, each driven by its own load process, at the same time');
     const second = new LoadDriver();
     const servers: RunningBaton[] = [];
     try {
       for (let i = 0; i < 2; i++) servers.push(await startBaton(this.root));
-      const drivers = [this.driver, second];
-      const cpus = servers.map((b) => new WindowCpu([b.child.pid]));
       // Two cold servers compile their hot paths at once: quick mode's 1.5 s warm-up left both half-speed.
       const timing: Timing = { warmupMs: Math.max(this.opts.timing.warmupMs, 5000), windowMs: Math.max(this.opts.timing.windowMs, 5000) };
-      const results = await Promise.all(
-        servers.map((b, i) =>
-          (drivers[i] as LoadDriver).run<ThroughputResult>(
+      const closedLoop = (b: RunningBaton, driver: LoadDriver): Promise<{ throughput: ThroughputResult; cpuCores: number | null }> => {
+        const cpu = new WindowCpu([b.child.pid]);
+        return driver
+          .run<ThroughputResult>(
             { kind: 'closed-loop', baseUrl: b.baseUrl, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2: false, soakWorkflows: 0, soakTimeoutMs: 60_000 },
-            (name) => cpus[i]?.onEvent(name),
+            (name) => cpu.onEvent(name),
             timing.warmupMs + timing.windowMs + 45_000,
-          ),
-        ),
-      );
-      const figures: TwoServerFigures = { servers: results.map((r, i) => ({ throughput: r, cpuCores: cpus[i]?.cores ?? null })) };
-      log(`  ${results.map((r) => `${fmt(r.tasksPerSecond)} tasks/s`).join(' + ')}`);
-      this.run.twoServers = { ok: true, result: figures, server: { cpuCores: sumOrNull(cpus.map((c) => c.cores)), rssMbPeak: null } };
+          )
+          .then((throughput) => ({ throughput, cpuCores: cpu.cores }));
+      };
+      const [first, other] = servers as [RunningBaton, RunningBaton];
+      const alone = await closedLoop(first, this.driver);
+      log(`  alone: ${fmt(alone.throughput.tasksPerSecond)} tasks/s`);
+      const together = await Promise.all([closedLoop(first, this.driver), closedLoop(other, second)]);
+      log(`  together: ${together.map((r) => `${fmt(r.throughput.tasksPerSecond)} tasks/s`).join(' + ')}`);
+      this.run.twoServers = { ok: true, result: { alone, servers: together }, server: { cpuCores: sumOrNull(together.map((r) => r.cpuCores)), rssMbPeak: null } };
     } catch (e) {
       this.run.twoServers = { ok: false, error: errorText(e) };
       log(`  FAILED: ${errorText(e)}`);

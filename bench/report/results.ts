@@ -60,6 +60,8 @@ export interface DistributedFigures extends PerTaskCounts {
 
 /** Two independent embedded Batons driven at once, each by its own load process (the ceiling of sharding on this machine). */
 export interface TwoServerFigures {
+  /** The first server alone, in the window just before. */
+  alone: { throughput: ThroughputResult; cpuCores: number | null };
   servers: { throughput: ThroughputResult; cpuCores: number | null }[];
 }
 
@@ -253,7 +255,7 @@ export const DEFINITIONS: Record<string, string> = {
   distributedUpdateP99Ms: 'as updateP99Ms, distributed profile at 70% of its maximum',
   distributedScheduleToPollP99Ms: 'as scheduleToPollP99Ms, distributed profile at 70% of its maximum',
   twoServersTasksPerSecond: 'tasks/s of two independent embedded Batons together (own data directories, own load processes, the 3-task closed loop on both at once): what this machine carries over two event loops; not a Baton figure',
-  twoServersToOne: 'twoServersTasksPerSecond / tasksPerSecond: the most a sharded embedded profile could gain on this machine',
+  twoServersToOne: 'twoServersTasksPerSecond / the tasks/s of the first server alone in the window just before (same warm-up): the most a sharded embedded profile could gain on this machine',
   twoServersRatioToRawHttp: "the two servers' HTTP requests per second together / rawHttpCeilingRps (compare ratioToRawHttp)",
   twoServersRatioToBullmq: 'twoServersTasksPerSecond / bullmqTasksPerSecond (compare ratioToBullmq)',
 };
@@ -308,7 +310,7 @@ export function buildLatest(run: RunRecord): LatestJson {
     distributedUpdateP99Ms: dist?.latency?.updateLatencyMs?.p99 ?? null,
     distributedScheduleToPollP99Ms: dist?.latency?.scheduleToPollMs?.p99 ?? null,
     twoServersTasksPerSecond: twoTasks,
-    twoServersToOne: ratio(twoTasks, s3?.tasksPerSecond),
+    twoServersToOne: ratio(twoTasks, two?.alone.throughput.tasksPerSecond),
     twoServersRatioToRawHttp: ratio(twoSum((t) => t.httpRequestsPerSecond), raw?.requestsPerSecond),
     twoServersRatioToBullmq: ratio(twoTasks, bull?.jobsPerSecond),
   };

@@ -142,12 +142,13 @@ export function renderReport(j: LatestJson): string {
     out.push('Two independent embedded Batons at once (own data directories and load processes; the ceiling of sharding here, not a Baton figure)');
     if (!d.twoServers.ok) out.push(`FAILED: ${failed(d.twoServers)}`);
     else {
-      const rows = d.twoServers.result.servers.map((x, i) => {
+      const { alone, servers } = d.twoServers.result;
+      const rows = [alone, ...servers].map((x, i) => {
         const t = x.throughput;
-        return [`server ${i + 1}`, fmt(t.tasksPerSecond), fmt(t.httpRequestsPerSecond), pair(t.updateLatencyMs), fmt(x.cpuCores, 2), fmt(t.loadProcessCpuCores, 2), String(t.errors.count), `${t.verification.completed}/${t.verification.checked}`];
+        return [i === 0 ? 'server 1 alone' : `server ${i}`, fmt(t.tasksPerSecond), fmt(t.httpRequestsPerSecond), pair(t.updateLatencyMs), fmt(x.cpuCores, 2), fmt(t.loadProcessCpuCores, 2), String(t.errors.count), `${t.verification.completed}/${t.verification.checked}`];
       });
       out.push(formatTable(['', 'tasks/s', 'HTTP req/s', 'update p50/p99', 'CPU server', 'CPU load', 'errors', 'verified'], rows));
-      out.push(`together ${fmt(j.twoServersTasksPerSecond)} tasks/s, ${fmt(j.twoServersToOne, 2)}× one server; vs bare node:http ${fmt(j.twoServersRatioToRawHttp, 3)}, vs BullMQ ${fmt(j.twoServersRatioToBullmq, 3)}`);
+      out.push(`together ${fmt(j.twoServersTasksPerSecond)} tasks/s, ${fmt(j.twoServersToOne, 2)}× server 1 alone; vs bare node:http ${fmt(j.twoServersRatioToRawHttp, 3)}, vs BullMQ ${fmt(j.twoServersRatioToBullmq, 3)}`);
     }
     out.push('');
   }

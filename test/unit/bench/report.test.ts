@@ -168,9 +168,11 @@ describe('buildLatest', () => {
     const one = record().simple3;
     if (!one?.ok) throw new Error('fixture');
     const at = (tasksPerSecond: number, httpRequestsPerSecond: number) => ({ throughput: { ...one.result, tasksPerSecond, httpRequestsPerSecond }, cpuCores: 0.8 });
-    const j = buildLatest(record({ twoServers: { ok: true, server, result: { servers: [at(2000, 3000), at(2200, 3600)] } } }));
-    expect(j).toMatchObject({ twoServersTasksPerSecond: 4200, twoServersToOne: 1.4, twoServersRatioToRawHttp: 0.22, twoServersRatioToBullmq: 1.05 });
-    expect(renderReport(j)).toMatch(/together 4,200 tasks\/s, 1\.40× one server; vs bare node:http 0\.220, vs BullMQ 1\.050/);
+    const j = buildLatest(record({ twoServers: { ok: true, server, result: { alone: at(2800, 4100), servers: [at(2000, 3000), at(2200, 3600)] } } }));
+    expect(j).toMatchObject({ twoServersTasksPerSecond: 4200, twoServersToOne: 1.5, twoServersRatioToRawHttp: 0.22, twoServersRatioToBullmq: 1.05 });
+    const text = renderReport(j);
+    expect(text).toMatch(/server 1 alone\s+2,800\s+4,100/);
+    expect(text).toMatch(/together 4,200 tasks\/s, 1\.50× server 1 alone; vs bare node:http 0\.220, vs BullMQ 1\.050/);
     expect(buildLatest(record()).twoServersTasksPerSecond).toBeNull();
   });
 
