@@ -17,7 +17,7 @@ import { StoreCounters, StoreCounts, storeDelta } from './processes/store-counte
 import { killAllManagedChildren } from './processes/managed-child';
 import { ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
 import { RunningRedis, startRedis } from './processes/redis-server';
-import { buildLatest, ConductorFigures, DistributedFigures, InFlightFigures, Machine, Outcome, perTask, RunRecord, TwoServerFigures } from './report/results';
+import { buildLatest, ConductorFigures, DistributedFigures, InFlightFigures, Machine, Outcome, perTask, RunRecord, ServerWindow } from './report/results';
 import { fmt, renderReport } from './report/table';
 import { CpuProfile, hotFunctions } from './stats/cpu-profile';
 import { judgeHeapFloor, judgeRssTrend, type HeapSample, RssSample } from './stats/rss-trend';
@@ -573,7 +573,7 @@ class Bench {
       for (let i = 0; i < 2; i++) servers.push(await startBaton(this.root));
       // Two cold servers compile their hot paths at once: quick mode's 1.5 s warm-up left both half-speed.
       const timing: Timing = { warmupMs: Math.max(this.opts.timing.warmupMs, 5000), windowMs: Math.max(this.opts.timing.windowMs, 5000) };
-      const closedLoop = (b: RunningBaton, driver: LoadDriver): Promise<{ throughput: ThroughputResult; cpuCores: number | null }> => {
+      const closedLoop = (b: RunningBaton, driver: LoadDriver): Promise<ServerWindow> => {
         const cpu = new WindowCpu([b.child.pid]);
         return driver
           .run<ThroughputResult>(

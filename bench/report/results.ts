@@ -58,11 +58,17 @@ export interface DistributedFigures extends PerTaskCounts {
   updateV2Error?: string;
 }
 
+/** One server's closed-loop window and the CPU it used in it. */
+export interface ServerWindow {
+  throughput: ThroughputResult;
+  cpuCores: number | null;
+}
+
 /** Two independent embedded Batons driven at once, each by its own load process (the ceiling of sharding on this machine). */
 export interface TwoServerFigures {
   /** The first server alone, in the window just before. */
-  alone: { throughput: ThroughputResult; cpuCores: number | null };
-  servers: { throughput: ThroughputResult; cpuCores: number | null }[];
+  alone: ServerWindow;
+  servers: ServerWindow[];
 }
 
 const HOUSEKEEPING = /healthz|metadata/;
