@@ -35,6 +35,12 @@ export const SCRIPT_WORKER_SOURCE =
 serve(async () => {
   const javascript = await loadJavaScript();
   const jq = await loadJq();
+  // A fresh worker's first evaluation of each kind compiles the WebAssembly it reaches (~20-60 ms, far
+  // more while this nice-19 thread waits for a core): paid here, not inside a user's script's time limit.
+  // Only a fatal outcome fails the load: a warm-up cut short by the time limit on a starved machine does not.
+  for (const reply of [javascript({ source: '$.n + 1', input: '{"n":1}' }), jq({ query: '.n', input: '{"n":1}' })]) {
+    if (!reply.ok && reply.fatal) throw new Error('warm-up evaluation failed: ' + reply.message);
+  }
   return (body) => (body.kind === 'jq' ? jq(body) : javascript(body));
 });
 `;

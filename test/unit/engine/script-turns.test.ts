@@ -13,7 +13,8 @@ const counting = (scripts: ScriptEngine): ScriptEngine => ({
   jq: (q, i) => (evaluations++, scripts.jq(q, i)),
   dispose: () => scripts.dispose(),
 });
-// The default time limit here: a tight one would fail ordinary scripts on a loaded CI machine.
+// The default time limit here: the script workers run at nice 19, so on a busy CI machine a tight one
+// would fail ordinary scripts that waited for a core.
 const env = useTestEnv({ wrapScripts: counting });
 beforeEach(() => {
   evaluations = 0;

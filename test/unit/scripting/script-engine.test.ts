@@ -248,8 +248,8 @@ describe('$ answers the java.util.List and Map methods of Conductor\'s GraalJS s
 
 describe('ScriptEngine time limits', () => {
   let engine: ScriptEngine;
-  // Long enough that the ordinary script after each overrun fits it on a loaded CI machine, where a
-  // fresh worker's first evaluation can take hundreds of milliseconds.
+  // Long enough that the ordinary script after each overrun fits it on a busy CI machine: the script
+  // workers run at nice 19, so there an evaluation can wait hundreds of milliseconds for a core.
   beforeAll(async () => {
     engine = await createScriptEngine({ timeoutMs: 1500 });
   });
@@ -303,7 +303,7 @@ describe('ScriptEngine worker pool', () => {
       delay.disable();
       expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as ScriptError).failure : 'fulfilled'))).toEqual(['timeout', 'timeout', 'timeout', 'timeout']);
       // Blocking the loop for an evaluation would show its whole 2000 ms here (quiet, both read under 20 ms; the
-      // bounds leave room for a throttled CI machine, where a thread can wait hundreds of ms for a core).
+      // bounds leave room for a busy CI machine, where the main thread can wait hundreds of ms for a core).
       expect(delay.max / 1e6).toBeLessThan(1500);
       expect(delay.percentile(99) / 1e6).toBeLessThan(500);
       // Workers stopped at the limit were replaced: the pool still answers both languages.
