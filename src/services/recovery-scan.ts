@@ -31,6 +31,34 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 /**
+ * Waits for `work` unless `signal` aborts first (then resolves 'abandoned'; the work's own outcome
+ * is dropped). For calls that take no signal of their own and are safe to repeat.
+ */
+const unlessAborted = <T>(work: Promise<T>, signal: AbortSignal): Promise<T | 'abandoned'> => {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.resolve('abandoned');
+  }
+  return new Promise((resolve, reject) => {
+    const abandon = (): void => {
+      work.catch(() => undefined);
+      resolve('abandoned');
+    };
+    signal.addEventListener('abort', abandon, { once: true });
+    work.then(
+      (v) => {
+        signal.removeEventListener('abort', abandon);
+        resolve(v);
+      },
+      (err: unknown) => {
+        signal.removeEventListener('abort', abandon);
+        reject(err);
+      },
+    );
+  });
+};
+
+/**
  * Periodic, paced recovery of every open execution by one replica of the cluster. It replaces a
  * per-execution sweep reminder (which kept every open execution active forever) and the start-up
  * pass of every replica (which activated every open execution at once): reminders lost to failed
@@ -46,6 +74,7 @@ export class RecoveryScan {
     this.loop ??= this.run();
   }
 
+  /** Ends at once: an in-flight recover call is abandoned (it is idempotent; the next scan repeats it), not awaited. */
   async stop(): Promise<void> {
     this.abort.abort();
     await this.loop;
@@ -84,7 +113,8 @@ export class RecoveryScan {
       if (wait > 0) await sleep(wait, signal);
       next = Math.max(next + gapMs, Date.now());
       try {
-        await this.opts.recover(id);
+        // An actor call on a stopping cluster can wait out its timeout and the routing retries: minutes.
+        if ((await unlessAborted(this.opts.recover(id), signal)) === 'abandoned') break;
         recovered++;
       } catch (err) {
         failed++;

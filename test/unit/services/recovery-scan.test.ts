@@ -74,4 +74,26 @@ describe('RecoveryScan', () => {
     await two.stop();
     expect(lease.holder).toBeUndefined();
   });
+
+  test('stop does not wait for a recover call that hangs: the call is abandoned, the lease released', async () => {
+    const lease = new SharedLease();
+    let called!: () => void;
+    const inFlight = new Promise<void>((r) => (called = r));
+    const scan = new RecoveryScan({
+      ids: () => ids(['stuck', 'never']),
+      recover: (id) => {
+        expect(id).toBe('stuck');
+        called();
+        return new Promise<void>(() => undefined); // an actor call that never answers
+      },
+      lease: lease.for('r1'),
+      intervalMs: 50,
+      ratePerSecond: 1000,
+      log: quiet,
+    });
+    scan.start();
+    await inFlight;
+    await scan.stop();
+    expect(lease.holder).toBeUndefined();
+  });
 });
