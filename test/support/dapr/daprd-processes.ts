@@ -30,7 +30,7 @@ export interface SidecarOptions {
   configFile?: string;
   /** Extra environment of daprd (e.g. the secrets an env secret store resolves). */
   env?: Record<string, string>;
-  /** App health checks on /healthz (how daprd learns a draining replica must no longer host actors). */
+  /** App health checks on /healthz as the chart sets them (how daprd learns a draining replica must no longer host actors). */
   appHealthCheck?: boolean;
   blockShutdownSeconds?: number;
   /** No app: a sidecar used only to publish or invoke (no actors, no subscriptions). */
@@ -186,7 +186,9 @@ export async function startDaprdCluster(opts: { pubsubName?: string; /** Redis A
       ];
       if (!o.noApp) args.push('--app-port', String(o.appPort), '--app-protocol', 'http', '--app-channel-address', '127.0.0.1');
       if (o.configFile) args.push('--config', o.configFile);
-      if (o.appHealthCheck) args.push('--enable-app-health-check', '--app-health-check-path', '/healthz', '--app-health-probe-interval', '1', '--app-health-threshold', '1');
+      // The chart's probe (charts/baton/values.yaml dapr.appHealthCheck): with daprd's defaults (500 ms, one failure) a
+      // replica busy for half a second (loading a large queue partition on a loaded machine) loses its actors, over and over.
+      if (o.appHealthCheck) args.push('--enable-app-health-check', '--app-health-check-path', '/healthz', '--app-health-probe-interval', '1', '--app-health-probe-timeout', '1000', '--app-health-threshold', '3');
       if (o.blockShutdownSeconds) args.push('--dapr-block-shutdown-duration', `${o.blockShutdownSeconds}s`);
       const env: NodeJS.ProcessEnv = { ...process.env, ...o.env };
       delete env.APP_API_TOKEN;
