@@ -78,7 +78,7 @@ const FieldsSchema = z.object({
   BATON_JSONPATH_MAX_STEPS: int(1_000_000, 1000),
   BATON_JSONPATH_MAX_DEPTH: int(64, 4),
   BATON_DAPR_CALL_TIMEOUT_MS: int(60_000, 100),
-  BATON_DAPR_DRAIN_MS: int(3000, 0),
+  BATON_DAPR_DRAIN_MS: int(5000, 0),
   // Profile-dependent default (see withProfileDefaults): embedded 0 (recovery at start only), distributed 60 s.
   BATON_RECOVERY_SCAN_INTERVAL_MS: optionalInt(0),
   BATON_RECOVERY_SCAN_RATE: int(100, 1),
