@@ -19,8 +19,10 @@ export interface RecoveryScanOptions {
   log: Pick<Logger, 'info' | 'warn'>;
 }
 
+/** Resolves after `ms`, or at once when `signal` aborts or already has (an aborted signal fires no more events). */
 const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
+    if (signal.aborted) return resolve();
     const done = (): void => {
       clearTimeout(t);
       signal.removeEventListener('abort', done);

@@ -96,4 +96,29 @@ describe('RecoveryScan', () => {
     await scan.stop();
     expect(lease.holder).toBeUndefined();
   });
+
+  test('a stop that lands while the lease is being taken does not then sit out the interval', async () => {
+    let taking!: () => void;
+    const inAcquire = new Promise<void>((r) => (taking = r));
+    let grant!: (held: boolean) => void;
+    const scan = new RecoveryScan({
+      ids: () => ids([]),
+      recover: async () => undefined,
+      lease: {
+        acquire: () => {
+          taking();
+          return new Promise<boolean>((r) => (grant = r));
+        },
+        release: async () => undefined,
+      },
+      intervalMs: 3_600_000,
+      ratePerSecond: 1000,
+      log: quiet,
+    });
+    scan.start();
+    await inAcquire;
+    const stopped = scan.stop();
+    grant(true); // the scan finds nothing, then reaches its sleep with the signal already aborted
+    await stopped;
+  });
 });
