@@ -48,9 +48,10 @@ export interface TestCluster {
 const CLOSE_LIMIT_MS = 15_000;
 
 /**
- * Two full runs of the default suite this session saw one cluster's stop outlast jest's 60 s hook
- * limit (never when the file ran alone); until that is understood, a close that does not end in
- * time is reported and left to the worker's exit instead of failing the file's passed tests.
+ * A close that does not end in time is reported and left to the worker's exit instead of failing the
+ * file's passed tests. The cause seen most (the recovery scan sitting out its 60 s interval when
+ * stopped outside its sleep) is fixed; one slow adapter close of ~30 s seen once under load is not
+ * explained yet, so this stays a warning.
  */
 async function closeWithin(what: string, closing: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;

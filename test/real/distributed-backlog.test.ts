@@ -73,8 +73,10 @@ engineSuite('distributed profile on real engines', missingRealCluster())('a 200,
     const c = await cluster.addReplica('C');
     await cluster.terminate(b!);
     const after = await eventually(async () => {
-      const r = await call(c.url, 'GET', `/api/tasks/queue/sizes?taskType=${taskType}`).catch(() => undefined);
-      return r?.status === 200 ? r.body[taskType] : undefined;
+      const r = await call(c.url, 'GET', `/api/tasks/queue/sizes?taskType=${taskType}`);
+      // Thrown, so a timeout names C's last answer.
+      if (r.status !== 200) throw new Error(`replica C answered ${r.status}: ${r.text.slice(0, 300)}`);
+      return r.body[taskType];
     }, 180_000);
     expect(after).toBeGreaterThanOrEqual(BACKLOG);
   });
