@@ -137,11 +137,11 @@ describe('scripts asked for by a turn', () => {
 
 describe("a script's own error and its time limit are told apart (limit 800 ms)", () => {
   // Long enough for an ordinary script under load, short enough to spin into it several times.
-  const env = useTestEnv({ scripts: { timeoutMs: 800 } });
+  const limitedEnv = useTestEnv({ scripts: { timeoutMs: 800 } });
   it('INLINE: the time limit is FAILED (retryable) in Conductor words; its own error is FAILED_WITH_TERMINAL_ERROR', async () => {
-    const spin = await Run.started(env, workflowDef({ tasks: [sys('INLINE', 'in', { expression: 'while (true) {}' })] }));
+    const spin = await Run.started(limitedEnv, workflowDef({ tasks: [sys('INLINE', 'in', { expression: 'while (true) {}' })] }));
     expect(spin.task('in')).toMatchObject({ status: 'FAILED', reasonForIncompletion: 'Script not evaluated within 800 ms, interrupted.', outputData: { error: 'Script not evaluated within 800 ms, interrupted.' } });
-    const broken = await Run.started(env, workflowDef({ tasks: [sys('INLINE', 'in', { expression: 'undefinedName + 1' })] }));
+    const broken = await Run.started(limitedEnv, workflowDef({ tasks: [sys('INLINE', 'in', { expression: 'undefinedName + 1' })] }));
     expect(broken.task('in')).toMatchObject({
       status: 'FAILED_WITH_TERMINAL_ERROR',
       reasonForIncompletion: "Error evaluating the script `JavaScript error during evaluation: ReferenceError: 'undefinedName' is not defined`",
@@ -149,25 +149,25 @@ describe("a script's own error and its time limit are told apart (limit 800 ms)"
   });
 
   it('an INLINE stopped at the time limit is retried when its definition allows it', async () => {
-    env.register({ name: 'in', retryCount: 1, retryDelaySeconds: 0 });
-    const run = await Run.started(env, workflowDef({ tasks: [sys('INLINE', 'in', { expression: 'while (true) {}' })] }));
+    limitedEnv.register({ name: 'in', retryCount: 1, retryDelaySeconds: 0 });
+    const run = await Run.started(limitedEnv, workflowDef({ tasks: [sys('INLINE', 'in', { expression: 'while (true) {}' })] }));
     expect(run.summary()).toEqual(['in:INLINE:FAILED', 'in:INLINE:FAILED']);
     expect(run.wf.status).toBe('FAILED');
   });
 
   it('LAMBDA, JSON_JQ_TRANSFORM, SWITCH and the DO_WHILE condition each say which it was', async () => {
-    const lambda = await Run.started(env, workflowDef({ tasks: [sys('LAMBDA', 'l', { scriptExpression: 'while (true) {}' })] }));
+    const lambda = await Run.started(limitedEnv, workflowDef({ tasks: [sys('LAMBDA', 'l', { scriptExpression: 'while (true) {}' })] }));
     expect(lambda.task('l')).toMatchObject({ status: 'FAILED', reasonForIncompletion: 'Script not evaluated within 800 ms, interrupted.' });
-    const jq = await Run.started(env, workflowDef({ tasks: [sys('JSON_JQ_TRANSFORM', 'q', { queryExpression: '[range(1e9)]' })] }));
+    const jq = await Run.started(limitedEnv, workflowDef({ tasks: [sys('JSON_JQ_TRANSFORM', 'q', { queryExpression: '[range(1e9)]' })] }));
     expect(jq.task('q')).toMatchObject({ status: 'FAILED', reasonForIncompletion: 'jq query exceeded the time limit of 800 ms and was stopped' });
-    const badJq = await Run.started(env, workflowDef({ tasks: [sys('JSON_JQ_TRANSFORM', 'q', { queryExpression: '.a | | .b' })] }));
+    const badJq = await Run.started(limitedEnv, workflowDef({ tasks: [sys('JSON_JQ_TRANSFORM', 'q', { queryExpression: '.a | | .b' })] }));
     expect(badJq.task('q').reasonForIncompletion).toMatch(/^jq query does not compile: /);
     const sw = await Run.started(
-      env,
+      limitedEnv,
       workflowDef({ tasks: [{ name: 'sw', taskReferenceName: 'sw', type: 'SWITCH', evaluatorType: 'javascript', expression: 'while (true) {}', inputParameters: {}, decisionCases: { a: [simple('ta')] } }] }),
     );
     expect(sw.task('sw')).toMatchObject({ status: 'FAILED', reasonForIncompletion: 'Error evaluating the expression: Script not evaluated within 800 ms, interrupted.' });
-    const cond = await Run.started(env, loop('while (true) {}', [sys('NOOP', 'n')]));
+    const cond = await Run.started(limitedEnv, loop('while (true) {}', [sys('NOOP', 'n')]));
     expect(cond.task('loop')).toMatchObject({
       status: 'FAILED_WITH_TERMINAL_ERROR',
       reasonForIncompletion: 'Unable to evaluate condition while (true) {}, exception Script not evaluated within 800 ms, interrupted.',
