@@ -106,8 +106,6 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
         BATON_CASSANDRA_MIGRATE: 'true',
         ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL,
         ELASTICSEARCH_INDEX_PREFIX: indexPrefix,
-        // The chart's shutdown.drainSeconds: the sidecar needs three failed probes a second apart to see the drain.
-        BATON_DAPR_DRAIN_MS: '5000',
         BATON_RECOVERY_SCAN_INTERVAL_MS: '5000',
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
         ...opts.env,
