@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseEgressRules } from './services/http-task/egress-policy';
+import { callDrainProblem } from './runtime/dapr/call-drain';
 
 // Every setting is an environment variable, validated once at start (README lists them all).
 
@@ -79,6 +80,10 @@ const FieldsSchema = z.object({
   BATON_JSONPATH_MAX_DEPTH: int(64, 4),
   BATON_DAPR_CALL_TIMEOUT_MS: int(60_000, 100),
   BATON_DAPR_DRAIN_MS: int(5000, 0),
+  /** daprd's drainOngoingCallTimeout for Baton's actors; must fit placement's round (src/runtime/dapr/call-drain.ts). */
+  BATON_DAPR_CALL_DRAIN_MS: int(2000, 0),
+  /** Placement's `--disseminate-timeout` in this cluster (Dapr's default 8 s); bounds BATON_DAPR_CALL_DRAIN_MS. */
+  BATON_DAPR_PLACEMENT_DISSEMINATE_MS: int(8000, 1000),
   // Profile-dependent default (see withProfileDefaults): embedded 0 (recovery at start only), distributed 60 s.
   BATON_RECOVERY_SCAN_INTERVAL_MS: optionalInt(0),
   BATON_RECOVERY_SCAN_RATE: int(100, 1),
@@ -151,6 +156,8 @@ export const ConfigSchema = FieldsSchema.transform((c, ctx) => {
     if (config.BATON_INDEX === 'elasticsearch' && !config.ELASTICSEARCH_URL)
       issue('ELASTICSEARCH_URL', 'required for BATON_INDEX=elasticsearch, the distributed default (BATON_INDEX=sqlite is for tests on one machine)');
     if (config.BATON_METADATA_CACHE_TTL_MS === 0) issue('BATON_METADATA_CACHE_TTL_MS', 'must be above 0 with several replicas');
+    const drain = callDrainProblem(config.BATON_DAPR_CALL_DRAIN_MS, config.BATON_DAPR_PLACEMENT_DISSEMINATE_MS);
+    if (drain) issue('BATON_DAPR_CALL_DRAIN_MS', drain);
   }
   return config;
 });

@@ -115,6 +115,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       log,
       appApiToken: cfg.APP_API_TOKEN,
       actorIdleTimeout: goDurationFromMs(cfg.BATON_ACTOR_IDLE_TIMEOUT_MS),
+      drainOngoingCallTimeout: goDurationFromMs(cfg.BATON_DAPR_CALL_DRAIN_MS),
       // A queue partition reloads its entries from the actor state store on activation: keep busy ones active.
       entitiesConfig: { QueueActor: { actorIdleTimeout: '1h' } },
       reviveError: reviveBatonError,

@@ -39,6 +39,20 @@ describe('profile-dependent configuration', () => {
     expect(message({ BATON_STORE: 'cassandra' })).toContain('BATON_STORE: the embedded profile stores in SQLite only');
     expect(message({ BATON_PROFILE: 'distributed', BATON_STORE: 'mysql' })).toContain('BATON_STORE');
   });
+
+  test("the actor call drain fits placement's dissemination round, or the start stops", () => {
+    expect(loadConfig(distributed)).toMatchObject({ BATON_DAPR_CALL_DRAIN_MS: 2000, BATON_DAPR_PLACEMENT_DISSEMINATE_MS: 8000 });
+    const refused = (env: Record<string, string>): string => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error('expected a ConfigError');
+    };
+    expect(refused({ ...distributed, BATON_DAPR_CALL_DRAIN_MS: '10000' })).toMatch(/BATON_DAPR_CALL_DRAIN_MS: an actor call drain of 10000 ms does not fit placement's 8000 ms/);
+    expect(loadConfig({ ...distributed, BATON_DAPR_CALL_DRAIN_MS: '10000', BATON_DAPR_PLACEMENT_DISSEMINATE_MS: '20000' }).BATON_DAPR_CALL_DRAIN_MS).toBe(10_000);
+  });
 });
 
 describe('errors of remote actor turns come back with their catalogue entry', () => {

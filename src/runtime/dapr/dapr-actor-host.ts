@@ -133,7 +133,7 @@ export class DaprActorHost implements ActorHost {
     return {
       entities: types,
       actorIdleTimeout: this.opts.actorIdleTimeout ?? '15m',
-      drainOngoingCallTimeout: this.opts.drainOngoingCallTimeout ?? '10s',
+      drainOngoingCallTimeout: this.opts.drainOngoingCallTimeout ?? '2s',
       drainRebalancedActors: true,
       reentrancy: { enabled: false },
       ...(perType.length ? { entitiesConfig: perType.map(([t, c]) => ({ entities: [t], ...c })) } : {}),
