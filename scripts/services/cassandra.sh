@@ -73,8 +73,9 @@ start() {
   mapfile -t opts < <(grep -v -e '^#' -e '^\s*$' "$here/cassandra/jvm.options")
   local t=$SECONDS
   # cassandra-foreground keeps stdout/stderr open (the daemon closes them otherwise), so a JVM that
-  # dies early leaves its reason in stdout.log.
-  nohup "$java" -Xms"$heap" -Xmx"$heap" "${opts[@]}" \
+  # dies early leaves its reason in stdout.log. setsid: the node is shared by later runs, so it must
+  # not die with the process group (or session) of the run that started it.
+  setsid nohup "$java" -Xms"$heap" -Xmx"$heap" "${opts[@]}" \
     -javaagent:"$jamm" \
     -Dcassandra-foreground=yes \
     -Dcassandra.config="file://$run/conf/cassandra.yaml" \

@@ -125,8 +125,9 @@ start() {
   grant_traversal "$dest/bin" "$run"
   local t=$SECONDS
   log "starting Elasticsearch $ES_VERSION on $url (java $jh, heap $ES_HEAP, user $ES_USER)"
-  # -d: the launcher returns once the node has started (or failed); -p: the node's own pid.
-  runuser -u "$ES_USER" -- env -i PATH=/usr/bin:/bin HOME="$run" \
+  # -d: the launcher returns once the node has started (or failed); -p: the node's own pid. setsid: the
+  # node is shared by later runs, so it must not die with the process group of the run that started it.
+  setsid runuser -u "$ES_USER" -- env -i PATH=/usr/bin:/bin HOME="$run" \
     ES_JAVA_HOME="$jh" ES_PATH_CONF="$run/config" ES_TMPDIR="$run/tmp" \
     ES_JAVA_OPTS="-Xms$ES_HEAP -Xmx$ES_HEAP" \
     "$dest/bin/elasticsearch" -d -p "$run/elasticsearch.pid" >"$run/launcher.log" 2>&1 ||
