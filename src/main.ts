@@ -1,5 +1,6 @@
 import pino from 'pino';
 import { ConfigError, loadConfig } from './config';
+import { exitDeadlineMs } from './exit-deadline';
 import { createServer, type RunningServer } from './server';
 
 // Entry point: `npm start`. SIGTERM/SIGINT drain requests and turns, then close the store.
@@ -23,6 +24,11 @@ async function main(): Promise<void> {
     signalled = signal;
     if (!server) return; // start-up finishes first, then closes
     log.info({ signal }, 'shutting down');
+    const deadline = exitDeadlineMs(cfg);
+    setTimeout(() => {
+      log.error({ signal, withinMs: deadline }, 'shutdown did not finish in time; exiting');
+      process.exit(1);
+    }, deadline).unref();
     server.close().then(
       () => process.exit(0),
       (e) => {

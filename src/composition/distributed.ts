@@ -112,6 +112,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       sidecar,
       invokeTimeoutMs: cfg.BATON_DAPR_CALL_TIMEOUT_MS,
       drainMs: cfg.BATON_DAPR_DRAIN_MS,
+      stopWithinMs: cfg.BATON_SHUTDOWN_TIMEOUT_MS,
       log,
       appApiToken: cfg.APP_API_TOKEN,
       actorIdleTimeout: goDurationFromMs(cfg.BATON_ACTOR_IDLE_TIMEOUT_MS),

@@ -225,8 +225,10 @@ kill the pod while Baton or its sidecar is still stopping.
 {{- $grace := int .Values.terminationGracePeriodSeconds }}
 {{- $drain := int .Values.shutdown.drainSeconds }}
 {{- $timeout := int .Values.shutdown.timeoutSeconds }}
-{{- if le $grace (add $drain $timeout) }}
-{{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.drainSeconds + shutdown.timeoutSeconds (%d)" $grace (add $drain $timeout)) }}
+{{- /* Baton exits at the latest drain + 3 x timeout after SIGTERM (src/exit-deadline.ts). */}}
+{{- $exit := add $drain (mul 3 $timeout) }}
+{{- if le $grace $exit }}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.drainSeconds + 3 x shutdown.timeoutSeconds (%d), the longest Baton takes to exit" $grace $exit) }}
 {{- end }}
 {{- if .Values.dapr.enabled }}
 {{- $block := int .Values.dapr.blockShutdownSeconds }}
@@ -242,8 +244,8 @@ kill the pod while Baton or its sidecar is still stopping.
 {{- fail (printf "dapr.nativeSidecar needs Kubernetes 1.29 or later (this is %s)" .Capabilities.KubeVersion.Version) }}
 {{- end }}
 {{- /* Baton stops first, then its sidecar: the grace period spans both. */}}
-{{- if le $grace (add $drain $timeout $block $graceful) }}
-{{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.drainSeconds + shutdown.timeoutSeconds + dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds (%d) with dapr.nativeSidecar" $grace (add $drain $timeout $block $graceful)) }}
+{{- if le $grace (add $exit $block $graceful) }}
+{{- fail (printf "terminationGracePeriodSeconds (%d) must exceed shutdown.drainSeconds + 3 x shutdown.timeoutSeconds + dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds (%d) with dapr.nativeSidecar" $grace (add $exit $block $graceful)) }}
 {{- end }}
 {{- end }}
 {{- if lt $block (add $drain $timeout) }}

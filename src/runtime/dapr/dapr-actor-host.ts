@@ -42,6 +42,16 @@ export interface DaprActorHostOptions {
    * when it ends). Only when something re-derives them after a crash: the recovery scan.
    */
   recoverableRemindersInMemory?: boolean;
+  /**
+   * At stop, how long deactivating this replica's actors may take in all (turns in flight included);
+   * past it the host stops anyway: the store's fence and the recovery scan cover what was left.
+   */
+  stopWithinMs?: number;
+  /**
+   * At stop, the limit of each reminder registration: daprd 1.18.2 stops answering actor calls once
+   * the app reports unhealthy, and the recovery scan re-arms what a failed registration leaves.
+   */
+  stopCallTimeoutMs?: number;
   /** Clock, injectable for tests. */
   now?: () => number;
 }
@@ -123,7 +133,12 @@ export class DaprActorHost implements ActorHost {
   async stop(): Promise<void> {
     await this.drain();
     this.stopping = true;
-    await Promise.all([...this.active.keys()].map((key) => this.turns.run(key, () => this.deactivate(key))));
+    const deactivations = Promise.all([...this.active.keys()].map((key) => this.turns.run(key, () => this.deactivate(key, this.opts.stopCallTimeoutMs ?? 2000))));
+    const within = this.opts.stopWithinMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), within)));
+    const outcome = await Promise.race([deactivations.then(() => 'done' as const), late]).finally(() => clearTimeout(timer));
+    if (outcome === 'late') this.log.warn({ stillActive: this.active.size, withinMs: within }, 'stopped with actor turns still running; the recovery scan re-derives their reminders');
   }
 
   /** GET /dapr/config body (dapr/dapr `pkg/config/app_configuration.go`). */
@@ -299,11 +314,11 @@ export class DaprActorHost implements ActorHost {
     };
   }
 
-  private async deactivate(key: string): Promise<void> {
+  private async deactivate(key: string, callTimeoutMs?: number): Promise<void> {
     const activation = this.active.get(key);
     if (!activation) return; // daprd may deactivate ids this process never held (e.g. after a restart)
     this.active.delete(key);
-    await this.persistLocalReminders(activation);
+    await this.persistLocalReminders(activation, callTimeoutMs);
     await activation.actor.onDeactivate?.();
   }
 
@@ -323,18 +338,20 @@ export class DaprActorHost implements ActorHost {
   }
 
   /** The activation ends: its recoverable reminders still pending become daprd reminders. */
-  private async persistLocalReminders(a: Activation): Promise<void> {
+  private async persistLocalReminders(a: Activation, callTimeoutMs?: number): Promise<void> {
     const pending = [...a.local];
     a.local.clear();
-    for (const [name, { dueAt, timer }] of pending) {
-      clearTimeout(timer);
-      try {
-        await this.api.setReminder(a.type, a.id, name, Math.max(0, dueAt - this.now()), { dueAt }, `${this.reminderRetryMs}ms`);
-        a.armed.set(name, dueAt);
-      } catch (err) {
-        this.log.warn({ err, type: a.type, id: a.id, reminder: name }, 'could not register a reminder at deactivation; the recovery scan re-arms it');
-      }
-    }
+    await Promise.all(
+      pending.map(async ([name, { dueAt, timer }]) => {
+        clearTimeout(timer);
+        try {
+          await this.api.setReminder(a.type, a.id, name, Math.max(0, dueAt - this.now()), { dueAt }, `${this.reminderRetryMs}ms`, callTimeoutMs);
+          a.armed.set(name, dueAt);
+        } catch (err) {
+          this.log.warn({ err, type: a.type, id: a.id, reminder: name }, 'could not register a reminder at deactivation; the recovery scan re-arms it');
+        }
+      }),
+    );
   }
 }
 

@@ -44,13 +44,9 @@ export class SidecarActorApi {
    * for retries until the app answers 200; the host also re-arms by itself, because daprd's HTTP
    * API is not known to honour `failure_policy`.
    */
-  async setReminder(type: string, id: string, name: string, dueInMs: number, data: unknown, retryInterval: string): Promise<void> {
-    await this.call('PUT', `${actorPath(type, id)}/reminders/${encodeURIComponent(name)}`, {
-      dueTime: goDurationFromMs(dueInMs),
-      data,
-      overwrite: true,
-      failure_policy: { constant: { interval: retryInterval } },
-    });
+  async setReminder(type: string, id: string, name: string, dueInMs: number, data: unknown, retryInterval: string, timeoutMs?: number): Promise<void> {
+    const reminder = { dueTime: goDurationFromMs(dueInMs), data, overwrite: true, failure_policy: { constant: { interval: retryInterval } } };
+    await this.call('PUT', `${actorPath(type, id)}/reminders/${encodeURIComponent(name)}`, reminder, timeoutMs);
   }
 
   async deleteReminder(type: string, id: string, name: string): Promise<void> {

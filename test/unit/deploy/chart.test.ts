@@ -4,6 +4,7 @@
  * (HELM_BIN, BATON_HELM_BIN or PATH). test/real/helm-chart.test.ts checks the renders against the
  * Kubernetes and Dapr schemas.
  */
+import { exitDeadlineMs } from '../../../src/exit-deadline';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -326,6 +327,8 @@ describe('Helm chart (charts/baton)', () => {
     const [block, graceful] = [dapr.blockShutdownSeconds, dapr.gracefulShutdownSeconds].map(Number);
     expect(grace).toBeGreaterThan(timeout + block);
     expect(grace).toBeGreaterThan(block + graceful);
+    // Baton's own hard bound on its exit, from the values the chart passes it.
+    expect(grace * 1000).toBeGreaterThan(exitDeadlineMs({ BATON_PROFILE: 'distributed', BATON_DAPR_DRAIN_MS: drain * 1000, BATON_SHUTDOWN_TIMEOUT_MS: timeout * 1000 }));
     expect(block).toBeGreaterThanOrEqual(drain + timeout);
   });
 
