@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseEgressRules } from './services/http-task/egress-policy';
 import { callDrainProblem } from './runtime/dapr/call-drain';
 
-// Every setting is an environment variable, validated once at start (README lists them all).
+// Every setting is an environment variable, validated once at start (docs/configuration.md lists them all).
 
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 const optionalInt = (min: number) => z.coerce.number().int().min(min).optional();
@@ -117,7 +117,7 @@ const FieldsSchema = z.object({
   // The key that seals secrets (src/secrets): base64 of 32 bytes. Embedded: a key file in BATON_DATA_DIR when unset.
   BATON_SECRETS_KEY: z.string().trim().min(1).optional(),
   BATON_ALLOWED_HOSTS: z.string().default(''),
-  // Metrics and traces (README "Metrics and traces"): the OTEL_* names are OpenTelemetry's standard ones.
+  // Metrics and traces (docs/operations.md "Metrics and traces"): the OTEL_* names are OpenTelemetry's standard ones.
   BATON_METRICS_ENABLED: bool(true),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),

@@ -21,14 +21,14 @@ const rules: RouteRule[] = [];
 const rule = (method: Method, paths: string | string[], permission: Permission): void => {
   for (const path of Array.isArray(paths) ? paths : [paths]) rules.push({ method, path, permission });
 };
-/** Conductor's /api/tasks and its singular spelling /api/task (README, Differences) serve the same calls. */
+/** Conductor's /api/tasks and its singular spelling /api/task (docs/differences.md) serve the same calls. */
 const tasks = (p: string): string[] => [`/api/tasks${p}`, `/api/task${p}`];
 const workflowDefs = (p: string): string[] => [`/api/metadata/workflowdef${p}`, `/api/metadata/workflow${p}`];
 const taskDefs = (p: string): string[] => [`/api/metadata/taskdef${p}`, `/api/metadata/taskdefs${p}`];
 
 // ---- open, and any valid token
 rule('GET', ['/health', '/api/health'], 'public');
-rule('GET', '/metrics', 'public'); // Prometheus scrapes carry no token; names only, no ids or payloads (README)
+rule('GET', '/metrics', 'public'); // Prometheus scrapes carry no token; names only, no ids or payloads (docs/operations.md)
 rule('POST', '/api/token', 'public');
 rule('GET', ['/api/version', '/api-docs', '/api/token/userInfo'], 'authenticated');
 

@@ -4,7 +4,7 @@ import type { Metrics } from './ports';
 
 // The one module that knows prom-client. Names follow Conductor's Monitors (workflow_start_success,
 // workflow_failure, task_queue_wait, task_execution, task_queue_depth) in Prometheus style, under
-// the `baton_` prefix; README "Metrics and traces" lists them all.
+// the `baton_` prefix; docs/operations.md "Metrics and traces" lists them all.
 
 /** Seconds, for calls that take milliseconds (HTTP, store, index, actor turns). */
 const CALL_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import { apiClient } from '../support/api-client';
 import { eventually } from '../support/baton';
 
-// Every call a client of Baton makes (Conductor's REST API, with the alternate spellings the README
+// Every call a client of Baton makes (Conductor's REST API, with the alternate spellings docs/differences.md
 // lists), one by one, over real HTTP. Shared by the embedded suite
 // (test/api/interface.test.ts) and the two-replica distributed suite (test/distributed/api.test.ts).
 

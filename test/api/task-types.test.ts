@@ -198,7 +198,7 @@ describe('FORK_JOIN and JOIN', () => {
     }
   });
 
-  // Baton difference (README): an empty joinOn waits for the last task of every branch. forkTaskJoin builds exactly that JOIN.
+  // Baton difference (docs/differences.md): an empty joinOn waits for the last task of every branch. forkTaskJoin builds exactly that JOIN.
   test('forkTaskJoin: a JOIN with an empty joinOn waits for the end of the branch', async () => {
     const step = await workerTask('tt_fork_empty');
     const name = uniqueName('tt_fork_empty_wf');

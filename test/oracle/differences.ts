@@ -3,7 +3,7 @@ import type { Difference } from './normalise';
 /**
  * Every known difference between Baton and Conductor OSS 3.32.3 that the differential suite
  * (test/oracle) observes. A difference the suite finds must match an entry here (scenario and path)
- * or the scenario fails. README's "Differences from Conductor" lists the same entries.
+ * or the scenario fails. docs/differences.md lists the same entries.
  *
  * `fix` says whether the difference is a Baton bug to fix (and then delete the entry) or a choice.
  */

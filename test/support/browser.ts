@@ -44,7 +44,7 @@ export async function startBrowser(): Promise<TestBrowser> {
   };
 }
 
-/** Screenshots go to docs/ui (committed, shown in the README) with SAVE_UI_SCREENSHOTS=1, else to one folder under the temp directory, overwritten each run. */
+/** Screenshots go to docs/ui (committed, shown in docs/console.md) with SAVE_UI_SCREENSHOTS=1, else to one folder under the temp directory, overwritten each run. */
 export const SCREENSHOT_DIR = process.env.SAVE_UI_SCREENSHOTS === '1' ? path.resolve(__dirname, '../../docs/ui') : path.join(os.tmpdir(), 'baton-ui-screenshots');
 
 export async function screenshot(page: Page, name: string): Promise<void> {
