@@ -24,7 +24,7 @@ const egressList = z
     }
   });
 
-const FieldsSchema = z.object({
+export const FieldsSchema = z.object({
   PORT: int(8080, 0).pipe(z.number().max(65535)),
   BATON_PROFILE: z.enum(['embedded', 'distributed']).default('embedded'),
   BATON_DATA_DIR: z.string().min(1).default('./data'),
