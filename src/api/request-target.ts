@@ -1,3 +1,5 @@
+import { isAppChannelPath } from '../auth/route-permissions';
+
 // The request target read once, before the gate, the hot path and express (pure: request line in,
 // verdict out). Every later part reads the one canonical origin-form this returns, so the
 // permission the gate decides is the permission of the route that runs. Refusals are 400s, as
@@ -56,7 +58,8 @@ export function readRequestTarget(method: string | undefined, raw: string, host:
   if (!QUERY_CHAR.test(query)) return refused('The query holds a space, control or non-ASCII character (percent-encode it)');
   if (!PATH_CHAR.test(path)) return refused('The path holds a character outside RFC 3986 (percent-encode it)');
   if (INVALID_ESCAPE.test(path)) return refused("The path holds a '%' that starts no percent escape");
-  if (ENCODED_SEPARATOR.test(path)) return refused('The path cannot hold an encoded / or \\ (%2F, %5C)');
+  // daprd sends a '/' inside a topic, actor id or reminder name as %2F; the app channel's router reads it inside its segment.
+  if (ENCODED_SEPARATOR.test(path) && !isAppChannelPath(path)) return refused('The path cannot hold an encoded / or \\ (%2F, %5C)');
   // Repeated slashes are merged, as Tomcat does for Conductor: a client whose base URL ends in '/' keeps working.
   path = path.replace(/\/{2,}/g, '/');
   // Dot segments are refused rather than resolved: the router matches them literally, a file server would not.

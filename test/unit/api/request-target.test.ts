@@ -78,6 +78,13 @@ describe('readRequestTarget', () => {
     expect(urlOf('/api/metadata/workflow/a.b/..c/...')).toBe('/api/metadata/workflow/a.b/..c/...');
   });
 
+  test("the Dapr app channel's paths keep an encoded / inside a segment (a topic or actor id holding '/')", () => {
+    expect(urlOf('/dapr/events/external/pubsub/orders%2Fcreated')).toBe('/dapr/events/external/pubsub/orders%2Fcreated');
+    expect(urlOf('/actors/WorkflowActor/a%2Fb/method/m')).toBe('/actors/WorkflowActor/a%2Fb/method/m');
+    expect(read('/actorsX/a%2Fb').kind).toBe('refused');
+    expect(read('/actors/../api/secrets/k').kind).toBe('refused');
+  });
+
   test('repeated slashes are merged once, as Tomcat does for Conductor', () => {
     expect(urlOf('//api//secrets///k//?q=//x')).toBe('/api/secrets/k/?q=//x');
     expect(urlOf('http://127.0.0.1:8080//api/x')).toBe('/api/x');
