@@ -181,6 +181,22 @@ describe('the findings, per role', () => {
     expect([tags.reply.status, tags.seen?.label]).toEqual([200, '/api/secrets/{key}/tags']);
   });
 
+  test("the Dapr app channel's and the console's paths lead to no API route", async () => {
+    for (const target of [
+      `/dapr/../api/secrets/${secret}`,
+      `/actors/x/../../api/secrets/${secret}`,
+      `/actors%2f..%2fapi/secrets/${secret}`,
+      `/actors/%2e%2e/api/secrets/${secret}`,
+      `/healthz/../api/secrets/${secret}`,
+      `/executions/..%2f..%2fapi/secrets/${secret}`,
+      `/executions/%2e%2e/%2e%2e/api/secrets/${secret}`,
+    ])
+      await deniedToEveryRole('GET', target, 400);
+    // The app channel keeps %2F inside its segments (daprd's escapes); it never reaches the API routes.
+    const p = await probe('GET', { kind: 'finding', target: `/actors/x%2F..%2F..%2Fapi%2Fsecrets%2F${secret}` }, undefined);
+    expect([p.reply.status, p.seen?.label, p.seen?.decision, p.reply.text.includes(VALUE)]).toEqual([404, 'unmatched', 'app-channel', false]);
+  });
+
   test('a backslash does not make a read of a task a poll that claims it', async () => {
     const type = uniqueName('edge_task');
     const wf = uniqueName('edge_wf');
