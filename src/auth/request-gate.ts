@@ -103,18 +103,18 @@ export function requestGate(d: GateDeps): RequestGate {
       if (!(principal instanceof Promise)) return answer(res, decide(principal, permission, req));
       return principal.then(
         (p) => answer(res, decide(p, permission, req)),
-        (err) => failed(err, req, res),
+        (err) => failed(err, req, res, path),
       );
     }
     return authenticate(token, permission, req, auth).then(
       (r) => answer(res, r),
-      (err) => failed(err, req, res),
+      (err) => failed(err, req, res, path),
     );
   };
 
-  function failed(err: unknown, req: IncomingMessage, res: ServerResponse): false {
+  function failed(err: unknown, req: IncomingMessage, res: ServerResponse, path: string): false {
     const body = toErrorBody(err);
-    d.log.error({ err, path: req.url?.split('?')[0], method: req.method }, 'checking access failed');
+    d.log.error({ err, path, method: req.method }, 'checking access failed');
     return refuse(res, body.status >= 500 ? 503 : body.status, body.status >= 500 ? 'Checking access failed; retry' : body.message);
   }
 }
