@@ -16,6 +16,8 @@ import type { ScheduleService } from './services/schedule-service';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { WorkflowTestRunner } from './services/workflow-test-run';
 import { hotPath } from './api/hot-path';
+import { takeRequestTarget } from './api/canonical-request';
+import type { RequestTarget } from './api/request-target';
 import { jsonDepthGuard } from './api/json-depth';
 import { TASK_LOG_PATH, taskLogBodyParser } from './api/task-log-body';
 import { workerCalls, type WorkerCalls } from './api/worker-calls';
@@ -67,16 +69,19 @@ export function createRequestHandler(d: AppDeps): ((req: IncomingMessage, res: S
   const calls = workerCalls(d);
   const app = createApp(d, calls);
   const hot = hotPath(calls, { maxBodyBytes: d.maxBodyBytes, maxJsonDepth: d.maxJsonDepth, log: d.log });
-  const serve = (req: IncomingMessage, res: ServerResponse): void => {
-    if (!hot(req, res)) app(req, res);
+  const serve = (req: IncomingMessage, res: ServerResponse, target: RequestTarget): void => {
+    if (!hot(req, res, target)) app(req, res);
   };
   const gate = d.access?.gate;
   const gated = (req: IncomingMessage, res: ServerResponse): void => {
-    if (!gate) return serve(req, res);
+    // First of all: one reading of the request target, which the gate, the hot path and express all read.
+    const target = takeRequestTarget(req, res);
+    if (!target) return;
+    if (!gate) return serve(req, res, target);
     // Synchronous for most requests (token and key cached); the hot path then runs as before.
-    const pass = gate(req, res);
-    if (pass === true) serve(req, res);
-    else if (pass !== false) void pass.then((ok) => ok && serve(req, res));
+    const pass = gate(req, res, target);
+    if (pass === true) serve(req, res, target);
+    else if (pass !== false) void pass.then((ok) => ok && serve(req, res, target));
   };
   const handler = d.metrics || d.tracer ? observedRequests(gated, d.metrics ?? noMetrics, d.tracer) : gated;
   return Object.assign(handler, { app });

@@ -9,6 +9,10 @@ dictionaries, so part of the requests reach real executions and tasks instead of
 Findings, each making the exit code non-zero: a 5xx, a response that contradicts the document
 where the document is precise, a request outliving the request timeout (a hang), a request
 answered 4xx that changed the stored state (baton_hooks.py), the server dying during the run.
+
+Before schemathesis, a bounded phase (request_lines.py) sends odd spellings of the documented
+routes as raw request lines to a second Baton, with auth on: a 5xx, a hang, or a route needing a
+token answering an unauthenticated request is a finding there.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ import time
 from pathlib import Path
 
 import requests
+
+import request_lines
 
 HERE = Path(__file__).resolve().parent
 
@@ -53,7 +59,7 @@ def log(msg: str) -> None:
     print(f"fuzz: {msg}", file=sys.stderr, flush=True)
 
 
-def start_server(server_js: str, data_dir: Path, log_path: Path) -> tuple[subprocess.Popen, str]:
+def start_server(server_js: str, data_dir: Path, log_path: Path, auth: bool = False) -> tuple[subprocess.Popen, str]:
     env = {
         **os.environ,
         "PORT": "0",
@@ -63,6 +69,9 @@ def start_server(server_js: str, data_dir: Path, log_path: Path) -> tuple[subpro
         "BATON_DATA_DIR": str(data_dir),
         "LOG_LEVEL": "info",
     }
+    if auth:
+        key = request_lines.ADMIN_KEY
+        env.update({"BATON_AUTH": "on", "BATON_ADMIN_KEY_ID": key["keyId"], "BATON_ADMIN_KEY_SECRET": key["keySecret"]})
     out = open(log_path, "w")
     proc = subprocess.Popen(["node", server_js], env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     deadline = time.monotonic() + 60
@@ -179,17 +188,42 @@ def write_config(path: Path, dictionaries: dict[str, list[str]]) -> None:
     path.write_text(text)
 
 
+def request_line_phase(args: argparse.Namespace, work: Path) -> int:
+    """Odd request lines to a Baton of its own with auth on; the number of findings."""
+    data = work / "data-auth"
+    data.mkdir()
+    server_log = work / "server-auth.log"
+    proc, base = start_server(args.server, data, server_log, auth=True)
+    started = time.monotonic()
+    try:
+        found = request_lines.run(int(base.rsplit(":", 1)[1]), args.request_lines, args.seed, args.request_timeout, log)
+        if proc.poll() is not None:
+            log(f"Baton (auth on) died during the request lines (exit code {proc.returncode}); log: {server_log}")
+            found += 1
+    finally:
+        stop_server(proc)
+    log(f"request lines finished in {time.monotonic() - started:.0f} s")
+    return found
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--server", required=True, help="the built main.js")
     p.add_argument("--seed", type=int, default=20260901, help="hypothesis seed (fixed, so a run is reproducible)")
     p.add_argument("--max-examples", type=int, default=25, help="test cases per operation and phase")
     p.add_argument("--request-timeout", type=float, default=15, help="seconds; a request still unanswered then is a hang")
+    p.add_argument("--request-lines", type=int, default=1500, help="odd request lines sent to a Baton with auth on (0: none)")
+    p.add_argument("--no-schemathesis", action="store_true", help="run only the request-line phase")
     p.add_argument("--keep", action="store_true", help="keep the data directory and reports")
     p.add_argument("st_args", nargs="*", help="more `st run` options, after --")
     args = p.parse_args()
 
     work = Path(tempfile.mkdtemp(prefix="baton-fuzz-"))
+    found = request_line_phase(args, work) if args.request_lines > 0 else 0
+    if args.no_schemathesis:
+        if found == 0 and not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        return 1 if found else 0
     data = work / "data"
     data.mkdir()
     server_log = work / "server.log"
@@ -227,6 +261,7 @@ def main() -> int:
             code = code or 1
     finally:
         stop_server(proc)
+        code = code or (1 if found else 0)
         if code != 0 or args.keep:
             log(f"kept {work} (server.log, reports/, data/)")
         else:

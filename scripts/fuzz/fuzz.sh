@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run fuzz [-- driver options]: schemathesis against an embedded Baton built from this checkout.
+# npm run fuzz [-- driver options]: odd request lines to an embedded Baton with auth on, then schemathesis against one with auth off, both built from this checkout.
 # Installs the pinned schemathesis into a venv cached outside the repository (keyed by the hash of
 # requirements.txt), builds Baton into .tmp/fuzz-dist (not dist/, which other builds share), then
 # hands over to fuzz.py. Exit code: 0 when nothing was found, non-zero on any finding.

@@ -16,6 +16,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'X-Content-Type-Options': 'nosniff',
+  // frame-ancestors for browsers that predate it.
+  'X-Frame-Options': 'DENY',
   'Referrer-Policy': 'no-referrer',
 };
 
@@ -25,6 +27,13 @@ export function consoleRouter(dir: string = DEFAULT_CONSOLE_DIR): Router {
   const only = (handler: RequestHandler): RequestHandler => (req, res, next) =>
     (req.method === 'GET' || req.method === 'HEAD') && isConsolePath(req.path) ? handler(req, res, next) : next();
 
+  // Every console answer carries the headers, index.html served as a file included (it must not be framed).
+  r.use(
+    only((_req, res, next) => {
+      res.set(SECURITY_HEADERS);
+      next();
+    }),
+  );
   r.use(
     only(
       express.static(dir, {
@@ -33,7 +42,6 @@ export function consoleRouter(dir: string = DEFAULT_CONSOLE_DIR): Router {
         redirect: false,
         setHeaders: (res, file) => {
           res.setHeader('Cache-Control', file.startsWith(path.join(dir, 'assets') + path.sep) ? IMMUTABLE : 'no-cache');
-          res.setHeader('X-Content-Type-Options', 'nosniff');
         },
       }),
     ),
@@ -44,7 +52,7 @@ export function consoleRouter(dir: string = DEFAULT_CONSOLE_DIR): Router {
       if (req.path.startsWith('/assets/')) return next();
       fs.readFile(index, (err, html) => {
         if (err) return next(new ApiError(404, `The console is not built (no ${index}): run npm run build`));
-        res.set({ ...SECURITY_HEADERS, 'Cache-Control': 'no-cache', 'Content-Type': 'text/html; charset=utf-8' });
+        res.set({ 'Cache-Control': 'no-cache', 'Content-Type': 'text/html; charset=utf-8' });
         res.send(html);
       });
     }),

@@ -6,6 +6,7 @@ import { checkJsonDepth } from './json-depth';
 import { sendJson, sendText, type WithQuery } from './params';
 import type { WorkerCalls } from './worker-calls';
 import { setRouteLabel } from './route-label';
+import type { RequestTarget } from './request-target';
 
 // Served on node:http ahead of express: express's routing and body parsing cost ~15% of Baton's CPU
 // per task in the bench profile. Only the plain form of each call is taken here (JSON body in UTF-8,
@@ -124,8 +125,8 @@ function sendError(res: ServerResponse, err: unknown, log: Logger, req: Incoming
   res.end(text);
 }
 
-/** Returns a handler that answers the hot calls and reports false for every other request. */
-export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJsonDepth: number; log: Logger }): (req: IncomingMessage, res: ServerResponse) => boolean {
+/** Returns a handler that answers the hot calls and reports false for every other request; it reads the canonical target (request-target.ts) the gate read. */
+export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJsonDepth: number; log: Logger }): (req: IncomingMessage, res: ServerResponse, target: RequestTarget) => boolean {
   const serve = async (route: Route, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> => {
     if (route.call === 'poll') {
       const ac = new AbortController();
@@ -142,13 +143,11 @@ export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJso
     res.end();
   };
 
-  return (req, res) => {
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    const route = routeOf(req.method, q < 0 ? url : url.slice(0, q));
+  return (req, res, target) => {
+    const route = routeOf(req.method, target.path);
     if (!route || (route.call !== 'poll' && !plainJsonBody(req))) return false;
     setRouteLabel(req, route.template);
-    serve(route, req, res, q < 0 ? '' : url.slice(q + 1)).catch((e) => sendError(res, e, opts.log, req));
+    serve(route, req, res, target.query).catch((e) => sendError(res, e, opts.log, req));
     return true;
   };
 }

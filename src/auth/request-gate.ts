@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { toErrorBody } from '../api/errors';
-import { ApiError } from '../services/errors';
+import { refuse } from '../api/refusal';
+import type { RequestTarget } from '../api/request-target';
 import type { AccessDirectory, Principal } from './access-directory';
 import { browserVerdict, type BrowserPolicy } from './browser-guard';
 import { allows, type Permission } from './roles';
@@ -10,11 +11,14 @@ import type { AccessTokens, TokenFailure } from './tokens';
 
 // The one gate every request passes before the hot path or express: browser checks, then the
 // token and the permission the route needs (route-permissions.ts). Answers refusals itself with
-// Conductor-style JSON bodies; `error` carries the code the official SDKs act on (EXPIRED_TOKEN and
-// INVALID_TOKEN make them fetch a new token and retry once).
+// Conductor-style JSON bodies (src/api/refusal.ts). It reads the canonical target the front read
+// (src/api/request-target.ts), never `req.url` on its own, so express routes the path it judged.
 
 /** true: go on; false: already answered; a promise of either while a token or key is looked up. */
-export type RequestGate = (req: IncomingMessage, res: ServerResponse) => boolean | Promise<boolean>;
+export type RequestGate = (req: IncomingMessage, res: ServerResponse, target: RequestTarget) => boolean | Promise<boolean>;
+
+/** What the gate decided a request needs: a route's permission, or the Dapr app channel's own token. */
+export type GateDecision = Permission | 'app-channel';
 
 export interface GateDeps {
   browser: BrowserPolicy;
@@ -26,6 +30,10 @@ export interface GateDeps {
 }
 
 const principals = new WeakMap<IncomingMessage, Principal>();
+const decisions = new WeakMap<IncomingMessage, GateDecision>();
+
+/** What the gate decided the request needs, when auth is on (tests compare it with the route that ran). */
+export const decisionOf = (req: IncomingMessage): GateDecision | undefined => decisions.get(req);
 
 /** Who made the request, when auth is on and the route needed a token. */
 export const principalOf = (req: IncomingMessage): Principal | undefined => principals.get(req);
@@ -34,16 +42,6 @@ export const principalOf = (req: IncomingMessage): Principal | undefined => prin
 const TOKEN_CACHE_MAX = 10_000;
 
 type Refusal = { status: 401 | 403; error: TokenFailure | 'ACCESS_DENIED'; message: string };
-
-function refuse(res: ServerResponse, status: number, message: string, error?: string): false {
-  const body = { ...toErrorBody(new ApiError(status, message)), retryable: status >= 500, ...(error ? { error } : {}) };
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
-  return false;
-}
 
 function tokenOf(req: IncomingMessage): string | undefined {
   const x = req.headers['x-authorization'];
@@ -75,11 +73,7 @@ export function requestGate(d: GateDeps): RequestGate {
     return decide(await auth.directory.principal(checked.keyId), permission, req);
   };
 
-  return (req, res) => {
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    const path = q < 0 ? url : url.slice(0, q);
-
+  return (req, res, { path }) => {
     const browser = browserVerdict(req.method, path, req.headers, d.browser);
     if (browser.kind === 'refuse') return refuse(res, 403, browser.message);
     if (browser.headers) for (const [k, v] of Object.entries(browser.headers)) res.setHeader(k, v);
@@ -90,8 +84,13 @@ export function requestGate(d: GateDeps): RequestGate {
     }
 
     const auth = d.auth;
-    if (!auth || isAppChannelPath(path)) return true;
+    if (!auth) return true;
+    if (isAppChannelPath(path)) {
+      decisions.set(req, 'app-channel');
+      return true;
+    }
     const permission = routes.of(req.method, path);
+    decisions.set(req, permission);
     if (permission === 'public') return true;
     const token = tokenOf(req);
     if (!token) return refuse(res, 401, 'Missing token: send the token from POST /api/token in X-Authorization', 'INVALID_TOKEN');
@@ -104,18 +103,18 @@ export function requestGate(d: GateDeps): RequestGate {
       if (!(principal instanceof Promise)) return answer(res, decide(principal, permission, req));
       return principal.then(
         (p) => answer(res, decide(p, permission, req)),
-        (err) => failed(err, req, res),
+        (err) => failed(err, req, res, path),
       );
     }
     return authenticate(token, permission, req, auth).then(
       (r) => answer(res, r),
-      (err) => failed(err, req, res),
+      (err) => failed(err, req, res, path),
     );
   };
 
-  function failed(err: unknown, req: IncomingMessage, res: ServerResponse): false {
+  function failed(err: unknown, req: IncomingMessage, res: ServerResponse, path: string): false {
     const body = toErrorBody(err);
-    d.log.error({ err, path: req.url?.split('?')[0], method: req.method }, 'checking access failed');
+    d.log.error({ err, path, method: req.method }, 'checking access failed');
     return refuse(res, body.status >= 500 ? 503 : body.status, body.status >= 500 ? 'Checking access failed; retry' : body.message);
   }
 }

@@ -151,7 +151,9 @@ export const UNLISTED_PERMISSION: Permission = 'admin';
  * sidecar arrives on the API paths and needs a user token like any client.
  */
 export function isAppChannelPath(path: string): boolean {
-  return path === '/healthz' || path.startsWith('/dapr/') || path.startsWith('/actors/');
+  // As express routes the app channel's router: case-insensitively, one trailing slash ignored.
+  const p = path.toLowerCase();
+  return p === '/healthz' || p === '/healthz/' || p.startsWith('/dapr/') || p.startsWith('/actors/');
 }
 
 interface Node {
