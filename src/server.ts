@@ -88,7 +88,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS, { maxBytes: cfg.BATON_MAX_DEFINITION_BYTES, maxCount: cfg.BATON_MAX_DEFINITIONS });
   await metadata.start();
   const secrets = new SecretService(stores.secrets, secretKeyOf({ configured: cfg.BATON_SECRETS_KEY, profile: cfg.BATON_PROFILE, dataDir: cfg.BATON_DATA_DIR }));
-  const access = await createAccessControl(auth, stores.metadata, log);
+  const access = await createAccessControl(auth, stores.metadata, log, adapters.attempts);
   await adapters.watchDefinitions(() => metadata.refresh());
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
   const indexer = new Indexer(index, log, cfg.BATON_INDEX_FLUSH_MS);

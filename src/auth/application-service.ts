@@ -3,7 +3,7 @@ import { type AccessKeyInfo, type AccessKeyRecord, type ApplicationRecord, type 
 import { ApiError, badRequest, notFound } from '../services/errors';
 import type { MetadataStore } from '../store/ports';
 import type { AccessDirectory } from './access-directory';
-import { hashSecret, newAccessKey } from './secrets';
+import { newAccessKey } from './secrets';
 
 // The Orkes application API behind /api/applications: applications hold roles, access keys belong
 // to one application. Every change forgets this replica's cached principals at once; other replicas
@@ -84,7 +84,7 @@ export class ApplicationService {
     if ((await this.store.listAccessKeys(applicationId)).length >= MAX_KEYS_PER_APPLICATION)
       throw new ApiError(409, `Application ${applicationId} already has ${MAX_KEYS_PER_APPLICATION} access keys: delete one first`);
     const key = newAccessKey();
-    await this.store.putAccessKey({ id: key.id, applicationId, secretHash: await hashSecret(key.secret), status: 'ACTIVE', createdAt: this.now() });
+    await this.store.putAccessKey({ id: key.id, applicationId, secretHash: await this.directory.hashSecret(key.secret), status: 'ACTIVE', createdAt: this.now() });
     return key;
   }
 
