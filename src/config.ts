@@ -51,6 +51,10 @@ const FieldsSchema = z.object({
   BATON_MAX_TASKS_PER_EXECUTION: int(10_000, 10),
   BATON_MAX_DEFINITION_BYTES: int(1024 * 1024, 1024),
   BATON_MAX_DEFINITIONS: int(10_000, 1),
+  BATON_MAX_SCHEDULES: int(10_000, 1),
+  BATON_MAX_SECRETS: int(10_000, 1),
+  BATON_MAX_SCHEMAS: int(10_000, 1),
+  BATON_MAX_APPLICATIONS: int(10_000, 1),
   BATON_MAX_JSON_DEPTH: int(128, 8),
   BATON_MAX_LONG_POLLS_PER_CLIENT: int(256, 1),
   // Profile-dependent defaults (see withProfileDefaults): embedded 0/0, distributed 15 s/10 s.

@@ -27,7 +27,7 @@ export async function createAccessControl(settings: AuthSettings, store: Metadat
   for (const w of settings.warnings) log.warn({ bind: settings.bind, auth: settings.enabled ? 'on' : 'off' }, w);
   const hashing = new HashingSlots(settings.hashing.concurrency, settings.hashing.maxQueued);
   const directory = await AccessDirectory.create(store, { adminKey: settings.adminKey, cacheMs: settings.cacheMs, hashing });
-  const applications = new ApplicationService(store, directory);
+  const applications = new ApplicationService(store, directory, Date.now, settings.maxApplications);
   const browser = { corsOrigins: settings.corsOrigins, allowedHosts: settings.allowedHosts, checkHost: !settings.enabled };
   if (!settings.enabled) return { settings, gate: requestGate({ browser, log }), routes: { applications } };
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type AccessKeyInfo, type AccessKeyRecord, type ApplicationRecord, type Role, RoleSchema, ROLES, type Tag } from '../model/applications';
+import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
 import { ApiError, badRequest, notFound } from '../services/errors';
 import type { MetadataStore } from '../store/ports';
 import type { AccessDirectory } from './access-directory';
@@ -18,6 +19,8 @@ export class ApplicationService {
     private readonly store: MetadataStore,
     private readonly directory: AccessDirectory,
     private readonly now: () => number = Date.now,
+    /** BATON_MAX_APPLICATIONS. */
+    private readonly maxApplications: number = DEFAULT_RECORD_CAPS.applications,
   ) {}
 
   list(): Promise<ApplicationRecord[]> {
@@ -25,6 +28,7 @@ export class ApplicationService {
   }
 
   async create(name: string, by: string): Promise<ApplicationRecord> {
+    checkRecordCount('applications', await this.store.countApplications(this.maxApplications), 1, this.maxApplications);
     const t = this.now();
     const app: ApplicationRecord = { id: randomUUID(), name, createdBy: by, createTime: t, updatedBy: by, updateTime: t, roles: [], tags: [] };
     await this.store.putApplication(app);

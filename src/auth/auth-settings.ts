@@ -23,6 +23,7 @@ export interface AuthConfig {
   BATON_TOKEN_FAILURE_WINDOW_SECONDS: number;
   BATON_AUTH_HASH_CONCURRENCY: number;
   BATON_AUTH_HASH_QUEUE: number;
+  BATON_MAX_APPLICATIONS: number;
 }
 
 export interface AuthSettings {
@@ -42,6 +43,8 @@ export interface AuthSettings {
   signIn: SignInLimits;
   /** scrypt derivations at once, and how many may wait for one. */
   hashing: { concurrency: number; maxQueued: number };
+  /** Most applications (BATON_MAX_APPLICATIONS). */
+  maxApplications: number;
   /** Said loudly at every start. */
   warnings: string[];
 }
@@ -147,6 +150,7 @@ export function authSettings(cfg: AuthConfig): AuthSettings {
     allowedHosts,
     signIn: { perKey: cfg.BATON_TOKEN_MAX_FAILURES_PER_KEY, perClient: cfg.BATON_TOKEN_MAX_FAILURES_PER_CLIENT, windowMs: cfg.BATON_TOKEN_FAILURE_WINDOW_SECONDS * 1000 },
     hashing: { concurrency: cfg.BATON_AUTH_HASH_CONCURRENCY, maxQueued: cfg.BATON_AUTH_HASH_QUEUE },
+    maxApplications: cfg.BATON_MAX_APPLICATIONS,
     warnings,
   };
 }

@@ -14,6 +14,7 @@ const base: AuthConfig = {
   BATON_TOKEN_FAILURE_WINDOW_SECONDS: 300,
   BATON_AUTH_HASH_CONCURRENCY: 2,
   BATON_AUTH_HASH_QUEUE: 64,
+  BATON_MAX_APPLICATIONS: 10_000,
 };
 const admin = { BATON_ADMIN_KEY_ID: 'root', BATON_ADMIN_KEY_SECRET: 'correct horse battery staple' };
 
