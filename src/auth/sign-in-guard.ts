@@ -1,5 +1,6 @@
 import { retryAfterSeconds } from '../limits/attempt-window';
 import type { AttemptSubject, FailedAttempts } from '../limits/ports';
+import { ApiError } from '../services/errors';
 import { RetryLater } from './retry-later';
 
 /**
@@ -32,17 +33,21 @@ export class SignInGuard {
       { key, limit: this.limits.perKey },
       { key: `client:${client}`, limit: this.limits.perClient },
     ];
-    const decision = await this.attempts.begin(subjects, this.limits.windowMs, this.now());
+    // Without the count (Redis unreachable) no secret is checked: a retryable 503, never an unlimited endpoint.
+    const decision = await this.attempts.begin(subjects, this.limits.windowMs, this.now()).catch(() => {
+      throw new ApiError(503, 'Token requests cannot be checked against their limits right now: retry in a moment');
+    });
     if (!decision.allowed) throw new RetryLater('Too many failed token requests for this access key or from this client: retry later', retryAfterSeconds(decision.retryAfterMs));
     let result: T | undefined;
     try {
       result = await check();
     } catch (err) {
       // Not an answer on the secret (hashing busy, store down): it does not count.
-      await this.attempts.succeeded(decision.attemptId, subjects, []);
+      await this.attempts.succeeded(decision.attemptId, subjects, []).catch(() => undefined);
       throw err;
     }
-    if (result !== undefined) await this.attempts.succeeded(decision.attemptId, subjects, [key]);
+    // The caller has shown the secret: a lost forgiveness only leaves one failure counted.
+    if (result !== undefined) await this.attempts.succeeded(decision.attemptId, subjects, [key]).catch(() => undefined);
     return result;
   }
 }

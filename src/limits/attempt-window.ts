@@ -1,14 +1,9 @@
 /**
- * The sliding window of failed attempts (pure): failure times of one subject, oldest first, kept to
- * the newest `limit` (no more are needed to decide), and when the next attempt may come.
+ * The sliding window of failed attempts (pure): when the next attempt may come, from one subject's
+ * failure times still inside the window, oldest first.
  */
 
-/** The failure times still inside the window at `now`. */
-export function liveFailures(times: readonly number[], windowMs: number, now: number): number[] {
-  return times.filter((t) => t > now - windowMs);
-}
-
-/** 0 when one more attempt is allowed; else the milliseconds until the oldest counted failure leaves the window. */
+/** 0 when one more attempt is allowed; else the milliseconds until enough counted failures leave the window. */
 export function retryAfterMs(live: readonly number[], limit: number, windowMs: number, now: number): number {
   if (live.length < limit) return 0;
   return Math.max(1, live[live.length - limit]! + windowMs - now);

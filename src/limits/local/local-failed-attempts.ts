@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AttemptDecision, AttemptSubject, FailedAttempts } from '../ports';
-import { liveFailures, retryAfterMs } from '../attempt-window';
+import { retryAfterMs } from '../attempt-window';
 
 interface Failure {
   at: number;
@@ -20,7 +20,7 @@ export class LocalFailedAttempts implements FailedAttempts {
     let wait = 0;
     const live = subjects.map((s) => {
       const kept = (this.failures.get(s.key) ?? []).filter((f) => f.at > now - windowMs);
-      wait = Math.max(wait, retryAfterMs(liveFailures(kept.map((f) => f.at), windowMs, now), s.limit, windowMs, now));
+      wait = Math.max(wait, retryAfterMs(kept.map((f) => f.at), s.limit, windowMs, now));
       return kept;
     });
     if (wait > 0) return { allowed: false, retryAfterMs: wait };
