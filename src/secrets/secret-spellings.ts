@@ -17,23 +17,23 @@
 // Not masked: spellings nested twice (JSON inside a JSON string inside a body), hashes and other
 // one-way or keyed transforms, and mixtures (part encoded, part not) beyond the ones listed.
 
-/** Characters each percent-encoding leaves as they are (ASCII only; everything else is encoded as UTF-8 bytes). */
-const KEEP = {
-  component: /[A-Za-z0-9\-_.!~*'()]/,
-  uri: /[A-Za-z0-9\-_.!~*'();,/?:@&=+$#]/,
-  // WHATWG URL percent-encode sets: printable ASCII except the listed characters.
-  urlPath: /[\x21-\x7e]/,
-  urlQuery: /[\x21-\x7e]/,
-  form: /[A-Za-z0-9*\-._]/,
-} as const;
-const ENCODED_IN = { urlPath: new Set(['"', '#', '<', '>', '?', '`', '{', '}']), urlQuery: new Set(['"', '#', '<', '>', "'"]) } as const;
+const printable = (c: string): boolean => c >= '!' && c <= '~';
 
-function percentEncode(value: string, kind: keyof typeof KEEP): string {
+/** Characters each percent-encoding leaves as they are (ASCII only; everything else is encoded as UTF-8 bytes). */
+const KEPT = {
+  component: (c: string) => /^[A-Za-z0-9\-_.!~*'()]$/.test(c),
+  uri: (c: string) => /^[A-Za-z0-9\-_.!~*'();,/?:@&=+$#]$/.test(c),
+  // The WHATWG URL path and query percent-encode sets.
+  urlPath: (c: string) => printable(c) && !'"#<>?`{}'.includes(c),
+  urlQuery: (c: string) => printable(c) && !`"#<>'`.includes(c),
+  form: (c: string) => /^[A-Za-z0-9*\-._]$/.test(c),
+} as const;
+
+function percentEncode(value: string, form: keyof typeof KEPT): string {
   let out = '';
   for (const ch of value) {
-    const keep = ch.length === 1 && KEEP[kind].test(ch) && !(kind in ENCODED_IN && ENCODED_IN[kind as keyof typeof ENCODED_IN].has(ch));
-    if (keep) out += ch;
-    else if (kind === 'form' && ch === ' ') out += '+';
+    if (KEPT[form](ch)) out += ch;
+    else if (form === 'form' && ch === ' ') out += '+';
     else for (const b of Buffer.from(ch, 'utf8')) out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
@@ -54,7 +54,7 @@ function base64Spellings(value: string): string[] {
   const out: string[] = [];
   for (let skip = 0; skip < 3; skip++) {
     const whole = Math.floor((bytes.length - skip) / 3) * 3;
-    if (whole === 0) continue;
+    if (whole <= 0) continue;
     const core = bytes.subarray(skip, skip + whole);
     out.push(core.toString('base64'), core.toString('base64url'));
   }
@@ -66,7 +66,7 @@ const htmlEscape = (value: string): string => value.replace(/[&<>"']/g, (c) => (
 /** The spellings of `value` to mask, longest first (a longer one may contain a shorter one), without repeats. */
 export function secretSpellings(value: string): string[] {
   if (value.length === 0) return [];
-  const percent = (Object.keys(KEEP) as Array<keyof typeof KEEP>).map((k) => percentEncode(value, k));
+  const percent = (Object.keys(KEPT) as Array<keyof typeof KEPT>).map((k) => percentEncode(value, k));
   const all = [value, ...jsonSpellings(value), ...percent, ...percent.map(lowerHex), ...base64Spellings(value), htmlEscape(value)];
   return [...new Set(all)].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
 }
