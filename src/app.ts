@@ -57,6 +57,8 @@ export interface AppDeps {
   consoleDir?: string | false;
   /** JSON schemas (the /api/schema routes) and their enforcement on worker results. */
   schemas?: SchemaStore;
+  /** Most schema versions stored (BATON_MAX_SCHEMAS). */
+  maxSchemas?: number;
   schemaEnforcer?: SchemaEnforcer;
   /** Records request latencies and serves GET /metrics (absent: /metrics answers 404, nothing is timed). */
   metrics?: Metrics & MetricsExposition;
@@ -108,6 +110,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     access: d.access,
     schedules: d.schedules,
     schemas: d.schemas,
+    maxSchemas: d.maxSchemas,
     metrics: d.metrics,
   });
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).

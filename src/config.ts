@@ -52,6 +52,10 @@ export const FieldsSchema = z.object({
   BATON_MAX_TASKS_PER_EXECUTION: int(10_000, 10),
   BATON_MAX_DEFINITION_BYTES: int(1024 * 1024, 1024),
   BATON_MAX_DEFINITIONS: int(10_000, 1),
+  BATON_MAX_SCHEDULES: int(10_000, 1),
+  BATON_MAX_SECRETS: int(10_000, 1),
+  BATON_MAX_SCHEMAS: int(10_000, 1),
+  BATON_MAX_APPLICATIONS: int(10_000, 1),
   BATON_MAX_JSON_DEPTH: int(128, 8),
   BATON_MAX_LONG_POLLS_PER_CLIENT: int(256, 1),
   // Profile-dependent defaults (see withProfileDefaults): embedded 0/0, distributed 15 s/10 s.
@@ -114,6 +118,12 @@ export const FieldsSchema = z.object({
   BATON_AUTH_TOKEN_TTL_SECONDS: int(3600, 1),
   BATON_AUTH_CACHE_MS: int(5000, 0),
   BATON_CORS_ORIGINS: z.string().default(''),
+  // Brute force on POST /api/token (src/auth/sign-in-guard.ts) and the scrypt work it may cause (src/auth/hashing-slots.ts).
+  BATON_TOKEN_MAX_FAILURES_PER_KEY: int(10, 1),
+  BATON_TOKEN_MAX_FAILURES_PER_CLIENT: int(100, 1),
+  BATON_TOKEN_FAILURE_WINDOW_SECONDS: int(300, 1),
+  BATON_AUTH_HASH_CONCURRENCY: int(2, 1),
+  BATON_AUTH_HASH_QUEUE: int(64, 0),
   // The key that seals secrets (src/secrets): base64 of 32 bytes. Embedded: a key file in BATON_DATA_DIR when unset.
   BATON_SECRETS_KEY: z.string().trim().min(1).optional(),
   BATON_ALLOWED_HOSTS: z.string().default(''),

@@ -87,8 +87,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   });
   const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS, { maxBytes: cfg.BATON_MAX_DEFINITION_BYTES, maxCount: cfg.BATON_MAX_DEFINITIONS });
   await metadata.start();
-  const secrets = new SecretService(stores.secrets, secretKeyOf({ configured: cfg.BATON_SECRETS_KEY, profile: cfg.BATON_PROFILE, dataDir: cfg.BATON_DATA_DIR }));
-  const access = await createAccessControl(auth, stores.metadata, log);
+  const secrets = new SecretService(stores.secrets, secretKeyOf({ configured: cfg.BATON_SECRETS_KEY, profile: cfg.BATON_PROFILE, dataDir: cfg.BATON_DATA_DIR }), Date.now, cfg.BATON_MAX_SECRETS);
+  const access = await createAccessControl(auth, stores.metadata, log, adapters.attempts);
   await adapters.watchDefinitions(() => metadata.refresh());
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
   const indexer = new Indexer(index, log, cfg.BATON_INDEX_FLUSH_MS);
@@ -163,7 +163,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       log,
     }),
   );
-  const schedules = new ScheduleService(stores.schedules, host);
+  const schedules = new ScheduleService(stores.schedules, host, Date.now, cfg.BATON_MAX_SCHEDULES);
   // Every schedule that is not paused gets its reminder (idempotent: an armed one is re-armed at the same slot).
   const syncSchedules = async (): Promise<void> => {
     const armed = await schedules.syncAll((name, err) => log.warn({ err, schedule: name }, 'arming a schedule failed'));
@@ -201,7 +201,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, secrets, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, schemaEnforcer, metrics: prometheus, tracer });
+  const handler = createRequestHandler({ workflows, tasks, metadata, secrets, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, maxSchemas: cfg.BATON_MAX_SCHEMAS, schemaEnforcer, metrics: prometheus, tracer });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -6,6 +6,8 @@ import { oneOf, type RouteTable } from './route-table';
 import type { AccessDirectory } from '../auth/access-directory';
 import type { ApplicationService } from '../auth/application-service';
 import { principalOf } from '../auth/request-gate';
+import { RetryLater } from '../auth/retry-later';
+import type { SignInGuard } from '../auth/sign-in-guard';
 import type { AccessTokens } from '../auth/tokens';
 import { ApiError, notFound } from '../services/errors';
 import { parseBody } from './params';
@@ -16,7 +18,7 @@ import { parseBody } from './params';
 export interface AuthRoutesDeps {
   applications: ApplicationService;
   /** Absent while auth is off: /api/token then answers 404, which the SDKs read as "this server has no auth". */
-  issuer?: { directory: AccessDirectory; tokens: AccessTokens };
+  issuer?: { directory: AccessDirectory; tokens: AccessTokens; guard: SignInGuard };
 }
 
 const TagsSchema = z.array(TagSchema).max(100);
@@ -37,7 +39,13 @@ export function tokenRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutes
     const d = { issuer: issuer() };
     if (!d.issuer) throw authOff();
     const { keyId, keySecret } = parseBody(TokenRequestSchema, req.body, 'generateTokenRequest');
-    const principal = await d.issuer.directory.authenticate(keyId, keySecret);
+    const { directory, guard } = d.issuer;
+    // Forwarded-for headers are not trusted: behind a proxy every client shares its address (BATON_TOKEN_MAX_FAILURES_PER_CLIENT).
+    const client = req.socket.remoteAddress ?? 'unknown';
+    const principal = await guard.attempt(keyId, client, () => directory.authenticate(keyId, keySecret)).catch((err: unknown) => {
+      if (err instanceof RetryLater) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+      throw err;
+    });
     // No `error` code here: the SDKs refresh on INVALID_TOKEN, and refreshing is this very call.
     if (!principal) throw new ApiError(401, 'Invalid access key id or secret, or the key is disabled');
     res.json({ token: await d.issuer.tokens.issue(principal.keyId, principal.applicationId) });

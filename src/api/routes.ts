@@ -51,6 +51,8 @@ export interface ApiDeps {
   access?: { routes: AuthRoutesDeps };
   /** JSON schemas (/api/schema). */
   schemas?: SchemaStore;
+  /** Most schema versions stored (BATON_MAX_SCHEMAS). */
+  maxSchemas?: number;
   /** What GET /metrics serves; absent when metrics are off (BATON_METRICS_ENABLED=false). */
   metrics?: MetricsExposition;
 }
@@ -69,7 +71,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
   metadataRoutes(t.under('/api/metadata'), d);
   eventRoutes(t.under('/api/event'), d);
   eventHandlerTagRoutes(t.under('/api/event'), d);
-  schemaRoutes(t.under('/api/schema'), () => d.schemas);
+  schemaRoutes(t.under('/api/schema'), () => d.schemas, d.maxSchemas);
   secretRoutes(t.under('/api'), d);
   adminRoutes(t.under('/api/admin'), d);
   bulkRoutes(t.under('/api/workflow/bulk'), d);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SchemaDefSchema, type SchemaDef } from '../model/schemas';
+import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
 import { ApiError, notFound } from '../services/errors';
 import { schemaProblem } from '../services/json-schema-check';
 import type { SchemaStore } from '../store/ports';
@@ -17,8 +18,8 @@ function versionOf(text: string): number {
   return v;
 }
 
-/** Declares the routes under `r` (mounted at /api/schema); `store` is asked per request. */
-export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined): void {
+/** Declares the routes under `r` (mounted at /api/schema); `store` is asked per request; at most `maxSchemas` versions in all (BATON_MAX_SCHEMAS). */
+export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined, maxSchemas: number = DEFAULT_RECORD_CAPS.schemas): void {
   const schemas = (): SchemaStore => {
     const s = store();
     if (!s) throw new ApiError(501, 'JSON schemas are not available');
@@ -48,11 +49,19 @@ export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined
       if (problems.length > 0) throw new ApiError(400, 'Validation failed, check below errors for detail.', problems);
       const newVersion = boolParam(req, 'newVersion', false);
       const now = Date.now();
+      const writes: Array<{ def: SchemaDef; existing: SchemaDef | undefined }> = [];
+      // With newVersion, a name given twice in one request gets two versions.
+      const assigned = new Map<string, number>();
       for (const d of list) {
-        const version = newVersion ? ((await schemas().get(d.name))?.version ?? 0) + 1 : (d.version ?? 1);
+        const version = newVersion ? (assigned.get(d.name) ?? (await schemas().get(d.name))?.version ?? 0) + 1 : (d.version ?? 1);
+        if (newVersion) assigned.set(d.name, version);
         const existing = newVersion ? undefined : await schemas().get(d.name, version);
-        await schemas().put({ ...d, version, createTime: existing?.createTime ?? now, updateTime: now });
+        writes.push({ def: { ...d, version }, existing });
       }
+      // Before any write: a request over the cap changes nothing. Two new versions of one name in a request count once each.
+      const adding = new Set(writes.filter((w) => !w.existing).map((w) => `${w.def.name}\u0000${w.def.version}`)).size;
+      if (adding > 0) checkRecordCount('schemas', await schemas().count(maxSchemas), adding, maxSchemas);
+      for (const { def, existing } of writes) await schemas().put({ ...def, createTime: existing?.createTime ?? now, updateTime: now });
       res.status(200).end();
     },
   );

@@ -1,6 +1,7 @@
 import type { Role } from '../model/applications';
 import type { MetadataStore } from '../store/ports';
-import { hashSecret, verifySecret } from './secrets';
+import { HashingSlots } from './hashing-slots';
+import { SecretHasher } from './secrets';
 
 // Who an access key belongs to and what its application may do. The first admin key comes from the
 // environment and lives here only (as a hash), so it cannot be deleted or disabled through the API;
@@ -31,14 +32,17 @@ export class AccessDirectory {
     private readonly admin: { principal: Principal; secretHash: string } | undefined,
     private readonly cacheMs: number,
     private readonly now: () => number,
+    private readonly hasher: SecretHasher,
   ) {}
 
-  static async create(store: MetadataStore, opts: { adminKey?: { id: string; secret: string }; cacheMs: number; now?: () => number }): Promise<AccessDirectory> {
+  /** `hashing` bounds the scrypt work of token requests and new keys (defaults: 2 at a time, 64 waiting). */
+  static async create(store: MetadataStore, opts: { adminKey?: { id: string; secret: string }; cacheMs: number; now?: () => number; hashing?: HashingSlots }): Promise<AccessDirectory> {
+    const hasher = await SecretHasher.create(opts.hashing ?? new HashingSlots(2, 64));
     const admin = opts.adminKey && {
       principal: { keyId: opts.adminKey.id, applicationId: ADMIN_APPLICATION_ID, applicationName: 'Baton admin (BATON_ADMIN_KEY_ID)', roles: ['ADMIN'] as const },
-      secretHash: await hashSecret(opts.adminKey.secret),
+      secretHash: await hasher.hash(opts.adminKey.secret),
     };
-    return new AccessDirectory(store, admin, opts.cacheMs, opts.now ?? Date.now);
+    return new AccessDirectory(store, admin, opts.cacheMs, opts.now ?? Date.now, hasher);
   }
 
   /** The key's principal when the key exists, is active and its application exists; synchronous while cached. */
@@ -68,10 +72,16 @@ export class AccessDirectory {
 
   /** POST /api/token: the principal of a key id and secret that match an active key, else undefined. */
   async authenticate(keyId: string, secret: string): Promise<Principal | undefined> {
-    if (this.admin && keyId === this.admin.principal.keyId) return (await verifySecret(secret, this.admin.secretHash)) ? this.admin.principal : undefined;
+    // One path whatever the key id: a store read (the admin key's too) and one derivation (a decoy for an unknown id).
     const key = await this.store.getAccessKey(keyId);
-    if (!key || !(await verifySecret(secret, key.secretHash))) return undefined;
-    return this.load(keyId);
+    const admin = this.admin && keyId === this.admin.principal.keyId ? this.admin : undefined;
+    if (!(await this.hasher.verify(secret, admin ? admin.secretHash : key?.secretHash))) return undefined;
+    return admin ? admin.principal : this.load(keyId);
+  }
+
+  /** The stored form of a new key's secret, hashed within the same slots as token requests. */
+  hashSecret(secret: string): Promise<string> {
+    return this.hasher.hash(secret);
   }
 
   /** Whether `keyId` is the environment's admin key (the API cannot change it). */

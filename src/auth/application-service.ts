@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { type AccessKeyInfo, type AccessKeyRecord, type ApplicationRecord, type Role, RoleSchema, ROLES, type Tag } from '../model/applications';
+import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
 import { ApiError, badRequest, notFound } from '../services/errors';
 import type { MetadataStore } from '../store/ports';
 import type { AccessDirectory } from './access-directory';
-import { hashSecret, newAccessKey } from './secrets';
+import { newAccessKey } from './secrets';
 
 // The Orkes application API behind /api/applications: applications hold roles, access keys belong
 // to one application. Every change forgets this replica's cached principals at once; other replicas
@@ -18,6 +19,8 @@ export class ApplicationService {
     private readonly store: MetadataStore,
     private readonly directory: AccessDirectory,
     private readonly now: () => number = Date.now,
+    /** BATON_MAX_APPLICATIONS. */
+    private readonly maxApplications: number = DEFAULT_RECORD_CAPS.applications,
   ) {}
 
   list(): Promise<ApplicationRecord[]> {
@@ -25,6 +28,7 @@ export class ApplicationService {
   }
 
   async create(name: string, by: string): Promise<ApplicationRecord> {
+    checkRecordCount('applications', await this.store.countApplications(this.maxApplications), 1, this.maxApplications);
     const t = this.now();
     const app: ApplicationRecord = { id: randomUUID(), name, createdBy: by, createTime: t, updatedBy: by, updateTime: t, roles: [], tags: [] };
     await this.store.putApplication(app);
@@ -84,7 +88,7 @@ export class ApplicationService {
     if ((await this.store.listAccessKeys(applicationId)).length >= MAX_KEYS_PER_APPLICATION)
       throw new ApiError(409, `Application ${applicationId} already has ${MAX_KEYS_PER_APPLICATION} access keys: delete one first`);
     const key = newAccessKey();
-    await this.store.putAccessKey({ id: key.id, applicationId, secretHash: await hashSecret(key.secret), status: 'ACTIVE', createdAt: this.now() });
+    await this.store.putAccessKey({ id: key.id, applicationId, secretHash: await this.directory.hashSecret(key.secret), status: 'ACTIVE', createdAt: this.now() });
     return key;
   }
 

@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { ConfigError } from '../config';
+import type { SignInLimits } from './sign-in-guard';
 
 // Who must authenticate, decided once at start from the configuration (pure: no I/O).
 // Secure by default: the embedded profile listens on loopback only and may then run without auth;
@@ -17,6 +18,12 @@ export interface AuthConfig {
   BATON_AUTH_CACHE_MS: number;
   BATON_CORS_ORIGINS: string;
   BATON_ALLOWED_HOSTS: string;
+  BATON_TOKEN_MAX_FAILURES_PER_KEY: number;
+  BATON_TOKEN_MAX_FAILURES_PER_CLIENT: number;
+  BATON_TOKEN_FAILURE_WINDOW_SECONDS: number;
+  BATON_AUTH_HASH_CONCURRENCY: number;
+  BATON_AUTH_HASH_QUEUE: number;
+  BATON_MAX_APPLICATIONS: number;
 }
 
 export interface AuthSettings {
@@ -32,6 +39,12 @@ export interface AuthSettings {
   corsOrigins: ReadonlySet<string>;
   /** Host header names accepted while auth is off (DNS rebinding); 'any' turns the check off. */
   allowedHosts: ReadonlySet<string> | 'any';
+  /** Failed POST /api/token attempts allowed per key id and per client address within the window. */
+  signIn: SignInLimits;
+  /** scrypt derivations at once, and how many may wait for one. */
+  hashing: { concurrency: number; maxQueued: number };
+  /** Most applications (BATON_MAX_APPLICATIONS). */
+  maxApplications: number;
   /** Said loudly at every start. */
   warnings: string[];
 }
@@ -135,6 +148,9 @@ export function authSettings(cfg: AuthConfig): AuthSettings {
     cacheMs: cfg.BATON_AUTH_CACHE_MS,
     corsOrigins: parseOrigins(cfg.BATON_CORS_ORIGINS),
     allowedHosts,
+    signIn: { perKey: cfg.BATON_TOKEN_MAX_FAILURES_PER_KEY, perClient: cfg.BATON_TOKEN_MAX_FAILURES_PER_CLIENT, windowMs: cfg.BATON_TOKEN_FAILURE_WINDOW_SECONDS * 1000 },
+    hashing: { concurrency: cfg.BATON_AUTH_HASH_CONCURRENCY, maxQueued: cfg.BATON_AUTH_HASH_QUEUE },
+    maxApplications: cfg.BATON_MAX_APPLICATIONS,
     warnings,
   };
 }

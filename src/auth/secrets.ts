@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID, scrypt, timingSafeEqual } from 'node:crypto';
+import type { HashingSlots } from './hashing-slots';
 
 // Access key secrets are kept as scrypt hashes (node:crypto, run on libuv's thread pool so a token
 // request never blocks the event loop). The stored form carries its parameters, so they can change
@@ -31,6 +32,32 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
   const expected = Buffer.from(hash, 'base64url');
   const given = await derive(secret, Buffer.from(salt, 'base64url'), nn, rr, pp);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/**
+ * Hashing and checking of access key secrets within the hashing slots, and the same work for a key id
+ * that does not exist (against a hash of a random secret), so a token request's cost does not tell
+ * whether its key id exists.
+ */
+export class SecretHasher {
+  private constructor(
+    private readonly slots: HashingSlots,
+    private readonly decoy: string,
+  ) {}
+
+  static async create(slots: HashingSlots): Promise<SecretHasher> {
+    return new SecretHasher(slots, await slots.run(() => hashSecret(randomBytes(32).toString('base64url'))));
+  }
+
+  hash(secret: string): Promise<string> {
+    return this.slots.run(() => hashSecret(secret));
+  }
+
+  /** `stored` undefined (no such key): the derivation runs all the same, against the decoy, and answers false. */
+  async verify(secret: string, stored: string | undefined): Promise<boolean> {
+    const ok = await this.slots.run(() => verifySecret(secret, stored ?? this.decoy));
+    return stored !== undefined && ok;
+  }
 }
 
 /** A new access key: a UUID id (as Orkes issues them) and 256 random bits of secret. */

@@ -8,6 +8,7 @@ import { ElasticsearchSearchIndex } from '../search/elasticsearch/elasticsearch-
 import type { SearchIndex } from '../search/ports';
 import { SqliteSearchIndex } from '../search/sqlite/sqlite-index';
 import { createRedisLimits } from '../limits/redis';
+import { RedisFailedAttempts } from '../limits/redis/redis-failed-attempts';
 import { RedisQueueDirectory } from '../limits/redis/redis-queue-directory';
 import { RedisQueuePartitions } from '../queues/redis/redis-queue-partitions';
 import { RedisScanLease } from '../limits/redis/redis-scan-lease';
@@ -131,7 +132,9 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
     const redisQueues = cfg.BATON_QUEUES === 'redis' ? new RedisQueuePartitions(redis(), prefix) : undefined;
     const changes = new MetadataChanges(redis(), redis(), prefix, log);
     const scanLease = new RedisScanLease(redis(), prefix, 'recovery-scan');
+    const attempts = new RedisFailedAttempts(redis(), prefix);
     opened.unshift(
+      () => attempts.close(),
       () => wakeUps.close(),
       () => taskLimits.close(),
       () => directory.close(),
@@ -163,6 +166,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       host,
       wakeUps,
       limits: taskLimits,
+      attempts,
       directory,
       directoryRefreshMs: 2000,
       queues: redisQueues,

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { LocalEventBus } from '../events/local/local-event-bus';
 import { SqliteSearchIndex } from '../search/sqlite/sqlite-index';
+import { LocalFailedAttempts } from '../limits/local/local-failed-attempts';
 import { LocalTaskLimits } from '../limits/local/local-task-limits';
 import { LocalWakeUps } from '../limits/local/local-wake-ups';
 import { LocalQueueDirectory } from '../limits/local/local-queue-directory';
@@ -26,6 +27,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
     host,
     wakeUps,
     limits,
+    attempts: new LocalFailedAttempts(),
     directory: new LocalQueueDirectory(),
     directoryRefreshMs: 0,
     bus,

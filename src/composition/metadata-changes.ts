@@ -152,6 +152,9 @@ class AnnouncingMetadataStore implements MetadataStore {
   listApplications(): Promise<ApplicationRecord[]> {
     return this.store.listApplications();
   }
+  countApplications(atMost: number): Promise<number> {
+    return this.store.countApplications(atMost);
+  }
   deleteApplication(id: string): Promise<boolean> {
     return this.store.deleteApplication(id);
   }

@@ -49,3 +49,24 @@ export interface QueueDirectory {
   queues(): Promise<string[]>;
   close(): Promise<void>;
 }
+
+/** One count of failed attempts: a name (an access key id, a client address) and how many it may fail within the window. */
+export interface AttemptSubject {
+  key: string;
+  limit: number;
+}
+
+export type AttemptDecision = { allowed: true; attemptId: string } | { allowed: false; retryAfterMs: number };
+
+/**
+ * Failed attempts (POST /api/token) counted per subject in a sliding window, shared by every replica in the
+ * distributed profile. An allowed attempt counts as a failure at once, so attempts racing on several
+ * replicas cannot slip past the limit; `succeeded` takes it back.
+ */
+export interface FailedAttempts {
+  /** Refused, with the time until the oldest counted failure leaves the window, when any subject holds its limit; else counted against each. */
+  begin(subjects: readonly AttemptSubject[], windowMs: number, now: number): Promise<AttemptDecision>;
+  /** The attempt succeeded: it no longer counts; subjects in `forgive` lose every failure they hold. */
+  succeeded(attemptId: string, subjects: readonly AttemptSubject[], forgive: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}

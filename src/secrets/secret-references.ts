@@ -1,3 +1,5 @@
+import { secretSpellings } from './secret-spellings';
+
 // `${workflow.secrets.NAME}` references in task inputs (pure). The engine keeps them literal in
 // stored inputs (src/engine/expressions.ts); they are replaced only in what leaves Baton: the HTTP
 // task's request and a polled task handed to a worker (as Conductor OSS does,
@@ -35,11 +37,15 @@ export function substituteSecrets<T>(value: T, values: ReadonlyMap<string, strin
 
 export const SECRET_MASK = '***';
 
-/** `value` with every occurrence of a secret value in its strings (and keys) replaced by the mask: what a call's outcome echoed back is not stored. */
+/**
+ * `value` with every occurrence of a secret value in its strings (and keys) replaced by the mask, in
+ * each of its spellings (src/secrets/secret-spellings.ts): what a call's outcome echoed back is not stored.
+ */
 export function redactSecrets<T>(value: T, secrets: readonly string[]): T {
-  const live = secrets.filter((s) => s.length > 0);
+  // Longest first across all secrets: one secret's spelling may contain another's.
+  const live = [...new Set(secrets.flatMap(secretSpellings))].sort((a, b) => b.length - a.length);
   if (live.length === 0) return value;
-  const scrub = (s: string): string => live.reduce((acc, secret) => (acc.includes(secret) ? acc.split(secret).join(SECRET_MASK) : acc), s);
+  const scrub = (s: string): string => live.reduce((acc, spelling) => (acc.includes(spelling) ? acc.split(spelling).join(SECRET_MASK) : acc), s);
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return scrub(v);
     if (Array.isArray(v)) return v.map(walk);

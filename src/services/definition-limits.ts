@@ -28,3 +28,30 @@ export function checkDefinitionCount(kind: DefinitionKind, existing: number, lim
   if (existing >= limits.maxCount)
     throw new ApiError(400, `Cannot register more than ${limits.maxCount} ${PLURAL[kind]} (BATON_MAX_DEFINITIONS); delete unused ones first`);
 }
+
+/**
+ * Most records of each kind the API creates one request at a time (BATON_MAX_SCHEDULES, BATON_MAX_SECRETS,
+ * BATON_MAX_SCHEMAS, BATON_MAX_APPLICATIONS): each is listed whole by its API, schedules are armed at every
+ * start, and nothing else bounds them. Conductor has no such caps. Updating an existing record is always allowed.
+ */
+export interface RecordCaps {
+  schedules: number;
+  secrets: number;
+  /** Counted per version, as workflow definitions are. */
+  schemas: number;
+  applications: number;
+}
+
+export const DEFAULT_RECORD_CAPS: RecordCaps = { schedules: 10_000, secrets: 10_000, schemas: 10_000, applications: 10_000 };
+
+const CAP_OF: Record<keyof RecordCaps, { noun: string; setting: string }> = {
+  schedules: { noun: 'schedules', setting: 'BATON_MAX_SCHEDULES' },
+  secrets: { noun: 'secrets', setting: 'BATON_MAX_SECRETS' },
+  schemas: { noun: 'schema versions', setting: 'BATON_MAX_SCHEMAS' },
+  applications: { noun: 'applications', setting: 'BATON_MAX_APPLICATIONS' },
+};
+
+/** 400 when `existing` records of the kind leave no room for `adding` more. */
+export function checkRecordCount(kind: keyof RecordCaps, existing: number, adding: number, cap: number): void {
+  if (existing + adding > cap) throw new ApiError(400, `Cannot create more than ${cap} ${CAP_OF[kind].noun} (${CAP_OF[kind].setting}); delete unused ones first`);
+}

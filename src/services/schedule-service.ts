@@ -4,6 +4,7 @@ import type { ActorHost } from '../runtime/ports';
 import { CronError, compileCron, normaliseZone } from '../schedules/cron';
 import { firstSlotAfter, nextSlots } from '../schedules/slots';
 import type { ScheduleExecutionQuery, ScheduleStore } from '../store/schedule-store';
+import { checkRecordCount, DEFAULT_RECORD_CAPS } from './definition-limits';
 import { ApiError, badRequest, notFound } from './errors';
 
 /** A schedule as the API answers it: the stored one, with its next run when it has one. */
@@ -39,6 +40,8 @@ export class ScheduleService {
     private readonly store: ScheduleStore,
     private readonly host: ActorHost,
     private readonly now: () => number = Date.now,
+    /** BATON_MAX_SCHEDULES. */
+    private readonly maxSchedules: number = DEFAULT_RECORD_CAPS.schedules,
   ) {}
 
   /** Checks a cron and zone as a save would; the compiled cron, or a 400 saying what is wrong. */
@@ -57,6 +60,7 @@ export class ScheduleService {
     this.cron(req.cronExpression, zoneId);
     if (req.scheduleStartTime && req.scheduleEndTime && req.scheduleEndTime < req.scheduleStartTime) throw badRequest('scheduleEndTime must not be before scheduleStartTime');
     const existing = await this.store.getSchedule(req.name);
+    if (!existing) checkRecordCount('schedules', await this.store.countSchedules(this.maxSchedules), 1, this.maxSchedules);
     const now = this.now();
     const paused = req.paused ?? false;
     const s: WorkflowSchedule = {

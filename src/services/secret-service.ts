@@ -4,6 +4,7 @@ import { openSecret, sealSecret } from '../secrets/secret-cipher';
 import type { SecretKeySource } from '../secrets/secret-key';
 import { secretNamesIn, substituteSecrets } from '../secrets/secret-references';
 import type { SecretStore } from '../store/ports';
+import { checkRecordCount, DEFAULT_RECORD_CAPS } from './definition-limits';
 import { ApiError, badRequest, notFound } from './errors';
 
 /** What a task input becomes where it leaves Baton: the input with secrets in, the values used (to redact echoes), the names not found. */
@@ -19,6 +20,8 @@ export class SecretService {
     private readonly store: SecretStore,
     private readonly keySource: SecretKeySource,
     private readonly now: () => number = Date.now,
+    /** BATON_MAX_SECRETS. */
+    private readonly maxSecrets: number = DEFAULT_RECORD_CAPS.secrets,
   ) {}
 
   private key(): Buffer {
@@ -45,6 +48,7 @@ export class SecretService {
     if (!parsed.success) throw badRequest(`Invalid secret value for '${name}': ${parsed.error.issues[0]?.message ?? 'not a string'}`);
     const sealed = sealSecret(this.key(), name, parsed.data);
     const before = await this.store.getSecret(name);
+    if (!before) checkRecordCount('secrets', await this.store.countSecrets(this.maxSecrets), 1, this.maxSecrets);
     const t = this.now();
     await this.store.putSecret({ name, sealed, tags: before?.tags ?? [], createTime: before?.createTime ?? t, updateTime: t });
   }

@@ -89,6 +89,8 @@ export interface MetadataStore {
   putApplication(app: ApplicationRecord): Promise<void>;
   getApplication(id: string): Promise<ApplicationRecord | undefined>;
   listApplications(): Promise<ApplicationRecord[]>;
+  /** How many there are, counting no further than `atMost` (bounded work however many are stored): for the cap on creating more. */
+  countApplications(atMost: number): Promise<number>;
   deleteApplication(id: string): Promise<boolean>;
   putAccessKey(key: AccessKeyRecord): Promise<void>;
   getAccessKey(id: string): Promise<AccessKeyRecord | undefined>;
@@ -126,6 +128,8 @@ export interface SchemaStore {
   get(name: string, version?: number): Promise<SchemaDef | undefined>;
   /** Every version of every schema, by name then version. */
   list(): Promise<SchemaDef[]>;
+  /** Versions stored, of every name, counting no further than `atMost`: for the cap on creating more. */
+  count(atMost: number): Promise<number>;
   /** Deletes one version, or every version when version is undefined; answers whether anything was there. */
   delete(name: string, version?: number): Promise<boolean>;
 }
@@ -136,5 +140,7 @@ export interface SecretStore {
   getSecret(name: string): Promise<StoredSecret | undefined>;
   /** Every secret, by name. */
   listSecrets(): Promise<StoredSecret[]>;
+  /** How many there are, counting no further than `atMost` (bounded work however many are stored): for the cap on creating more. */
+  countSecrets(atMost: number): Promise<number>;
   deleteSecret(name: string): Promise<boolean>;
 }

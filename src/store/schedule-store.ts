@@ -22,6 +22,8 @@ export interface ScheduleStore {
   putSchedule(s: WorkflowSchedule): Promise<void>;
   getSchedule(name: string): Promise<WorkflowSchedule | undefined>;
   listSchedules(): Promise<WorkflowSchedule[]>;
+  /** How many there are, counting no further than `atMost` (bounded work however many are stored): for the cap on creating more. */
+  countSchedules(atMost: number): Promise<number>;
   /** Deletes the schedule and its slot mark (its executions stay until they expire); false when it did not exist. */
   deleteSchedule(name: string): Promise<boolean>;
   /** The last slot handled, or undefined before the first. */

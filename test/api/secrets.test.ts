@@ -14,8 +14,19 @@ const api = apiClient(() => b.url);
 /** A local endpoint that records the headers it receives and echoes them back (so redaction of echoes is tested). */
 const received: Array<Record<string, string | string[] | undefined>> = [];
 let failWith500 = false;
+/** GET /spell?t=VALUE answers, as text, VALUE in the spellings servers echo a request with (percent-encoded, JSON-escaped, Basic auth, form). */
+function spellingsOf(url: string): string {
+  const value = decodeURIComponent(url.slice(url.indexOf('t=') + 2));
+  const python = JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return [`uri ${url}`, `json ${JSON.stringify({ t: value })}`, `python ${python}`, `basic ${Buffer.from(`user:${value}`).toString('base64')}`, `form ${new URLSearchParams({ t: value })}`].join('\n');
+}
 const endpoint = http.createServer((req, res) => {
   received.push(req.headers);
+  if (req.url?.startsWith('/spell')) {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end(spellingsOf(req.url));
+    return;
+  }
   req.resume();
   req.on('end', () => {
     res.writeHead(failWith500 ? 500 : 200, { 'content-type': 'application/json' });
@@ -185,6 +196,27 @@ describe('${workflow.secrets.NAME} in task inputs', () => {
     } finally {
       failWith500 = false;
     }
+  });
+
+  test('an echo of the secret percent-encoded, JSON-escaped or in base64 is masked too', async () => {
+    const awkward = `p"a\\s/s w&o'r<d é€-${Date.now()}`;
+    const awkwardName = api.uniq('awkward');
+    expect((await put(awkwardName, awkward)).status).toBe(200);
+    const name = api.uniq('http_spellings');
+    await api.register({
+      name,
+      tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: `${endpointUrl.replace('/echo', '/spell')}?t=\${workflow.secrets.${awkwardName}}`, method: 'GET' } } }],
+    });
+    const id = await api.start(name, {});
+    const wf = await api.waitForStatus(id, 'COMPLETED');
+    const body = (wf.tasks[0] as any).outputData.response.body as string;
+    const sentUri = new URL(`http://h/spell?t=${awkward}`);
+    const echoed = spellingsOf(`${sentUri.pathname}${sentUri.search}`);
+    expect(body.split('\n').map((line) => line.split(' ')[0])).toEqual(['uri', 'json', 'python', 'basic', 'form']);
+    expect(body.match(/\*\*\*/g)).toHaveLength(5);
+    for (const line of echoed.split('\n')) expect(body).not.toContain(line.slice(line.indexOf(' ') + 1));
+    for (const shown of [awkward, sentUri.search.slice(3), JSON.stringify(awkward).slice(1, -1), new URLSearchParams({ t: awkward }).toString().slice(2)]) expect(body).not.toContain(shown);
+    expect(await everythingShownAbout(id)).not.toContain(awkward);
   });
 
   test('a missing secret fails the HTTP task, naming the secret and no value, without a call', async () => {

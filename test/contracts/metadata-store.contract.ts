@@ -219,6 +219,18 @@ export function describeMetadataStoreContract(name: string, make: () => Promise<
         expect(await store.deleteApplication(a.id)).toBe(false);
       });
 
+      it('counts applications, counting no further than asked; a replaced one counts once', async () => {
+        const before = await store.countApplications(1_000_000);
+        const [a, b] = [app(fresh('app')), app(fresh('app'))];
+        await store.putApplication(a);
+        await store.putApplication(b);
+        await store.putApplication({ ...a, name: 'renamed' });
+        expect(await store.countApplications(1_000_000)).toBe(before + 2);
+        expect(await store.countApplications(before + 1)).toBe(before + 1);
+        await store.deleteApplication(a.id);
+        expect(await store.countApplications(1_000_000)).toBe(before + 1);
+      });
+
       it('stores access keys, lists them by application, replaces and deletes them', async () => {
         const appId = fresh('app');
         const other = fresh('app');

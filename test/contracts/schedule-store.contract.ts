@@ -60,6 +60,17 @@ export function describeScheduleStoreContract(name: string, open: () => Promise<
       expect((await u.store.listSchedules()).map((s) => s.name)).not.toContain(n);
     });
 
+    test('count answers how many schedules there are, counting no further than asked; a replaced one counts once', async () => {
+      const before = await u.store.countSchedules(1_000_000);
+      const names = [fresh('count'), fresh('count')];
+      for (const n of names) await u.store.putSchedule(schedule(n));
+      await u.store.putSchedule(schedule(names[0]!, { paused: true }));
+      expect(await u.store.countSchedules(1_000_000)).toBe(before + 2);
+      expect(await u.store.countSchedules(before + 1)).toBe(before + 1);
+      await u.store.deleteSchedule(names[0]!);
+      expect(await u.store.countSchedules(1_000_000)).toBe(before + 1);
+    });
+
     test('the slot mark moves only from the expected value', async () => {
       const n = fresh('slot');
       expect(await u.store.lastSlot(n)).toBeUndefined();

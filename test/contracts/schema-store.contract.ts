@@ -59,5 +59,19 @@ export function describeSchemaStoreContract(adapter: string, open: () => Promise
       expect(await s.store.get(name)).toBeUndefined();
       expect(await s.store.delete(name)).toBe(false);
     });
+
+    test('count answers how many versions there are, counting no further than asked; a replaced one counts once', async () => {
+      const before = await s.store.count(1_000_000);
+      const name = fresh('count_schema');
+      await s.store.put(schema(name, 1));
+      await s.store.put(schema(name, 2));
+      await s.store.put(schema(name, 2));
+      expect(await s.store.count(1_000_000)).toBe(before + 2);
+      expect(await s.store.count(before + 1)).toBe(before + 1);
+      await s.store.delete(name, 1);
+      expect(await s.store.count(1_000_000)).toBe(before + 1);
+      await s.store.delete(name);
+      expect(await s.store.count(1_000_000)).toBe(before);
+    });
   });
 }

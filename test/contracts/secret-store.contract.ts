@@ -62,5 +62,16 @@ export function describeSecretStoreContract(adapter: string, open: () => Promise
       expect(await u.store.getSecret(name)).toBeUndefined();
       expect((await u.store.listSecrets()).some((s) => s.name === name)).toBe(false);
     });
+
+    test('count answers how many secrets there are, counting no further than asked; a replaced one counts once', async () => {
+      const before = await u.store.countSecrets(1_000_000);
+      const names = [fresh('count'), fresh('count')];
+      for (const n of names) await u.store.putSecret(secret(n));
+      await u.store.putSecret(secret(names[0]!, { updateTime: T0 + 1 }));
+      expect(await u.store.countSecrets(1_000_000)).toBe(before + 2);
+      expect(await u.store.countSecrets(before + 1)).toBe(before + 1);
+      await u.store.deleteSecret(names[0]!);
+      expect(await u.store.countSecrets(1_000_000)).toBe(before + 1);
+    });
   });
 }

@@ -51,3 +51,39 @@ redis.call('ZREMRANGEBYRANK', KEYS[2], 0, over - 1)
 for _, field in ipairs(oldest) do redis.call('HDEL', KEYS[1], field) end
 return over
 `;
+
+/**
+ * Failed attempts, checked and counted in one step across replicas. KEYS: one sorted set per subject,
+ * attempt ids scored by time (ms). ARGV: now, windowMs, attemptId, then each subject's limit.
+ * Returns 0 when the attempt is allowed (and counted against every subject), else the milliseconds to wait.
+ */
+export const BEGIN_ATTEMPT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local limit = tonumber(ARGV[3 + i])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local n = redis.call('ZCARD', key)
+  if n >= limit then
+    local oldest = redis.call('ZRANGE', key, n - limit, n - limit, 'WITHSCORES')
+    local w = math.max(1, tonumber(oldest[2]) + window - now)
+    if w > wait then wait = w end
+  end
+end
+if wait > 0 then return wait end
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now, ARGV[3])
+  redis.call('ZREMRANGEBYRANK', key, 0, -(tonumber(ARGV[3 + i]) + 1))
+  redis.call('PEXPIRE', key, window)
+end
+return 0
+`;
+
+/** The attempt succeeded. KEYS: the subjects' sorted sets. ARGV: attemptId, then per subject '1' to drop every failure it holds, '0' to drop this attempt only. */
+export const END_ATTEMPT = `
+for i, key in ipairs(KEYS) do
+  if ARGV[1 + i] == '1' then redis.call('DEL', key) else redis.call('ZREM', key, ARGV[1]) end
+end
+return 0
+`;

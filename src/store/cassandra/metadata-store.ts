@@ -3,6 +3,7 @@ import type { TaskDef, WorkflowDef } from '../../model/definitions';
 import type { AccessKeyRecord, ApplicationRecord } from '../../model/applications';
 import type { EventExecution, EventHandler } from '../../model/events';
 import type { MetadataStore } from '../ports';
+import { countRowsUpTo } from './count-rows';
 import { bucketOf, DEFAULT_INDEX_LAYOUT, eventIndexName, type IndexLayout, toNumber } from './rows';
 import { metadataStatements, type MetadataStatements } from './statements';
 
@@ -199,6 +200,10 @@ export class CassandraMetadataStore implements MetadataStore {
 
   listApplications(): Promise<ApplicationRecord[]> {
     return this.listRows(this.applications);
+  }
+
+  countApplications(atMost: number): Promise<number> {
+    return countRowsUpTo(this.client, this.q.selectApplicationIds, this.idempotent(), atMost);
   }
 
   deleteApplication(id: string): Promise<boolean> {

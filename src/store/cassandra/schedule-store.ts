@@ -1,6 +1,7 @@
 import { type Client, type QueryOptions, types } from 'cassandra-driver';
 import type { ScheduleExecution, WorkflowSchedule } from '../../model/schedules';
 import type { ScheduleExecutionQuery, ScheduleStore } from '../schedule-store';
+import { countRowsUpTo } from './count-rows';
 import { assertKeyspaceName } from './statements';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -25,6 +26,7 @@ export class CassandraScheduleStore implements ScheduleStore {
       put: `INSERT INTO ${ks}.schedules (name, schedule_json) VALUES (?, ?)`,
       get: `SELECT schedule_json FROM ${ks}.schedules WHERE name = ?`,
       list: `SELECT schedule_json FROM ${ks}.schedules`,
+      names: `SELECT name FROM ${ks}.schedules`,
       del: `DELETE FROM ${ks}.schedules WHERE name = ?`,
       delSlot: `DELETE FROM ${ks}.schedule_slots WHERE name = ?`,
       slot: `SELECT last_slot FROM ${ks}.schedule_slots WHERE name = ?`,
@@ -65,6 +67,9 @@ export class CassandraScheduleStore implements ScheduleStore {
       pageState = rs.pageState ?? undefined;
     } while (pageState);
     return out.sort((a, b) => a.name.localeCompare(b.name));
+  }
+  countSchedules(atMost: number): Promise<number> {
+    return countRowsUpTo(this.client, this.q.names, this.opts(), atMost);
   }
   async deleteSchedule(name: string): Promise<boolean> {
     if (!(await this.getSchedule(name))) return false;

@@ -1,6 +1,7 @@
 import { type Client, type QueryOptions, types } from 'cassandra-driver';
 import type { SchemaDef } from '../../model/schemas';
 import type { SchemaStore } from '../ports';
+import { countRowsUpTo } from './count-rows';
 import { assertKeyspaceName } from './statements';
 
 const PAGE = 500;
@@ -21,6 +22,7 @@ export class CassandraSchemaStore implements SchemaStore {
       latest: `SELECT schema_json FROM ${ks}.json_schemas WHERE name = ? LIMIT 1`,
       versions: `SELECT version FROM ${ks}.json_schemas WHERE name = ?`,
       all: `SELECT schema_json FROM ${ks}.json_schemas`,
+      keys: `SELECT name, version FROM ${ks}.json_schemas`,
       deleteOne: `DELETE FROM ${ks}.json_schemas WHERE name = ? AND version = ?`,
       deleteAll: `DELETE FROM ${ks}.json_schemas WHERE name = ?`,
     };
@@ -48,6 +50,10 @@ export class CassandraSchemaStore implements SchemaStore {
       pageState = rs.pageState ?? undefined;
     } while (pageState);
     return out.sort((a, b) => a.name.localeCompare(b.name) || a.version - b.version);
+  }
+
+  count(atMost: number): Promise<number> {
+    return countRowsUpTo(this.client, this.q.keys, { prepare: true, consistency: this.consistency, isIdempotent: true }, atMost);
   }
 
   async delete(name: string, version?: number): Promise<boolean> {

@@ -1,6 +1,7 @@
 import { type Client, types } from 'cassandra-driver';
 import type { StoredSecret } from '../../model/secrets';
 import type { SecretStore } from '../ports';
+import { countRowsUpTo } from './count-rows';
 import { assertKeyspaceName } from './statements';
 
 const PAGE = 500;
@@ -19,6 +20,7 @@ export class CassandraSecretStore implements SecretStore {
       upsert: `INSERT INTO ${ks}.secrets (name, secret_json) VALUES (?, ?)`,
       select: `SELECT secret_json FROM ${ks}.secrets WHERE name = ?`,
       selectAll: `SELECT secret_json FROM ${ks}.secrets`,
+      names: `SELECT name FROM ${ks}.secrets`,
       remove: `DELETE FROM ${ks}.secrets WHERE name = ?`,
     };
   }
@@ -45,6 +47,10 @@ export class CassandraSecretStore implements SecretStore {
       pageState = rs.pageState ?? undefined;
     } while (pageState);
     return out.sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  countSecrets(atMost: number): Promise<number> {
+    return countRowsUpTo(this.client, this.q.names, { prepare: true, consistency: this.consistency, isIdempotent: true }, atMost);
   }
 
   async deleteSecret(name: string): Promise<boolean> {

@@ -85,6 +85,7 @@ export function metadataStatements(keyspace: string) {
     upsertApplication: `INSERT INTO ${ks}.applications (id, app_json) VALUES (?, ?)`,
     selectApplication: `SELECT app_json FROM ${ks}.applications WHERE id = ?`,
     selectApplications: `SELECT app_json FROM ${ks}.applications`,
+    selectApplicationIds: `SELECT id FROM ${ks}.applications`,
     deleteApplication: `DELETE FROM ${ks}.applications WHERE id = ?`,
     upsertAccessKey: `INSERT INTO ${ks}.access_keys (id, key_json) VALUES (?, ?)`,
     selectAccessKey: `SELECT key_json FROM ${ks}.access_keys WHERE id = ?`,

@@ -45,6 +45,7 @@ export class SqliteMetadataStore implements MetadataStore {
       putApp: db.prepare('INSERT INTO applications (id, data) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data'),
       getApp: db.prepare<[string], Row>('SELECT data FROM applications WHERE id = ?'),
       listApps: db.prepare<[], Row>('SELECT data FROM applications ORDER BY id'),
+      countApps: db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM applications LIMIT ?)'),
       delApp: db.prepare('DELETE FROM applications WHERE id = ?'),
       putKey: db.prepare('INSERT INTO access_keys (id, application_id, data) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET application_id = excluded.application_id, data = excluded.data'),
       getKey: db.prepare<[string], Row>('SELECT data FROM access_keys WHERE id = ?'),
@@ -106,6 +107,9 @@ export class SqliteMetadataStore implements MetadataStore {
   }
   async listApplications(): Promise<ApplicationRecord[]> {
     return this.s.listApps.all().map((r) => JSON.parse(r.data) as ApplicationRecord);
+  }
+  async countApplications(atMost: number): Promise<number> {
+    return this.s.countApps.get(atMost)!.n;
   }
   async deleteApplication(id: string): Promise<boolean> {
     return this.s.delApp.run(id).changes > 0;

@@ -31,6 +31,7 @@ export class SqliteScheduleStore implements ScheduleStore {
       put: db.prepare('INSERT INTO schedules (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data'),
       get: db.prepare<[string], Row>('SELECT data FROM schedules WHERE name = ?'),
       list: db.prepare<[], Row>('SELECT data FROM schedules ORDER BY name'),
+      count: db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM schedules LIMIT ?)'),
       del: db.prepare('DELETE FROM schedules WHERE name = ?'),
       delSlot: db.prepare('DELETE FROM schedule_slots WHERE name = ?'),
       slot: db.prepare<[string], { last_slot: number }>('SELECT last_slot FROM schedule_slots WHERE name = ?'),
@@ -54,6 +55,9 @@ export class SqliteScheduleStore implements ScheduleStore {
   }
   async listSchedules(): Promise<WorkflowSchedule[]> {
     return this.s.list.all().map((r) => JSON.parse(r.data) as WorkflowSchedule);
+  }
+  async countSchedules(atMost: number): Promise<number> {
+    return this.s.count.get(atMost)!.n;
   }
   async deleteSchedule(name: string): Promise<boolean> {
     return this.db.transaction(() => {

@@ -22,6 +22,7 @@ export class SqliteSchemaStore implements SchemaStore {
       select: db.prepare<[string, number], { data: string }>('SELECT data FROM json_schemas WHERE name = ? AND version = ?'),
       latest: db.prepare<[string], { data: string }>('SELECT data FROM json_schemas WHERE name = ? ORDER BY version DESC LIMIT 1'),
       all: db.prepare<[], { data: string }>('SELECT data FROM json_schemas ORDER BY name, version'),
+      count: db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM json_schemas LIMIT ?)'),
       deleteOne: db.prepare('DELETE FROM json_schemas WHERE name = ? AND version = ?'),
       deleteAll: db.prepare('DELETE FROM json_schemas WHERE name = ?'),
     };
@@ -38,6 +39,10 @@ export class SqliteSchemaStore implements SchemaStore {
 
   async list(): Promise<SchemaDef[]> {
     return this.stmt.all.all().map((r) => JSON.parse(r.data) as SchemaDef);
+  }
+
+  async count(atMost: number): Promise<number> {
+    return this.stmt.count.get(atMost)!.n;
   }
 
   async delete(name: string, version?: number): Promise<boolean> {

@@ -16,6 +16,7 @@ export class SqliteSecretStore implements SecretStore {
       put: db.prepare('INSERT INTO secrets (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data'),
       get: db.prepare<[string], Row>('SELECT data FROM secrets WHERE name = ?'),
       list: db.prepare<[], Row>('SELECT data FROM secrets ORDER BY name'),
+      count: db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM secrets LIMIT ?)'),
       del: db.prepare('DELETE FROM secrets WHERE name = ?'),
     };
   }
@@ -29,6 +30,9 @@ export class SqliteSecretStore implements SecretStore {
   }
   async listSecrets(): Promise<StoredSecret[]> {
     return this.s.list.all().map((r) => JSON.parse(r.data) as StoredSecret);
+  }
+  async countSecrets(atMost: number): Promise<number> {
+    return this.s.count.get(atMost)!.n;
   }
   async deleteSecret(name: string): Promise<boolean> {
     return this.s.del.run(name).changes > 0;
