@@ -1,6 +1,7 @@
-import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
+import Ajv2020, { type CodeOptions, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { SchemaDef } from '../model/schemas';
+import { compileLinearRegex, RegexRefusedError, RegexWorkBudget, RegexWorkLimitError } from '../lib/linear-regex';
 
 // Checking values against JSON schemas (draft 2020-12, as Orkes' examples declare; other drafts' common
 // keywords read the same). Only JSON schemas are checked: AVRO and PROTOBUF ones are stored, never enforced.
@@ -11,8 +12,30 @@ export interface SchemaViolation {
   message: string;
 }
 
-const ajv = new Ajv2020({ allErrors: true, strict: false });
+/** Regex work one check may do (characters × pattern instructions): about a quarter second at worst, far less as a rule. */
+export const MAX_PATTERN_WORK_PER_CHECK = 10_000_000;
+
+/** The budget of the check running now: ajv's validators are synchronous, so one check runs at a time. */
+let currentBudget: RegexWorkBudget | undefined;
+
+// `pattern` and `patternProperties` are user regexes: RE2 (linear time) instead of RegExp, within the check's budget.
+// ajv reads `code` only when it writes standalone validator source, which Baton never does.
+const linearRegExp: NonNullable<CodeOptions['regExp']> = Object.assign(
+  (pattern: string, flags: string) => {
+    const re = compileLinearRegex(pattern, flags);
+    return { test: (s: string) => (currentBudget ?? new RegexWorkBudget(MAX_PATTERN_WORK_PER_CHECK)).test(re, s), toString: () => re.toString() };
+  },
+  { code: 'compileLinearRegex' },
+);
+
+const ajv = new Ajv2020({ allErrors: true, strict: false, code: { regExp: linearRegExp } });
 addFormats(ajv);
+// ajv-formats' `url` regex backtracks polynomially (seconds for 80,000 characters); WHATWG URL parsing is linear.
+ajv.addFormat('url', (s: string) => {
+  if (!URL.canParse(s)) return false;
+  const u = new URL(s);
+  return ['http:', 'https:', 'ftp:'].includes(u.protocol) && u.hostname !== '';
+});
 /** Compiled validators by schema text: a schema is compiled once per distinct content. */
 const compiled = new Map<string, ValidateFunction>();
 const MAX_COMPILED = 1000;
@@ -34,7 +57,7 @@ function validatorFor(data: Record<string, unknown>): ValidateFunction {
   return v;
 }
 
-/** Why `data` is not a usable JSON schema; undefined when it compiles. */
+/** Why `data` is not a usable JSON schema (a pattern RE2 cannot run included); undefined when it compiles. */
 export function schemaProblem(data: Record<string, unknown>): string | undefined {
   try {
     validatorFor(data);
@@ -49,8 +72,17 @@ const describe = (e: ErrorObject): SchemaViolation => ({ path: e.instancePath ||
 /** How `value` breaks `schema` (empty when it conforms, or when the schema is not of type JSON or has no data). */
 export function schemaViolations(schema: SchemaDef, value: unknown): SchemaViolation[] {
   if (schema.type !== 'JSON' || !schema.data) return [];
-  const validate = validatorFor(schema.data);
-  return validate(value) ? [] : (validate.errors ?? []).map(describe);
+  currentBudget = new RegexWorkBudget(MAX_PATTERN_WORK_PER_CHECK);
+  try {
+    const validate = validatorFor(schema.data);
+    return validate(value) ? [] : (validate.errors ?? []).map(describe);
+  } catch (e) {
+    // A schema stored before its pattern was refused, or a value too long for its pattern: refused, not run.
+    if (e instanceof RegexRefusedError || e instanceof RegexWorkLimitError) return [{ path: '/', message: e.message }];
+    throw e;
+  } finally {
+    currentBudget = undefined;
+  }
 }
 
 /** The violations as one line: `/a must be integer; / must have required property 'b'`. */

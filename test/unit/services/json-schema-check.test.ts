@@ -26,3 +26,42 @@ describe('schemaProblem', () => {
     expect(schemaProblem({ type: 'no-such-type' })).toMatch(/type/);
   });
 });
+
+describe('user patterns run with RE2 semantics (linear time), never backtracking', () => {
+  const evil = '^(a+)+$';
+
+  it('pattern: the exponential pattern over 5,000 characters gets the right answer', () => {
+    const s = schema({ type: 'object', properties: { s: { type: 'string', pattern: evil } } });
+    // A backtracking engine would try about 2^5000 ways before answering.
+    expect(schemaViolations(s, { s: `${'a'.repeat(5000)}b` })).toEqual([{ path: '/s', message: `must match pattern "${evil}"` }]);
+    expect(schemaViolations(s, { s: 'a'.repeat(5000) })).toEqual([]);
+  });
+
+  it('patternProperties keys run with RE2 too', () => {
+    const s = schema({ type: 'object', patternProperties: { [evil]: { type: 'integer' } } });
+    expect(schemaViolations(s, { [`${'a'.repeat(5000)}b`]: 'x' })).toEqual([]);
+    expect(schemaViolations(s, { ['a'.repeat(5000)]: 'x' })).toEqual([{ path: `/${'a'.repeat(5000)}`, message: 'must be integer' }]);
+  });
+
+  it('a schema whose pattern or patternProperties key needs backtracking is not usable, saying why', () => {
+    expect(schemaProblem({ type: 'string', pattern: '(a)\\1' })).toMatch(/cannot run in linear time.*backreferences or lookaround/);
+    expect(schemaProblem({ type: 'object', patternProperties: { '^(?!x)': {} } })).toMatch(/cannot run in linear time/);
+    expect(schemaProblem({ type: 'string', pattern: '^[a-z]+$' })).toBeUndefined();
+  });
+
+  it('a value too long for its pattern is a violation, not a stall', () => {
+    const s = schema({ type: 'string', pattern: '^[a-z]{1,1000}$' });
+    const [v] = schemaViolations(s, 'a'.repeat(1_000_000));
+    expect(v).toEqual({ path: '/', message: expect.stringMatching(/a string of 1000000 characters cannot be checked against pattern/) });
+  });
+
+  it('the url format is parsed in linear time: 200,000 colons are refused, real URLs accepted', () => {
+    const s = schema({ type: 'string', format: 'url' });
+    // ajv-formats' url regex takes seconds here, and hours at a few megabytes.
+    expect(schemaViolations(s, `http://${':'.repeat(200_000)}`)).toEqual([{ path: '/', message: 'must match format "url"' }]);
+    expect(schemaViolations(s, 'https://example.com/a?b=c#d')).toEqual([]);
+    expect(schemaViolations(s, 'ftp://files.example.com/x')).toEqual([]);
+    expect(schemaViolations(s, 'mailto:ann@example.com')).toEqual([{ path: '/', message: 'must match format "url"' }]);
+    expect(schemaViolations(s, 'not a url')).toEqual([{ path: '/', message: 'must match format "url"' }]);
+  });
+});
