@@ -1,4 +1,5 @@
 import { JSONPath } from 'jsonpath-plus';
+import { FILTER_WORK, FilterScript } from './jsonpath-filter';
 import { ExpressionLimitError, JsonPathBudget } from './jsonpath-budget';
 
 // `${...}` input resolution (Conductor's ParametersUtils). A value that is exactly one `${path}` keeps the
@@ -102,7 +103,9 @@ export function resolvePath(expr: string, lookup: RootLookup, budget: JsonPathBu
   const view = budget.view({ [p.root]: rootValue }, p.jsonPath);
   let result: unknown[];
   try {
-    result = JSONPath({ path: p.jsonPath, json: view.json, wrap: true }) as unknown[];
+    // Filters run in Baton's evaluator: regex literals with RE2 (linear time), no other method calls but a few linear ones.
+    const sandbox = { [FILTER_WORK]: { charge: view.charge } } as unknown as Map<string, unknown>;
+    result = JSONPath({ path: p.jsonPath, json: view.json, wrap: true, eval: FilterScript, sandbox }) as unknown[];
   } catch (e) {
     // A limit hit inside a filter reaches here wrapped in the library's own Error.
     const limit = view.failure() ?? (e instanceof ExpressionLimitError ? e : undefined);

@@ -11,7 +11,7 @@ export interface JsonPathLimits {
 
 export const DEFAULT_JSONPATH_LIMITS: JsonPathLimits = { maxSteps: 1_000_000, maxDepth: 64 };
 
-/** A JSONPath evaluation went past its budget; the task or workflow that needed it fails with this message. */
+/** A JSONPath evaluation went past its budget, or used what Baton does not run; the task or workflow that needed it fails with this message. */
 export class ExpressionLimitError extends Error {
   constructor(message: string) {
     super(message);
@@ -35,6 +35,8 @@ function filterLength(path: string): number {
 export interface BoundedView {
   json: object;
   unwrap(value: unknown): unknown;
+  /** Charges work done outside the view's reads (a filter's regex tests and string methods). */
+  charge(steps: number): void;
   /** The limit the evaluation hit, if any (the library may wrap the error it saw). */
   failure(): ExpressionLimitError | undefined;
 }
@@ -98,6 +100,7 @@ export class JsonPathBudget {
     return {
       json: wrap(root, 0),
       unwrap: (value) => (value !== null && typeof value === 'object' ? (targetOf.get(value) ?? value) : value),
+      charge,
       failure: () => failure,
     };
   }

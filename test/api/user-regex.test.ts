@@ -35,3 +35,29 @@ describe('JSON schema patterns', () => {
     }
   });
 });
+
+describe('JSONPath filters in task inputs', () => {
+  const adHoc = (name: string, expression: string) => ({
+    name,
+    workflowDef: { name, version: 1, schemaVersion: 2, tasks: [{ name: 'hold', taskReferenceName: 'hold', type: 'WAIT', inputParameters: { matched: expression } }] },
+  });
+
+  test("an ad-hoc start whose task input filters with an exponential regex gets RE2's answer while a GET is served", async () => {
+    const name = api.uniq('evil_filter');
+    const body = { ...adHoc(name, '${workflow.input.items[?(/^(a+)+$/.test(@.s))].id}'), input: { items: [{ id: 1, s: evilInput }, { id: 2, s: 'a'.repeat(5000) }] } };
+    const [started, other] = await Promise.all([api.call('POST', '/api/workflow', body), api.call('GET', '/api/metadata/taskdefs')]);
+    expect(other.status).toBe(200);
+    expect(started.status).toBe(200);
+    const hold = await api.waitForTask(started.text, 'hold', 'IN_PROGRESS');
+    expect(hold.inputData).toMatchObject({ matched: [2] });
+  });
+
+  test('a filter calling a method Baton does not run fails the task and the workflow with the reason; nothing runs', async () => {
+    const name = api.uniq('method_filter');
+    const id = await api.start(name, { items: [{ s: evilInput }] }, adHoc(name, '${workflow.input.items[?(@.s.match(/^(a+)+$/))]}'));
+    const wf = await api.waitForStatus(id, 'FAILED');
+    const reason = expect.stringMatching(/^JSONPath filter '@\.s\.match\(\/\^\(a\+\)\+\$\/\)' calls 'match', which Baton does not run in filters/);
+    expect(wf.tasks.find((t) => t.referenceTaskName === 'hold')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: reason });
+    expect(wf.reasonForIncompletion).toEqual(reason);
+  });
+});
