@@ -12,16 +12,18 @@ const UNITS: Record<string, number> = {
 export function parseWaitDuration(text: string): number {
   const s = text.trim().toLowerCase();
   if (/^\d+$/.test(s)) return Number(s);
-  const re = /(\d+)\s*([a-z]+)/g;
+  if (s === '') throw new Error(`Invalid duration '${text}'`);
+  // One token at a time from where the last ended (sticky): a global search retried at every digit of a
+  // long digit run backtracks quadratically (seconds for 40,000 digits).
+  const token = /\s*(\d+)\s*([a-z]+)/y;
   let total = 0;
-  let consumed = '';
-  for (const m of s.matchAll(re)) {
+  while (token.lastIndex < s.length) {
+    const m = token.exec(s);
+    if (!m) throw new Error(`Invalid duration '${text}'`);
     const unit = UNITS[m[2]!];
     if (unit === undefined) throw new Error(`Invalid duration unit '${m[2]}' in '${text}'`);
     total += Number(m[1]) * unit;
-    consumed += m[0];
   }
-  if (!consumed || consumed.replace(/\s/g, '') !== s.replace(/\s/g, '')) throw new Error(`Invalid duration '${text}'`);
   return total;
 }
 

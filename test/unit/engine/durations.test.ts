@@ -50,3 +50,11 @@ describe('parseWaitUntil', () => {
     expect(() => parseWaitUntil(text)).toThrow(/Invalid 'until' date/);
   });
 });
+
+describe('parseWaitDuration over long input', () => {
+  it('reads 200,000 digits followed by junk as invalid, one pass (a search retried at every digit would backtrack quadratically)', () => {
+    expect(() => parseWaitDuration(`${'1'.repeat(200_000)}!`)).toThrow(/^Invalid duration '1+!'$/);
+    expect(() => parseWaitDuration(`${'1'.repeat(200_000)} ${'9'.repeat(200_000)}`)).toThrow(/^Invalid duration/);
+    expect(parseWaitDuration(`${'1s '.repeat(50_000)}`)).toBe(50_000);
+  });
+});
