@@ -16,8 +16,9 @@ const SEARCH_FIELDS = { scheduleName: 'scheduleName', workflowName: 'workflowNam
 export function parseExecutionQuery(query: string | undefined): Pick<ScheduleExecutionQuery, 'scheduleName' | 'workflowName' | 'state' | 'text'> {
   const out: Pick<ScheduleExecutionQuery, 'scheduleName' | 'workflowName' | 'state' | 'text'> = {};
   if (!query || query.trim() === '' || query.trim() === '*') return out;
-  for (const clause of query.split(/\s+AND\s+/i)) {
-    const m = /^\s*(\w+)\s*(?:=\s*(.+?)|\s+IN\s*\((.+)\))\s*$/i.exec(clause);
+  // `\s+AND\s+` and a lazy value before `\s*$` backtrack quadratically over long runs of spaces; these forms are linear.
+  for (const clause of query.split(/(?<=\s)AND(?=\s)/i).map((c) => c.trim())) {
+    const m = /^(\w+)\s*(?:=\s*(.+)|\s+IN\s*\((.+)\))$/i.exec(clause);
     if (!m) throw badRequest(`Invalid query clause: ${clause}`);
     const values = (m[2] !== undefined ? [m[2]] : m[3]!.split(',')).map((v) => v.trim().replace(/^(['"])(.*)\1$/, '$2'));
     if (values.length !== 1) throw badRequest(`Only one value is supported in: ${clause}`);
