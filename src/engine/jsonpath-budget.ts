@@ -11,6 +11,11 @@ export interface JsonPathLimits {
 
 export const DEFAULT_JSONPATH_LIMITS: JsonPathLimits = { maxSteps: 1_000_000, maxDepth: 64 };
 
+/** Longest full JSONPath expression read: the library splits a path with regexes that rescan its rest at every `.`, `[` or `'`. */
+export const MAX_EXPRESSION_LENGTH = 4096;
+/** That split costs about the square of the length: this many squared characters per step (4096 characters, ~33,000 steps). */
+const SPLIT_CHARS_SQUARED_PER_STEP = 512;
+
 /** A JSONPath evaluation went past its budget, or used what Baton does not run; the task or workflow that needed it fails with this message. */
 export class ExpressionLimitError extends Error {
   constructor(message: string) {
@@ -44,8 +49,8 @@ export interface BoundedView {
 /**
  * Work allowed to several JSONPath evaluations. One read of a property costs its depth plus one (the
  * library copies the path at every level, so deep reads cost more) plus half the filter length of
- * the expression, so the count follows the time spent; past maxSteps, or below maxDepth, the read
- * throws ExpressionLimitError.
+ * the expression, and reading the expression costs its length squared over 512, so the count follows
+ * the time spent; past maxSteps, or below maxDepth, the read throws ExpressionLimitError.
  */
 export class JsonPathBudget {
   private used = 0;
@@ -71,6 +76,8 @@ export class JsonPathBudget {
       this.used += cost;
       if (this.used > maxSteps) fail(`JSONPath expression '${shown(expr)}' exceeded the evaluation budget of ${maxSteps} steps`);
     };
+    if (expr.length > MAX_EXPRESSION_LENGTH) fail(`JSONPath expression '${shown(expr)}' is ${expr.length} characters long, more than the ${MAX_EXPRESSION_LENGTH} Baton reads`);
+    charge(Math.ceil((expr.length * expr.length) / SPLIT_CHARS_SQUARED_PER_STEP));
     const wrap = (value: object, depth: number): object => {
       const known = proxyOf.get(value);
       if (known) return known;

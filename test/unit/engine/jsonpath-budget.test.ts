@@ -87,6 +87,25 @@ describe('JSONPath budget', () => {
   });
 });
 
+describe('JSONPath expression length', () => {
+  // jsonpath-plus splits a path with regexes that rescan the rest of it at every '.': quadratic in its length.
+  it('refuses a full expression longer than 4096 characters before the library splits it (200,000 characters held the event loop for about 20 s)', () => {
+    const path = `workflow.input..${'a.'.repeat(100_000)}a`;
+    expect(limitOf(() => resolvePath(path, over({}))).message).toMatch(/^JSONPath expression '\$\.workflow\.input\.\.a\.a.*' is 200019 characters long, more than the 4096 Baton reads$/);
+    // A plain path of any length never reaches the library.
+    expect(resolvePath(`workflow.input${'.a'.repeat(100_000)}`, over({}))).toBeNull();
+  });
+
+  it('charges reading an expression by its length squared, so many long distinct ones add up to the budget', () => {
+    const budget = new JsonPathBudget();
+    const many = () => {
+      for (let i = 0; i < 100; i++) resolvePath(`workflow.input..${'b.'.repeat(1990)}x${i}`, over({}), budget);
+    };
+    expect(limitOf(many).message).toMatch(/exceeded the evaluation budget of 1000000 steps/);
+    expect(budget.stepsUsed).toBeGreaterThan(1_000_000);
+  });
+});
+
 describe('the decider and the JSONPath budget', () => {
   const env = useTestEnv();
 
