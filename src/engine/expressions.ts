@@ -144,14 +144,22 @@ function stringify(v: unknown): string {
 /** `${workflow.secrets.NAME}` stays as written: revealed only where the input leaves Baton (src/secrets/secret-references.ts). */
 const isSecretReference = (inner: string): boolean => /^\s*workflow\.secrets\./.test(inner);
 
+/** How deep `${...}` may nest inside `${...}`: each level rescans the rest of the string, and recursion has a stack. */
+export const MAX_EXPRESSION_NESTING = 32;
+
 /** Resolves `${...}` occurrences in one string. */
 export function resolveString(s: string, lookup: RootLookup, budget: JsonPathBudget = new JsonPathBudget()): unknown {
+  return resolveNested(s, lookup, budget, 0);
+}
+
+function resolveNested(s: string, lookup: RootLookup, budget: JsonPathBudget, nesting: number): unknown {
   if (!s.includes('${')) return s;
+  if (nesting > MAX_EXPRESSION_NESTING) throw new ExpressionLimitError(`Expression nests \${...} more than ${MAX_EXPRESSION_NESTING} levels deep`);
   // Whole-value form keeps the type.
   if (s.startsWith('${') && matchingBrace(s, 0) === s.length - 1) {
     const inner = s.slice(2, -1);
     if (isSecretReference(inner)) return s;
-    const path = inner.includes('${') ? stringify(resolveString(inner, lookup, budget)) : inner;
+    const path = inner.includes('${') ? stringify(resolveNested(inner, lookup, budget, nesting + 1)) : inner;
     return path.trim() === '' ? '' : resolvePath(path, lookup, budget);
   }
   let out = '';
@@ -174,7 +182,7 @@ export function resolveString(s: string, lookup: RootLookup, budget: JsonPathBud
         i = close + 1;
         continue;
       }
-      const path = inner.includes('${') ? stringify(resolveString(inner, lookup, budget)) : inner;
+      const path = inner.includes('${') ? stringify(resolveNested(inner, lookup, budget, nesting + 1)) : inner;
       out += path.trim() === '' ? '' : stringify(resolvePath(path, lookup, budget));
       i = close + 1;
       continue;

@@ -133,3 +133,16 @@ describe('the decider and the JSONPath budget', () => {
     expect(run.wf.status).toBe('FAILED');
   });
 });
+
+describe('nested ${...}', () => {
+  const lookup: RootLookup = (name) => (name === 'workflow' ? { input: { x: 'x', key: 'x' } } : undefined);
+
+  it('resolves a few levels, and refuses more than 32 with the reason instead of rescanning the string at every level', () => {
+    expect(resolveString('${workflow.input.${workflow.input.key}}', lookup)).toBe('x');
+    const deep = (n: number) => `${'${'.repeat(n)}workflow.input.x${'}'.repeat(n)}`;
+    expect(() => resolveString(deep(32), lookup)).not.toThrow();
+    // 8,000 levels overflowed the stack after half a second of rescanning.
+    expect(limitOf(() => resolveString(deep(8000), lookup)).message).toBe('Expression nests ${...} more than 32 levels deep');
+    expect(limitOf(() => resolveString(`a${deep(8000)}`, lookup)).message).toBe('Expression nests ${...} more than 32 levels deep');
+  });
+});
