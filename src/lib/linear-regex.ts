@@ -25,6 +25,8 @@ export class RegexWorkLimitError extends Error {
 
 /** RE2 programs past this many instructions are refused: every tested character may cost one step per instruction. */
 export const MAX_PROGRAM_SIZE = 10_000;
+/** Longer pattern texts are refused before parsing (a long text may still compile small, and compiled patterns are cached). */
+export const MAX_PATTERN_LENGTH = 10_000;
 
 const FLAG_BITS: Readonly<Record<string, number>> = {
   i: RE2JS.CASE_INSENSITIVE,
@@ -50,6 +52,7 @@ export interface LinearRegex {
 }
 
 function compile(source: string, flags: string): LinearRegex {
+  if (source.length > MAX_PATTERN_LENGTH) throw new RegexRefusedError(`regular expression /${shown(source)}/ is too long: ${source.length} characters, at most ${MAX_PATTERN_LENGTH}`);
   let bits = 0;
   for (const f of flags) {
     const bit = FLAG_BITS[f];

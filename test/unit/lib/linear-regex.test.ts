@@ -54,6 +54,7 @@ describe('compileLinearRegex', () => {
     expect(refusal('a', 'y').message).toMatch(/flag 'y' is not supported/);
     expect(refusal('(?:[a-z]{1,1000}){1,1000}').message).toMatch(/invalid repeat count|too large/);
     expect(refusal('[a-z]{1,1000}'.repeat(6)).message).toMatch(new RegExp(`too large: \\d+ instructions, at most ${MAX_PROGRAM_SIZE}`));
+    expect(refusal('(?:)'.repeat(5000)).message).toMatch(/too long: 20000 characters, at most 10000/);
   });
 });
 
