@@ -104,6 +104,7 @@ export function resolvePath(expr: string, lookup: RootLookup, budget: JsonPathBu
   let result: unknown[];
   try {
     // Filters run in Baton's evaluator: regex literals with RE2 (linear time), no other method calls but a few linear ones.
+    // The library's typings call the sandbox a Map; it reads (and writes `@`'s values into) a plain object.
     const sandbox = { [FILTER_WORK]: { charge: view.charge } } as unknown as Map<string, unknown>;
     result = JSONPath({ path: p.jsonPath, json: view.json, wrap: true, eval: FilterScript, sandbox }) as unknown[];
   } catch (e) {
