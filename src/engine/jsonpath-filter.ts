@@ -7,7 +7,7 @@ import { ExpressionLimitError } from './jsonpath-budget';
 // `eval` option. Its own "safe" evaluator calls any method of any value (`@.s.repeat(1e9)`,
 // `@.s.match(@.pattern)`) and runs regex literals with backtracking on the event loop; this one runs
 // a subset: comparisons, arithmetic, && || ! ?:, literals, `@` paths, a few linear string and array
-// methods, and regex literals with RE2 semantics (`/^a+$/i.test(@.s)`, as Conductor's `=~ /regex/`).
+// methods, and regex literals with RE2 semantics (`/^a+$/i.test(@.s)`; Conductor's Jayway writes `@.s =~ /^a+$/i`).
 // Anything else is refused when the expression is first read, and the task or workflow fails saying why.
 
 jsep.plugins.register(jsepRegex);
@@ -32,12 +32,13 @@ const ARRAY_METHODS = new Set(['includes', 'indexOf', 'lastIndexOf']);
 const ALLOWED_METHODS = new Set(['test', ...STRING_METHODS, ...ARRAY_METHODS]);
 const ALLOWED_LIST = [...ALLOWED_METHODS].sort().join(', ');
 
+/** JavaScript's operators as jsonpath-plus's filters have them, loose equality included; the right side only when needed. */
 const BINARY: Readonly<Record<string, (a: any, b: () => any) => unknown>> = {
   '||': (a, b) => a || b(),
   '&&': (a, b) => a && b(),
   '??': (a, b) => a ?? b(),
-  '==': (a, b) => a == b(), // eslint-disable-line eqeqeq -- JavaScript's filters, as jsonpath-plus runs them
-  '!=': (a, b) => a != b(), // eslint-disable-line eqeqeq
+  '==': (a, b) => a == b(),
+  '!=': (a, b) => a != b(),
   '===': (a, b) => a === b(),
   '!==': (a, b) => a !== b(),
   '<': (a, b) => a < b(),
