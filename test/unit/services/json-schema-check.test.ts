@@ -47,6 +47,8 @@ describe('user patterns run with RE2 semantics (linear time), never backtracking
     expect(schemaProblem({ type: 'string', pattern: '(a)\\1' })).toMatch(/cannot run in linear time.*backreferences or lookaround/);
     expect(schemaProblem({ type: 'object', patternProperties: { '^(?!x)': {} } })).toMatch(/cannot run in linear time/);
     expect(schemaProblem({ type: 'string', pattern: '^[a-z]+$' })).toBeUndefined();
+    // One stored before such patterns were refused is a violation of every value, never run.
+    expect(schemaViolations(schema({ type: 'string', pattern: '(a)\\1' }), 'aa')).toEqual([{ path: '/', message: expect.stringMatching(/cannot run in linear time/) }]);
   });
 
   it('a value too long for its pattern is a violation, not a stall', () => {
