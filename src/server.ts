@@ -194,6 +194,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     concurrency: cfg.BATON_HTTP_TASK_WORKERS,
     hostName,
     perHost: cfg.BATON_HTTP_TASK_PER_HOST,
+    queuePerHost: cfg.BATON_HTTP_TASK_QUEUE_PER_HOST,
     maxResponseBytes: cfg.BATON_HTTP_TASK_MAX_RESPONSE_BYTES,
     maxTimeoutMs: cfg.BATON_HTTP_TASK_MAX_TIMEOUT_MS,
     maxRedirects: cfg.BATON_HTTP_TASK_MAX_REDIRECTS,
