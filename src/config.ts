@@ -46,6 +46,9 @@ const FieldsSchema = z.object({
   BATON_SCRIPT_MEMORY_MB: int(32, 1),
   BATON_TASK_PAYLOAD_MAX_BYTES: int(3 * 1024 * 1024, 1024),
   BATON_WORKFLOW_PAYLOAD_MAX_BYTES: int(10 * 1024 * 1024, 1024),
+  // Task logs (src/store/task-log-limits.ts): a longer line is refused by the log route, more lines are not kept.
+  BATON_TASK_LOG_MAX_LINE_BYTES: int(4096, 256),
+  BATON_TASK_LOG_MAX_LINES: int(500, 1),
   // Limits on every resource a client or a workflow author can make Baton hold (issue 9).
   BATON_MAX_SUBWORKFLOW_DEPTH: int(32, 1),
   BATON_MAX_FORK_WIDTH: int(1000, 1),
