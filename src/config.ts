@@ -118,6 +118,8 @@ const FieldsSchema = z.object({
   BATON_ALLOWED_HOSTS: z.string().default(''),
   // Metrics and traces (README "Metrics and traces"): the OTEL_* names are OpenTelemetry's standard ones.
   BATON_METRICS_ENABLED: bool(true),
+  /** Distinct workflow names, task types, queues (and actor methods) with series of their own; the rest are counted as "other". */
+  BATON_METRICS_MAX_LABEL_VALUES: int(500, 1),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
   OTEL_SERVICE_NAME: z.string().trim().min(1).default('baton'),

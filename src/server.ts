@@ -60,7 +60,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     cfg.BATON_PROFILE === 'distributed' ? await (await import('./composition/distributed')).distributedAdapters(cfg, log) : await embeddedAdapters(cfg, log);
   const { host, wakeUps, limits, bus } = adapters;
   // Metrics and traces: prom-client behind the Metrics port; spans only when an OTLP endpoint is set.
-  const prometheus = cfg.BATON_METRICS_ENABLED ? new PrometheusMetrics() : undefined;
+  const prometheus = cfg.BATON_METRICS_ENABLED ? new PrometheusMetrics({ maxLabelValues: cfg.BATON_METRICS_MAX_LABEL_VALUES }) : undefined;
   const metrics: Metrics = prometheus ?? noMetrics;
   const tracing = createTracing(cfg, { version: VERSION, hostName: os.hostname() });
   const tracer = tracing?.tracer;
