@@ -39,6 +39,7 @@ export const FieldsSchema = z.object({
   BATON_HTTP_TASK_ALLOW: egressList,
   BATON_HTTP_TASK_DENY: egressList,
   BATON_HTTP_TASK_PER_HOST: int(2, 1),
+  BATON_HTTP_TASK_QUEUE_PER_HOST: int(1000, 0),
   BATON_HTTP_TASK_MAX_RESPONSE_BYTES: int(2 * 1024 * 1024, 1024),
   BATON_HTTP_TASK_MAX_TIMEOUT_MS: int(60_000, 100),
   BATON_HTTP_TASK_MAX_REDIRECTS: int(5, 0),
@@ -46,6 +47,9 @@ export const FieldsSchema = z.object({
   BATON_SCRIPT_MEMORY_MB: int(32, 1),
   BATON_TASK_PAYLOAD_MAX_BYTES: int(3 * 1024 * 1024, 1024),
   BATON_WORKFLOW_PAYLOAD_MAX_BYTES: int(10 * 1024 * 1024, 1024),
+  // Task logs (src/store/task-log-limits.ts): a longer line is refused by the log route, more lines are not kept.
+  BATON_TASK_LOG_MAX_LINE_BYTES: int(4096, 256),
+  BATON_TASK_LOG_MAX_LINES: int(500, 1),
   // Limits on every resource a client or a workflow author can make Baton hold (issue 9).
   BATON_MAX_SUBWORKFLOW_DEPTH: int(32, 1),
   BATON_MAX_FORK_WIDTH: int(1000, 1),
@@ -129,6 +133,8 @@ export const FieldsSchema = z.object({
   BATON_ALLOWED_HOSTS: z.string().default(''),
   // Metrics and traces (docs/operations.md "Metrics and traces"): the OTEL_* names are OpenTelemetry's standard ones.
   BATON_METRICS_ENABLED: bool(true),
+  /** Distinct workflow names, task types, queues (and actor methods) with series of their own; the rest are counted as "other". */
+  BATON_METRICS_MAX_LABEL_VALUES: int(500, 1),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
   OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
   OTEL_SERVICE_NAME: z.string().trim().min(1).default('baton'),

@@ -60,7 +60,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     cfg.BATON_PROFILE === 'distributed' ? await (await import('./composition/distributed')).distributedAdapters(cfg, log) : await embeddedAdapters(cfg, log);
   const { host, wakeUps, limits, bus } = adapters;
   // Metrics and traces: prom-client behind the Metrics port; spans only when an OTLP endpoint is set.
-  const prometheus = cfg.BATON_METRICS_ENABLED ? new PrometheusMetrics() : undefined;
+  const prometheus = cfg.BATON_METRICS_ENABLED ? new PrometheusMetrics({ maxLabelValues: cfg.BATON_METRICS_MAX_LABEL_VALUES }) : undefined;
   const metrics: Metrics = prometheus ?? noMetrics;
   const tracing = createTracing(cfg, { version: VERSION, hostName: os.hostname() });
   const tracer = tracing?.tracer;
@@ -194,6 +194,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     concurrency: cfg.BATON_HTTP_TASK_WORKERS,
     hostName,
     perHost: cfg.BATON_HTTP_TASK_PER_HOST,
+    queuePerHost: cfg.BATON_HTTP_TASK_QUEUE_PER_HOST,
     maxResponseBytes: cfg.BATON_HTTP_TASK_MAX_RESPONSE_BYTES,
     maxTimeoutMs: cfg.BATON_HTTP_TASK_MAX_TIMEOUT_MS,
     maxRedirects: cfg.BATON_HTTP_TASK_MAX_REDIRECTS,

@@ -3,7 +3,7 @@ import { revealForWorker } from '../services/polled-task-secrets';
 import type { SecretService } from '../services/secret-service';
 import type { SearchIndex } from '../search/ports';
 import { TaskResultStatus } from '../model/statuses';
-import { ApiError, notFound } from '../services/errors';
+import { ApiError, conflict, notFound } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
@@ -15,6 +15,7 @@ import { oneOf, range, requiredText, type Handler, type RouteDoc, type RouteTabl
 import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
 import { requeueByType } from '../services/requeue';
 import { taskLogLine } from './task-log-body';
+import { logLineTooLong, taskLogFull } from '../store/task-log-limits';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -133,7 +134,10 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
     if (!(await store.getTask(req.params.taskId))) throw notFound(`No such task found by id: ${req.params.taskId}`);
     const log = taskLogLine(req.body);
     if (log === undefined) throw new ApiError(400, 'Missing request body: the log line expected');
-    await store.appendTaskLogs([{ taskId: req.params.taskId, log, createdTime: Date.now() }]);
+    const tooLong = logLineTooLong(log, store.taskLogLimits);
+    if (tooLong) throw new ApiError(413, tooLong);
+    const stored = await store.appendTaskLogs([{ taskId: req.params.taskId, log, createdTime: Date.now() }]);
+    if (stored === 0) throw conflict(taskLogFull(req.params.taskId, store.taskLogLimits));
     res.status(200).end();
   });
 

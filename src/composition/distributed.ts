@@ -17,6 +17,7 @@ import { SidecarHttp } from '../runtime/dapr/sidecar-http';
 import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
+import { payloadLimitsOf } from '../store/payload-limits';
 import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
 import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
@@ -38,7 +39,7 @@ export function cassandraConfig(cfg: Config, log?: Pick<Logger, 'warn'>): Cassan
     consistency: cfg.CASSANDRA_CONSISTENCY,
     replication: cfg.CASSANDRA_REPLICATION,
     migrate: cfg.BATON_CASSANDRA_MIGRATE,
-    payloadLimits: { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES },
+    payloadLimits: payloadLimitsOf(cfg),
     // A lookup index write that failed after a durable turn is repaired by the next load of the execution.
     onIndexError: (err, workflowId) => log?.warn({ err, workflowId }, 'cassandra index write failed; repaired at the next load'),
   };
@@ -59,7 +60,7 @@ interface OpenedStores {
 /** Cassandra, or (BATON_STORE=sqlite, tests only) one SQLite file shared by every replica on this machine. */
 export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promise<OpenedStores> {
   if (cfg.BATON_STORE === 'cassandra') return openCassandraStores(cassandraConfig(cfg, log));
-  const s = openSqliteStores(cfg.BATON_DATA_DIR, { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES });
+  const s = openSqliteStores(cfg.BATON_DATA_DIR, payloadLimitsOf(cfg));
   return { executions: s.executions, metadata: s.metadata, schedules: s.schedules, idempotencyKeys: s.idempotencyKeys, schemas: s.schemas, secrets: s.secrets, sqlite: s.db, close: () => s.close() };
 }
 

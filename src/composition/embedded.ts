@@ -9,11 +9,12 @@ import { LocalQueueDirectory } from '../limits/local/local-queue-directory';
 import { LocalActorHost } from '../runtime/local/local-actor-host';
 import { SqliteReminderStore } from '../runtime/local/reminder-store';
 import { openSqliteStores } from '../store/sqlite';
+import { payloadLimitsOf } from '../store/payload-limits';
 import type { Adapters } from './adapters';
 
 /** The embedded profile: one process, one SQLite file (executions, definitions, search, reminders). */
 export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapters> {
-  const stores = openSqliteStores(cfg.BATON_DATA_DIR, { taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES, workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES }, (m) =>
+  const stores = openSqliteStores(cfg.BATON_DATA_DIR, payloadLimitsOf(cfg), (m) =>
     log.warn({ error: m }, 'WAL checkpoint failed'),
   );
   const index = new SqliteSearchIndex(stores.db);

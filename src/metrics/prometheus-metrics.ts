@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { TaskStatus, WorkflowStatus } from '../model/statuses';
+import { LabelValues } from './label-values';
 import type { Metrics } from './ports';
 
 // The one module that knows prom-client. Names follow Conductor's Monitors (workflow_start_success,
@@ -39,6 +40,9 @@ class Children<C> {
   }
 }
 
+/** Distinct values of one name label (workflow, task type, queue, actor method) with a series of their own (BATON_METRICS_MAX_LABEL_VALUES). */
+export const DEFAULT_MAX_LABEL_VALUES = 500;
+
 type Observer = { observe(v: number): void };
 type Incrementer = { inc(v?: number): void };
 
@@ -56,14 +60,20 @@ export class PrometheusMetrics implements Metrics {
   private readonly store: Children<Observer>;
   private readonly index: Children<Observer>;
   private readonly outbox: Gauge;
-  /** Entries per queue partition hosted here, summed by queue name at each scrape. */
+  /** Entries per queue partition hosted here that hold any, summed by queue name at each scrape. */
   private readonly partitions = new Map<string, { queue: string; entries: number }>();
+  private readonly workflowNames: LabelValues;
+  private readonly taskTypes: LabelValues;
+  private readonly queues: LabelValues;
+  private readonly actorMethods: LabelValues;
   /** Where queues live outside this process (Redis): the whole cluster's depth by queue, read at each scrape. */
   private clusterDepths?: () => Promise<Map<string, number>>;
   private readonly statusText = new Map<number, string>();
 
-  constructor(opts: { defaultMetrics?: boolean } = {}) {
+  constructor(opts: { defaultMetrics?: boolean; maxLabelValues?: number } = {}) {
     const registers = [this.registry];
+    const max = opts.maxLabelValues ?? DEFAULT_MAX_LABEL_VALUES;
+    [this.workflowNames, this.taskTypes, this.queues, this.actorMethods] = [new LabelValues(max), new LabelValues(max), new LabelValues(max), new LabelValues(max)];
     if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
     const counter = (name: string, help: string, labelNames: string[]) => new Counter({ name, help, labelNames, registers });
     const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) => new Histogram({ name, help, labelNames, buckets, registers });
@@ -82,6 +92,7 @@ export class PrometheusMetrics implements Metrics {
     this.index = byValues(histogram('baton_index_operation_duration_seconds', 'Search index calls, by operation', ['operation'], CALL_BUCKETS), 1);
     this.outbox = new Gauge({ name: 'baton_outbox_backlog', help: 'Outbox effects owed by the executions active on this replica', registers });
     const partitions = this.partitions;
+    const queues = this.queues;
     const clusterDepths = (): (() => Promise<Map<string, number>>) | undefined => this.clusterDepths;
     new Gauge({
       name: 'baton_task_queue_depth',
@@ -91,8 +102,15 @@ export class PrometheusMetrics implements Metrics {
       async collect() {
         const read = clusterDepths();
         // QueueActors report their size after each turn (no store read here); Redis queues are read at the scrape, one pipelined round trip.
-        const sums = read ? await read().catch(() => new Map<string, number>()) : new Map<string, number>();
-        if (!read) for (const p of partitions.values()) sums.set(p.queue, (sums.get(p.queue) ?? 0) + p.entries);
+        const depths = read ? await read().catch(() => new Map<string, number>()) : new Map<string, number>();
+        if (!read) for (const p of partitions.values()) depths.set(p.queue, (depths.get(p.queue) ?? 0) + p.entries);
+        // A queue that held entries keeps its series (0 once empty); one only polled never gets one.
+        const sums = new Map<string, number>();
+        for (const q of queues.values()) sums.set(q, 0);
+        for (const [queue, n] of depths) {
+          const label = queues.of(queue, n > 0);
+          if (n > 0 || sums.has(label)) sums.set(label, (sums.get(label) ?? 0) + n);
+        }
         this.reset();
         for (const [queue, n] of sums) this.labels(queue, read ? 'cluster' : 'replica').set(n);
       },
@@ -110,21 +128,22 @@ export class PrometheusMetrics implements Metrics {
   }
 
   workflowStarted(workflowName: string): void {
-    this.started.get(workflowName).inc();
+    this.started.get(this.workflowNames.of(workflowName)).inc();
   }
 
-  workflowEnded(workflowName: string, status: WorkflowStatus, durationMs: number): void {
+  workflowEnded(name: string, status: WorkflowStatus, durationMs: number): void {
+    const workflowName = this.workflowNames.of(name);
     if (status === 'COMPLETED') this.completed.get(workflowName).inc();
     else this.failed.get(workflowName, status).inc();
     this.workflowSeconds.get(workflowName, status).observe(Math.max(0, durationMs) / 1000);
   }
 
   taskPolled(taskType: string, waitMs: number): void {
-    this.queueWait.get(taskType).observe(Math.max(0, waitMs) / 1000);
+    this.queueWait.get(this.taskTypes.of(taskType)).observe(Math.max(0, waitMs) / 1000);
   }
 
   taskEnded(taskType: string, status: TaskStatus, executionMs: number): void {
-    this.taskExecution.get(taskType, status).observe(Math.max(0, executionMs) / 1000);
+    this.taskExecution.get(this.taskTypes.of(taskType), status).observe(Math.max(0, executionMs) / 1000);
   }
 
   httpRequest(method: string, route: string, status: number, seconds: number): void {
@@ -138,7 +157,7 @@ export class PrometheusMetrics implements Metrics {
   }
 
   actorTurn(actorType: string, method: string, seconds: number): void {
-    this.turns.get(actorType, method).observe(seconds);
+    this.turns.get(actorType, this.actorMethods.of(method)).observe(seconds);
   }
 
   storeOperation(store: string, operation: string, seconds: number): void {
@@ -150,8 +169,8 @@ export class PrometheusMetrics implements Metrics {
   }
 
   queueDepth(partitionId: string, queueName: string, entries: number): void {
-    const p = this.partitions.get(partitionId);
-    if (p) p.entries = entries;
+    // An empty partition is forgotten: polls of any name activate one, and it must leave nothing behind.
+    if (entries === 0) this.partitions.delete(partitionId);
     else this.partitions.set(partitionId, { queue: queueName, entries });
   }
 

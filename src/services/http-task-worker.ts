@@ -6,7 +6,8 @@ import type { TaskResult } from '../model/requests';
 import { PayloadTooLargeError } from '../store/ports';
 import { checkDestination, normaliseAddress, type EgressPolicy, type EgressRule } from './http-task/egress-policy';
 import type { ResolveHost } from './http-task/guarded-connector';
-import { HostSlots, hostKeyOf, type ReleaseSlot } from './http-task/host-slots';
+import { FairScheduler, type Started } from './http-task/fair-scheduler';
+import { hostKeyOf } from './http-task/host-key';
 import { performCall } from './http-task/http-call';
 import { callRequestOf, oversizedResult, taskResultOf } from './http-task/task-request';
 import type { TaskService } from './task-service';
@@ -18,11 +19,13 @@ import { missingSecretsReason, type SecretService } from './secret-service';
 // system task the same way: http-task/src/main/java/com/netflix/conductor/tasks/http/HttpTask.java).
 
 export interface HttpTaskWorkerOptions {
-  /** Poll loops, so HTTP calls in flight at once (BATON_HTTP_TASK_WORKERS). */
+  /** HTTP calls in flight at once (BATON_HTTP_TASK_WORKERS); 0 polls nothing. */
   concurrency: number;
   hostName: string;
   /** Calls in flight to one host and port at once (BATON_HTTP_TASK_PER_HOST). */
   perHost: number;
+  /** Claimed tasks waiting for a host at its cap (BATON_HTTP_TASK_QUEUE_PER_HOST); more stay in the HTTP queue. */
+  queuePerHost: number;
   maxResponseBytes: number;
   maxTimeoutMs: number;
   maxRedirects: number;
@@ -46,68 +49,107 @@ function interfaceAddresses(): string[] {
   return out;
 }
 
-/** Runs `concurrency` poll loops on the HTTP queue until stopped. */
+/** The key a task's calls are counted by; tasks without a usable URI share one (they fail without a call). */
+function hostOf(t: Task): string {
+  return hostKeyOf(httpRequestOf(t.inputData).uri) ?? '';
+}
+
+/** A claimed task in the scheduler: whole while it may start at once, only its ids while it waits (re-read at its start). */
+interface Claimed {
+  taskId: string;
+  task?: Task;
+}
+
+/** Polls the HTTP queue while a call slot is free and runs the calls the fair scheduler starts, until stopped. */
 export class HttpTaskWorker {
   private stopped = false;
   private readonly stopPolls = new AbortController();
   private readonly abandonCalls = new AbortController();
-  private readonly slots: HostSlots;
+  private readonly scheduler: FairScheduler<Claimed>;
+  /** Heartbeats of claimed tasks waiting for their host, by task id. */
+  private readonly waitBeats = new Map<string, () => void>();
+  private readonly calls = new Set<Promise<void>>();
   private policy: EgressPolicy;
-  private loops: Promise<void>[] = [];
+  private poller: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly tasks: TaskService,
     private readonly log: Logger,
     private readonly opts: HttpTaskWorkerOptions,
   ) {
-    this.slots = new HostSlots(opts.perHost);
+    this.scheduler = new FairScheduler({ slots: opts.concurrency, perHost: opts.perHost, queuePerHost: opts.queuePerHost });
     this.policy = { allow: opts.allow, deny: opts.deny, ownPorts: [], localAddresses: [] };
   }
 
   /** Starts polling; `ownPorts` are the ports Baton listens on (known once it listens). */
   start(ownPorts: number[]): void {
     this.policy = { ...this.policy, ownPorts, localAddresses: interfaceAddresses() };
-    for (let i = 0; i < this.opts.concurrency; i++) this.loops.push(this.loop());
+    if (this.opts.concurrency > 0) this.poller = this.pollLoop();
   }
 
-  /** Takes a host slot for a task about to be claimed; false leaves it in its queue for a later poll. */
-  private admit(t: Task, admitted: Map<string, ReleaseSlot>): boolean {
-    const key = hostKeyOf(httpRequestOf(t.inputData).uri);
-    if (!key) return true; // no usable URI: the task fails without a call
-    const release = this.slots.tryAcquire(key);
-    if (!release) return false;
-    admitted.set(t.taskId, release);
-    return true;
-  }
-
-  private async loop(): Promise<void> {
+  /** Claims as many tasks as there are free slots; those of a host at its cap wait without one. */
+  private async pollLoop(): Promise<void> {
     while (!this.stopped) {
-      const admitted = new Map<string, ReleaseSlot>();
-      let task: Task | undefined;
+      const free = this.scheduler.freeSlots();
+      if (free <= 0) {
+        await new Promise<void>((r) => (this.wake = r));
+        continue;
+      }
+      let polled: Task[] = [];
       try {
-        [task] = await this.tasks.poll('HTTP', {
-          workerId: this.opts.hostName,
-          count: 1,
-          timeoutMs: 1000,
-          signal: this.stopPolls.signal,
-          admit: (t) => this.admit(t, admitted),
-        });
+        polled = await this.tasks.poll('HTTP', { workerId: this.opts.hostName, count: free, timeoutMs: 1000, signal: this.stopPolls.signal });
       } catch (e) {
         if (!this.stopped) this.log.warn({ err: e }, 'HTTP task worker poll failed');
         await new Promise((r) => setTimeout(r, 200));
-      } finally {
-        // Slots taken for entries that were not handed out after all (stale, held back by a limit).
-        for (const [id, release] of admitted) if (id !== task?.taskId) release();
       }
-      if (!task) continue;
-      try {
-        await this.run(task);
-      } catch (e) {
-        this.log.warn({ err: e, taskId: task.taskId }, 'HTTP task worker error');
-      } finally {
-        admitted.get(task.taskId)?.();
-      }
+      for (const task of polled) this.schedule(task);
     }
+  }
+
+  private schedule(task: Task): void {
+    const host = hostOf(task);
+    const claimed: Claimed = { taskId: task.taskId, task };
+    const started = this.scheduler.add(host, claimed);
+    if (!started) {
+      // Failed (retried per its definition) rather than left at the head of the HTTP queue, where every poll would meet it again before other hosts' tasks.
+      const { running, waiting } = this.scheduler.load(host);
+      const reason = `too many tasks for ${host} on this replica: ${running} in flight (BATON_HTTP_TASK_PER_HOST) and ${waiting} waiting (BATON_HTTP_TASK_QUEUE_PER_HOST)`;
+      this.report(taskResultOf(task, { kind: 'failure', reason }, this.opts.hostName)).catch((e) => this.log.warn({ err: e, taskId: task.taskId }, 'HTTP task worker error'));
+      return;
+    }
+    if (!started.some((s) => s.item === claimed)) {
+      // A long queue holds ids, not request bodies: the task is read again when it starts.
+      delete claimed.task;
+      const { taskId, workflowInstanceId, responseTimeoutSeconds } = task;
+      this.waitBeats.set(taskId, this.heartbeat({ taskId, workflowInstanceId, responseTimeoutSeconds }));
+    }
+    this.launch(started);
+  }
+
+  /** Runs the calls the scheduler started; each one's end may start the next. */
+  private launch(started: Started<Claimed>[]): void {
+    for (const { host, item } of started) {
+      this.waitBeats.get(item.taskId)?.();
+      this.waitBeats.delete(item.taskId);
+      const call: Promise<void> = this.runClaimed(item)
+        .catch((e) => this.log.warn({ err: e, taskId: item.taskId }, 'HTTP task worker error'))
+        .finally(() => {
+          this.calls.delete(call);
+          this.launch(this.scheduler.finish(host));
+          const wake = this.wake;
+          this.wake = undefined;
+          wake?.();
+        });
+      this.calls.add(call);
+    }
+  }
+
+  /** A task that waited runs as it is now: not at all once it is no longer IN_PROGRESS (timed out, its workflow ended). */
+  private async runClaimed(item: Claimed): Promise<void> {
+    const task = item.task ?? (await this.tasks.getTask(item.taskId));
+    if (!task || task.status !== 'IN_PROGRESS') return;
+    await this.run(task);
   }
 
   /** The task's input with its secrets in (only for the call), and the values to keep out of what is stored; a reason when they cannot be had. */
@@ -147,7 +189,7 @@ export class HttpTaskWorker {
   }
 
   /** Keeps the task's response timeout from firing while its call is still running here. */
-  private heartbeat(task: Task): () => void {
+  private heartbeat(task: Pick<Task, 'taskId' | 'workflowInstanceId' | 'responseTimeoutSeconds'>): () => void {
     if (!(task.responseTimeoutSeconds > 0)) return () => undefined;
     const everyMs = Math.max(1000, (task.responseTimeoutSeconds * 1000) / 3);
     const beat = setInterval(() => {
@@ -169,10 +211,22 @@ export class HttpTaskWorker {
     }
   }
 
+  /** Tasks still waiting for their host are not started: like abandoned calls, their response timeout hands them on. */
+  private dropWaiting(): void {
+    for (const { item } of this.scheduler.drain()) {
+      this.waitBeats.get(item.taskId)?.();
+      this.waitBeats.delete(item.taskId);
+    }
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopPolls.abort();
-    const all = Promise.allSettled(this.loops);
+    this.wake?.();
+    this.dropWaiting();
+    await this.poller;
+    this.dropWaiting();
+    const all = Promise.allSettled([...this.calls]);
     const grace = new Promise<void>((r) => setTimeout(r, this.opts.stopGraceMs ?? 5000).unref());
     await Promise.race([all, grace]);
     this.abandonCalls.abort();

@@ -6,6 +6,7 @@ import type { Effect } from '../model/effects';
 import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
 import type { SchemaDef } from '../model/schemas';
 import type { StoredSecret } from '../model/secrets';
+import type { TaskLogLimits } from './task-log-limits';
 
 /**
  * The stored form of one execution: the workflow row (without tasks), its tasks, and the outbox of
@@ -64,7 +65,14 @@ export interface ExecutionStore {
   idsNeedingRecovery(): AsyncIterable<string>;
   /** Every stored execution id, open or closed, in no particular order (rebuilding the search index). */
   listWorkflowIds(): AsyncIterable<string>;
-  appendTaskLogs(logs: Array<TaskExecLog & { taskId: string; createdTime: number }>): Promise<void>;
+  /** The longest log line and the most lines per task this store keeps. */
+  readonly taskLogLimits: TaskLogLimits;
+  /**
+   * Appends log lines in order, each cut to the longest line kept, while their task has fewer lines than
+   * the most it keeps; the rest are not stored. Answers how many were stored.
+   */
+  appendTaskLogs(logs: Array<TaskExecLog & { taskId: string; createdTime: number }>): Promise<number>;
+  /** A task's log lines, oldest first, at most the most one task keeps. */
   taskLogs(taskId: string): Promise<TaskExecLog[]>;
   close(): Promise<void>;
 }

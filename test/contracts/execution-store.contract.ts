@@ -338,6 +338,35 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
         ]);
         expect(await store.taskLogs(uid())).toEqual([]);
       });
+
+      it('keeps at most the limit of lines per task, the first ones: appends past it store nothing and say how many were stored', async () => {
+        const { lines } = store.taskLogLimits;
+        const taskId = uid();
+        const other = uid();
+        const line = (i: number) => ({ taskId, log: `line ${i}`, createdTime: T0 + i });
+        // Appends of at most 50 lines, as workers make them (an update carries at most 10).
+        for (let from = 0; from < lines - 2; from += 50) {
+          const chunk = Array.from({ length: Math.min(50, lines - 2 - from) }, (_, k) => line(from + k));
+          expect(await store.appendTaskLogs(chunk)).toBe(chunk.length);
+        }
+        expect(await store.appendTaskLogs([line(lines - 2), line(lines - 1), line(lines), { taskId: other, log: 'elsewhere', createdTime: T0 }])).toBe(3);
+        expect(await store.appendTaskLogs([line(lines + 1)])).toBe(0);
+        const kept = await store.taskLogs(taskId);
+        expect(kept).toHaveLength(lines);
+        expect(kept[0]).toEqual({ taskId, log: 'line 0', createdTime: T0 });
+        expect(kept[lines - 1]).toEqual({ taskId, log: `line ${lines - 1}`, createdTime: T0 + lines - 1 });
+        expect(await store.taskLogs(other)).toEqual([{ taskId: other, log: 'elsewhere', createdTime: T0 }]);
+      });
+
+      it('cuts a line over the longest kept on a character boundary, marking the cut', async () => {
+        const { lineBytes } = store.taskLogLimits;
+        const taskId = uid();
+        expect(await store.appendTaskLogs([{ taskId, log: '€'.repeat(lineBytes), createdTime: T0 }, { taskId, log: 'x'.repeat(lineBytes), createdTime: T0 + 1 }])).toBe(2);
+        const [cut, whole] = await store.taskLogs(taskId);
+        expect(Buffer.byteLength(cut!.log, 'utf8')).toBeLessThanOrEqual(lineBytes);
+        expect(cut!.log).toMatch(/^€+ …\[cut: BATON_TASK_LOG_MAX_LINE_BYTES\]$/);
+        expect(whole!.log).toBe('x'.repeat(lineBytes));
+      });
     });
 
     describe('payload limits', () => {

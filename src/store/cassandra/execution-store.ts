@@ -3,6 +3,7 @@ import { type Client, errors, type QueryOptions, types } from 'cassandra-driver'
 import type { TaskExecLog, Task } from '../../model/execution';
 import { type ExecutionCommit, type ExecutionStore, StaleWriteError, type StoredExecution } from '../ports';
 import { assertPayloadLimits, DEFAULT_PAYLOAD_LIMITS, type PayloadLimits } from '../payload-limits';
+import { storedLogLine, type TaskLogLimits } from '../task-log-limits';
 import { recoveryFamily, runningFamily } from './generations';
 import { indexPlan, removalWrites, type Write } from './index-plan';
 import { type OpenEntry, OpenIndexReader, type Verify } from './open-index';
@@ -378,21 +379,34 @@ export class CassandraExecutionStore implements ExecutionStore {
     return out;
   }
 
-  async appendTaskLogs(logs: Array<TaskExecLog & { taskId: string; createdTime: number }>): Promise<void> {
+  get taskLogLimits(): TaskLogLimits {
+    return this.limits.taskLogs;
+  }
+
+  async appendTaskLogs(logs: Array<TaskExecLog & { taskId: string; createdTime: number }>): Promise<number> {
+    const limits = this.limits.taskLogs;
     const byTask = new Map<string, Write[]>();
     for (const l of logs) {
       // TimeUuid.now() is monotonic within this process, so logs with equal createdTime keep their order.
-      const w = { query: this.q.insertTaskLog, params: [l.taskId, l.createdTime, types.TimeUuid.now(), l.log] };
+      const w = { query: this.q.insertTaskLog, params: [l.taskId, l.createdTime, types.TimeUuid.now(), storedLogLine(l.log, limits)] };
       byTask.set(l.taskId, [...(byTask.get(l.taskId) ?? []), w]);
     }
-    // One unlogged batch per task: a single partition, so it is applied atomically without the batch log.
-    await Promise.all(
-      [...byTask.values()].map((ws) => this.client.batch(ws, { prepare: true, logged: false, consistency: this.consistency, isIdempotent: true })),
+    const stored = await Promise.all(
+      [...byTask].map(async ([taskId, ws]) => {
+        // Counted, then written: appends racing on one task can pass its limit by at most their own lines.
+        const rs = await this.client.execute(this.q.countTaskLogs, [taskId], this.idempotent());
+        const room = Math.max(0, limits.lines - toNumber(rs.first()?.get('n') ?? 0));
+        const fit = ws.slice(0, room);
+        // One unlogged batch per task: a single partition, so it is applied atomically without the batch log.
+        if (fit.length > 0) await this.client.batch(fit, { prepare: true, logged: false, consistency: this.consistency, isIdempotent: true });
+        return fit.length;
+      }),
     );
+    return stored.reduce((a, b) => a + b, 0);
   }
 
   async taskLogs(taskId: string): Promise<TaskExecLog[]> {
-    const rows = await this.allRows(this.q.selectTaskLogs, [taskId]);
+    const rows = await this.allRows(this.q.selectTaskLogs, [taskId, this.limits.taskLogs.lines]);
     return rows.map((r) => ({ log: r.get('log') as string, taskId, createdTime: toNumber(r.get('created_time')) }));
   }
 

@@ -51,7 +51,8 @@ export function executionStatements(keyspace: string) {
     selectCorrelation: `SELECT workflow_id, terminal FROM ${ks}.workflows_by_correlation WHERE workflow_name = ? AND correlation_id = ?`,
 
     insertTaskLog: `INSERT INTO ${ks}.task_logs (task_id, created_time, log_id, log) VALUES (?, ?, ?, ?)`,
-    selectTaskLogs: `SELECT created_time, log FROM ${ks}.task_logs WHERE task_id = ?`,
+    selectTaskLogs: `SELECT created_time, log FROM ${ks}.task_logs WHERE task_id = ? LIMIT ?`,
+    countTaskLogs: `SELECT COUNT(*) AS n FROM ${ks}.task_logs WHERE task_id = ?`,
     deleteTaskLogs: `DELETE FROM ${ks}.task_logs WHERE task_id = ?`,
   };
 }

@@ -5,6 +5,7 @@ import type { Task, TaskExecLog, WorkflowRecord } from '../../model/execution';
 import type { Effect } from '../../model/effects';
 import { StaleWriteError, type ExecutionCommit, type ExecutionStore, type StoredExecution } from '../ports';
 import { assertPayloadLimits, type PayloadLimits } from '../payload-limits';
+import { DEFAULT_TASK_LOG_LIMITS, storedLogLine, type TaskLogLimits } from '../task-log-limits';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS workflows (
@@ -94,7 +95,8 @@ export class SqliteExecutionStore implements ExecutionStore {
       byCorrelation: db.prepare<[string, string], { workflow_id: string; status: string }>('SELECT workflow_id, status FROM workflows WHERE name = ? AND correlation_id = ?'),
       recovery: db.prepare<[], { workflow_id: string }>("SELECT workflow_id FROM workflows WHERE status IN ('RUNNING', 'PAUSED') OR outbox IS NOT NULL"),
       addLog: db.prepare('INSERT INTO task_logs (task_id, created_time, log) VALUES (?, ?, ?)'),
-      logs: db.prepare<[string], { task_id: string; created_time: number; log: string }>('SELECT task_id, created_time, log FROM task_logs WHERE task_id = ? ORDER BY created_time, rowid'),
+      logs: db.prepare<[string, number], { task_id: string; created_time: number; log: string }>('SELECT task_id, created_time, log FROM task_logs WHERE task_id = ? ORDER BY created_time, rowid LIMIT ?'),
+      countLogs: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM task_logs WHERE task_id = ?'),
     };
     // Group commit: every turn committed in the same event-loop tick shares one transaction.
     this.commitTx = db.transaction((batch: PendingCommit[]) => {
@@ -241,14 +243,32 @@ export class SqliteExecutionStore implements ExecutionStore {
     }
   }
 
-  async appendTaskLogs(logs: Array<TaskExecLog & { taskId: string; createdTime: number }>): Promise<void> {
-    this.db.transaction(() => {
-      for (const l of logs) this.stmt.addLog.run(l.taskId, l.createdTime, l.log);
+  get taskLogLimits(): TaskLogLimits {
+    return this.limits?.taskLogs ?? DEFAULT_TASK_LOG_LIMITS;
+  }
+
+  async appendTaskLogs(logs: Array<TaskExecLog & { taskId: string; createdTime: number }>): Promise<number> {
+    const limits = this.taskLogLimits;
+    // Counted and written in one transaction: racing appends cannot take a task past its limit.
+    return this.db.transaction(() => {
+      const held = new Map<string, number>();
+      let stored = 0;
+      for (const l of logs) {
+        const n = held.get(l.taskId) ?? this.stmt.countLogs.get(l.taskId)!.n;
+        if (n >= limits.lines) {
+          held.set(l.taskId, n);
+          continue;
+        }
+        this.stmt.addLog.run(l.taskId, l.createdTime, storedLogLine(l.log, limits));
+        held.set(l.taskId, n + 1);
+        stored++;
+      }
+      return stored;
     })();
   }
 
   async taskLogs(taskId: string): Promise<TaskExecLog[]> {
-    return this.stmt.logs.all(taskId).map((r) => ({ log: r.log, taskId: r.task_id, createdTime: r.created_time }));
+    return this.stmt.logs.all(taskId, this.taskLogLimits.lines).map((r) => ({ log: r.log, taskId: r.task_id, createdTime: r.created_time }));
   }
 
   async close(): Promise<void> {

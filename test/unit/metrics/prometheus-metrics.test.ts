@@ -48,6 +48,38 @@ describe('PrometheusMetrics', () => {
     expect(sampleValue(s, 'baton_task_queue_depth', { queue: 'r' })).toBe(1);
   });
 
+  test('past maxLabelValues, workflow names, task types and actor methods are counted under "other"', async () => {
+    const m = new PrometheusMetrics({ defaultMetrics: false, maxLabelValues: 2 });
+    for (const name of ['a', 'b', 'c', 'd']) {
+      m.workflowStarted(name);
+      m.workflowEnded(name, 'FAILED', 10);
+      m.taskPolled(`t_${name}`, 5);
+      m.taskEnded(`t_${name}`, 'COMPLETED', 5);
+      m.actorTurn('WorkflowActor', `m_${name}`, 0.001);
+    }
+    m.workflowStarted('a');
+    const s = await read(m);
+    expect(s.filter((x) => x.name === 'baton_workflow_start_success_total').map((x) => [x.labels.workflow_name, x.value])).toEqual([['a', 2], ['b', 1], ['other', 2]]);
+    expect(sampleValue(s, 'baton_workflow_failure_total', { workflow_name: 'other', status: 'FAILED' })).toBe(2);
+    expect(s.filter((x) => x.name === 'baton_task_queue_wait_seconds_count').map((x) => [x.labels.task_type, x.value])).toEqual([['t_a', 1], ['t_b', 1], ['other', 2]]);
+    expect(sampleValue(s, 'baton_task_execution_seconds_count', { task_type: 'other', status: 'COMPLETED' })).toBe(2);
+    expect(sampleValue(s, 'baton_actor_turn_duration_seconds_count', { actor_type: 'WorkflowActor', method: 'other' })).toBe(2);
+  });
+
+  test('a queue gets a series once it holds entries (kept at 0 after); one only polled gets none; past the cap they sum under "other"', async () => {
+    const m = new PrometheusMetrics({ defaultMetrics: false, maxLabelValues: 2 });
+    m.queueDepth('polled~0', 'polled', 0);
+    m.queueDepth('a~0', 'a', 1);
+    m.queueDepth('b~0', 'b', 2);
+    m.queueDepth('c~0', 'c', 3);
+    m.queueDepth('d~0', 'd', 4);
+    let s = await read(m);
+    expect(s.filter((x) => x.name === 'baton_task_queue_depth').map((x) => [x.labels.queue, x.value])).toEqual([['a', 1], ['b', 2], ['other', 7]]);
+    for (const q of ['a', 'b', 'c', 'd']) m.queueDepth(`${q}~0`, q, 0);
+    s = await read(m);
+    expect(s.filter((x) => x.name === 'baton_task_queue_depth').map((x) => [x.labels.queue, x.value])).toEqual([['a', 0], ['b', 0]]);
+  });
+
   test('queues kept in Redis report the whole queue, read at scrape time, as scope cluster', async () => {
     const m = new PrometheusMetrics({ defaultMetrics: false });
     let depth = 5;

@@ -1,7 +1,7 @@
 import { effectiveTimeoutMs, httpRequestOf, literalTimeoutIssues, parseTimeout } from '../../../src/model/http-request';
 import { WorkflowDefSchema, TaskDefSchema } from '../../../src/model/definitions';
 import type { Task } from '../../../src/model/execution';
-import { HostSlots, hostKeyOf } from '../../../src/services/http-task/host-slots';
+import { hostKeyOf } from '../../../src/services/http-task/host-key';
 import { callRequestOf, oversizedResult, taskResultOf } from '../../../src/services/http-task/task-request';
 
 const limits = { maxTimeoutMs: 60_000, maxRedirects: 5 };
@@ -135,21 +135,7 @@ describe('taskResultOf', () => {
   });
 });
 
-describe('HostSlots', () => {
-  test('at most perHost per host and port; releasing twice frees one slot', () => {
-    const s = new HostSlots(2);
-    const a = s.tryAcquire('h:80');
-    const b = s.tryAcquire('h:80');
-    expect(a && b).toBeTruthy();
-    expect(s.tryAcquire('h:80')).toBeUndefined();
-    expect(s.tryAcquire('other:80')).toBeDefined();
-    a!();
-    a!();
-    expect(s.count('h:80')).toBe(1);
-    expect(s.tryAcquire('h:80')).toBeDefined();
-    expect(s.tryAcquire('h:80')).toBeUndefined();
-  });
-
+describe('hostKeyOf', () => {
   test('hostKeyOf: host and port of the URI, lower-cased, default ports filled in', () => {
     expect(hostKeyOf('http://API.example.com/x')).toBe('api.example.com:80');
     expect(hostKeyOf('https://api.example.com/x')).toBe('api.example.com:443');

@@ -184,3 +184,35 @@ describe('CassandraExecutionStore commit', () => {
     expect(names(client.calls)).not.toContain('setIndexedKeys');
   });
 });
+
+describe('CassandraExecutionStore task logs', () => {
+  it('counts each task’s lines first and writes only those that fit, each cut to the longest line kept', async () => {
+    const client = new RecordingClient();
+    const store = new CassandraExecutionStore(client as unknown as Client, {
+      keyspace: 'ks',
+      payloadLimits: { taskPayloadBytes: 1024, workflowPayloadBytes: 1024, taskLogs: { lineBytes: 300, lines: 5 } },
+    });
+    client.answer(q.countTaskLogs, { rows: [{ n: types.Long.fromNumber(3) }] }, { rows: [{ n: types.Long.fromNumber(0) }] });
+    const stored = await store.appendTaskLogs([
+      { taskId: 'full-ish', log: 'a', createdTime: 1 },
+      { taskId: 'full-ish', log: 'x'.repeat(400), createdTime: 2 },
+      { taskId: 'full-ish', log: 'c', createdTime: 3 },
+      { taskId: 'empty', log: 'd', createdTime: 1 },
+    ]);
+    expect(stored).toBe(3);
+    expect(names(client.calls)).toEqual(['countTaskLogs', 'countTaskLogs', 'batch[insertTaskLog,insertTaskLog]', 'batch[insertTaskLog]']);
+    const [fullIsh, empty] = client.calls.filter((c) => c.kind === 'batch').map((c) => (c.params as unknown[][]).map((p) => p[3] as string));
+    expect(fullIsh![0]).toBe('a');
+    expect(Buffer.byteLength(fullIsh![1]!, 'utf8')).toBeLessThanOrEqual(300);
+    expect(empty).toEqual(['d']);
+  });
+
+  it('a task at its limit gets no write at all; reads ask for at most the limit', async () => {
+    const { client, store } = setup();
+    client.answer(q.countTaskLogs, { rows: [{ n: types.Long.fromNumber(store.taskLogLimits.lines) }] });
+    expect(await store.appendTaskLogs([{ taskId: 't', log: 'one more', createdTime: 1 }])).toBe(0);
+    expect(names(client.calls)).toEqual(['countTaskLogs']);
+    await store.taskLogs('t');
+    expect(client.calls[1]).toMatchObject({ query: q.selectTaskLogs, params: ['t', store.taskLogLimits.lines] });
+  });
+});

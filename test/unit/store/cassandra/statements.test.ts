@@ -32,7 +32,8 @@ describe('Cassandra statements', () => {
     expect(q.selectCorrelation).toBe(
       'SELECT workflow_id, terminal FROM baton.workflows_by_correlation WHERE workflow_name = ? AND correlation_id = ?',
     );
-    expect(q.selectTaskLogs).toBe('SELECT created_time, log FROM baton.task_logs WHERE task_id = ?');
+    expect(q.selectTaskLogs).toBe('SELECT created_time, log FROM baton.task_logs WHERE task_id = ? LIMIT ?');
+    expect(q.countTaskLogs).toBe('SELECT COUNT(*) AS n FROM baton.task_logs WHERE task_id = ?');
     for (const text of [...Object.values(q), ...Object.values(m)]) expect(text).not.toMatch(/ALLOW FILTERING/);
   });
 
