@@ -10,6 +10,7 @@ import { isConductorTrue } from '../scripting/truthy';
 import type { WorkflowService } from './workflow-service';
 import { StaleWriteError, type ExecutionStore, type MetadataStore } from '../store/ports';
 import type { PublishedEvent } from '../events/ports';
+import { childLineage } from '../model/lineage';
 
 // Event handlers (Conductor's DefaultEventProcessor): every event from the bus is matched against the active
 // handlers of its name; a handler whose condition holds runs its actions in order, each recorded as
@@ -150,7 +151,8 @@ export class EventProcessor {
             input: { ...asObject(params.input), ...eventKeys },
             ...(Object.keys(taskToDomain).length > 0 ? { taskToDomain } : {}),
           },
-          { workflowId, event: e.event },
+          // A start on an execution's own event descends from it; one on an event from outside is a root.
+          { workflowId, event: e.event, ...(e.lineage ? { lineage: childLineage(e.lineage) } : {}) },
         );
         return { status: 'COMPLETED', output: { workflowId } };
       }

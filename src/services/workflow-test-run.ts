@@ -50,7 +50,13 @@ export class WorkflowTestRunner {
     const watch: string[] = [];
     // Tasks the decider finishes by itself need no mocked result.
     for (const t of s.tasks) {
-      if (t.retried || isTerminalTask(t.status) || isSelfCompletingType(t.taskType)) continue;
+      if (t.retried || isTerminalTask(t.status)) continue;
+      // START_WORKFLOW waits for its start, which the effect runner reports in a turn of its own.
+      if (t.taskType === 'START_WORKFLOW') {
+        watch.push(workflowId);
+        continue;
+      }
+      if (isSelfCompletingType(t.taskType)) continue;
       const queue = mocks.get(t.referenceTaskName) ?? mocks.get(t.workflowTask.taskReferenceName);
       const mock = queue?.shift();
       if (mock) {

@@ -3,6 +3,7 @@ import type { WorkflowRecord } from '../../model/execution';
 import type { StartWorkflowRequest } from '../../model/requests';
 import { decide } from '../decide';
 import type { ParentLink } from '../../model/effects';
+import { lineageOf, type Lineage } from '../../model/lineage';
 import { TurnLog, type EngineEnv, type ExecutionState } from '../state';
 
 // Start: a new execution from its definition and request, decided once (its first tasks scheduled).
@@ -12,6 +13,8 @@ export interface StartArgs {
   def: WorkflowDef;
   request: StartWorkflowRequest;
   parent?: ParentLink;
+  /** Set when a workflow or an event handler acting on a workflow's event starts this one; absent: a root. */
+  lineage?: Lineage;
   event?: string;
 }
 
@@ -45,12 +48,13 @@ export function newExecution(args: StartArgs, env: EngineEnv): { state: Executio
     createdBy: request.createdBy ?? undefined,
     ...(request.idempotencyKey ? { idempotencyKey: request.idempotencyKey } : {}),
     ...(args.parent ? { subWorkflowDepth: args.parent.depth ?? 1 } : {}),
+    ...(args.lineage && args.lineage.generation > 0 ? { rootWorkflowId: args.lineage.rootWorkflowId, generation: args.lineage.generation } : {}),
   };
   const state: ExecutionState = { workflow, tasks: [] };
   const log = new TurnLog();
   log.workflowChanged = true;
   if (def.workflowStatusListenerEnabled) {
-    log.emit({ kind: 'statusChange', eventId: `${workflow.workflowId}:RUNNING:${env.now}`, workflowId: workflow.workflowId, workflowName: def.name, status: 'RUNNING' });
+    log.emit({ kind: 'statusChange', eventId: `${workflow.workflowId}:RUNNING:${env.now}`, workflowId: workflow.workflowId, workflowName: def.name, status: 'RUNNING', lineage: lineageOf(workflow) });
   }
   decide({ state, env, log });
   return { state, log };
