@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ownValue } from '../lib/own-property';
 import { resolvePath, resolveValue, type RootLookup } from '../engine/expressions';
 import type { EventAction, EventExecution, EventHandler } from '../model/events';
 import type { Task } from '../model/execution';
@@ -33,7 +34,7 @@ type Outcome = { status: 'COMPLETED' | 'FAILED'; output: Record<string, unknown>
 
 /** Root lookup over a message payload: `${a.b}` reads `payload.a.b`, `${$.a}` works too. */
 export function payloadLookup(payload: Record<string, unknown>): RootLookup {
-  return (name) => (name === '$' ? payload : payload[name]);
+  return (name) => (name === '$' ? payload : ownValue(payload, name));
 }
 
 /** `expandInlineJSON`: strings holding a JSON object or array are parsed, at any depth. */

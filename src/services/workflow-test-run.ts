@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isSelfCompletingType } from '../engine/tasks/registry';
+import { ownValue } from '../lib/own-property';
 import type { Workflow } from '../model/execution';
 import type { TaskMock, WorkflowTestRequest } from '../model/workflow-test';
 import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
@@ -72,8 +73,8 @@ export class WorkflowTestRunner {
       }
       if (driven.has(child.workflow.workflowId)) continue;
       driven.add(child.workflow.workflowId);
-      const ref = subs[t.referenceTaskName] ? t.referenceTaskName : t.workflowTask.taskReferenceName;
-      await this.drive(child.workflow.workflowId, subs[ref] ?? { name: child.workflow.workflowName }, deadline);
+      const ref = ownValue(subs, t.referenceTaskName) ? t.referenceTaskName : t.workflowTask.taskReferenceName;
+      await this.drive(child.workflow.workflowId, ownValue(subs, ref) ?? { name: child.workflow.workflowName }, deadline);
       return { kind: 'progressed' };
     }
     return watch.length > 0 ? { kind: 'waiting', watch } : { kind: 'stuck' };

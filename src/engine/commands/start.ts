@@ -1,3 +1,4 @@
+import { setOwn } from '../../lib/own-property';
 import type { WorkflowDef } from '../../model/definitions';
 import type { WorkflowRecord } from '../../model/execution';
 import type { StartWorkflowRequest } from '../../model/requests';
@@ -21,7 +22,7 @@ export interface StartArgs {
 export function newExecution(args: StartArgs, env: EngineEnv): { state: ExecutionState; log: TurnLog } {
   const { def, request } = args;
   const input: Record<string, unknown> = { ...(request.input ?? {}) };
-  for (const [k, v] of Object.entries(def.inputTemplate ?? {})) if (!(k in input)) input[k] = v;
+  for (const [k, v] of Object.entries(def.inputTemplate ?? {})) if (!Object.hasOwn(input, k)) setOwn(input, k, v);
   const workflow: WorkflowRecord = {
     workflowId: args.workflowId,
     status: 'RUNNING',
