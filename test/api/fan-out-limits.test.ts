@@ -161,3 +161,14 @@ test('an event handler that starts two copies on each completion stops at BATON_
   for (const x of refused) expect(x.output.error).toBe(`Workflow ${name} not started: root execution ${root} already has ${DESCENDANTS} descendant executions, the limit (BATON_MAX_DESCENDANTS_PER_ROOT)`);
   await api.call('DELETE', `/api/event/${handler}`);
 });
+
+test('a mocked test run (POST /api/workflow/test) waits for a START_WORKFLOW to report its start', async () => {
+  const started = uniqueName('test_run_started');
+  await api.register({ name: started, tasks: [{ name: 'mark', taskReferenceName: 'mark', type: 'SET_VARIABLE', inputParameters: { done: true } }] });
+  const name = uniqueName('test_run_starter');
+  const def = { name, version: 1, schemaVersion: 2, tasks: [{ name: 'go', taskReferenceName: 'go', type: 'START_WORKFLOW', inputParameters: { startWorkflow: { name: started } } }] };
+  const r = await api.call('POST', '/api/workflow/test', { name, workflowDef: def, input: {}, taskRefToMockOutput: {} });
+  expect(r.status).toBe(200);
+  expect(r.body).toMatchObject({ status: 'COMPLETED', tasks: [{ referenceTaskName: 'go', status: 'COMPLETED', outputData: { workflowId: expect.any(String) } }] });
+  expect((await api.workflow(r.body.tasks[0].outputData.workflowId)).workflowName).toBe(started);
+});
