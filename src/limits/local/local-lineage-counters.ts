@@ -8,17 +8,22 @@ interface Tree {
   lastStart: number;
 }
 
+/** Most roots tracked at once: past it the one idle longest is forgotten (a runaway tree is never the idlest). */
+export const LOCAL_LINEAGE_MAX_ROOTS = 100_000;
+
 /** Descendant starts per root execution in one process; trees idle for `idleMs` are dropped. */
 export class LocalLineageCounters implements LineageCounters {
+  /** In order of last start, idlest first (each start moves its tree to the end). */
   private readonly trees = new Map<string, Tree>();
-  private lastSweep = 0;
 
-  constructor(private readonly idleMs = LINEAGE_IDLE_MS) {}
+  constructor(
+    private readonly idleMs = LINEAGE_IDLE_MS,
+    private readonly maxRoots = LOCAL_LINEAGE_MAX_ROOTS,
+  ) {}
 
   async tryStart(rootWorkflowId: string, workflowId: string, limits: DescendantLimits, now: number): Promise<DescendantStart> {
-    this.sweep(now);
-    let tree = this.trees.get(rootWorkflowId);
-    if (!tree) this.trees.set(rootWorkflowId, (tree = { ids: new Set(), recent: [], lastStart: now }));
+    this.forgetIdle(now);
+    const tree = this.trees.get(rootWorkflowId) ?? { ids: new Set<string>(), recent: [], lastStart: now };
     if (tree.ids.has(workflowId)) return 'admitted';
     if (tree.ids.size >= limits.maxDescendants) return 'descendants';
     const since = now - 1000;
@@ -27,6 +32,9 @@ export class LocalLineageCounters implements LineageCounters {
     tree.ids.add(workflowId);
     tree.recent.push(now);
     tree.lastStart = now;
+    this.trees.delete(rootWorkflowId);
+    this.trees.set(rootWorkflowId, tree);
+    if (this.trees.size > this.maxRoots) this.trees.delete(this.trees.keys().next().value!);
     return 'admitted';
   }
 
@@ -39,10 +47,11 @@ export class LocalLineageCounters implements LineageCounters {
     this.trees.clear();
   }
 
-  /** At most once per minute, drops the trees that started nothing for `idleMs`. */
-  private sweep(now: number): void {
-    if (now - this.lastSweep < 60_000) return;
-    this.lastSweep = now;
-    for (const [root, tree] of this.trees) if (now - tree.lastStart >= this.idleMs) this.trees.delete(root);
+  /** Drops the trees that started nothing for `idleMs`: they lead the map, so this stops at the first one still active. */
+  private forgetIdle(now: number): void {
+    for (const [root, tree] of this.trees) {
+      if (now - tree.lastStart < this.idleMs) return;
+      this.trees.delete(root);
+    }
   }
 }

@@ -19,4 +19,18 @@ describe('LocalLineageCounters', () => {
     // A forgotten root starts counting afresh.
     expect(await c.tryStart('root-0', 'second', { maxDescendants: 1, maxPerSecond: 10 }, T + 120_001)).toBe('admitted');
   });
+
+  it('past its most roots it forgets the one idle longest, never one still starting', async () => {
+    const c = new LocalLineageCounters(3_600_000, 3);
+    const T = 1_700_000_000_000;
+    const one = { maxDescendants: 2, maxPerSecond: 10 };
+    await c.tryStart('runaway', 'a', one, T);
+    await c.tryStart('idle-1', 'a', one, T + 1);
+    await c.tryStart('idle-2', 'a', one, T + 2);
+    await c.tryStart('runaway', 'b', one, T + 3); // full now, and the latest to start
+    await c.tryStart('new', 'a', one, T + 4);
+    expect(c.size).toBe(3);
+    expect(await c.tryStart('runaway', 'c', one, T + 5)).toBe('descendants');
+    expect(await c.tryStart('idle-1', 'b', one, T + 6)).toBe('admitted'); // forgotten, counting afresh
+  });
 });
