@@ -99,6 +99,18 @@ describe('maps keyed by user data', () => {
     expect(JSON.parse(JSON.stringify(out))).toEqual(JSON.parse('{"__proto__": [{"polluted": true}], "constructor": [1]}'));
   });
 
+  it('a DO_WHILE iteration keeps the output of a body task referenced as __proto__ as an entry', () => {
+    const def = workflowDef({
+      tasks: [{ name: 'each', taskReferenceName: 'each', type: 'DO_WHILE', items: '${workflow.input.list}', loopCondition: 'true', loopOver: [simple('__proto__', 'task_p')], inputParameters: {} }],
+    });
+    const run = new Run(env, def, { input: { list: ['a'] } });
+    run.complete('__proto____1', { polluted: true });
+    const iteration = run.task('each').outputData['1'] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(iteration)).toBe(Object.prototype);
+    expect(Object.keys(iteration)).toEqual(['__proto__']);
+    expect(iteration.polluted).toBeUndefined();
+  });
+
   it('a dynamic fork branch referenced as constructor gets its own input, or none', () => {
     const def = workflowDef({
       tasks: [sys('FORK_JOIN_DYNAMIC', 'df', { tasks: '${workflow.input.tasks}', inputs: '${workflow.input.inputs}' }, { dynamicForkTasksParam: 'tasks', dynamicForkTasksInputParamName: 'inputs' }), sys('JOIN', 'dj')],
