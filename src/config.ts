@@ -53,6 +53,10 @@ export const FieldsSchema = z.object({
   // Limits on every resource a client or a workflow author can make Baton hold (issue 9).
   BATON_MAX_SUBWORKFLOW_DEPTH: int(32, 1),
   BATON_MAX_FORK_WIDTH: int(1000, 1),
+  // Starts that descend from one root execution (sub-workflows, START_WORKFLOW, failure workflows, event-handler starts).
+  BATON_MAX_WORKFLOW_GENERATIONS: int(64, 1),
+  BATON_MAX_DESCENDANTS_PER_ROOT: int(10_000, 1),
+  BATON_MAX_STARTS_PER_ROOT_PER_SECOND: int(2_000, 1),
   BATON_MAX_TASKS_PER_EXECUTION: int(10_000, 10),
   BATON_MAX_DEFINITION_BYTES: int(1024 * 1024, 1024),
   BATON_MAX_DEFINITIONS: int(10_000, 1),

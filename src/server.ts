@@ -21,6 +21,7 @@ import { completionHandler } from './composition/task-completions';
 import { createScriptEngine } from './scripting/script-engine';
 import { EventProcessor } from './services/event-processor';
 import { EffectRunner } from './services/effect-runner';
+import { StartAdmission } from './services/start-admission';
 import { ExecutionWaiter } from './services/execution-waiter';
 import { HttpTaskWorker } from './services/http-task-worker';
 import { parseEgressRules } from './services/http-task/egress-policy';
@@ -97,7 +98,12 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const queues = queueStore ? (id: string) => queueStore.partition(id) : (id: string) => queueActor(host, id);
   const tasks = new TaskService({ host, queues, partitions, store: stores.executions, metadata, limits, wakeUps, log, directory: adapters.directory, directoryRefreshMs: adapters.directoryRefreshMs, longPolls: new LongPollSlots(cfg.BATON_MAX_LONG_POLLS_PER_CLIENT) });
   const schemaEnforcer = new SchemaEnforcer(stores.schemas, stores.executions, (name) => metadata.taskDef(name), () => metadata.anyTaskOutputSchema());
-  const effects = new EffectRunner({ host, queues, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log, schemas: schemaEnforcer });
+  const admission = new StartAdmission(adapters.lineage, {
+    maxGenerations: cfg.BATON_MAX_WORKFLOW_GENERATIONS,
+    maxDescendantsPerRoot: cfg.BATON_MAX_DESCENDANTS_PER_ROOT,
+    maxStartsPerRootPerSecond: cfg.BATON_MAX_STARTS_PER_ROOT_PER_SECOND,
+  });
+  const effects = new EffectRunner({ host, queues, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log, schemas: schemaEnforcer, admission });
   const hostName = os.hostname();
   // Wakes execute/signal requests waiting on an execution as soon as one of its turns commits.
   const waiter = new ExecutionWaiter();
@@ -109,6 +115,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     jsonPathMaxSteps: cfg.BATON_JSONPATH_MAX_STEPS,
     jsonPathMaxDepth: cfg.BATON_JSONPATH_MAX_DEPTH,
     maxSubWorkflowDepth: cfg.BATON_MAX_SUBWORKFLOW_DEPTH,
+    maxWorkflowGenerations: cfg.BATON_MAX_WORKFLOW_GENERATIONS,
     maxForkWidth: cfg.BATON_MAX_FORK_WIDTH,
     maxTasksPerExecution: cfg.BATON_MAX_TASKS_PER_EXECUTION,
     taskPayloadMaxBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES,
@@ -151,7 +158,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       return byQueue;
     });
   adapters.onTaskCompletion(completionHandler(host, log));
-  const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer);
+  const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer, admission);
   registerActor(ScheduleCalls.type, (ctx) =>
     new ScheduleActor(ctx, {
       store: stores.schedules,

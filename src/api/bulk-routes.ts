@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { setOwn } from '../lib/own-property';
 import type { RouteDoc, RouteTable } from './route-table';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, parseBody, strParam } from './params';
@@ -27,7 +28,7 @@ export function bulkRoutes(r: RouteTable, d: BulkDeps): void {
           await op(id, a);
           out.bulkSuccessfulResults.push(id);
         } catch (e) {
-          out.bulkErrorResults[id] = toErrorBody(e).message;
+          setOwn(out.bulkErrorResults, id, toErrorBody(e).message);
         }
       }
       res.json(out);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setOwn } from '../lib/own-property';
 import { revealForWorker } from '../services/polled-task-secrets';
 import type { SecretService } from '../services/secret-service';
 import type { SearchIndex } from '../search/ports';
@@ -98,19 +99,19 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
 
   r.get('/queue/all', { summary: 'Size of every queue', res: { inline: z.record(z.string(), z.number().int()) } }, async (_req, res) => {
     const out: Record<string, number> = {};
-    for (const name of await tasks.knownQueues()) out[name] = await tasks.queueSizeByName(name);
+    for (const name of await tasks.knownQueues()) setOwn(out, name, await tasks.queueSizeByName(name));
     res.json(out);
   });
 
   r.get('/queue/all/verbose', { summary: 'Size and leased count of every queue partition', res: { inline: z.record(z.string(), z.record(z.string(), z.object({ size: z.number().int(), uacked: z.number().int() }))) } }, async (_req, res) => {
     const out: Record<string, Record<string, { size: number; uacked: number }>> = {};
-    for (const name of await tasks.knownQueues()) out[name] = await tasks.queueShards(name);
+    for (const name of await tasks.knownQueues()) setOwn(out, name, await tasks.queueShards(name));
     res.json(out);
   });
 
   r.get('/queue/sizes', { summary: 'Queue sizes of task types', query: { taskType: 'list' }, res: { inline: z.record(z.string(), z.number().int()) } }, async (req, res) => {
     const out: Record<string, number> = {};
-    for (const t of listParam(req, 'taskType')) out[t] = await tasks.queueSize({ taskType: t });
+    for (const t of listParam(req, 'taskType')) setOwn(out, t, await tasks.queueSize({ taskType: t }));
     res.json(out);
   });
 

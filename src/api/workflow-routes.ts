@@ -1,8 +1,10 @@
 import type { Request } from 'express';
+import { setOwn } from '../lib/own-property';
 import { z } from 'zod';
 import type { SearchIndex } from '../search/ports';
 import { IdempotencyStrategySchema, RerunWorkflowRequestSchema, SkipTaskRequestSchema, PrioritySchema, type IdempotencyStrategy } from '../model/requests';
 import { WorkflowSchema } from '../model/execution';
+import { BULK_MAX } from '../model/bulk';
 import { WorkflowStatus } from '../model/statuses';
 import { range, requiredText, type Handler, type RouteTable } from './route-table';
 import type { Workflow } from '../model/execution';
@@ -15,6 +17,9 @@ import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
 import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
 import { summarizeWorkflow } from '../search/summaries';
 import type { WorkerCalls } from './worker-calls';
+
+/** Each id is one store query: as many as a bulk request may name, no more. */
+const CorrelationIdListSchema = z.array(z.string()).max(BULK_MAX, `Cannot search more than ${BULK_MAX} correlation ids. Please use multiple requests.`);
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -122,10 +127,10 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
   r.put('/skiptask', { summary: 'Skip a task (ids in the query)', query: { workflowId: requiredText, taskReferenceName: requiredText, taskInput: 'string', taskOutput: 'string' }, body: 'SkipTaskRequest', bodyOptional: true, res: 'empty' }, skip);
   r.put('/{workflowId}/skiptask/{taskReferenceName}', { summary: 'Skip a task', query: { taskInput: 'string', taskOutput: 'string' }, body: 'SkipTaskRequest', bodyOptional: true, res: 'empty' }, skip);
 
-  r.post('/{name}/correlated', { summary: 'Executions by correlation id, for each id given', query: correlatedQuery, body: { inline: z.array(z.string()) }, res: { inline: z.record(z.string(), z.array(WorkflowSchema)) } }, async (req, res) => {
-    const ids = parseBody(z.array(z.string()), req.body, 'correlationIds');
+  r.post('/{name}/correlated', { summary: 'Executions by correlation id, for each id given', query: correlatedQuery, body: { inline: CorrelationIdListSchema }, res: { inline: z.record(z.string(), z.array(WorkflowSchema)) } }, async (req, res) => {
+    const ids = parseBody(CorrelationIdListSchema, req.body, 'correlationIds');
     const out: Record<string, Workflow[]> = {};
-    for (const id of ids) out[id] = await correlated(req, req.params.name, id);
+    for (const id of ids) setOwn(out, id, await correlated(req, req.params.name, id));
     res.json(out);
   });
 

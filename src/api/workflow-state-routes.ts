@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setOwn } from '../lib/own-property';
 import { z } from 'zod';
 import { WorkflowSchema, type Workflow } from '../model/execution';
 import { isTerminalTask } from '../model/statuses';
@@ -46,7 +47,7 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
             if (w) found.push(w);
           }
         }
-        out[correlationId] = found.sort((a, b) => a.createTime - b.createTime);
+        setOwn(out, correlationId, found.sort((a, b) => a.createTime - b.createTime));
       }
       res.json(out);
     },

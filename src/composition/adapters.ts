@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import type { TaskCompletionMessage } from '../events/dapr/task-completion-message';
 import type { EventBus } from '../events/ports';
 import type { SearchIndex } from '../search/ports';
-import type { FailedAttempts, QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
+import type { FailedAttempts, LineageCounters, QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
 import type { QueuePartitionStore } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { ScanLease } from '../services/recovery-scan';
@@ -18,6 +18,8 @@ export interface Adapters {
   limits: TaskLimits;
   /** Failed token requests, counted across replicas. */
   attempts: FailedAttempts;
+  /** Descendant starts per root execution, shared by the replicas. */
+  lineage: LineageCounters;
   /** Poll data and queue names, shared by the replicas. */
   directory: QueueDirectory;
   /** How often a replica refreshes its view of others' polls (0 in the embedded profile). */

@@ -127,7 +127,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       // Deadlines of executions that end within their activation never reach daprd; the recovery scan re-arms one a crash lost.
       recoverableRemindersInMemory: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS > 0,
     });
-    const { wakeUps, taskLimits } = createRedisLimits({ url: cfg.REDIS_URL, keyPrefix: prefix, onError: redisError });
+    const { wakeUps, taskLimits, lineage } = createRedisLimits({ url: cfg.REDIS_URL, keyPrefix: prefix, onError: redisError });
     const dedupeRedis = redis();
     const directory = new RedisQueueDirectory(redis(), prefix, redisError);
     const redisQueues = cfg.BATON_QUEUES === 'redis' ? new RedisQueuePartitions(redis(), prefix) : undefined;
@@ -138,6 +138,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       () => attempts.close(),
       () => wakeUps.close(),
       () => taskLimits.close(),
+      () => lineage.close(),
       () => directory.close(),
       async () => redisQueues?.close(),
       () => changes.close(),
@@ -168,6 +169,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       wakeUps,
       limits: taskLimits,
       attempts,
+      lineage,
       directory,
       directoryRefreshMs: 2000,
       queues: redisQueues,

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import { LocalEventBus } from '../events/local/local-event-bus';
 import { SqliteSearchIndex } from '../search/sqlite/sqlite-index';
 import { LocalFailedAttempts } from '../limits/local/local-failed-attempts';
+import { LocalLineageCounters } from '../limits/local/local-lineage-counters';
 import { LocalTaskLimits } from '../limits/local/local-task-limits';
 import { LocalWakeUps } from '../limits/local/local-wake-ups';
 import { LocalQueueDirectory } from '../limits/local/local-queue-directory';
@@ -21,6 +22,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
   const host = new LocalActorHost(new SqliteReminderStore(stores.db), log, { idleTimeoutMs: cfg.BATON_ACTOR_IDLE_TIMEOUT_MS, maxActive: cfg.BATON_ACTOR_MAX_ACTIVE });
   const wakeUps = new LocalWakeUps();
   const limits = new LocalTaskLimits();
+  const lineage = new LocalLineageCounters();
   const bus = new LocalEventBus();
   return {
     stores,
@@ -29,6 +31,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
     wakeUps,
     limits,
     attempts: new LocalFailedAttempts(),
+    lineage,
     directory: new LocalQueueDirectory(),
     directoryRefreshMs: 0,
     bus,
@@ -40,6 +43,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
     async close() {
       await wakeUps.close();
       await limits.close();
+      await lineage.close();
       await bus.close();
       await index.close();
       await stores.close();

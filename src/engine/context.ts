@@ -32,7 +32,7 @@ export function taskView(t: Task): Record<string, unknown> {
 export function lookupFor(state: ExecutionState, extra?: Record<string, unknown>): RootLookup {
   const wf = state.workflow;
   return (name) => {
-    if (extra && name in extra) return extra[name];
+    if (extra && Object.hasOwn(extra, name)) return extra[name];
     if (name === 'workflow') {
       return {
         input: wf.input,

@@ -1,4 +1,5 @@
 import type { Task } from '../model/execution';
+import { childLineage, lineageOf } from '../model/lineage';
 import { isTerminalTask, isTerminalWorkflow, type WorkflowStatus } from '../model/statuses';
 import { resolveInput } from './context';
 import { ExpressionLimitError } from './jsonpath-budget';
@@ -78,7 +79,7 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
     log.emit({ kind: 'notifyParent', parentWorkflowId: wf.parentWorkflowId, parentTaskId: wf.parentWorkflowTaskId, childWorkflowId: wf.workflowId });
   }
   if (wf.workflowDefinition.workflowStatusListenerEnabled) {
-    log.emit({ kind: 'statusChange', eventId: `${wf.workflowId}:${status}:${env.now}`, workflowId: wf.workflowId, workflowName: wf.workflowName, status });
+    log.emit({ kind: 'statusChange', eventId: `${wf.workflowId}:${status}:${env.now}`, workflowId: wf.workflowId, workflowName: wf.workflowName, status, lineage: lineageOf(wf) });
   }
   const failureWf = wf.workflowDefinition.failureWorkflow;
   if (failureWf && !opts.byApi && (status === 'FAILED' || status === 'TIMED_OUT' || status === 'TERMINATED')) {
@@ -86,7 +87,7 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
     let name: string | undefined = failureWf;
     if (failureWf.startsWith('$')) {
       const key = failureWf.split('.')[2];
-      const v = key ? wf.input[key] : undefined;
+      const v = key && Object.hasOwn(wf.input, key) ? wf.input[key] : undefined;
       name = typeof v === 'string' ? v : undefined;
     }
     if (name) {
@@ -94,6 +95,7 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
       log.emit({
         kind: 'startWorkflow',
         workflowId: id,
+        lineage: childLineage(lineageOf(wf)),
         request: {
           name,
           version: wf.workflowDefinition.failureWorkflowVersion ?? undefined,

@@ -89,7 +89,8 @@ export function resolvePath(expr: string, lookup: RootLookup, budget: JsonPathBu
         if (cur && typeof cur === 'object') return Object.keys(cur).length;
         return null;
       }
-      if (cur === null || typeof cur !== 'object') return null;
+      // Own entries only: `${workflow.input.constructor}` is null, as it is for any key the input lacks.
+      if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, step)) return null;
       cur = (cur as Record<string | number, unknown>)[step];
       if (cur === undefined) return null;
     }
@@ -199,9 +200,8 @@ export function resolveValue(v: unknown, lookup: RootLookup, budget: JsonPathBud
   if (typeof v === 'string') return resolveString(v, lookup, budget);
   if (Array.isArray(v)) return v.map((x) => resolveValue(x, lookup, budget));
   if (v && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = resolveValue(x, lookup, budget);
-    return out;
+    // fromEntries makes every key an own entry, `__proto__` too (an assignment would set the prototype).
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveValue(x, lookup, budget)]));
   }
   return v;
 }

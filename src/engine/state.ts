@@ -23,6 +23,8 @@ export interface EngineEnv {
   jsonPathMaxDepth: number;
   /** Deepest nesting of sub-workflows below a top-level execution (BATON_MAX_SUBWORKFLOW_DEPTH). */
   maxSubWorkflowDepth: number;
+  /** Most generations of starts below a root execution (BATON_MAX_WORKFLOW_GENERATIONS), see model/lineage. */
+  maxWorkflowGenerations: number;
   /** Most branches of one dynamic fork (BATON_MAX_FORK_WIDTH). */
   maxForkWidth: number;
   /** Most tasks one execution may hold, retries and loop iterations included (BATON_MAX_TASKS_PER_EXECUTION). */

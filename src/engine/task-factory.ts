@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from '../lib/own-property';
 import type { TaskDef, WorkflowTask } from '../model/definitions';
 import type { Task } from '../model/execution';
 import type { TaskStatus } from '../model/statuses';
@@ -12,7 +13,7 @@ import { isQueuedType, isWorkerType, QUEUED_SYSTEM_RESPONSE_TIMEOUT_SECONDS, tas
 
 function domainFor(turn: Turn, taskType: string): string | undefined {
   const map = turn.state.workflow.taskToDomain ?? {};
-  const spec = map[taskType] ?? map['*'];
+  const spec = ownValue(map, taskType) ?? ownValue(map, '*');
   if (!spec) return undefined;
   const candidates = spec.split(',').map((s) => s.trim()).filter(Boolean);
   for (const c of candidates) {
@@ -61,9 +62,9 @@ export function makeTask(turn: Turn, wt: WorkflowTask, o: NewTaskOptions): Task 
   if (!input) {
     const params: Record<string, unknown> = { ...(wt.inputParameters ?? {}), ...taskTypeNamed(taskType).inputAdditions?.(wt) };
     const template = def.inputTemplate ?? {};
-    for (const k of Object.keys(template)) if (!(k in params)) params[k] = template[k];
+    for (const [k, v] of Object.entries(template)) if (!Object.hasOwn(params, k)) setOwn(params, k, v);
     input = resolveInput(state, params, { CPEWF_TASK_ID: taskId }, turn.log.jsonPathBudget(env));
-    for (const [k, v] of Object.entries(template)) if (input[k] == null) input[k] = v;
+    for (const [k, v] of Object.entries(template)) if (ownValue(input, k) == null) setOwn(input, k, v);
   }
   return {
     taskId,

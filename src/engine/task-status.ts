@@ -1,5 +1,6 @@
 import type { Task } from '../model/execution';
 import type { TaskStatus } from '../model/statuses';
+import { lineageOf } from '../model/lineage';
 import { jsonSize, taskPayloadProblem } from './payload-size';
 import { dequeueEffect } from './queue-effects';
 import type { Turn } from './state';
@@ -23,6 +24,7 @@ export function noteTaskStatus(turn: Turn, t: Task): void {
     workflowName: wf.workflowName,
     status: t.status,
     task: { taskId: t.taskId, taskRef: t.referenceTaskName, taskType: t.taskType },
+    lineage: lineageOf(wf),
   });
 }
 

@@ -70,3 +70,29 @@ export interface FailedAttempts {
   succeeded(attemptId: string, subjects: readonly AttemptSubject[], forgive: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
+/** What a counted start of a descendant execution came to: counted, or refused by which limit. */
+export type DescendantStart = 'admitted' | 'descendants' | 'rate';
+
+export interface DescendantLimits {
+  /** Most executions counted below one root. */
+  maxDescendants: number;
+  /** Most of those counted within the second before `now`. */
+  maxPerSecond: number;
+}
+
+/**
+ * Starts counted per root execution (see model/lineage), so one root's tree of sub-workflows, started and
+ * event-triggered workflows stays bounded in size and pace across replicas. Local adapter for one process;
+ * Redis adapter shared by all replicas. A root's count lapses after LINEAGE_IDLE_MS without a start.
+ */
+export interface LineageCounters {
+  /**
+   * Counts the start of `workflowId` below `rootWorkflowId` at `now` (epoch ms) unless a limit refuses it;
+   * a start counted before (an effect run again) is admitted again without counting twice.
+   */
+  tryStart(rootWorkflowId: string, workflowId: string, limits: DescendantLimits, now: number): Promise<DescendantStart>;
+  close(): Promise<void>;
+}
+
+/** A tree that started nothing for an hour is forgotten: its counters cannot outlive the runaway they bound. */
+export const LINEAGE_IDLE_MS = 3600 * 1000;

@@ -1,6 +1,7 @@
 import type { StartWorkflowRequest } from './requests';
 import type { WorkflowDef } from './definitions';
 import type { WorkflowStatus } from './statuses';
+import type { Lineage } from './lineage';
 
 // What a decision owes the world after its state is persisted (the outbox). Every effect is
 // idempotent: enqueue by task id, start by a deterministic workflow id, publish with an event id.
@@ -37,6 +38,10 @@ export type Effect =
       workflowId: string;
       request: StartWorkflowRequest & { workflowDef?: WorkflowDef | null };
       parent?: ParentLink;
+      /** The START_WORKFLOW task that completes with the new id once it started, or fails saying why it did not. */
+      starter?: { workflowId: string; taskId: string };
+      /** The new execution's root and generation, its starter's plus one (absent in outboxes written before lineages were kept). */
+      lineage?: Lineage;
       event?: string;
     }
   /** Tell a parent execution that its SUB_WORKFLOW task's child changed status. */
@@ -46,7 +51,7 @@ export type Effect =
   /** Ask a terminal child to retry or rerun itself as part of the parent's retry. */
   | { kind: 'retryWorkflow'; workflowId: string }
   /** Publish an event (EVENT task sink, status listener) with a unique id. */
-  | { kind: 'publish'; eventId: string; sink: string; payload: Record<string, unknown> }
+  | { kind: 'publish'; eventId: string; sink: string; payload: Record<string, unknown>; lineage?: Lineage }
   /** Status-change notification for listeners and event handlers. */
   | {
       kind: 'statusChange';
@@ -56,4 +61,6 @@ export type Effect =
       status: WorkflowStatus | string;
       /** Set for a task's status change. */
       task?: { taskId: string; taskRef: string; taskType: string };
+      /** The publishing execution's lineage: a start an event handler makes on this event descends from it. */
+      lineage?: Lineage;
     };

@@ -34,12 +34,19 @@ export const EventActionSchema = z.looseObject({
 });
 export type EventAction = z.infer<typeof EventActionSchema>;
 
+/** Most actions one event handler may hold. */
+export const EVENT_HANDLER_MAX_ACTIONS = 100;
+
 export const EventHandlerSchema = z.looseObject({
   name: nameSchema('Event handler name', 'Missing event handler name'),
   event: z.string().min(1, 'Missing event location'),
   condition: z.string().nullish(),
   evaluatorType: z.string().nullish(),
-  actions: z.array(EventActionSchema).min(1, 'No actions specified. Please specify at-least one action'),
+  actions: z
+    .array(EventActionSchema)
+    .min(1, 'No actions specified. Please specify at-least one action')
+    // One event runs every action; an event from outside starts a root per start_workflow action.
+    .max(EVENT_HANDLER_MAX_ACTIONS, `An event handler has at most ${EVENT_HANDLER_MAX_ACTIONS} actions`),
   active: z.boolean().default(false),
   tags: TagListSchema.nullish(),
 });

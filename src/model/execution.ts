@@ -91,6 +91,9 @@ export const WorkflowSchema = z.object({
   idempotencyKey: z.string().optional(),
   /** Baton's own: how many SUB_WORKFLOW levels sit above this execution (absent at the top), checked against BATON_MAX_SUBWORKFLOW_DEPTH. */
   subWorkflowDepth: z.number().int().optional(),
+  /** Baton's own: the root execution this one descends from and its generation below it (both absent on a root), see model/lineage. */
+  rootWorkflowId: z.string().optional(),
+  generation: z.number().int().optional(),
 });
 export type Workflow = z.infer<typeof WorkflowSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BULK_MAX } from './bulk';
 import { TaskSchema } from './execution';
 import { TaskResultStatus } from './statuses';
 
@@ -24,10 +25,16 @@ export const WorkflowStateUpdateSchema = z.looseObject({
 export type WorkflowStateUpdate = z.infer<typeof WorkflowStateUpdateSchema>;
 
 /** POST /api/workflow/correlated/batch: the executions of these definitions with these correlation ids. */
-export const CorrelationIdsSearchRequestSchema = z.looseObject({
-  correlationIds: z.array(z.string(), { error: 'correlationIds must be a list of strings' }),
-  workflowNames: z.array(z.string(), { error: 'workflowNames must be a list of strings' }),
-});
+export const CorrelationIdsSearchRequestSchema = z
+  .looseObject({
+    correlationIds: z.array(z.string(), { error: 'correlationIds must be a list of strings' }),
+    workflowNames: z.array(z.string(), { error: 'workflowNames must be a list of strings' }),
+  })
+  // Every (name, id) pair is one store query: as many as a bulk request may name, no more.
+  .refine((r) => new Set(r.correlationIds).size * new Set(r.workflowNames).size <= BULK_MAX, {
+    message: `Cannot search more than ${BULK_MAX} (workflow name, correlation id) pairs. Please use multiple requests.`,
+    path: ['correlationIds'],
+  });
 export type CorrelationIdsSearchRequest = z.infer<typeof CorrelationIdsSearchRequestSchema>;
 
 /** Orkes' WorkflowRun: an execution as the state-update call answers it. */

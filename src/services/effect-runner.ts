@@ -15,6 +15,8 @@ import type { MetadataService } from './metadata-service';
 import type { QueuePartitions } from './queues';
 import { ApiError } from './errors';
 import type { SchemaEnforcer } from './schema-enforcer';
+import type { StartAdmission } from './start-admission';
+import { childLineage, lineageOf } from '../model/lineage';
 
 /** Carries out what turns owe: queue pushes and removals, child starts, parent notifications, events. */
 export class EffectRunner {
@@ -32,6 +34,8 @@ export class EffectRunner {
       log: Logger;
       /** Checks a child's input against its definition's input schema, as a start through the API is. */
       schemas?: SchemaEnforcer;
+      /** Bounds the executions descending from one root; absent: unbounded (unit tests). */
+      admission?: StartAdmission;
     },
   ) {}
 
@@ -98,18 +102,19 @@ export class EffectRunner {
     }
   }
 
-  /** A start that cannot happen: a SUB_WORKFLOW task fails saying why; other starts (START_WORKFLOW, failure workflows) are logged. */
-  private async refuseStart(workflowId: string, e: Extract<Effect, { kind: 'startWorkflow' }>, reason: string): Promise<void> {
-    if (!e.parent) {
+  /** A start that cannot happen: its SUB_WORKFLOW or START_WORKFLOW task fails saying why; a failure workflow's is logged. */
+  private async refuseStart(workflowId: string, e: Extract<Effect, { kind: 'startWorkflow' }>, reason: string, status: 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR' = 'FAILED'): Promise<void> {
+    const task = e.parent ?? e.starter;
+    if (!task) {
       this.deps.log.warn({ workflowId, reason }, 'could not start workflow');
       return;
     }
-    await workflowActor(this.deps.host, e.parent.workflowId).update({
-      workflowInstanceId: e.parent.workflowId,
-      taskId: e.parent.taskId,
-      status: 'FAILED',
+    await workflowActor(this.deps.host, task.workflowId).update({
+      workflowInstanceId: task.workflowId,
+      taskId: task.taskId,
+      status,
       reasonForIncompletion: reason,
-      outputData: { subWorkflowId: e.workflowId },
+      outputData: e.parent ? { subWorkflowId: e.workflowId } : {},
     });
   }
 
@@ -120,10 +125,20 @@ export class EffectRunner {
         const req = e.request;
         const def = req.workflowDef ?? (await metadata.getWorkflowDef(req.name, req.version ?? undefined));
         if (!def) return this.refuseStart(workflowId, e, `No such workflow found by name: ${req.name}, version: ${req.version ?? null}`);
+        // An outbox written before lineages were kept: the start descends from the execution that owes it.
+        const lineage = e.lineage ?? childLineage(lineageOf({ workflowId }));
         const invalid = await this.inputProblem(def, req.input ?? {});
+        const refused = invalid ? undefined : await this.deps.admission?.refusal(def.name, e.workflowId, lineage);
         // A re-run of this effect after the child started (and its definition's schema changed since) leaves it be.
-        if (invalid && !(await store.load(e.workflowId))) return this.refuseStart(workflowId, e, invalid);
-        await workflowActor(host, e.workflowId).start({ workflowId: e.workflowId, def, request: req, parent: e.parent, event: e.event });
+        if ((invalid || refused) && !(await store.load(e.workflowId))) {
+          // Over the rate the task may be retried later (its definition's retries); over the tree's size or depth it never can.
+          if (refused) return this.refuseStart(workflowId, e, refused.reason, refused.limit === 'rate' ? 'FAILED' : 'FAILED_WITH_TERMINAL_ERROR');
+          return this.refuseStart(workflowId, e, invalid!);
+        }
+        await workflowActor(host, e.workflowId).start({ workflowId: e.workflowId, def, request: req, parent: e.parent, lineage, event: e.event });
+        if (e.starter) {
+          await workflowActor(host, e.starter.workflowId).update({ workflowInstanceId: e.starter.workflowId, taskId: e.starter.taskId, status: 'COMPLETED', outputData: { workflowId: e.workflowId } });
+        }
         return;
       }
       case 'notifyParent': {
@@ -143,7 +158,7 @@ export class EffectRunner {
         await workflowActor(host, e.workflowId).retry().catch(() => undefined);
         return;
       case 'publish':
-        await this.deps.bus.publish({ id: e.eventId, event: e.sink, payload: e.payload });
+        await this.deps.bus.publish({ id: e.eventId, event: e.sink, payload: e.payload, ...(e.lineage ? { lineage: e.lineage } : {}) });
         return;
       case 'statusChange':
         // Listeners (and event handlers) see `baton:workflow:<name>` and `baton:task:<type>` events.
@@ -151,6 +166,7 @@ export class EffectRunner {
           id: e.eventId,
           event: e.task ? `baton:task:${e.task.taskType}` : `baton:workflow:${e.workflowName}`,
           payload: { workflowId: e.workflowId, workflowType: e.workflowName, status: e.status, ...(e.task ? { taskId: e.task.taskId, taskReferenceName: e.task.taskRef, taskType: e.task.taskType } : {}) },
+          ...(e.lineage ? { lineage: e.lineage } : {}),
         });
         return;
       case 'index':

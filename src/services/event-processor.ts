@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { ownValue } from '../lib/own-property';
 import { resolvePath, resolveValue, type RootLookup } from '../engine/expressions';
 import type { EventAction, EventExecution, EventHandler } from '../model/events';
 import type { Task } from '../model/execution';
@@ -10,6 +11,7 @@ import { isConductorTrue } from '../scripting/truthy';
 import type { WorkflowService } from './workflow-service';
 import { StaleWriteError, type ExecutionStore, type MetadataStore } from '../store/ports';
 import type { PublishedEvent } from '../events/ports';
+import { childLineage } from '../model/lineage';
 
 // Event handlers (Conductor's DefaultEventProcessor): every event from the bus is matched against the active
 // handlers of its name; a handler whose condition holds runs its actions in order, each recorded as
@@ -32,7 +34,7 @@ type Outcome = { status: 'COMPLETED' | 'FAILED'; output: Record<string, unknown>
 
 /** Root lookup over a message payload: `${a.b}` reads `payload.a.b`, `${$.a}` works too. */
 export function payloadLookup(payload: Record<string, unknown>): RootLookup {
-  return (name) => (name === '$' ? payload : payload[name]);
+  return (name) => (name === '$' ? payload : ownValue(payload, name));
 }
 
 /** `expandInlineJSON`: strings holding a JSON object or array are parsed, at any depth. */
@@ -150,7 +152,8 @@ export class EventProcessor {
             input: { ...asObject(params.input), ...eventKeys },
             ...(Object.keys(taskToDomain).length > 0 ? { taskToDomain } : {}),
           },
-          { workflowId, event: e.event },
+          // A start on an execution's own event descends from it; one on an event from outside is a root.
+          { workflowId, event: e.event, ...(e.lineage ? { lineage: childLineage(e.lineage) } : {}) },
         );
         return { status: 'COMPLETED', output: { workflowId } };
       }

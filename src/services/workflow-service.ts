@@ -11,6 +11,8 @@ import { checkDefinitionSize } from './definition-limits';
 import { badRequest, conflict, notFound } from './errors';
 import { idempotentStartOutcome, keyHolderState } from './idempotency-decision';
 import type { SchemaEnforcer } from './schema-enforcer';
+import type { StartAdmission } from './start-admission';
+import type { Lineage } from '../model/lineage';
 import type { MetadataService } from './metadata-service';
 
 /** The workflow side of the front end: resolves definitions, starts executions, reads them, and every operation on one (through its actor). */
@@ -23,6 +25,8 @@ export class WorkflowService {
     private readonly keys?: IdempotencyKeyStore,
     /** Checks a start's input against the definition's input schema. */
     private readonly schemas?: SchemaEnforcer,
+    /** Bounds the executions descending from one root (event-handler starts); absent: unbounded (unit tests). */
+    private readonly admission?: StartAdmission,
   ) {}
 
   async resolveDef(req: StartWorkflowRequest): Promise<WorkflowDef> {
@@ -53,12 +57,19 @@ export class WorkflowService {
     return copy;
   }
 
-  async start(req: StartWorkflowRequest, opts: { workflowId?: string; event?: string } = {}): Promise<string> {
+  /** `lineage`: the start descends from another execution (an event handler acting on its event); absent: a root. */
+  async start(req: StartWorkflowRequest, opts: { workflowId?: string; event?: string; lineage?: Lineage } = {}): Promise<string> {
     if (req.input === null && !req.externalInputPayloadStoragePath) throw badRequest('NULL input passed when starting workflow');
     const def = await this.pinSubWorkflows(await this.resolveDef(req));
     await this.schemas?.checkWorkflowInput(def, req.input ?? {});
     const workflowId = opts.workflowId ?? newId();
-    const launch = () => this.actor(workflowId).start({ workflowId, def, request: req, event: opts.event, fresh: opts.workflowId === undefined });
+    const { lineage } = opts;
+    if (lineage && this.admission) {
+      const refused = await this.admission.refusal(def.name, workflowId, lineage);
+      // A redelivered event whose start happened already is not refused again (its counter may have lapsed).
+      if (refused && !(await this.exists(workflowId))) throw conflict(refused.reason);
+    }
+    const launch = () => this.actor(workflowId).start({ workflowId, def, request: req, event: opts.event, lineage, fresh: opts.workflowId === undefined });
     if (req.idempotencyKey && this.keys) return this.startWithKey(this.keys, def.name, req, req.idempotencyKey, workflowId, launch);
     await launch();
     return workflowId;

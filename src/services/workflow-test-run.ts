@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isSelfCompletingType } from '../engine/tasks/registry';
+import { ownValue } from '../lib/own-property';
 import type { Workflow } from '../model/execution';
 import type { TaskMock, WorkflowTestRequest } from '../model/workflow-test';
 import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
@@ -50,7 +51,13 @@ export class WorkflowTestRunner {
     const watch: string[] = [];
     // Tasks the decider finishes by itself need no mocked result.
     for (const t of s.tasks) {
-      if (t.retried || isTerminalTask(t.status) || isSelfCompletingType(t.taskType)) continue;
+      if (t.retried || isTerminalTask(t.status)) continue;
+      // START_WORKFLOW waits for its start, which the effect runner reports in a turn of its own.
+      if (t.taskType === 'START_WORKFLOW') {
+        watch.push(workflowId);
+        continue;
+      }
+      if (isSelfCompletingType(t.taskType)) continue;
       const queue = mocks.get(t.referenceTaskName) ?? mocks.get(t.workflowTask.taskReferenceName);
       const mock = queue?.shift();
       if (mock) {
@@ -66,8 +73,8 @@ export class WorkflowTestRunner {
       }
       if (driven.has(child.workflow.workflowId)) continue;
       driven.add(child.workflow.workflowId);
-      const ref = subs[t.referenceTaskName] ? t.referenceTaskName : t.workflowTask.taskReferenceName;
-      await this.drive(child.workflow.workflowId, subs[ref] ?? { name: child.workflow.workflowName }, deadline);
+      const ref = ownValue(subs, t.referenceTaskName) ? t.referenceTaskName : t.workflowTask.taskReferenceName;
+      await this.drive(child.workflow.workflowId, ownValue(subs, ref) ?? { name: child.workflow.workflowName }, deadline);
       return { kind: 'progressed' };
     }
     return watch.length > 0 ? { kind: 'waiting', watch } : { kind: 'stuck' };

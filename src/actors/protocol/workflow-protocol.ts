@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { WorkflowDef } from '../../model/definitions';
 import type { Task, Workflow } from '../../model/execution';
 import type { StartWorkflowRequest } from '../../model/requests';
+import { LineageSchema } from '../../model/lineage';
 import { TaskResultSchema, RerunWorkflowRequestSchema } from '../../model/requests';
 import { TaskResultStatus, WorkflowStatus } from '../../model/statuses';
 import type { ActorHost } from '../../runtime/ports';
@@ -22,6 +23,7 @@ export const StartArgSchema = z.object({
   def: object<WorkflowDef>(),
   request: object<StartWorkflowRequest>(),
   parent: z.object({ workflowId: z.string(), taskId: z.string(), depth: z.number().int().optional() }).optional(),
+  lineage: LineageSchema.optional(),
   event: z.string().optional(),
 });
 export type StartArg = z.infer<typeof StartArgSchema>;

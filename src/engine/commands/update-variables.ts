@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from '../../lib/own-property';
 import { isTerminalWorkflow } from '../../model/statuses';
 import { EngineError } from '../errors';
 import type { Turn } from '../state';
@@ -13,11 +14,11 @@ import type { Turn } from '../state';
 export function mergeVariables(current: Record<string, unknown>, update: Record<string, unknown>, appendArray: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(update)) {
-    const old = out[key];
-    if (!appendArray) out[key] = value;
-    else if (Array.isArray(old)) out[key] = [...old, ...(Array.isArray(value) ? value : [value])];
-    else if (old === undefined) out[key] = Array.isArray(value) ? value : [value];
-    else out[key] = value;
+    const old = ownValue(out, key);
+    if (!appendArray) setOwn(out, key, value);
+    else if (Array.isArray(old)) setOwn(out, key, [...old, ...(Array.isArray(value) ? value : [value])]);
+    else if (old === undefined) setOwn(out, key, Array.isArray(value) ? value : [value]);
+    else setOwn(out, key, value);
   }
   return out;
 }

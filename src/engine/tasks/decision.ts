@@ -1,3 +1,4 @@
+import { ownValue } from '../../lib/own-property';
 import { describeScriptFailure } from '../script-requests';
 import { chooseCase, failCase } from './switch-case';
 import type { TaskType } from './task-type';
@@ -10,7 +11,7 @@ export const decisionTask: TaskType = {
   builtIn: true,
   start(_turn, t) {
     const wt = t.workflowTask;
-    if (wt.caseValueParam) return chooseCase(t, t.inputData[wt.caseValueParam]);
+    if (wt.caseValueParam) return chooseCase(t, ownValue(t.inputData, wt.caseValueParam));
     return { wait: true, script: { purpose: 'switchCase', call: { kind: 'expression', source: wt.caseExpression ?? 'null', input: t.inputData } } };
   },
   finishScript: (_turn, t, _request, outcome) => (outcome.ok ? chooseCase(t, outcome.value) : failCase(describeScriptFailure(outcome))),

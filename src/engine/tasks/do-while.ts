@@ -1,3 +1,4 @@
+import { setOwn } from '../../lib/own-property';
 import { walkTasks, type WorkflowTask } from '../../model/definitions';
 import type { Task } from '../../model/execution';
 import { isSuccessfulTask, isTerminalTask } from '../../model/statuses';
@@ -82,7 +83,7 @@ function evaluateLoop(turn: Turn, t: Task): TaskOutcome | undefined {
     if (!x.executed && x.status !== 'SKIPPED') return undefined;
   }
   const iterationOutput: Record<string, unknown> = {};
-  for (const x of body) iterationOutput[x.workflowTask.taskReferenceName] = x.outputData;
+  for (const x of body) setOwn(iterationOutput, x.workflowTask.taskReferenceName, x.outputData);
   const output: Record<string, unknown> = { ...t.outputData, [String(t.iteration)]: iterationOutput, iteration: t.iteration };
   // Every iteration adds to the loop's output: past the payload limit the loop fails (ending it says why).
   if (taskPayloadProblem(t, 'output', jsonSize(output), turn.env.taskPayloadMaxBytes)) return { end: { output } };
@@ -96,7 +97,7 @@ function evaluateLoop(turn: Turn, t: Task): TaskOutcome | undefined {
   }
   if (Array.isArray(items)) return continueLoop(turn, t, t.iteration < items.length, items);
   const bindings: Record<string, unknown> = { ...t.inputData, [wt.taskReferenceName]: output };
-  for (const [ref, out] of Object.entries(iterationOutput)) bindings[ref] = out;
+  for (const [ref, out] of Object.entries(iterationOutput)) setOwn(bindings, ref, out);
   return { script: { purpose: 'loopCondition', iteration: t.iteration, call: { kind: 'expression', source: wt.loopCondition ?? 'false', input: bindings } } };
 }
 

@@ -1,3 +1,4 @@
+import { lineageOf } from '../../model/lineage';
 import type { TaskType } from './task-type';
 
 // EVENT: publishes its input, with the workflow's identity, to its sink (`conductor` or `conductor:name`
@@ -13,7 +14,7 @@ export const eventTask: TaskType = {
     const sink = t.workflowTask.sink ?? '';
     const event = sink === 'conductor' ? `conductor:${wf.workflowName}:${t.referenceTaskName}` : sink.startsWith('conductor:') && sink.split(':').length === 2 ? `conductor:${wf.workflowName}:${sink.slice(10)}` : sink;
     const payload = { ...t.inputData, workflowInstanceId: wf.workflowId, workflowType: wf.workflowName, workflowVersion: wf.workflowVersion, correlationId: wf.correlationId };
-    turn.log.emit({ kind: 'publish', eventId: t.taskId, sink: event, payload });
+    turn.log.emit({ kind: 'publish', eventId: t.taskId, sink: event, payload, lineage: lineageOf(wf) });
     const output = { ...payload, event_produced: event };
     if (!t.workflowTask.asyncComplete) return { end: { output } };
     // Waiting for its update, it already shows what it published, as Conductor's does.

@@ -1,3 +1,4 @@
+import { ownValue, setOwn } from '../../lib/own-property';
 import type { WorkflowTask } from '../../model/definitions';
 import type { Task } from '../../model/execution';
 import { blueprintOf } from '../blueprint';
@@ -38,27 +39,27 @@ function branchesOf(t: Task): { tasks: WorkflowTask[]; inputs: Record<string, un
       ...(type === 'SUB_WORKFLOW' ? { subWorkflowParam: { name, version: (input.forkTaskWorkflowVersion as number | undefined) ?? undefined } } : {}),
     }));
     const inputs: Record<string, unknown> = {};
-    list.forEach((v, i) => (inputs[`_${name}_${i}`] = { ...(v && typeof v === 'object' && !Array.isArray(v) ? v : { input: v }), __index: i }));
+    list.forEach((v, i) => setOwn(inputs, `_${name}_${i}`, { ...(v && typeof v === 'object' && !Array.isArray(v) ? v : { input: v }), __index: i }));
     return { tasks, inputs };
   }
   if (wt.dynamicForkJoinTasksParam) {
-    const spec = input[wt.dynamicForkJoinTasksParam] as { dynamicTasks?: Array<Record<string, unknown>> } | undefined;
+    const spec = ownValue(input, wt.dynamicForkJoinTasksParam) as { dynamicTasks?: Array<Record<string, unknown>> } | undefined;
     const tasks: WorkflowTask[] = [];
     const inputs: Record<string, unknown> = {};
     for (const d of spec?.dynamicTasks ?? []) {
       const ref = String(d.referenceName);
       tasks.push({ name: String(d.taskName), taskReferenceName: ref, type: String(d.type ?? 'SIMPLE'), inputParameters: {}, ...(d.workflowName ? { subWorkflowParam: { name: String(d.workflowName) } } : {}) });
-      inputs[ref] = d.input ?? {};
+      setOwn(inputs, ref, d.input ?? {});
     }
     return { tasks, inputs };
   }
-  const list = input[wt.dynamicForkTasksParam ?? ''];
+  const list = ownValue(input, wt.dynamicForkTasksParam ?? '');
   if (!Array.isArray(list)) throw new Error(`Input '${wt.dynamicForkTasksParam}' must be a list of tasks`);
   const tasks = list.map((x) => {
     const w = x as WorkflowTask;
     return { ...w, type: w.type ?? 'SIMPLE', inputParameters: w.inputParameters ?? {} };
   });
-  const m = input[wt.dynamicForkTasksInputParamName ?? ''];
+  const m = ownValue(input, wt.dynamicForkTasksInputParamName ?? '');
   if (m !== undefined && (m === null || typeof m !== 'object' || Array.isArray(m))) throw new Error(`Input '${wt.dynamicForkTasksInputParamName}' must be a map of reference name to input`);
   return { tasks, inputs: (m as Record<string, unknown>) ?? {} };
 }
@@ -93,7 +94,7 @@ export const forkJoinDynamicTask: TaskType = {
     return {
       end: { output: {} },
       ownsSuccessors: true,
-      spawn: tasks.map((task) => ({ task, input: (inputs[task.taskReferenceName] as Record<string, unknown>) ?? {}, ...scope })),
+      spawn: tasks.map((task) => ({ task, input: (ownValue(inputs, task.taskReferenceName) as Record<string, unknown> | undefined) ?? {}, ...scope })),
       schedule: join ? [{ task: { ...join, joinOn: tasks.map((x) => x.taskReferenceName) }, ...scope }] : [],
     };
   },

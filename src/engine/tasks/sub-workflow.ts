@@ -1,4 +1,6 @@
 import type { SubWorkflowParams } from '../../model/definitions';
+import { childLineage, lineageOf } from '../../model/lineage';
+import { generationRefusal } from '../lineage-limits';
 import { resolveInput } from '../context';
 import { ExpressionLimitError } from '../jsonpath-budget';
 import type { Turn } from '../state';
@@ -41,12 +43,16 @@ export const subWorkflowTask: TaskType = {
     const inlineDef = p.workflowDefinition && typeof p.workflowDefinition === 'object' ? (p.workflowDefinition as never) : undefined;
     const child = childNameAndVersion(turn, p, (inlineDef as { name?: string } | undefined)?.name ?? wt.name);
     if ('problem' in child) return { end: { output: {}, status: 'FAILED_WITH_TERMINAL_ERROR', reason: child.problem } };
+    const lineage = childLineage(lineageOf(wf));
+    const tooDeep = generationRefusal(child.name, lineage, turn.env.maxWorkflowGenerations);
+    if (tooDeep) return { end: { output: {}, status: 'FAILED_WITH_TERMINAL_ERROR', reason: tooDeep } };
     t.subWorkflowId = childId;
     t.outputData = { subWorkflowId: childId };
     turn.log.emit({
       kind: 'startWorkflow',
       workflowId: childId,
       parent: { workflowId: wf.workflowId, taskId: t.taskId, depth },
+      lineage,
       request: {
         name: child.name,
         version: child.version,

@@ -1,4 +1,5 @@
 import type { Task } from '../../model/execution';
+import { ownValue } from '../../lib/own-property';
 import { scopeOf, type TaskOutcome } from './task-type';
 
 // What SWITCH and DECISION share: a case value picks a branch (Conductor's Switch / Decision tasks).
@@ -9,7 +10,7 @@ const caseKey = (v: unknown): string => (v === null || v === undefined ? 'null' 
 export function chooseCase(t: Task, value: unknown): TaskOutcome {
   const wt = t.workflowTask;
   const key = caseKey(value);
-  const chosen = wt.decisionCases?.[key];
+  const chosen = ownValue(wt.decisionCases, key);
   const output = t.taskType === 'DECISION' ? { caseOutput: [key] } : { evaluationResult: [key], selectedCase: chosen ? key : 'defaultCase' };
   const branch = chosen ?? wt.defaultCase;
   const first = branch?.[0];

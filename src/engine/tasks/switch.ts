@@ -1,3 +1,4 @@
+import { ownValue } from '../../lib/own-property';
 import { describeScriptFailure } from '../script-requests';
 import { chooseCase, failCase } from './switch-case';
 import { JAVASCRIPT_EVALUATORS, type TaskType } from './task-type';
@@ -11,7 +12,7 @@ export const switchTask: TaskType = {
   start(_turn, t) {
     const wt = t.workflowTask;
     const evaluatorType = wt.evaluatorType ?? 'javascript';
-    if (evaluatorType === 'value-param') return chooseCase(t, t.inputData[wt.expression ?? '']);
+    if (evaluatorType === 'value-param') return chooseCase(t, ownValue(t.inputData, wt.expression ?? ''));
     if (JAVASCRIPT_EVALUATORS.has(evaluatorType)) return { wait: true, script: { purpose: 'switchCase', call: { kind: 'expression', source: wt.expression ?? '', input: t.inputData } } };
     return failCase(`Evaluator type ${evaluatorType} is not supported`);
   },

@@ -2,6 +2,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { DaprClient } from '@dapr/dapr';
 import type { Logger } from 'pino';
 import type { EventBus, PublishedEvent } from '../ports';
+import { LineageSchema, type Lineage } from '../../model/lineage';
 import { requireDaprAppToken } from '../../runtime/dapr/app-token';
 import { daprEventName, parseDaprEventName, type DaprTopic } from './dapr-event-name';
 import { RecentIds, type DeliveryDedupe } from './delivery-dedupe';
@@ -37,6 +38,8 @@ export type TaskCompletionHandler = (message: TaskCompletionMessage, eventId: st
 interface CloudEvent {
   id: string;
   data: unknown;
+  /** From the extension attributes Baton sets on what it publishes to a `dapr:` topic. */
+  lineage?: Lineage;
 }
 
 const ROUTE_COMPLETIONS = '/dapr/events/completions';
@@ -58,7 +61,7 @@ export class DaprEventBus implements EventBus {
   async publish(e: PublishedEvent): Promise<void> {
     const target = parseDaprEventName(e.event);
     const topic: DaprTopic = target ?? { pubsub: this.opts.pubsubName, topic: this.opts.internalTopic };
-    const data = target ? e.payload : { id: e.id, event: e.event, payload: e.payload };
+    const data = target ? e.payload : { id: e.id, event: e.event, payload: e.payload, ...(e.lineage ? { lineage: e.lineage } : {}) };
     const workflowId = e.payload.workflowId;
     const cloudEvent = {
       specversion: '1.0',
@@ -67,6 +70,8 @@ export class DaprEventBus implements EventBus {
       type: 'baton.event',
       datacontenttype: 'application/json',
       data,
+      // On a topic of its own (its payload is the data) the lineage travels as CloudEvent extension attributes.
+      ...(target && e.lineage ? { batonroot: e.lineage.rootWorkflowId, batongeneration: e.lineage.generation } : {}),
     };
     const { error } = await this.opts.client.pubsub.publish(topic.pubsub, topic.topic, cloudEvent, {
       contentType: 'application/cloudevents+json',
@@ -173,13 +178,14 @@ export class DaprEventBus implements EventBus {
       this.opts.log.warn({ id: ce.id }, 'dropping malformed Baton event');
       return 'DROP';
     }
-    return this.toHandler({ id: typeof e.id === 'string' ? e.id : ce.id, event: e.event, payload: e.payload });
+    const lineage = LineageSchema.safeParse(e.lineage);
+    return this.toHandler({ id: typeof e.id === 'string' ? e.id : ce.id, event: e.event, payload: e.payload, ...(lineage.success ? { lineage: lineage.data } : {}) });
   }
 
   private onExternal(event: string, ce: CloudEvent): Promise<Status> {
     const data = decodeJsonString(ce.data);
     // Event handlers read fields of an object payload; a bare value is wrapped so it is not lost.
-    return this.toHandler({ id: ce.id, event, payload: isObject(data) ? data : { value: data } });
+    return this.toHandler({ id: ce.id, event, payload: isObject(data) ? data : { value: data }, ...(ce.lineage ? { lineage: ce.lineage } : {}) });
   }
 
   private async toHandler(e: PublishedEvent): Promise<Status> {
@@ -213,10 +219,12 @@ const parseCloudEvent = (body: unknown): CloudEvent | undefined => {
     }
   }
   if (!isObject(doc) || typeof doc.id !== 'string' || doc.id === '') return undefined;
+  const lineage = LineageSchema.safeParse({ rootWorkflowId: doc.batonroot, generation: doc.batongeneration });
+  const extra = lineage.success ? { lineage: lineage.data } : {};
   if (doc.data === undefined && typeof doc.data_base64 === 'string') {
-    return { id: doc.id, data: Buffer.from(doc.data_base64, 'base64').toString('utf8') };
+    return { id: doc.id, data: Buffer.from(doc.data_base64, 'base64').toString('utf8'), ...extra };
   }
-  return { id: doc.id, data: doc.data };
+  return { id: doc.id, data: doc.data, ...extra };
 };
 
 /** Composition-root helper: the distributed profile's event bus and its subscription router. */

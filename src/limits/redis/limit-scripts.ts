@@ -87,3 +87,22 @@ for i, key in ipairs(KEYS) do
 end
 return 0
 `;
+
+/**
+ * One descendant start below a root execution. KEYS[1] set of the descendants' ids, KEYS[2] sorted set of
+ * the last second's starts scored by time (ms). ARGV: workflowId, maxDescendants, maxPerSecond, now, idleMs.
+ * Returns 0 when counted (or counted before), 1 when the tree is full, 2 when the second is. Both keys lapse
+ * once the tree idles for idleMs (the starts are trimmed to the last second at every call).
+ */
+export const TRY_DESCENDANT_START = `
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 0 end
+if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 1 end
+local now = tonumber(ARGV[4])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - 1000)
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 2 end
+redis.call('SADD', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
+redis.call('ZADD', KEYS[2], now, ARGV[1])
+redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[5]))
+return 0
+`;

@@ -226,6 +226,14 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     b.failEvents.left = 0;
   });
 
+  it('a Baton event carries its publisher lineage to the replica that handles it (event-handler starts descend from it)', async () => {
+    const [a, b] = apps;
+    const lineage = { rootWorkflowId: 'root-1', generation: 3 };
+    await a.bus.publish({ id: 'evt-lineage', event: 'baton:workflow:wf', payload: { workflowId: 'wf-3' }, lineage });
+    const got = await eventually(() => [...a.events, ...b.events].find((e) => e.id === 'evt-lineage'), 'event delivery');
+    expect(got).toEqual({ id: 'evt-lineage', event: 'baton:workflow:wf', payload: { workflowId: 'wf-3' }, lineage });
+  });
+
   it('acks a redelivered CloudEvent id without running the handler again', async () => {
     const [a, b] = apps;
     await a.bus.publish({ id: 'evt-dup', event: 'conductor:x', payload: { k: 1 } });
@@ -250,6 +258,15 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     const got = await eventually(() => [...a.events, ...b.events].find((e) => e.event === 'dapr:events:orders'), 'external event');
     expect(got.payload).toEqual({ orderId: 'o-1' });
     expect(typeof got.id).toBe('string');
+    expect(got.lineage).toBeUndefined(); // another service's message: a start on it is a root
+  });
+
+  it('what an execution publishes to a dapr:<pubsub>:<topic> comes back with its lineage (CloudEvent extension attributes)', async () => {
+    const [a, b] = apps;
+    const lineage = { rootWorkflowId: 'root-2', generation: 5 };
+    await a.bus.publish({ id: 'evt-ext-lineage', event: 'dapr:events:orders', payload: { orderId: 'o-2' }, lineage });
+    const got = await eventually(() => [...a.events, ...b.events].find((e) => e.id === 'evt-ext-lineage'), 'external event');
+    expect(got).toEqual({ id: 'evt-ext-lineage', event: 'dapr:events:orders', payload: { orderId: 'o-2' }, lineage });
   });
 
   it('moves actors of a removed instance to the survivor, state intact', async () => {

@@ -112,6 +112,7 @@ class Harness {
       jsonPathMaxSteps: DEFAULT_JSONPATH_LIMITS.maxSteps,
       jsonPathMaxDepth: DEFAULT_JSONPATH_LIMITS.maxDepth,
       maxSubWorkflowDepth: 8,
+      maxWorkflowGenerations: 64,
       maxForkWidth: 100,
       maxTasksPerExecution: 1000,
       taskPayloadMaxBytes: 1 << 20,

@@ -1,6 +1,7 @@
 import { childChanged } from '../../../src/engine/commands/child-changed';
 import { rerunWorkflow } from '../../../src/engine/commands/rerun';
 import { retryWorkflow } from '../../../src/engine/commands/retry';
+import { applyTaskResult } from '../../../src/engine/commands/task-result';
 import { terminateWorkflow } from '../../../src/engine/commands/terminate';
 import type { WorkflowStatus } from '../../../src/model/statuses';
 import { Run, simple, sys, T0, useTestEnv, workflowDef } from './engine-harness';
@@ -567,7 +568,7 @@ describe('EVENT and START_WORKFLOW', () => {
     const run = new Run(env, def, { input: { id: 'o1' }, correlationId: 'c1' });
     // The mapper adds sink and asyncComplete to the input, which the payload carries.
     const payload = { orderId: 'o1', sink: 'conductor', asyncComplete: false, workflowInstanceId: 'wf-1', workflowType: 'wf', workflowVersion: 1, correlationId: 'c1' };
-    expect(run.effects('publish')).toEqual([{ kind: 'publish', eventId: run.task('ev').taskId, sink: 'conductor:wf:ev', payload }]);
+    expect(run.effects('publish')).toEqual([{ kind: 'publish', eventId: run.task('ev').taskId, sink: 'conductor:wf:ev', payload, lineage: { rootWorkflowId: 'wf-1', generation: 0 } }]);
     expect(run.task('ev')).toMatchObject({ status: 'COMPLETED', outputData: { ...payload, event_produced: 'conductor:wf:ev' } });
   });
 
@@ -587,7 +588,7 @@ describe('EVENT and START_WORKFLOW', () => {
     expect(run.wf.status).toBe('COMPLETED');
   });
 
-  it('START_WORKFLOW emits a start with a deterministic id, no parent link, and completes with the id', () => {
+  it('START_WORKFLOW emits a start with a deterministic id and no parent link, waits for it, and completes with the id', () => {
     const def = workflowDef({
       tasks: [sys('START_WORKFLOW', 'sw', { startWorkflow: { name: 'other', version: 2, input: { a: '${workflow.input.x}' } } })],
     });
@@ -597,9 +598,14 @@ describe('EVENT and START_WORKFLOW', () => {
       {
         kind: 'startWorkflow',
         workflowId: id,
+        starter: { workflowId: 'wf-1', taskId: run.task('sw').taskId },
+        lineage: { rootWorkflowId: 'wf-1', generation: 1 },
         request: { name: 'other', version: 2, input: { a: 1 }, correlationId: 'c1', taskToDomain: { '*': 'd' }, priority: undefined },
       },
     ]);
+    expect(run.task('sw').status).toBe('IN_PROGRESS');
+    // The effect runner reports the start as the task's result.
+    run.turn((t) => applyTaskResult(t, { workflowInstanceId: 'wf-1', taskId: run.task('sw').taskId, status: 'COMPLETED', outputData: { workflowId: id } }));
     expect(run.task('sw')).toMatchObject({ status: 'COMPLETED', outputData: { workflowId: id } });
     expect(run.wf.status).toBe('COMPLETED');
   });
@@ -635,6 +641,7 @@ describe('SUB_WORKFLOW', () => {
         kind: 'startWorkflow',
         workflowId: childId,
         parent: { workflowId: 'wf-1', taskId: sub.taskId, depth: 1 },
+        lineage: { rootWorkflowId: 'wf-1', generation: 1 },
         request: { name: 'child', version: 2, input: { a: 1 }, correlationId: 'c1', taskToDomain: {}, priority: 3, workflowDef: undefined },
       },
     ]);

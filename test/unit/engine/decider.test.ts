@@ -765,6 +765,7 @@ describe('failureWorkflow', () => {
       {
         kind: 'startWorkflow',
         workflowId: id,
+        lineage: { rootWorkflowId: 'wf-1', generation: 1 },
         request: expect.objectContaining({
           name: 'cleanup',
           version: 3,
@@ -837,7 +838,7 @@ describe('parent notification and status listener', () => {
     run.complete('t2');
     const changes = run.effects('statusChange');
     expect(changes.filter((e) => !e.task)).toEqual([
-      { kind: 'statusChange', eventId: `wf-1:COMPLETED:${T0}`, workflowId: 'wf-1', workflowName: 'wf', status: 'COMPLETED' },
+      { kind: 'statusChange', eventId: `wf-1:COMPLETED:${T0}`, workflowId: 'wf-1', workflowName: 'wf', status: 'COMPLETED', lineage: { rootWorkflowId: 'wf-1', generation: 0 } },
     ]);
     expect(changes.filter((e) => e.task?.taskRef === 't2').map((e) => e.status)).toEqual(['COMPLETED']);
     expect(new Set(changes.map((e) => e.eventId)).size).toBe(changes.length);

@@ -24,6 +24,7 @@ export class TestEnv implements EngineEnv {
   jsonPathMaxSteps = DEFAULT_JSONPATH_LIMITS.maxSteps;
   jsonPathMaxDepth = DEFAULT_JSONPATH_LIMITS.maxDepth;
   maxSubWorkflowDepth = 32;
+  maxWorkflowGenerations = 64;
   maxForkWidth = 1000;
   maxTasksPerExecution = 10_000;
   taskPayloadMaxBytes = 3 * 1024 * 1024;
