@@ -296,9 +296,9 @@ describe('ScriptEngine worker pool', () => {
       delay.enable();
       const outcomes = await Promise.allSettled([
         engine.evalExpression('while (true) {}', {}),
-        engine.jq('[range(1e9)]', {}),
+        engine.jq('0 | until(false; . + 1)', {}),
         engine.evalExpression('while (true) {}', {}),
-        engine.jq('[range(1e9)]', {}),
+        engine.jq('0 | until(false; . + 1)', {}),
       ]);
       delay.disable();
       expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as ScriptError).failure : 'fulfilled'))).toEqual(['timeout', 'timeout', 'timeout', 'timeout']);
