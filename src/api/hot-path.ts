@@ -106,7 +106,8 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
 }
 
 function queryOf(search: string): WithQuery {
-  const query: Record<string, string | string[]> = {};
+  // Null prototype: a parameter named __proto__ or constructor is a parameter, as express's parser keeps it.
+  const query: Record<string, string | string[]> = Object.create(null);
   for (const [k, v] of new URLSearchParams(search)) {
     const seen = query[k];
     query[k] = seen === undefined ? v : Array.isArray(seen) ? [...seen, v] : [seen, v];

@@ -131,7 +131,7 @@ export class ApplicationService {
 export const ROLE_ALIASES: Readonly<Record<string, Role>> = { USER_READ_ONLY: 'READ_ONLY' };
 
 function roleOf(role: string): Role {
-  const r = RoleSchema.safeParse(ROLE_ALIASES[role] ?? role);
+  const r = RoleSchema.safeParse((Object.hasOwn(ROLE_ALIASES, role) ? ROLE_ALIASES[role] : undefined) ?? role);
   if (!r.success) throw badRequest(`Unknown role ${role}: Baton's roles are ${ROLES.join(', ')}`);
   return r.data;
 }

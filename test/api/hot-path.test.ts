@@ -127,4 +127,16 @@ describe('errors are the same from both front ends', () => {
       expect(withoutInstance(hot.body)).toEqual(withoutInstance(viaExpress.body));
     }
   });
+
+  test('query parameters named like Object.prototype members read as parameters, as express reads them', async () => {
+    for (const q of ['constructor=a&count=abc', '__proto__=b&count=abc', 'hasOwnProperty=c&toString=d&count=abc']) {
+      const hot = await api.call('GET', `/api/tasks/poll/batch/anything?${q}`);
+      const viaExpress = await api.call('GET', `/api/tasks/poll/batch/anything/?${q}`);
+      expect([q, hot.status]).toEqual([q, 400]);
+      expect(withoutInstance(hot.body)).toEqual(withoutInstance(viaExpress.body));
+    }
+    const ok = await api.call('GET', '/api/tasks/poll/batch/anything?constructor=a&__proto__=b&count=1&timeout=0');
+    const okExpress = await api.call('GET', '/api/tasks/poll/batch/anything/?constructor=a&__proto__=b&count=1&timeout=0');
+    expect([ok.status, ok.body]).toEqual([okExpress.status, okExpress.body]);
+  });
 });
