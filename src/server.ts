@@ -9,12 +9,13 @@ import { QueueActor } from './actors/queue-actor';
 import { RecoveryScan } from './services/recovery-scan';
 import { WorkflowActor } from './actors/workflow-actor';
 import { ScheduleActor } from './actors/schedule-actor';
-import { ScheduleCalls } from './actors/protocol/schedule-protocol';
+import { ScheduleCalls, scheduleActor } from './actors/protocol/schedule-protocol';
 import { ScheduleService } from './services/schedule-service';
 import { WorkflowCalls, workflowActor } from './actors/protocol/workflow-protocol';
 import { QueueCalls, queueActor } from './actors/protocol/queue-protocol';
 import type { EngineEnv } from './engine/state';
 import type { ActorFactory } from './runtime/ports';
+import { outsideTurn } from './runtime/turn-context';
 import type { Adapters } from './composition/adapters';
 import { embeddedAdapters } from './composition/embedded';
 import { completionHandler } from './composition/task-completions';
@@ -161,6 +162,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       graceMs: cfg.BATON_SCHEDULE_GRACE_MS,
       maxCatchUp: cfg.BATON_SCHEDULE_MAX_CATCHUP,
       log,
+      afterTurn: (work) => void outsideTurn(work),
+      self: (name) => scheduleActor(host, name),
     }),
   );
   const schedules = new ScheduleService(stores.schedules, host);

@@ -1,6 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import { ActorDeactivated, HostStopping, type Actor, type ActorContext, type ActorFactory, type ActorHost, type ActorStateStore } from '../ports';
+import { CallInsideTurn, currentTurn, inTurn } from '../turn-context';
 import { serializeActorError, type ErrorReviver } from './actor-errors';
 import { requireDaprAppToken } from './app-token';
 import { isRetriableRouting, SidecarActorApi } from './sidecar-api';
@@ -102,6 +103,13 @@ export class DaprActorHost implements ActorHost {
   }
 
   async invoke<T = unknown>(type: string, id: string, method: string, arg?: unknown): Promise<T> {
+    // Refused, not just logged: the suites run this host, so a nested call fails them instead of wedging a rebalance in production.
+    const turn = currentTurn();
+    if (turn) {
+      const err = new CallInsideTurn({ type, id, method }, turn);
+      this.log.error({ err }, 'actor call refused inside a turn');
+      throw err;
+    }
     const budget = this.opts.routingRetryBudgetMs ?? 20_000;
     const started = this.now();
     for (let attempt = 0; ; attempt++) {
@@ -244,18 +252,20 @@ export class DaprActorHost implements ActorHost {
 
   private turn<T>(type: string, id: string, body: (actor: Actor, activation: Activation) => Promise<T>): Promise<T> {
     const key = keyOf(type, id);
-    return this.turns.run(key, async () => {
-      const activation = await this.activation(type, id);
-      try {
-        return await body(activation.actor, activation);
-      } catch (err) {
-        if (err instanceof ActorDeactivated && this.active.get(key) === activation) {
-          this.active.delete(key); // next call re-activates and reloads
-          await this.persistLocalReminders(activation);
+    return this.turns.run(key, () =>
+      inTurn({ type, id }, async () => {
+        const activation = await this.activation(type, id);
+        try {
+          return await body(activation.actor, activation);
+        } catch (err) {
+          if (err instanceof ActorDeactivated && this.active.get(key) === activation) {
+            this.active.delete(key); // next call re-activates and reloads
+            await this.persistLocalReminders(activation);
+          }
+          throw err;
         }
-        throw err;
-      }
-    });
+      }),
+    );
   }
 
   private async activation(type: string, id: string): Promise<Activation> {
