@@ -1,10 +1,10 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
-import { ActorDeactivated, HostStopping, type Actor, type ActorContext, type ActorFactory, type ActorHost, type ActorStateStore } from '../ports';
+import { ActorDeactivated, HostStopping, OutcomeUnknown, type Actor, type ActorContext, type ActorFactory, type ActorHost, type ActorStateStore } from '../ports';
 import { CallInsideTurn, currentTurn, inTurn } from '../turn-context';
 import { serializeActorError, type ErrorReviver } from './actor-errors';
 import { requireDaprAppToken } from './app-token';
-import { isRetriableRouting, SidecarActorApi } from './sidecar-api';
+import { isRetriableRouting, mayHaveRun, SidecarActorApi } from './sidecar-api';
 import type { SidecarHttp } from './sidecar-http';
 import { TurnQueue } from './turn-queue';
 
@@ -118,6 +118,7 @@ export class DaprActorHost implements ActorHost {
       } catch (err) {
         // A replica that is stopping answered before running the turn: daprd moves the actor shortly.
         const retriable = isRetriableRouting(err) || (err instanceof Error && err.name === 'HostStopping');
+        if (mayHaveRun(err)) throw new OutcomeUnknown({ type, id, method }, err.message);
         if (!retriable || this.now() - started >= budget) throw err;
         await sleep(Math.min(100 * 2 ** attempt, 1000));
       }

@@ -92,3 +92,7 @@ export const isRetriableRouting = (err: unknown): boolean => {
   // The sidecar itself is not listening (restarting): the call never left this process.
   return /ECONNREFUSED/.test(err.message);
 };
+
+/** A failure after the call left for its actor (timeout, cut connection, daprd's 5xx other than routing): the turn may have run. */
+export const mayHaveRun = (err: unknown): err is DaprSidecarError =>
+  err instanceof DaprSidecarError && !isRetriableRouting(err) && (err.status === undefined || err.status >= 500);
