@@ -65,6 +65,8 @@ export interface ActorHost {
   drain?(): Promise<void>;
   /** Deactivates every actor (their in-flight turns finish first) and stops firing reminders. */
   stop(): Promise<void>;
+  /** Optional: false while this replica cannot complete actor calls (its liveness check turns red); absent: always true. */
+  healthy?(): boolean;
 }
 
 /** Raised inside a turn when the actor must be dropped and re-activated (e.g. fenced by a newer writer). */

@@ -7,6 +7,8 @@ import { requireDaprAppToken } from './app-token';
 import { isRetriableRouting, mayHaveRun, SidecarActorApi } from './sidecar-api';
 import type { SidecarHttp } from './sidecar-http';
 import { TurnQueue } from './turn-queue';
+import { SelfProbe } from './self-probe';
+import type { LivenessPolicy } from '../liveness';
 
 type Log = Pick<Logger, 'info' | 'warn' | 'error'>;
 
@@ -55,7 +57,17 @@ export interface DaprActorHostOptions {
   stopCallTimeoutMs?: number;
   /** Clock, injectable for tests. */
   now?: () => number;
+  /**
+   * A self-probe: every `intervalMs` a call of the probe actor type through the sidecar, limited to
+   * `timeoutMs`; failing as the policy says makes `healthy()` false. Absent: no probe.
+   */
+  liveness?: LivenessPolicy & { intervalMs: number; timeoutMs: number };
 }
+
+/** The actor type of the liveness self-probe: a call of it passes through placement like any other. */
+export const PROBE_ACTOR_TYPE = 'BatonProbe';
+/** Probes cycle over a few ids: spread over the replicas, without an activation per probe. */
+const PROBE_IDS = 16;
 
 interface Activation {
   type: string;
@@ -89,12 +101,35 @@ export class DaprActorHost implements ActorHost {
   private draining = false;
   /** Turns are refused with HostStopping; callers retry and reach the actor's new replica. */
   private stopping = false;
+  private readonly probe: SelfProbe | undefined;
 
   constructor(private readonly opts: DaprActorHostOptions) {
     this.api = new SidecarActorApi(opts.sidecar, opts.reviveError, opts.invokeTimeoutMs);
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
     this.reminderRetryMs = opts.reminderRetryMs ?? 2000;
+    const liveness = opts.liveness;
+    if (liveness) {
+      this.factories.set(PROBE_ACTOR_TYPE, () => ({ invoke: async () => 'pong', onReminder: async () => undefined }));
+      let n = 0;
+      this.probe = new SelfProbe({
+        probe: () => this.api.invoke(PROBE_ACTOR_TYPE, `probe-${n++ % PROBE_IDS}`, 'ping', undefined, liveness.timeoutMs),
+        policy: liveness,
+        intervalMs: liveness.intervalMs,
+        now: this.now,
+        log: this.log,
+      });
+    }
+  }
+
+  /** False once the self-probe says this replica's actor calls keep failing (the liveness check restarts it). */
+  healthy(): boolean {
+    return !this.probe?.wedged();
+  }
+
+  /** One self-probe now (tests; the host probes by itself once started). */
+  probeOnce(): Promise<void> {
+    return this.probe?.tick() ?? Promise.resolve();
   }
 
   register(type: string, factory: ActorFactory): void {
@@ -130,12 +165,14 @@ export class DaprActorHost implements ActorHost {
     this.stopping = false;
     this.draining = false;
     await this.api.ready();
+    this.probe?.start();
   }
 
   /** Reports unhealthy while still serving turns, long enough for daprd to move this replica's actors away. */
   async drain(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
+    this.probe?.pause();
     await sleep(this.opts.drainMs ?? 0);
   }
 

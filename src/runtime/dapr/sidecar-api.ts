@@ -17,9 +17,9 @@ export class SidecarActorApi {
     await this.http.waitReady(withinMs);
   }
 
-  async invoke(type: string, id: string, method: string, arg: unknown): Promise<unknown> {
+  async invoke(type: string, id: string, method: string, arg: unknown, timeoutMs = this.invokeTimeoutMs): Promise<unknown> {
     // Our actor routes always answer a JSON document (null for no result), so the parsed body is the result.
-    const body = await this.call('PUT', `${actorPath(type, id)}/method/${encodeURIComponent(method)}`, arg, this.invokeTimeoutMs);
+    const body = await this.call('PUT', `${actorPath(type, id)}/method/${encodeURIComponent(method)}`, arg, timeoutMs);
     return body === '' ? undefined : JSON.parse(body);
   }
 
