@@ -95,6 +95,9 @@ const FieldsSchema = z.object({
   // Profile-dependent default (see withProfileDefaults): embedded 0 (recovery at start only), distributed 60 s.
   BATON_RECOVERY_SCAN_INTERVAL_MS: optionalInt(0),
   BATON_RECOVERY_SCAN_RATE: int(100, 1),
+  /** Limit of one recover call of the scan; BATON_RECOVERY_SCAN_MAX_FAILURES failed in a row give the scan's lease up. */
+  BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS: int(10_000, 100),
+  BATON_RECOVERY_SCAN_MAX_FAILURES: int(5, 1),
   /** A schedule's slot at most this late still fires when catch-up is off (a reminder fires a little after its time). */
   BATON_SCHEDULE_GRACE_MS: int(30_000, 0),
   /** With runCatchupScheduleInstances, at most this many missed slots fire at once (the newest). */

@@ -229,6 +229,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         lease: adapters.scanLease,
         intervalMs: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS,
         ratePerSecond: cfg.BATON_RECOVERY_SCAN_RATE,
+        callTimeoutMs: cfg.BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS,
+        maxConsecutiveFailures: cfg.BATON_RECOVERY_SCAN_MAX_FAILURES,
         log,
       });
       scan.start();
