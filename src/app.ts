@@ -64,6 +64,8 @@ export interface AppDeps {
   metrics?: Metrics & MetricsExposition;
   /** Makes a span of every request when traces are exported. */
   tracer?: Tracer;
+  /** The liveness verdict of GET /health (the actor host's self-probe); absent: always healthy. */
+  healthy?: () => boolean;
 }
 
 /** The HTTP front end: the hot worker calls straight on node:http, everything else through express. */
@@ -112,6 +114,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     schemas: d.schemas,
     maxSchemas: d.maxSchemas,
     metrics: d.metrics,
+    healthy: d.healthy,
   });
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
   d.mount?.(app);

@@ -96,9 +96,20 @@ export const FieldsSchema = z.object({
   BATON_DAPR_CALL_DRAIN_MS: int(2000, 0),
   /** Placement's `--disseminate-timeout` in this cluster (Dapr's default 8 s); bounds BATON_DAPR_CALL_DRAIN_MS. */
   BATON_DAPR_PLACEMENT_DISSEMINATE_MS: int(8000, 1000),
+  /**
+   * Liveness self-probe of the distributed profile: an actor call through the sidecar every INTERVAL (0: none),
+   * limited to TIMEOUT; FAILURES failed in a row spanning at least WINDOW turn /health red (503) so the pod restarts.
+   */
+  BATON_LIVENESS_PROBE_INTERVAL_MS: int(10_000, 0),
+  BATON_LIVENESS_PROBE_TIMEOUT_MS: int(5000, 100),
+  BATON_LIVENESS_FAILURES: int(3, 1),
+  BATON_LIVENESS_WINDOW_MS: int(30_000, 0),
   // Profile-dependent default (see withProfileDefaults): embedded 0 (recovery at start only), distributed 60 s.
   BATON_RECOVERY_SCAN_INTERVAL_MS: optionalInt(0),
   BATON_RECOVERY_SCAN_RATE: int(100, 1),
+  /** Limit of one recover call of the scan; BATON_RECOVERY_SCAN_MAX_FAILURES failed in a row give the scan's lease up. */
+  BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS: int(10_000, 100),
+  BATON_RECOVERY_SCAN_MAX_FAILURES: int(5, 1),
   /** A schedule's slot at most this late still fires when catch-up is off (a reminder fires a little after its time). */
   BATON_SCHEDULE_GRACE_MS: int(30_000, 0),
   /** With runCatchupScheduleInstances, at most this many missed slots fire at once (the newest). */

@@ -9,12 +9,13 @@ import { QueueActor } from './actors/queue-actor';
 import { RecoveryScan } from './services/recovery-scan';
 import { WorkflowActor } from './actors/workflow-actor';
 import { ScheduleActor } from './actors/schedule-actor';
-import { ScheduleCalls } from './actors/protocol/schedule-protocol';
+import { ScheduleCalls, scheduleActor } from './actors/protocol/schedule-protocol';
 import { ScheduleService } from './services/schedule-service';
 import { WorkflowCalls, workflowActor } from './actors/protocol/workflow-protocol';
 import { QueueCalls, queueActor } from './actors/protocol/queue-protocol';
 import type { EngineEnv } from './engine/state';
 import type { ActorFactory } from './runtime/ports';
+import { outsideTurn } from './runtime/turn-context';
 import type { Adapters } from './composition/adapters';
 import { embeddedAdapters } from './composition/embedded';
 import { completionHandler } from './composition/task-completions';
@@ -168,6 +169,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       graceMs: cfg.BATON_SCHEDULE_GRACE_MS,
       maxCatchUp: cfg.BATON_SCHEDULE_MAX_CATCHUP,
       log,
+      afterTurn: (work) => void outsideTurn(work),
+      self: (name) => scheduleActor(host, name),
     }),
   );
   const schedules = new ScheduleService(stores.schedules, host, Date.now, cfg.BATON_MAX_SCHEDULES);
@@ -209,7 +212,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, secrets, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, maxSchemas: cfg.BATON_MAX_SCHEMAS, schemaEnforcer, metrics: prometheus, tracer });
+  const handler = createRequestHandler({ workflows, tasks, metadata, secrets, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, maxSchemas: cfg.BATON_MAX_SCHEMAS, schemaEnforcer, metrics: prometheus, tracer, healthy: host.healthy && (() => host.healthy!()) });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -234,6 +237,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         lease: adapters.scanLease,
         intervalMs: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS,
         ratePerSecond: cfg.BATON_RECOVERY_SCAN_RATE,
+        callTimeoutMs: cfg.BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS,
+        maxConsecutiveFailures: cfg.BATON_RECOVERY_SCAN_MAX_FAILURES,
         log,
       });
       scan.start();

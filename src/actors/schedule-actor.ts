@@ -4,7 +4,7 @@ import type { Actor, ActorContext } from '../runtime/ports';
 import { compileCron } from '../schedules/cron';
 import { firstSlotAfter, planSlots } from '../schedules/slots';
 import type { ScheduleStore } from '../store/schedule-store';
-import { ScheduleCalls } from './protocol/schedule-protocol';
+import { ScheduleCalls, type ScheduleActorClient } from './protocol/schedule-protocol';
 
 export const SCHEDULE_REMINDER = 'fire';
 
@@ -19,16 +19,25 @@ export interface ScheduleActorDeps {
   /** At most this many missed slots fire at once with catch-up. */
   maxCatchUp: number;
   log: { warn(o: object, m: string): void };
+  /** Runs `work` after the current turn, not awaited by it: starts are calls of other actors. */
+  afterTurn(work: () => Promise<void>): void;
+  /** This schedule's actor through the host, where the host offers no `callSelf`. */
+  self(name: string): ScheduleActorClient;
+  /** How soon a firing fires again when its starts did not all finish (a crash, a failed start). */
+  retryMs?: number;
 }
+
+const DEFAULT_RETRY_MS = 5000;
 
 /** Why a start failed, for the execution record (a Conductor-style message, not a stack). */
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
- * One schedule: its reminder is due at the next slot. Each firing starts the workflow under an id
- * derived from (schedule, creation, slot) and then moves the durable slot mark forward by
- * compare-and-set: a second activation, a retried reminder or a restart re-derives the same id and
- * starts nothing new, so each slot fires at most once.
+ * One schedule: its reminder is due at the next slot. A firing turn plans the due slots and re-arms
+ * the reminder shortly; after the turn each slot's workflow starts under an id derived from
+ * (schedule, creation, slot), then an `advance` turn moves the durable slot mark forward by
+ * compare-and-set and arms the next slot. Until then the mark stays: a crash, a failed start or a
+ * second activation re-derives the same ids and starts nothing new, so each slot fires at most once.
  */
 export class ScheduleActor implements Actor {
   private readonly invokeCall;
@@ -37,7 +46,7 @@ export class ScheduleActor implements Actor {
     private readonly ctx: ActorContext,
     private readonly d: ScheduleActorDeps,
   ) {
-    this.invokeCall = ScheduleCalls.dispatcher({ sync: (arg) => this.sync(arg?.skipUntil) });
+    this.invokeCall = ScheduleCalls.dispatcher({ sync: (arg) => this.sync(arg?.skipUntil), advance: (arg) => this.advance(arg.from ?? undefined, arg.to) });
   }
 
   invoke(method: string, arg: unknown): Promise<unknown> {
@@ -86,16 +95,38 @@ export class ScheduleActor implements Actor {
     const now = this.d.now();
     const plan = planSlots({ ...this.window(s), now, lastSlot: stored ?? s.createTime, catchUp: s.runCatchupScheduleInstances, maxCatchUp: this.d.maxCatchUp, graceMs: this.d.graceMs });
     // "Pause all" skips the slots (they are marked handled) but keeps the reminder going.
-    if (plan.fire.length > 0 && !(await this.d.store.allPaused())) {
-      for (const slot of plan.fire) await this.fireSlot(s, slot);
-    }
-    if (plan.lastSlot !== stored && !(await this.d.store.advanceSlot(this.name, stored, plan.lastSlot))) {
-      // Another activation handled these slots (the same ids, so nothing was started twice); follow its mark.
-      this.d.log.warn({ schedule: this.name }, 'schedule slot mark moved by another activation');
-      await this.sync();
+    if (plan.fire.length === 0 || (await this.d.store.allPaused())) {
+      if (plan.lastSlot !== stored && !(await this.d.store.advanceSlot(this.name, stored, plan.lastSlot))) {
+        this.d.log.warn({ schedule: this.name }, 'schedule slot mark moved by another activation');
+        await this.sync();
+        return;
+      }
+      await this.ctx.setReminder(SCHEDULE_REMINDER, plan.nextDue ?? null);
       return;
     }
-    await this.ctx.setReminder(SCHEDULE_REMINDER, plan.nextDue ?? null);
+    // The slots stay due (mark unmoved) and the reminder fires again soon unless `advance` re-arms it first.
+    await this.ctx.setReminder(SCHEDULE_REMINDER, now + (this.d.retryMs ?? DEFAULT_RETRY_MS));
+    this.d.afterTurn(async () => {
+      try {
+        for (const slot of plan.fire) await this.fireSlot(s, slot);
+        await this.self().advance({ from: stored ?? null, to: plan.lastSlot });
+      } catch (err) {
+        this.d.log.warn({ err, schedule: this.name }, 'schedule starts failed; the reminder fires the slots again');
+      }
+    });
+  }
+
+  /** The slots up to `to` were started: the mark moves past them and the reminder goes to the next slot. */
+  private async advance(from: number | undefined, to: number): Promise<{ nextRunTime?: number }> {
+    // Lost race: another activation handled these slots (the same ids, so nothing was started twice); follow its mark.
+    if (from !== to && !(await this.d.store.advanceSlot(this.name, from, to))) this.d.log.warn({ schedule: this.name }, 'schedule slot mark moved by another activation');
+    return this.sync();
+  }
+
+  /** This actor as a caller sees it: in this process where the host allows, else through the host. */
+  private self(): ScheduleActorClient {
+    const { callSelf } = this.ctx;
+    return callSelf ? ScheduleCalls.client({ invoke: (_type, _id, method, arg) => callSelf(method, arg) as Promise<never> }, this.name) : this.d.self(this.name);
   }
 
   private async fireSlot(s: WorkflowSchedule, slot: number): Promise<void> {

@@ -29,6 +29,7 @@ import { settleScripts } from './script-evaluation';
 import { WorkflowCalls, type ChildChangedArg, type StartArg, type WorkflowActorClient } from './protocol/workflow-protocol';
 import { StaleWriteError, type ExecutionStore } from '../store/ports';
 import { ActorDeactivated, HostStopping } from '../runtime/ports';
+import { outsideTurn } from '../runtime/turn-context';
 import type { Metrics } from '../metrics/ports';
 import type { TaskResult } from '../model/requests';
 import type { WorkflowStatus } from '../model/statuses';
@@ -220,12 +221,11 @@ export class WorkflowActor implements Actor {
     if (this.state && isTerminalWorkflow(this.state.workflow.status) && this.outbox.length === 0) this.ctx.deactivateWhenIdle?.();
   }
 
-  /** Runs the outbox in the background; once done, clears it in a turn of its own. */
+  /** Runs the outbox in the background, after the turn; once done, clears it in a turn of its own. */
   private drainOutbox(): void {
     const effects = [...this.outbox];
     if (effects.length === 0) return;
-    this.deps
-      .runDeferred(this.id, effects)
+    outsideTurn(() => this.deps.runDeferred(this.id, effects))
       // Only a reminder this activation armed is deleted: one left by an earlier activation fires once and finds
       // nothing owed, which costs less than a sidecar call at the end of every execution.
       .then(() => (this.outboxArmed ? this.ctx.setReminder('outbox', null).then(() => void (this.outboxArmed = false)) : undefined))
@@ -335,16 +335,22 @@ export class WorkflowActor implements Actor {
     resume: () => this.turn((t) => resumeWorkflow(t)),
     terminate: (a) => this.turn((t) => terminateWorkflow(t, a?.reason)),
     retry: async () => {
-      await this.turn((t) => retryWorkflow(t));
-      return this.reviveParent();
+      await this.turn((t) => {
+        retryWorkflow(t);
+        this.reviveParent(t);
+      });
     },
     restart: async (a) => {
-      await this.turn((t) => restartWorkflow(t, a?.def));
-      return this.reviveParent();
+      await this.turn((t) => {
+        restartWorkflow(t, a?.def);
+        this.reviveParent(t);
+      });
     },
     rerun: async (a) => {
-      await this.turn((t) => rerunWorkflow(t, a));
-      await this.reviveParent();
+      await this.turn((t) => {
+        rerunWorkflow(t, a);
+        this.reviveParent(t);
+      });
       return this.id;
     },
     skip: (a) => this.turn((t) => skipTask(t, a.ref, a.input, a.output)),
@@ -376,11 +382,14 @@ export class WorkflowActor implements Actor {
     return this.id;
   }
 
-  /** A retried or restarted child brings its parent's SUB_WORKFLOW task back to IN_PROGRESS. */
-  private async reviveParent(): Promise<void> {
-    const wf = this.state?.workflow;
-    if (!wf?.parentWorkflowId || !wf.parentWorkflowTaskId) return;
-    await this.deps.runDeferred(this.id, [{ kind: 'notifyParent', parentWorkflowId: wf.parentWorkflowId, parentTaskId: wf.parentWorkflowTaskId, childWorkflowId: this.id }]);
+  /**
+   * A retried or restarted child brings its parent's SUB_WORKFLOW task back to IN_PROGRESS: through
+   * the outbox, committed with the turn and run after it (a parent is another actor).
+   */
+  private reviveParent(t: Turn): void {
+    const wf = t.state.workflow;
+    if (!wf.parentWorkflowId || !wf.parentWorkflowTaskId) return;
+    t.log.emit({ kind: 'notifyParent', parentWorkflowId: wf.parentWorkflowId, parentTaskId: wf.parentWorkflowTaskId, childWorkflowId: this.id });
   }
 
   private async recover(): Promise<void> {

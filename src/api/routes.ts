@@ -55,14 +55,19 @@ export interface ApiDeps {
   maxSchemas?: number;
   /** What GET /metrics serves; absent when metrics are off (BATON_METRICS_ENABLED=false). */
   metrics?: MetricsExposition;
+  /** False while the actor host cannot complete calls (GET /health answers 503); absent: always healthy. */
+  healthy?: () => boolean;
 }
 
 const TASK_BASES = ['/api/tasks', '/api/task'];
 
 export function apiRoutes(d: ApiDeps): Route[] {
   const t = new RouteTable();
-  const health = { healthy: true, indicators: [] };
-  t.get(['/health', '/api/health'], { summary: 'Health (always healthy while serving)', res: { inline: z.object({ healthy: z.boolean(), indicators: z.array(z.unknown()) }) } }, (_req, res) => void res.json(health));
+  const healthy = { healthy: true, indicators: [] };
+  const wedged = { healthy: false, indicators: [{ name: 'actors', healthy: false, message: 'actor calls through this replica keep failing (self-probe)' }] };
+  t.get(['/health', '/api/health'], { summary: 'Liveness: 503 while actor calls through this replica keep failing', res: { inline: z.object({ healthy: z.boolean(), indicators: z.array(z.unknown()) }) } }, (_req, res) =>
+    d.healthy?.() === false ? void res.status(503).json(wedged) : void res.json(healthy),
+  );
   t.get('/api/version', { summary: 'Baton version', res: 'text' }, (_req, res) => void res.type('text/plain').send(d.version));
   let docs: Record<string, unknown> | undefined; // built on first request: most processes never serve it
   t.get('/api-docs', { summary: 'This OpenAPI document', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))));

@@ -126,6 +126,10 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
       // Deadlines of executions that end within their activation never reach daprd; the recovery scan re-arms one a crash lost.
       recoverableRemindersInMemory: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS > 0,
+      liveness:
+        cfg.BATON_LIVENESS_PROBE_INTERVAL_MS > 0
+          ? { intervalMs: cfg.BATON_LIVENESS_PROBE_INTERVAL_MS, timeoutMs: cfg.BATON_LIVENESS_PROBE_TIMEOUT_MS, failures: cfg.BATON_LIVENESS_FAILURES, windowMs: cfg.BATON_LIVENESS_WINDOW_MS }
+          : undefined,
     });
     const { wakeUps, taskLimits, lineage } = createRedisLimits({ url: cfg.REDIS_URL, keyPrefix: prefix, onError: redisError });
     const dedupeRedis = redis();

@@ -65,6 +65,8 @@ export interface ActorHost {
   drain?(): Promise<void>;
   /** Deactivates every actor (their in-flight turns finish first) and stops firing reminders. */
   stop(): Promise<void>;
+  /** Optional: false while this replica cannot complete actor calls (its liveness check turns red); absent: always true. */
+  healthy?(): boolean;
 }
 
 /** Raised inside a turn when the actor must be dropped and re-activated (e.g. fenced by a newer writer). */
@@ -78,5 +80,19 @@ export class ActorDeactivated extends BatonError {
 export class HostStopping extends BatonError {
   constructor() {
     super(503, 'actor host is stopping');
+  }
+}
+
+/**
+ * An actor call sent whose answer never came (a timeout, a cut connection, a sidecar error after
+ * the call left): its turn may have run. Not retryable as is: repeating a start could make a second
+ * execution, so the caller is told to look first.
+ */
+export class OutcomeUnknown extends BatonError {
+  constructor(
+    readonly call: { type: string; id: string; method: string },
+    cause: string,
+  ) {
+    super(500, `Outcome unknown: ${call.type}.${call.method} of ${call.id} was sent but its answer was lost (${cause}); it may have taken effect. Look it up (GET /api/workflow/${call.id} for an execution) before repeating it; a start repeated with the same idempotencyKey makes no second execution`);
   }
 }

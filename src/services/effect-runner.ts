@@ -9,6 +9,7 @@ import type { ExecutionState } from '../engine/state';
 import type { EventBus } from '../events/ports';
 import type { TaskLimits, WakeUps } from '../limits/ports';
 import type { ActorHost } from '../runtime/ports';
+import { outsideTurn } from '../runtime/turn-context';
 import type { ExecutionStore } from '../store/ports';
 import type { Indexer } from './indexer';
 import type { MetadataService } from './metadata-service';
@@ -83,7 +84,7 @@ export class EffectRunner {
         await attempt(n + 1);
       }
     };
-    void attempt(0);
+    void outsideTurn(() => attempt(0));
   }
 
   /** Cross-actor effects from the outbox; each is idempotent, so a re-run after a crash is harmless. */

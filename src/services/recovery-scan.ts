@@ -16,6 +16,13 @@ export interface RecoveryScanOptions {
   intervalMs: number;
   /** Executions recovered per second at most, so a scan never activates everything at once. */
   ratePerSecond: number;
+  /** Limit of one recover call; past it the call is abandoned (it is idempotent) and counts as failed. */
+  callTimeoutMs: number;
+  /**
+   * This many recover calls failing in a row (errors or past their limit) give up the lease: a replica
+   * whose actor calls are held must not keep renewing it while no execution gets recovered.
+   */
+  maxConsecutiveFailures: number;
   log: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -33,27 +40,34 @@ const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   });
 
 /**
- * Waits for `work` unless `signal` aborts first (then resolves 'abandoned'; the work's own outcome
- * is dropped). For calls that take no signal of their own and are safe to repeat.
+ * Waits for `work` unless `signal` aborts first (then resolves 'abandoned') or `limitMs` passes (then
+ * 'late'); the work's own outcome is dropped then. For calls that take no signal of their own and are safe to repeat.
  */
-const unlessAborted = <T>(work: Promise<T>, signal: AbortSignal): Promise<T | 'abandoned'> => {
+const unlessAbortedOrLate = <T>(work: Promise<T>, signal: AbortSignal, limitMs: number): Promise<T | 'abandoned' | 'late'> => {
   if (signal.aborted) {
     work.catch(() => undefined);
     return Promise.resolve('abandoned');
   }
   return new Promise((resolve, reject) => {
-    const abandon = (): void => {
-      work.catch(() => undefined);
-      resolve('abandoned');
+    const settle = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', abandon);
     };
+    const drop = (outcome: 'abandoned' | 'late'): void => {
+      settle();
+      work.catch(() => undefined);
+      resolve(outcome);
+    };
+    const abandon = (): void => drop('abandoned');
+    const timer = setTimeout(() => drop('late'), limitMs);
     signal.addEventListener('abort', abandon, { once: true });
     work.then(
       (v) => {
-        signal.removeEventListener('abort', abandon);
+        settle();
         resolve(v);
       },
       (err: unknown) => {
-        signal.removeEventListener('abort', abandon);
+        settle();
         reject(err);
       },
     );
@@ -69,6 +83,8 @@ const unlessAborted = <T>(work: Promise<T>, signal: AbortSignal): Promise<T | 'a
 export class RecoveryScan {
   private readonly abort = new AbortController();
   private loop?: Promise<void>;
+  /** The last pass gave the lease up: this replica sits the next interval out so another one takes over. */
+  private gaveUp = false;
 
   constructor(private readonly opts: RecoveryScanOptions) {}
 
@@ -94,7 +110,9 @@ export class RecoveryScan {
       } catch (err) {
         this.opts.log.warn({ err }, 'recovery scan failed; next one in an interval');
       }
-      await sleep(Math.max(0, this.opts.intervalMs - (Date.now() - started)), signal);
+      const sitOut = this.gaveUp ? this.opts.intervalMs : 0;
+      this.gaveUp = false;
+      await sleep(Math.max(0, this.opts.intervalMs - (Date.now() - started)) + sitOut, signal);
     }
   }
 
@@ -103,6 +121,7 @@ export class RecoveryScan {
     const gapMs = 1000 / this.opts.ratePerSecond;
     let recovered = 0;
     let failed = 0;
+    let failedInRow = 0;
     let next = Date.now();
     let renewAt = Date.now() + this.opts.intervalMs / 2;
     for await (const id of this.opts.ids()) {
@@ -116,11 +135,21 @@ export class RecoveryScan {
       next = Math.max(next + gapMs, Date.now());
       try {
         // An actor call on a stopping cluster can wait out its timeout and the routing retries: minutes.
-        if ((await unlessAborted(this.opts.recover(id), signal)) === 'abandoned') break;
+        const outcome = await unlessAbortedOrLate(this.opts.recover(id), signal, this.opts.callTimeoutMs);
+        if (outcome === 'abandoned') break;
+        if (outcome === 'late') throw new Error(`recover did not answer within ${this.opts.callTimeoutMs} ms`);
         recovered++;
+        failedInRow = 0;
       } catch (err) {
         failed++;
+        failedInRow++;
         this.opts.log.warn({ err, workflowId: id }, 'recovery of an execution failed; the next scan retries');
+        if (failedInRow >= this.opts.maxConsecutiveFailures) {
+          this.opts.log.warn({ failedInRow }, 'recover calls keep failing here: recovery scan lease given up for another replica');
+          await this.opts.lease.release().catch(() => undefined);
+          this.gaveUp = true;
+          break;
+        }
       }
     }
     if (recovered + failed > 0) this.opts.log.info({ recovered, failed }, 'recovery scan done');

@@ -5,7 +5,7 @@ import type { Task, Workflow } from '../model/execution';
 import type { RerunWorkflowRequest, StartWorkflowRequest, TaskResult } from '../model/requests';
 import { workflowActor, type ExternalUpdateArg, type UpdateOutcome, type WorkflowActorClient } from '../actors/protocol/workflow-protocol';
 import { isTerminalWorkflow } from '../model/statuses';
-import type { ActorHost } from '../runtime/ports';
+import { OutcomeUnknown, type ActorHost } from '../runtime/ports';
 import type { ExecutionStore, IdempotencyKeyStore } from '../store/ports';
 import { checkDefinitionSize } from './definition-limits';
 import { badRequest, conflict, notFound } from './errors';
@@ -97,8 +97,9 @@ export class WorkflowService {
       try {
         await launch();
       } catch (e) {
-        // Give the key back only when no execution came of it (a call that failed after its commit keeps it).
-        if (!(await this.exists(workflowId).catch(() => true))) await keys.release(name, key, workflowId).catch(() => undefined);
+        // Give the key back only when no execution came of it (a call that failed after its commit keeps it);
+        // a call whose turn may still run keeps it too: it goes stale like a crashed starter's if none appears.
+        if (!(e instanceof OutcomeUnknown) && !(await this.exists(workflowId).catch(() => true))) await keys.release(name, key, workflowId).catch(() => undefined);
         throw e;
       }
       return workflowId;

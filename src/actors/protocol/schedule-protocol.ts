@@ -11,6 +11,11 @@ export const ScheduleCalls = defineActor('ScheduleActor', {
    * without firing (a resume does not fire what was missed while paused). Idempotent.
    */
   sync: { arg: z.object({ skipUntil: z.number().int().optional() }).optional(), result: z.object({ nextRunTime: z.number().optional() }) },
+  /**
+   * The workflows of the slots up to `to` were started (after the firing turn): moves the slot mark
+   * from `from` to `to` by compare-and-set, then re-arms the reminder at the next slot.
+   */
+  advance: { arg: z.object({ from: z.number().int().nullable(), to: z.number().int() }), result: z.object({ nextRunTime: z.number().optional() }) },
 });
 export type ScheduleActorClient = Client<typeof ScheduleCalls.calls>;
 

@@ -1,11 +1,14 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
-import { ActorDeactivated, HostStopping, type Actor, type ActorContext, type ActorFactory, type ActorHost, type ActorStateStore } from '../ports';
+import { ActorDeactivated, HostStopping, OutcomeUnknown, type Actor, type ActorContext, type ActorFactory, type ActorHost, type ActorStateStore } from '../ports';
+import { CallInsideTurn, currentTurn, inTurn } from '../turn-context';
 import { serializeActorError, type ErrorReviver } from './actor-errors';
 import { requireDaprAppToken } from './app-token';
-import { isRetriableRouting, SidecarActorApi } from './sidecar-api';
+import { isRetriableRouting, mayHaveRun, SidecarActorApi } from './sidecar-api';
 import type { SidecarHttp } from './sidecar-http';
 import { TurnQueue } from './turn-queue';
+import { SelfProbe } from './self-probe';
+import type { LivenessPolicy } from '../liveness';
 
 type Log = Pick<Logger, 'info' | 'warn' | 'error'>;
 
@@ -54,7 +57,17 @@ export interface DaprActorHostOptions {
   stopCallTimeoutMs?: number;
   /** Clock, injectable for tests. */
   now?: () => number;
+  /**
+   * A self-probe: every `intervalMs` a call of the probe actor type through the sidecar, limited to
+   * `timeoutMs`; failing as the policy says makes `healthy()` false. Absent: no probe.
+   */
+  liveness?: LivenessPolicy & { intervalMs: number; timeoutMs: number };
 }
+
+/** The actor type of the liveness self-probe: a call of it passes through placement like any other. */
+export const PROBE_ACTOR_TYPE = 'BatonProbe';
+/** Probes cycle over a few ids: spread over the replicas, without an activation per probe. */
+const PROBE_IDS = 16;
 
 interface Activation {
   type: string;
@@ -88,12 +101,35 @@ export class DaprActorHost implements ActorHost {
   private draining = false;
   /** Turns are refused with HostStopping; callers retry and reach the actor's new replica. */
   private stopping = false;
+  private readonly probe: SelfProbe | undefined;
 
   constructor(private readonly opts: DaprActorHostOptions) {
     this.api = new SidecarActorApi(opts.sidecar, opts.reviveError, opts.invokeTimeoutMs);
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
     this.reminderRetryMs = opts.reminderRetryMs ?? 2000;
+    const liveness = opts.liveness;
+    if (liveness) {
+      this.factories.set(PROBE_ACTOR_TYPE, () => ({ invoke: async () => 'pong', onReminder: async () => undefined }));
+      let n = 0;
+      this.probe = new SelfProbe({
+        probe: () => this.api.invoke(PROBE_ACTOR_TYPE, `probe-${n++ % PROBE_IDS}`, 'ping', undefined, liveness.timeoutMs),
+        policy: liveness,
+        intervalMs: liveness.intervalMs,
+        now: this.now,
+        log: this.log,
+      });
+    }
+  }
+
+  /** False once the self-probe says this replica's actor calls keep failing (the liveness check restarts it). */
+  healthy(): boolean {
+    return !this.probe?.wedged();
+  }
+
+  /** One self-probe now (tests; the host probes by itself once started). */
+  probeOnce(): Promise<void> {
+    return this.probe?.tick() ?? Promise.resolve();
   }
 
   register(type: string, factory: ActorFactory): void {
@@ -102,6 +138,13 @@ export class DaprActorHost implements ActorHost {
   }
 
   async invoke<T = unknown>(type: string, id: string, method: string, arg?: unknown): Promise<T> {
+    // Refused, not just logged: the suites run this host, so a nested call fails them instead of wedging a rebalance in production.
+    const turn = currentTurn();
+    if (turn) {
+      const err = new CallInsideTurn({ type, id, method }, turn);
+      this.log.error({ err }, 'actor call refused inside a turn');
+      throw err;
+    }
     const budget = this.opts.routingRetryBudgetMs ?? 20_000;
     const started = this.now();
     for (let attempt = 0; ; attempt++) {
@@ -110,6 +153,7 @@ export class DaprActorHost implements ActorHost {
       } catch (err) {
         // A replica that is stopping answered before running the turn: daprd moves the actor shortly.
         const retriable = isRetriableRouting(err) || (err instanceof Error && err.name === 'HostStopping');
+        if (mayHaveRun(err)) throw new OutcomeUnknown({ type, id, method }, err.message);
         if (!retriable || this.now() - started >= budget) throw err;
         await sleep(Math.min(100 * 2 ** attempt, 1000));
       }
@@ -121,12 +165,14 @@ export class DaprActorHost implements ActorHost {
     this.stopping = false;
     this.draining = false;
     await this.api.ready();
+    this.probe?.start();
   }
 
   /** Reports unhealthy while still serving turns, long enough for daprd to move this replica's actors away. */
   async drain(): Promise<void> {
     if (this.draining) return;
     this.draining = true;
+    this.probe?.pause();
     await sleep(this.opts.drainMs ?? 0);
   }
 
@@ -244,18 +290,20 @@ export class DaprActorHost implements ActorHost {
 
   private turn<T>(type: string, id: string, body: (actor: Actor, activation: Activation) => Promise<T>): Promise<T> {
     const key = keyOf(type, id);
-    return this.turns.run(key, async () => {
-      const activation = await this.activation(type, id);
-      try {
-        return await body(activation.actor, activation);
-      } catch (err) {
-        if (err instanceof ActorDeactivated && this.active.get(key) === activation) {
-          this.active.delete(key); // next call re-activates and reloads
-          await this.persistLocalReminders(activation);
+    return this.turns.run(key, () =>
+      inTurn({ type, id }, async () => {
+        const activation = await this.activation(type, id);
+        try {
+          return await body(activation.actor, activation);
+        } catch (err) {
+          if (err instanceof ActorDeactivated && this.active.get(key) === activation) {
+            this.active.delete(key); // next call re-activates and reloads
+            await this.persistLocalReminders(activation);
+          }
+          throw err;
         }
-        throw err;
-      }
-    });
+      }),
+    );
   }
 
   private async activation(type: string, id: string): Promise<Activation> {

@@ -17,9 +17,9 @@ export class SidecarActorApi {
     await this.http.waitReady(withinMs);
   }
 
-  async invoke(type: string, id: string, method: string, arg: unknown): Promise<unknown> {
+  async invoke(type: string, id: string, method: string, arg: unknown, timeoutMs = this.invokeTimeoutMs): Promise<unknown> {
     // Our actor routes always answer a JSON document (null for no result), so the parsed body is the result.
-    const body = await this.call('PUT', `${actorPath(type, id)}/method/${encodeURIComponent(method)}`, arg, this.invokeTimeoutMs);
+    const body = await this.call('PUT', `${actorPath(type, id)}/method/${encodeURIComponent(method)}`, arg, timeoutMs);
     return body === '' ? undefined : JSON.parse(body);
   }
 
@@ -92,3 +92,7 @@ export const isRetriableRouting = (err: unknown): boolean => {
   // The sidecar itself is not listening (restarting): the call never left this process.
   return /ECONNREFUSED/.test(err.message);
 };
+
+/** A failure after the call left for its actor (timeout, cut connection, daprd's 5xx other than routing): the turn may have run. */
+export const mayHaveRun = (err: unknown): err is DaprSidecarError =>
+  err instanceof DaprSidecarError && !isRetriableRouting(err) && (err.status === undefined || err.status >= 500);

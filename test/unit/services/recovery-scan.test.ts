@@ -1,6 +1,8 @@
 import { RecoveryScan, type ScanLease } from '../../../src/services/recovery-scan';
 
 const quiet = { info: () => undefined, warn: () => undefined };
+/** Limits that the tests below other than the lease hand-over never reach. */
+const roomy = { callTimeoutMs: 60_000, maxConsecutiveFailures: 1000 };
 
 async function* ids(list: string[]): AsyncIterable<string> {
   for (const id of list) yield id;
@@ -38,6 +40,7 @@ describe('RecoveryScan', () => {
       intervalMs: 60_000,
       ratePerSecond: 1000,
       log: quiet,
+      ...roomy,
     });
     expect(await scan.scanOnce()).toBe(2);
     expect(seen).toEqual(['a', 'b', 'c']);
@@ -52,6 +55,7 @@ describe('RecoveryScan', () => {
       intervalMs: 60_000,
       ratePerSecond: 50,
       log: quiet,
+      ...roomy,
     });
     await scan.scanOnce();
     // 11 calls at 50/s span at least 10 gaps of 20 ms.
@@ -62,7 +66,7 @@ describe('RecoveryScan', () => {
     const lease = new SharedLease();
     const seen: string[] = [];
     const make = (name: string) =>
-      new RecoveryScan({ ids: () => ids(['x']), recover: async () => void seen.push(name), lease: lease.for(name), intervalMs: 50, ratePerSecond: 1000, log: quiet });
+      new RecoveryScan({ ids: () => ids(['x']), recover: async () => void seen.push(name), lease: lease.for(name), intervalMs: 50, ratePerSecond: 1000, log: quiet, ...roomy });
     const [one, two] = [make('r1'), make('r2')];
     one.start();
     two.start();
@@ -90,6 +94,7 @@ describe('RecoveryScan', () => {
       intervalMs: 50,
       ratePerSecond: 1000,
       log: quiet,
+      ...roomy,
     });
     scan.start();
     await inFlight;
@@ -114,11 +119,106 @@ describe('RecoveryScan', () => {
       intervalMs: 3_600_000,
       ratePerSecond: 1000,
       log: quiet,
+      ...roomy,
     });
     scan.start();
     await inAcquire;
     const stopped = scan.stop();
     grant(true); // the scan finds nothing, then reaches its sleep with the signal already aborted
     await stopped;
+  });
+});
+
+describe('RecoveryScan on a replica whose actor calls fail', () => {
+  test('recover calls failing in a row give the lease up and end the pass', async () => {
+    const lease = new SharedLease();
+    const seen: string[] = [];
+    const scan = new RecoveryScan({
+      ids: () => ids(Array.from({ length: 10 }, (_, i) => `w${i}`)),
+      recover: async (id) => {
+        seen.push(id);
+        throw new Error('sidecar holds actor calls');
+      },
+      lease: lease.for('r1'),
+      intervalMs: 60_000,
+      ratePerSecond: 1000,
+      callTimeoutMs: 60_000,
+      maxConsecutiveFailures: 3,
+      log: quiet,
+    });
+    await lease.for('r1').acquire(120_000);
+    expect(await scan.scanOnce()).toBe(0);
+    expect(seen).toEqual(['w0', 'w1', 'w2']);
+    expect(lease.holder).toBeUndefined();
+  });
+
+  test('a call that does not answer within its limit counts as failed (and is abandoned)', async () => {
+    const lease = new SharedLease();
+    const seen: string[] = [];
+    const scan = new RecoveryScan({
+      ids: () => ids(['a', 'b', 'c', 'd']),
+      recover: (id) => {
+        seen.push(id);
+        return new Promise<void>(() => undefined); // an actor call daprd holds
+      },
+      lease: lease.for('r1'),
+      intervalMs: 60_000,
+      ratePerSecond: 1000,
+      callTimeoutMs: 20,
+      maxConsecutiveFailures: 2,
+      log: quiet,
+    });
+    await lease.for('r1').acquire(120_000);
+    expect(await scan.scanOnce()).toBe(0);
+    expect(seen).toEqual(['a', 'b']);
+    expect(lease.holder).toBeUndefined();
+  });
+
+  test('failures broken by a success never give the lease up', async () => {
+    const lease = new SharedLease();
+    const scan = new RecoveryScan({
+      ids: () => ids(['bad1', 'bad2', 'ok1', 'bad3', 'bad4', 'ok2']),
+      recover: async (id) => {
+        if (id.startsWith('bad')) throw new Error('this execution is broken');
+      },
+      lease: lease.for('r1'),
+      intervalMs: 60_000,
+      ratePerSecond: 1000,
+      callTimeoutMs: 60_000,
+      maxConsecutiveFailures: 3,
+      log: quiet,
+    });
+    await lease.for('r1').acquire(120_000);
+    expect(await scan.scanOnce()).toBe(2);
+    expect(lease.holder).toBe('r1');
+  });
+
+  test('the wedged holder gives the lease up and a healthy replica takes the scan over', async () => {
+    const lease = new SharedLease();
+    const recoveredBy: string[] = [];
+    const make = (name: string, wedged: boolean) =>
+      new RecoveryScan({
+        ids: () => ids(['x', 'y', 'z']),
+        recover: async () => {
+          if (wedged) throw new Error('sidecar holds actor calls');
+          recoveredBy.push(name);
+        },
+        lease: lease.for(name),
+        intervalMs: 50,
+        ratePerSecond: 1000,
+        callTimeoutMs: 60_000,
+        maxConsecutiveFailures: 2,
+        log: quiet,
+      });
+    const wedged = make('wedged', true);
+    await lease.for('wedged').acquire(100); // it holds the lease first
+    wedged.start();
+    const healthy = make('healthy', false);
+    healthy.start();
+    const until = Date.now() + 10_000;
+    while (recoveredBy.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(recoveredBy.slice(0, 3)).toEqual(['healthy', 'healthy', 'healthy']);
+    await wedged.stop();
+    await healthy.stop();
   });
 });
