@@ -1,9 +1,7 @@
-import { isAppChannelPath } from '../auth/route-permissions';
-
 // The request target read once, before the gate, the hot path and express (pure: request line in,
 // verdict out). Every later part reads the one canonical origin-form this returns, so the
 // permission the gate decides is the permission of the route that runs. Refusals are 400s, as
-// Tomcat under Conductor answers encoded slashes, backslashes and fragments.
+// Tomcat under Conductor answers backslashes, fragments and dot segments.
 
 /** An origin-form target: `path` as sent (percent escapes kept, as express's router reads it), `query` after the `?`. */
 export interface RequestTarget {
@@ -23,8 +21,6 @@ const refused = (message: string): TargetReading => ({ kind: 'refused', message 
 // (Tomcat would cut path parameters): the gate's segments and express's patterns both read it literally.
 const PATH_CHAR = /^[A-Za-z0-9\-._~!$&'()*+,;=:@/%]*$/;
 const INVALID_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
-// Encoded separators: a router that decodes once would see a segment boundary the gate did not.
-const ENCODED_SEPARATOR = /%(2f|5c)/i;
 // Visible ASCII: the query reaches handlers only, but a space, control or non-ASCII character would
 // send parseurl to its slow path (url.parse), which reads the whole target differently.
 const QUERY_CHAR = /^[\x21-\x7e]*$/;
@@ -58,11 +54,19 @@ export function readRequestTarget(method: string | undefined, raw: string, host:
   if (!QUERY_CHAR.test(query)) return refused('The query holds a space, control or non-ASCII character (percent-encode it)');
   if (!PATH_CHAR.test(path)) return refused('The path holds a character outside RFC 3986 (percent-encode it)');
   if (INVALID_ESCAPE.test(path)) return refused("The path holds a '%' that starts no percent escape");
-  // daprd sends a '/' inside a topic, actor id or reminder name as %2F; the app channel's router reads it inside its segment.
-  if (ENCODED_SEPARATOR.test(path) && !isAppChannelPath(path)) return refused('The path cannot hold an encoded / or \\ (%2F, %5C)');
   // Repeated slashes are merged, as Tomcat does for Conductor: a client whose base URL ends in '/' keeps working.
   path = path.replace(/\/{2,}/g, '/');
-  // Dot segments are refused rather than resolved: the router matches them literally, a file server would not.
-  if (path.split('/').some((s) => /^(\.|%2e){1,2}$/i.test(s))) return refused('The path cannot hold . or .. segments');
+  // An encoded '/' or '\\' stays inside its segment for the gate and every router (none decodes before it
+  // splits), so names may hold one (a task type "a/b", daprd's escaped topics and actor ids). Dot segments
+  // are refused rather than resolved, also behind an encoded separator, for the file server that decodes first.
+  for (const segment of path.split('/')) {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return refused('The path holds a percent escape that is not UTF-8');
+    }
+    if (decoded.split(/[/\\]/).some((part) => part === '.' || part === '..')) return refused('The path cannot hold . or .. segments');
+  }
   return { kind: 'target', target: { path, query, url: q < 0 ? path : `${path}?${query}` } };
 }

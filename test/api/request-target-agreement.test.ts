@@ -193,8 +193,9 @@ describe('the findings, per role', () => {
     ])
       await deniedToEveryRole('GET', target, 400);
     // The app channel keeps %2F inside its segments (daprd's escapes); it never reaches the API routes.
-    const p = await probe('GET', { kind: 'finding', target: `/actors/x%2F..%2F..%2Fapi%2Fsecrets%2F${secret}` }, undefined);
+    const p = await probe('GET', { kind: 'finding', target: `/actors/x%2Fy%2Fapi%2Fsecrets%2F${secret}` }, undefined);
     expect([p.reply.status, p.seen?.label, p.seen?.decision, p.reply.text.includes(VALUE)]).toEqual([404, 'unmatched', 'app-channel', false]);
+    await deniedToEveryRole('GET', `/actors/x%2F..%2F..%2Fapi%2Fsecrets%2F${secret}`, 400);
   });
 
   test('a backslash does not make a read of a task a poll that claims it', async () => {

@@ -151,7 +151,7 @@ const variants: Record<string, string[]> = {
     '--set', 'dapr.apiToken.existingSecret=ops-dapr-api', '--set', 'dapr.appToken.existingSecret=ops-app-api',
     '--set', 'dapr.components.enabled=false', '--set', 'networkPolicy.apiFrom[0].podSelector.matchLabels.role=worker',
   ],
-  'native sidecar': ['--set', 'dapr.nativeSidecar=true', '--set', 'terminationGracePeriodSeconds=60'],
+  'native sidecar': ['--set', 'dapr.nativeSidecar=true', '--set', 'terminationGracePeriodSeconds=75'],
   'Grafana dashboard': ['--set', 'grafanaDashboard.enabled=true', '--set', 'grafanaDashboard.namespace=monitoring', '--set', 'grafanaDashboard.annotations.grafana_folder=Baton'],
   'embedded profile without Dapr': [
     '--set', 'profile=embedded', '--set', 'replicaCount=1', '--set', 'dapr.enabled=false', '--set', 'dapr.components.enabled=false',
@@ -243,8 +243,10 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
       expect(grace).toBeGreaterThan(shutdown + block);
       expect(grace).toBeGreaterThan(block + Number(a['dapr.io/graceful-shutdown-seconds']));
       expect(block).toBeGreaterThanOrEqual(drain + shutdown);
+      // Baton exits at the latest drain + 3 x its shutdown timeout after SIGTERM (src/exit-deadline.ts).
+      expect(grace).toBeGreaterThan(drain + 3 * shutdown);
       // A native sidecar stops only after Baton has exited: one grace period for both.
-      if (a['dapr.io/enable-native-sidecar'] === 'true') expect(grace).toBeGreaterThan(drain + shutdown + block + Number(a['dapr.io/graceful-shutdown-seconds']));
+      if (a['dapr.io/enable-native-sidecar'] === 'true') expect(grace).toBeGreaterThan(drain + 3 * shutdown + block + Number(a['dapr.io/graceful-shutdown-seconds']));
       // daprd notices the drain (threshold x interval) before it ends.
       expect(Number(a['dapr.io/app-health-threshold']) * Number(a['dapr.io/app-health-probe-interval'])).toBeLessThan(drain);
       const probe = (name: string) => obj(obj(container[name], name).httpGet, `${name}.httpGet`).path;
@@ -310,7 +312,8 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
   test.each([
     ['an empty replication (SimpleStrategy factor 1)', ['--set', 'cassandra.replication='], 'cassandra.replication is empty'],
     ['replicas only outside the local DC', ['--set', 'cassandra.replication=dc2:3'], 'has no replicas in cassandra.localDc'],
-    ['a grace period shorter than the sidecar stop', ['--set', 'terminationGracePeriodSeconds=30'], 'must exceed dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds'],
+    ['a grace period shorter than the longest Baton takes to exit', ['--set', 'terminationGracePeriodSeconds=34'], 'the longest Baton takes to exit'],
+    ['a grace period shorter than the sidecar stop', ['--set', 'terminationGracePeriodSeconds=36', '--set', 'dapr.gracefulShutdownSeconds=25'], 'must exceed dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds'],
     ['a sidecar block shorter than the Baton stop', ['--set', 'dapr.blockShutdownSeconds=5'], 'must cover shutdown.drainSeconds + shutdown.timeoutSeconds'],
     ['a native sidecar with a grace period for one of the two stops', ['--set', 'dapr.nativeSidecar=true'], 'with dapr.nativeSidecar'],
     ['a native sidecar on Kubernetes 1.28', ['--set', 'dapr.nativeSidecar=true', '--set', 'terminationGracePeriodSeconds=60', '--kube-version', '1.28.0'], 'needs Kubernetes 1.29'],

@@ -46,10 +46,10 @@ describe('readRequestTarget', () => {
       '/api/x?a=b#c',
       '/api/tasks/poll\\T',
       '/api/x?a=\\',
-      '/api/secrets%2fk',
-      '/api/secrets%2Fk',
-      '/api/secrets%5ck',
-      '/api/secrets%5Ck',
+      '/api/x%2F..%2Fsecrets',
+      '/api/x%5C..%5Csecrets',
+      '/api/%2e%2E%2fsecrets',
+      '/api/%C0%AF',
       '/api/./secrets',
       '/api/x/../secrets',
       '/api/%2e/secrets',
@@ -78,11 +78,12 @@ describe('readRequestTarget', () => {
     expect(urlOf('/api/metadata/workflow/a.b/..c/...')).toBe('/api/metadata/workflow/a.b/..c/...');
   });
 
-  test("the Dapr app channel's paths keep an encoded / inside a segment (a topic or actor id holding '/')", () => {
+  test("an encoded / or \\ stays inside its segment (a task type or topic holding '/'), unless it hides a dot segment", () => {
     expect(urlOf('/dapr/events/external/pubsub/orders%2Fcreated')).toBe('/dapr/events/external/pubsub/orders%2Fcreated');
     expect(urlOf('/actors/WorkflowActor/a%2Fb/method/m')).toBe('/actors/WorkflowActor/a%2Fb/method/m');
-    expect(read('/actorsX/a%2Fb').kind).toBe('refused');
+    expect(urlOf('/api/tasks/poll/batch/a%2Fb%5Cc?count=1')).toBe('/api/tasks/poll/batch/a%2Fb%5Cc?count=1');
     expect(read('/actors/../api/secrets/k').kind).toBe('refused');
+    expect(read('/actors%2f..%2fapi/secrets/k').kind).toBe('refused');
   });
 
   test('repeated slashes are merged once, as Tomcat does for Conductor', () => {
