@@ -17,8 +17,9 @@ COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
-# The operator console (ui/) builds into dist/ui with the rest.
+# The operator console (ui/) builds into dist/ui with the rest (scripts/build/build-ui.js).
 COPY ui ./ui
+COPY scripts/build ./scripts/build
 RUN npm run build \
  && npm prune --omit=dev \
  && rm -f dist/.tsbuildinfo

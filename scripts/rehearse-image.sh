@@ -17,6 +17,7 @@ mkdir -p "$work/build"
 cp package.json package-lock.json .npmrc tsconfig.json tsconfig.build.json "$work/build/"
 cp -r src "$work/build/src"
 cp -r ui "$work/build/ui"
+mkdir -p "$work/build/scripts" && cp -r scripts/build "$work/build/scripts/build"
 (cd "$work/build" && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent && npm prune --omit=dev --loglevel=error && rm -f dist/.tsbuildinfo)
 
 echo "runtime stage in $work/app"
