@@ -28,6 +28,7 @@ import type { Tracer } from '@opentelemetry/api';
 import type { MetricsExposition } from './api/metrics-route';
 import { noMetrics, type Metrics } from './metrics/ports';
 import { observedRequests } from './telemetry/observed-requests';
+import type { IncomingEvents } from './api/event-routes';
 import { secretValueBody } from './api/secret-routes';
 
 export interface AppDeps {
@@ -53,6 +54,8 @@ export interface AppDeps {
   access?: { gate: RequestGate; routes: AuthRoutesDeps };
   /** Workflow schedules (/api/scheduler). */
   schedules?: ScheduleService;
+  /** Runs the event handlers of an event (POST /api/event/handleIncomingEvent); absent: that route answers 501. */
+  incomingEvents?: IncomingEvents;
   /** The built operator console served at `/` (default dist/ui); false serves none. */
   consoleDir?: string | false;
   /** JSON schemas (the /api/schema routes) and their enforcement on worker results. */
@@ -111,6 +114,7 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     version: d.version,
     access: d.access,
     schedules: d.schedules,
+    incomingEvents: d.incomingEvents,
     schemas: d.schemas,
     maxSchemas: d.maxSchemas,
     metrics: d.metrics,

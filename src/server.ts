@@ -179,7 +179,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     const armed = await schedules.syncAll((name, err) => log.warn({ err, schedule: name }, 'arming a schedule failed'));
     if (armed > 0) log.info({ schedules: armed }, 'schedules armed');
   };
-  bus.subscribe(new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log }).handle);
+  const eventProcessor = new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log });
+  bus.subscribe(eventProcessor.handle);
 
   // Recovery: queues are derived data; every open execution re-pushes its SCHEDULED tasks and re-runs its outbox.
   let stopping = false;
@@ -212,7 +213,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, secrets, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, schemas: stores.schemas, maxSchemas: cfg.BATON_MAX_SCHEMAS, schemaEnforcer, metrics: prometheus, tracer, healthy: host.healthy && (() => host.healthy!()) });
+  const handler = createRequestHandler({ workflows, tasks, metadata, secrets, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, incomingEvents: eventProcessor.handle, schemas: stores.schemas, maxSchemas: cfg.BATON_MAX_SCHEMAS, schemaEnforcer, metrics: prometheus, tracer, healthy: host.healthy && (() => host.healthy!()) });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {

@@ -1,3 +1,7 @@
+import { z } from 'zod';
+import type { PublishedEvent } from '../events/ports';
+import { newId } from '../ids';
+import { nameSchema } from '../model/definitions';
 import { EventHandlerSchema, type EventHandler } from '../model/events';
 import { checkDefinitionCount, checkDefinitionSize } from '../services/definition-limits';
 import type { MetadataService } from '../services/metadata-service';
@@ -7,6 +11,12 @@ import type { RouteTable } from './route-table';
 import { eventExecutionRoutes } from './event-execution-routes';
 
 // /api/event: event handler definitions and the record of what they did (Conductor's EventResource).
+
+/** Runs the active handlers of an event (the event-handler processor); resolves once they have run. */
+export type IncomingEvents = (e: PublishedEvent) => Promise<void>;
+
+/** Orkes' incoming event: a JSON object naming its event in `event`; the whole object is the payload handlers see. */
+const IncomingEventSchema = z.looseObject({ event: nameSchema('event', 'event is required: the name of the event to handle') });
 
 /** What each action needs to be runnable; values may be `${...}` expressions over the event payload. */
 function actionProblems(h: EventHandler): Array<{ path: string; message: string }> {
@@ -33,7 +43,7 @@ function parseHandler(body: unknown): EventHandler {
 }
 
 /** Declares the routes under `t` (mounted at /api/event). */
-export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService }): void {
+export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; incomingEvents?: IncomingEvents }): void {
   const store = () => deps.metadata.store;
   const limits = () => deps.metadata.limits;
 
@@ -62,6 +72,20 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService }):
 
   r.get('/', { summary: 'All event handlers', res: { list: 'EventHandler' } }, async (_req, res) => {
     res.json(await store().listEventHandlers());
+  });
+
+  r.get('/handler/{name}', { summary: 'An event handler by its name (404 when unknown)', pathParams: { name: { description: 'the event handler name' } }, res: 'EventHandler' }, async (req, res) => {
+    const h = await store().getEventHandler(req.params.name);
+    if (!h) throw notFound(`EventHandler with name ${req.params.name} not found!`);
+    res.json(h);
+  });
+
+  // Orkes' handleIncomingEvent: the handlers run before the answer, so their executions can be read right after.
+  r.post('/handleIncomingEvent', { summary: "Run the active handlers of the body's `event` on the body as payload", body: { inline: IncomingEventSchema }, res: 'empty' }, async (req, res) => {
+    if (!deps.incomingEvents) throw new ApiError(501, 'Event handling is not available in this server');
+    const payload = parseBody(IncomingEventSchema, req.body, 'event');
+    await deps.incomingEvents({ id: newId(), event: payload.event, payload });
+    res.status(200).end();
   });
 
   // Registered before `/:event`: `execution` and `message` are not event names.

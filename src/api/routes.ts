@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { adminRoutes } from './admin-routes';
 import { applicationRoutes, tokenRoutes, type AuthRoutesDeps } from './auth-routes';
 import { bulkRoutes } from './bulk-routes';
-import { eventRoutes } from './event-routes';
+import { eventRoutes, type IncomingEvents } from './event-routes';
 import { secretRoutes } from './secret-routes';
 import { definitionTagRoutes, eventHandlerTagRoutes } from './tag-routes';
 import type { SecretService } from '../services/secret-service';
@@ -47,6 +47,8 @@ export interface ApiDeps {
   version: string;
   /** Workflow schedules (the scheduler routes answer 501 without them). */
   schedules?: ScheduleService;
+  /** The event-handler processor, for events posted to the API (answers 501 without it). */
+  incomingEvents?: IncomingEvents;
   /** The token and application routes, where access control is wired. */
   access?: { routes: AuthRoutesDeps };
   /** JSON schemas (/api/schema). */

@@ -9,6 +9,9 @@ import { range, requiredText, type RouteTable } from './route-table';
 // /api/scheduler: workflow schedules as Orkes Conductor's SchedulerResource serves them (the JS SDK's
 // SchedulerClient). Per-schedule pause and resume answer both PUT (Conductor OSS) and GET (Orkes).
 
+// Conductor's SchedulerResource answers at most this many next run times.
+const MAX_NEXT_SCHEDULES = 5;
+
 const TagsSchema = z.array(ScheduleTagSchema);
 
 /** `key:value` tag filters of GET /schedules/tags (one parameter, comma-separated, or repeated). */
@@ -87,14 +90,15 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
   r.get(
     '/nextFewSchedules',
     {
-      summary: 'The next run times of a cron expression (default 3, at most 5)',
-      query: { cronExpression: requiredText, zoneId: 'string', scheduleStartTime: range(0), scheduleEndTime: range(0), limit: range(1, 5) },
+      summary: 'The next run times of a cron expression (default 5; a larger limit answers 5, as Conductor does)',
+      query: { cronExpression: requiredText, zoneId: 'string', scheduleStartTime: range(0), scheduleEndTime: range(0), limit: range(1) },
       res: { inline: z.array(z.number()) },
     },
     async (req, res) => {
       const cron = strParam(req, 'cronExpression');
       if (!cron) throw new ApiError(400, "Query parameter 'cronExpression' is required", [{ path: 'cronExpression', message: 'required' }]);
-      const limit = intParam(req, 'limit', 3, 1, 5)!;
+      // Conductor caps the list at 5 rather than refusing a larger limit.
+      const limit = Math.min(intParam(req, 'limit', MAX_NEXT_SCHEDULES, 1)!, MAX_NEXT_SCHEDULES);
       res.json(svc().nextFew(cron, strParam(req, 'zoneId') || undefined, intParam(req, 'scheduleStartTime', undefined, 0) || undefined, intParam(req, 'scheduleEndTime', undefined, 0) || undefined, limit));
     },
   );

@@ -43,7 +43,10 @@ rule('POST', taskDefs(''), 'definitions:write');
 rule('PUT', taskDefs(''), 'definitions:write');
 rule('DELETE', taskDefs('/{name}'), 'definitions:write');
 rule('GET', ['/api/event', '/api/event/execution', '/api/event/execution/{name}', '/api/event/message', '/api/event/message/{event}', '/api/event/{event}'], 'definitions:read');
+rule('GET', '/api/event/handler/{name}', 'definitions:read');
 rule('POST', '/api/event', 'definitions:write');
+// An incoming event may start workflows and complete tasks through its handlers: what publishing to the bus lets a caller do.
+rule('POST', '/api/event/handleIncomingEvent', 'executions:start');
 rule('PUT', '/api/event', 'definitions:write');
 rule('DELETE', '/api/event/{name}', 'definitions:write');
 rule('GET', ['/api/schema', '/api/schema/{name}', '/api/schema/{name}/{version}'], 'definitions:read');

@@ -123,5 +123,6 @@ export function adhocTaskDef(name: string, workerTask: boolean): TaskDef {
 
 /** The effective definition of a task: inline definition first, then registered, then ad hoc. */
 export function effectiveTaskDef(wt: WorkflowTask, taskDefName: string, env: Pick<EngineEnv, 'taskDef'>, workerTask: boolean): TaskDef {
-  return (wt.taskDefinition as TaskDef | undefined) ?? env.taskDef(taskDefName) ?? adhocTaskDef(taskDefName, workerTask);
+  if (wt.taskDefinition) return { ...wt.taskDefinition, name: wt.taskDefinition.name || taskDefName } as TaskDef;
+  return env.taskDef(taskDefName) ?? adhocTaskDef(taskDefName, workerTask);
 }

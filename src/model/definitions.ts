@@ -72,8 +72,14 @@ const taskDefFields = {
 
 // Conductor binds a workflow task's embedded `taskDefinition` without validating it (WorkflowTask
 // holds it without @Valid): it keeps the field types but not the rules of a registered definition
-// below (responseTimeoutSeconds against timeoutSeconds; responseTimeoutSeconds 0 means none).
-export const EmbeddedTaskDefSchema = z.looseObject({ ...taskDefFields, responseTimeoutSeconds: int.min(0).default(3600) });
+// below (responseTimeoutSeconds against timeoutSeconds; responseTimeoutSeconds 0 means none), and its
+// name may be absent: the task's own name stands for it (effectiveTaskDef).
+export const EmbeddedTaskDefSchema = z.looseObject({
+  ...taskDefFields,
+  name: z.string().max(MAX_NAME_LENGTH, `TaskDef name must be at most ${MAX_NAME_LENGTH} characters`).nullish(),
+  responseTimeoutSeconds: int.min(0).default(3600),
+});
+export type EmbeddedTaskDef = z.infer<typeof EmbeddedTaskDefSchema>;
 
 export const TaskDefSchema = z
   .looseObject(taskDefFields)
@@ -103,7 +109,7 @@ export interface WorkflowTask {
   startDelay?: number;
   asyncComplete?: boolean;
   retryCount?: number | null;
-  taskDefinition?: TaskDef | null;
+  taskDefinition?: EmbeddedTaskDef | null;
   // control flow
   dynamicTaskNameParam?: string;
   caseValueParam?: string;

@@ -20,6 +20,20 @@ test("a workflow task's embedded taskDefinition is registered without a register
   await api.waitForStatus(id, 'COMPLETED');
 });
 
+test("an embedded taskDefinition without a name is accepted and takes its task's name", async () => {
+  const name = api.uniq('embedded_noname');
+  const type = api.uniq('embedded_noname_t');
+  const reg = await api.call('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: type, taskReferenceName: 'a', taskDefinition: { retryCount: 0, responseTimeoutSeconds: 30 } }] });
+  expect(reg.status).toBe(200);
+  const id = await api.start(name);
+  const task = await api.pollOne(type);
+  expect(task.taskDefName).toBe(type);
+  expect(task.responseTimeoutSeconds).toBe(30);
+  await api.complete(task, {}, { status: 'FAILED' });
+  // retryCount 0 from the embedded definition: no retry, the workflow fails.
+  await api.waitForStatus(id, 'FAILED');
+});
+
 test('INLINE scripts call Java List and Map methods on $, and ${CPEWF_TASK_ID} names a retried attempt', async () => {
   const name = api.uniq('inline_java');
   const type = api.uniq('inline_java_t');

@@ -117,11 +117,13 @@ describe('schedule definitions', () => {
 });
 
 describe('next run times', () => {
-  it('lists the next slots (default 3) inside the window', async () => {
+  const noonsFrom = (day: number, n: number): number[] => Array.from({ length: n }, (_, i) => Date.UTC(2030, 0, day + i, 12));
+
+  it('lists the next slots (default 5, as Conductor) inside the window', async () => {
     const start = Date.UTC(2030, 0, 1);
     const r = await api('GET', `/api/scheduler/nextFewSchedules?cronExpression=${encodeURIComponent('0 0 12 * * ?')}&scheduleStartTime=${start}`);
     expect(r.status).toBe(200);
-    expect(r.body).toEqual([Date.UTC(2030, 0, 1, 12), Date.UTC(2030, 0, 2, 12), Date.UTC(2030, 0, 3, 12)]);
+    expect(r.body).toEqual(noonsFrom(1, 5));
     const bounded = await api('GET', `/api/scheduler/nextFewSchedules?cronExpression=${encodeURIComponent('0 0 12 * * ?')}&scheduleStartTime=${start}&scheduleEndTime=${Date.UTC(2030, 0, 2, 13)}&limit=5`);
     expect(bounded.body).toEqual([Date.UTC(2030, 0, 1, 12), Date.UTC(2030, 0, 2, 12)]);
   });
@@ -129,12 +131,18 @@ describe('next run times', () => {
   it.each([
     ['no cron', ''],
     ['a bad cron', `?cronExpression=${encodeURIComponent('0 0 99 * * *')}`],
-    ['a limit above 5', `?cronExpression=${encodeURIComponent('0 * * * * *')}&limit=6`],
+    ['a limit below 1', `?cronExpression=${encodeURIComponent('0 * * * * *')}&limit=0`],
     ['a limit that is no number', `?cronExpression=${encodeURIComponent('0 * * * * *')}&limit=x`],
   ])('refuses %s with a 400', async (_what, query) => {
     const r = await api('GET', `/api/scheduler/nextFewSchedules${query}`);
     expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ status: 400 });
+  });
+
+  it('answers at most 5 slots for a larger limit, as Conductor does, instead of refusing it', async () => {
+    const r = await api('GET', `/api/scheduler/nextFewSchedules?cronExpression=${encodeURIComponent('0 0 12 * * ?')}&scheduleStartTime=${Date.UTC(2030, 0, 1)}&limit=10`);
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual(noonsFrom(1, 5));
   });
 });
 

@@ -14,7 +14,7 @@ import { isQueuedType } from '../tasks/registry';
 // or one the workflow waits on (SCHEDULED or IN_PROGRESS), which Conductor refuses and the interface asks for.
 
 /** System tasks that wait for something outside the turn and can be given up on; control flow (forks, joins, loops, switches) cannot. */
-const SKIPPABLE_SYSTEM_WAITS = new Set(['WAIT', 'HUMAN', 'EVENT', 'SUB_WORKFLOW']);
+const SKIPPABLE_SYSTEM_WAITS = new Set(['WAIT', 'HUMAN', 'YIELD', 'EVENT', 'SUB_WORKFLOW']);
 
 type Payload = Record<string, unknown> | null | undefined;
 

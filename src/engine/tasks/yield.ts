@@ -1,10 +1,9 @@
-import { mapWorkerTask } from './simple';
 import type { TaskType } from './task-type';
 
-// YIELD: a worker task (it needs a task definition) at which an execution waits for a signal.
+// YIELD (Orkes' operator): no task definition and no worker; it waits IN_PROGRESS until a signal ends it.
 export const yieldTask: TaskType = {
   types: ['YIELD'],
-  kind: 'worker',
+  kind: 'system',
   blocking: true,
-  map: mapWorkerTask,
+  start: () => ({ wait: true }),
 };

@@ -48,6 +48,8 @@ describe('the route permission table', () => {
       ['DELETE', '/api/metadata/workflowdef/w/1', 'definitions:write'],
       ['POST', '/api/metadata/workflowdef/validate', 'definitions:read'],
       ['GET', '/api/metadata/taskdefs/t', 'definitions:read'],
+      ['GET', '/api/event/handler/h', 'definitions:read'],
+      ['POST', '/api/event/handleIncomingEvent', 'executions:start'],
       ['GET', '/api/admin/config', 'admin'],
       ['POST', '/api/tasks/queue/requeue/t', 'admin'],
       ['POST', '/api/applications/a/accessKeys', 'admin'],

@@ -13,7 +13,7 @@ import { Run, simple, sys, useTestEnv, workflowDef } from './engine-harness';
 
 // The task-type registry: what each type is, as the decider and the services (signal, test runs) ask it.
 
-const SYSTEM = ['SWITCH', 'DECISION', 'FORK_JOIN', 'FORK_JOIN_DYNAMIC', 'FORK', 'JOIN', 'EXCLUSIVE_JOIN', 'DO_WHILE', 'SET_VARIABLE', 'INLINE', 'LAMBDA', 'JSON_JQ_TRANSFORM', 'NOOP', 'TERMINATE', 'EVENT', 'START_WORKFLOW', 'SUB_WORKFLOW', 'WAIT', 'HUMAN'];
+const SYSTEM = ['SWITCH', 'DECISION', 'FORK_JOIN', 'FORK_JOIN_DYNAMIC', 'FORK', 'JOIN', 'EXCLUSIVE_JOIN', 'DO_WHILE', 'SET_VARIABLE', 'INLINE', 'LAMBDA', 'JSON_JQ_TRANSFORM', 'NOOP', 'TERMINATE', 'EVENT', 'START_WORKFLOW', 'SUB_WORKFLOW', 'WAIT', 'HUMAN', 'YIELD'];
 
 describe('kinds', () => {
   it.each(SYSTEM)('%s is run by the decider: no queue, no worker', (type) => {
@@ -27,7 +27,7 @@ describe('kinds', () => {
     expect(isWorkerType('HTTP')).toBe(false);
   });
 
-  it.each(['SIMPLE', 'DYNAMIC', 'YIELD', 'USER_DEFINED', 'my_task', 'encode'])('%s is a worker task, taken from a queue', (type) => {
+  it.each(['SIMPLE', 'DYNAMIC', 'USER_DEFINED', 'my_task', 'encode'])('%s is a worker task, taken from a queue', (type) => {
     expect(isWorkerType(type)).toBe(true);
     expect(isQueuedType(type)).toBe(true);
   });
@@ -47,11 +47,11 @@ describe('flags', () => {
   });
 
   it('an execution blocks (for execute and signal) at WAIT, HUMAN and YIELD', () => {
-    expect([...SYSTEM, 'HTTP', 'SIMPLE', 'YIELD', 'custom'].filter(isBlockingType).sort()).toEqual(['HUMAN', 'WAIT', 'YIELD']);
+    expect([...SYSTEM, 'HTTP', 'SIMPLE', 'custom'].filter(isBlockingType).sort()).toEqual(['HUMAN', 'WAIT', 'YIELD']);
   });
 
   it('the decider finishes every system task by itself except those that wait for the outside (a test run mocks those)', () => {
-    expect(SYSTEM.filter((t) => !isSelfCompletingType(t)).sort()).toEqual(['HUMAN', 'SUB_WORKFLOW', 'WAIT']);
+    expect(SYSTEM.filter((t) => !isSelfCompletingType(t)).sort()).toEqual(['HUMAN', 'SUB_WORKFLOW', 'WAIT', 'YIELD']);
     expect(isSelfCompletingType('HTTP')).toBe(false);
     expect(isSelfCompletingType('SIMPLE')).toBe(false);
   });
