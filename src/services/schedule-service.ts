@@ -13,16 +13,37 @@ export type ScheduleView = WorkflowSchedule & { nextRunTime?: number };
 const SEARCH_FIELDS = { scheduleName: 'scheduleName', workflowName: 'workflowName', state: 'state', executionId: 'executionId', workflowId: 'workflowId' } as const;
 
 /** `scheduleName="a" AND state IN (FAILED)` -> the fields of an executions query; 400 for what it cannot read. */
+/**
+ * `name = value` or `name IN (a, b)`: the field name and the raw values. Read by hand, one scan: a single
+ * regex for both forms backtracks over every split of a long run of spaces between the name and what follows.
+ */
+function clauseParts(clause: string): [string, string[]] {
+  const invalid = (): ApiError => badRequest(`Invalid query clause: ${clause}`);
+  const name = /^\w+/.exec(clause)?.[0];
+  if (!name) throw invalid();
+  const rest = clause.slice(name.length);
+  const operator = rest.trimStart();
+  if (operator.startsWith('=')) {
+    const value = operator.slice(1).trimStart();
+    if (value === '') throw invalid();
+    return [name, [value]];
+  }
+  const list = /^IN\s*\(/i.exec(operator);
+  if (!list || operator === rest || !operator.endsWith(')')) throw invalid();
+  const inner = operator.slice(list[0].length, -1);
+  if (inner === '') throw invalid();
+  return [name, inner.split(',')];
+}
+
 export function parseExecutionQuery(query: string | undefined): Pick<ScheduleExecutionQuery, 'scheduleName' | 'workflowName' | 'state' | 'text'> {
   const out: Pick<ScheduleExecutionQuery, 'scheduleName' | 'workflowName' | 'state' | 'text'> = {};
   if (!query || query.trim() === '' || query.trim() === '*') return out;
   // `\s+AND\s+` and a lazy value before `\s*$` backtrack quadratically over long runs of spaces; these forms are linear.
   for (const clause of query.split(/(?<=\s)AND(?=\s)/i).map((c) => c.trim())) {
-    const m = /^(\w+)\s*(?:=\s*(.+)|\s+IN\s*\((.+)\))$/i.exec(clause);
-    if (!m) throw badRequest(`Invalid query clause: ${clause}`);
-    const values = (m[2] !== undefined ? [m[2]] : m[3]!.split(',')).map((v) => v.trim().replace(/^(['"])(.*)\1$/, '$2'));
+    const [name, raw] = clauseParts(clause);
+    const values = raw.map((v) => v.trim().replace(/^(['"])(.*)\1$/, '$2'));
     if (values.length !== 1) throw badRequest(`Only one value is supported in: ${clause}`);
-    const field = SEARCH_FIELDS[m[1] as keyof typeof SEARCH_FIELDS];
+    const field = SEARCH_FIELDS[name as keyof typeof SEARCH_FIELDS];
     const v = values[0]!;
     if (field === 'scheduleName') out.scheduleName = v;
     else if (field === 'workflowName') out.workflowName = v;
@@ -30,7 +51,7 @@ export function parseExecutionQuery(query: string | undefined): Pick<ScheduleExe
       if (!(SCHEDULE_EXECUTION_STATES as readonly string[]).includes(v)) throw badRequest(`Invalid state: ${v}`);
       out.state = v as ScheduleExecution['state'];
     } else if (field === 'workflowId' || field === 'executionId') out.text = v;
-    else throw badRequest(`Unknown field in query: ${m[1]}`);
+    else throw badRequest(`Unknown field in query: ${name}`);
   }
   return out;
 }

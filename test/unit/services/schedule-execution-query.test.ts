@@ -10,6 +10,9 @@ describe('parseExecutionQuery', () => {
     expect(parseExecutionQuery('*')).toEqual({});
     expect(() => parseExecutionQuery('color=red')).toThrow(ApiError);
     expect(() => parseExecutionQuery('scheduleName')).toThrow('Invalid query clause: scheduleName');
+    for (const bad of ['scheduleName=', 'state IN ()', 'stateIN (FAILED)', 'state IN (FAILED', '=x'])
+      expect(() => parseExecutionQuery(bad)).toThrow(`Invalid query clause: ${bad}`);
+    expect(() => parseExecutionQuery('state IN (FAILED, EXECUTED)')).toThrow('Only one value is supported');
   });
 
   it('reads a value with 200,000 spaces inside, and a query of 200,000 spaces and junk, in one pass', () => {
