@@ -48,6 +48,12 @@ export interface RealCluster {
   kill(r: RealReplica): Promise<void>;
   /** SIGTERM to both, as Kubernetes does at a rolling restart; resolves with Baton's exit code. */
   terminate(r: RealReplica): Promise<number | null>;
+  /**
+   * SIGTERM to Baton alone while its daprd keeps running (a native sidecar, or the README's recipe), SIGKILL
+   * after `graceMs` as Kubernetes would; resolves with Baton's exit code (null when it had to be killed).
+   * The sidecar is stopped afterwards.
+   */
+  terminateBatonAlone(r: RealReplica, graceMs: number): Promise<number | null>;
   /** A sidecar of another app id (a publisher or a worker with its own daprd). */
   addForeignSidecar(name: string, appId: string, appPort?: number): Promise<StartedDaprd>;
   stop(): Promise<void>;
@@ -172,6 +178,12 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
     async terminate(r) {
       r.alive = false;
       const [code] = await Promise.all([r.baton.stop(60_000), r.daprd.stop()]);
+      return code;
+    },
+    async terminateBatonAlone(r, graceMs) {
+      r.alive = false;
+      const code = await r.baton.stop(graceMs);
+      await r.daprd.stop();
       return code;
     },
     addForeignSidecar(name, appId, appPort) {
