@@ -10,23 +10,6 @@ import { useBaton } from '../support/baton';
 const baton = useBaton();
 const api = apiClient(baton.url);
 
-/** A started execution whose first task (a worker task) has been polled: its ids. */
-async function pendingTask(): Promise<{ workflowId: string; taskId: string }> {
-  const taskType = api.uniq('fuzz_task');
-  const name = api.uniq('fuzz_flow');
-  await api.registerTaskDefs([{ name: taskType, retryCount: 0 }]);
-  await api.register({ name, tasks: [{ name: taskType, taskReferenceName: 'work', type: 'SIMPLE' }] });
-  const workflowId = await api.start(name);
-  const polled = await api.call('GET', `/api/tasks/poll/${taskType}?workerid=w1`);
-  expect(polled.status).toBe(200);
-  return { workflowId, taskId: polled.body.taskId };
-}
-
-const logLines = async (taskId: string): Promise<string[]> => {
-  const r = await api.call('GET', `/api/tasks/${taskId}/log`);
-  return r.status === 204 ? [] : r.body.map((l: { log: string }) => l.log);
-};
-
 describe('a refused task update stores no log lines', () => {
   // application/json goes through the hot path; application/vnd.baton+json through express: both answer through worker-calls.
   test.each([
@@ -34,21 +17,21 @@ describe('a refused task update stores no log lines', () => {
     ['POST /api/tasks, express', '/api/tasks', 'application/vnd.baton+json'],
     ['POST /api/tasks/update-v2, hot path', '/api/tasks/update-v2', 'application/json'],
   ])('%s: unknown workflow, then a payload of the right task', async (_label, path, contentType) => {
-    const { workflowId, taskId } = await pendingTask();
+    const { workflowId, taskId } = await api.polledTask('fuzz');
     const wrong = { workflowInstanceId: '588438cd-3744-4280-a89f-7de51473b524', taskId, status: 'COMPLETED', logs: [{ log: 'from a refused update' }] };
     const refused = await api.call('POST', path, undefined, { raw: JSON.stringify(wrong), contentType });
     expect(refused.status).toBe(404);
-    expect(await logLines(taskId)).toEqual([]);
+    expect(await api.taskLogLines(taskId)).toEqual([]);
 
     const right = { workflowInstanceId: workflowId, taskId, status: 'COMPLETED', logs: [{ log: 'from the applied update' }] };
     const applied = await api.call('POST', path, undefined, { raw: JSON.stringify(right), contentType });
     expect([200, 204]).toContain(applied.status);
-    expect(await logLines(taskId)).toEqual(['from the applied update']);
+    expect(await api.taskLogLines(taskId)).toEqual(['from the applied update']);
 
     // The task has ended: a second result is ignored (200, as in Conductor), and so are its log lines.
     const again = await api.call('POST', path, undefined, { raw: JSON.stringify({ ...right, logs: [{ log: 'after the end' }] }), contentType });
     expect([200, 204]).toContain(again.status);
-    expect(await logLines(taskId)).toEqual(['from the applied update']);
+    expect(await api.taskLogLines(taskId)).toEqual(['from the applied update']);
   });
 });
 

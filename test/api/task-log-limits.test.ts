@@ -8,54 +8,37 @@ import { useBaton } from '../support/baton';
 const baton = useBaton({ BATON_TASK_LOG_MAX_LINE_BYTES: '1024', BATON_TASK_LOG_MAX_LINES: '5' });
 const api = apiClient(baton.url);
 
-/** A started execution whose first task (a worker task) has been polled: its ids. */
-async function pendingTask(): Promise<{ workflowId: string; taskId: string }> {
-  const taskType = api.uniq('log_task');
-  const name = api.uniq('log_flow');
-  await api.registerTaskDefs([{ name: taskType, retryCount: 0 }]);
-  await api.register({ name, tasks: [{ name: taskType, taskReferenceName: 'work', type: 'SIMPLE' }] });
-  const workflowId = await api.start(name);
-  const polled = await api.call('GET', `/api/tasks/poll/${taskType}?workerid=w1`);
-  expect(polled.status).toBe(200);
-  return { workflowId, taskId: polled.body.taskId };
-}
-
-const logLines = async (taskId: string): Promise<string[]> => {
-  const r = await api.call('GET', `/api/tasks/${taskId}/log`);
-  return r.status === 204 ? [] : r.body.map((l: { log: string }) => l.log);
-};
-
 const postLine = (taskId: string, line: string) => api.call('POST', `/api/tasks/${taskId}/log`, undefined, { raw: line, contentType: 'text/plain' });
 
 test('a line over BATON_TASK_LOG_MAX_LINE_BYTES is a 413 naming the limit, and nothing is stored', async () => {
-  const { taskId } = await pendingTask();
+  const { taskId } = await api.polledTask('log');
   const r = await postLine(taskId, 'x'.repeat(1025));
   expect(r.status).toBe(413);
   expect(r.body).toMatchObject({ status: 413, message: 'Log line is 1025 bytes, over the limit of 1024 bytes (BATON_TASK_LOG_MAX_LINE_BYTES)' });
   // Bytes, not characters: 342 three-byte characters are 1,026 bytes.
   expect((await postLine(taskId, '€'.repeat(342))).status).toBe(413);
-  expect(await logLines(taskId)).toEqual([]);
+  expect(await api.taskLogLines(taskId)).toEqual([]);
   expect((await postLine(taskId, 'x'.repeat(1024))).status).toBe(200);
-  expect(await logLines(taskId)).toEqual(['x'.repeat(1024)]);
+  expect(await api.taskLogLines(taskId)).toEqual(['x'.repeat(1024)]);
 });
 
 test('a task keeps at most BATON_TASK_LOG_MAX_LINES lines, the first ones; one more is a 409 and changes nothing', async () => {
-  const { taskId } = await pendingTask();
+  const { taskId } = await api.polledTask('log');
   for (let i = 0; i < 5; i++) expect((await postLine(taskId, `line ${i}`)).status).toBe(200);
   const r = await postLine(taskId, 'line 5');
   expect(r.status).toBe(409);
   expect(r.body).toMatchObject({ status: 409, message: `Task ${taskId} already has 5 log lines, the most one task keeps (BATON_TASK_LOG_MAX_LINES)` });
-  expect(await logLines(taskId)).toEqual(['line 0', 'line 1', 'line 2', 'line 3', 'line 4']);
+  expect(await api.taskLogLines(taskId)).toEqual(['line 0', 'line 1', 'line 2', 'line 3', 'line 4']);
 });
 
 test("a worker's update is applied even past the limits: its lines fill the task's log up to the limit, a long one cut", async () => {
-  const { workflowId, taskId } = await pendingTask();
+  const { workflowId, taskId } = await api.polledTask('log');
   expect((await postLine(taskId, 'from the log route')).status).toBe(200);
   const logs = [{ log: 'y'.repeat(5000) }, ...Array.from({ length: 8 }, (_, i) => ({ log: `update ${i}` }))];
   const r = await api.call('POST', '/api/tasks', { workflowInstanceId: workflowId, taskId, status: 'COMPLETED', logs });
   expect(r.status).toBe(200);
   await api.waitForStatus(workflowId, 'COMPLETED');
-  const lines = await logLines(taskId);
+  const lines = await api.taskLogLines(taskId);
   expect(lines).toHaveLength(5);
   expect(lines[0]).toBe('from the log route');
   expect(Buffer.byteLength(lines[1]!, 'utf8')).toBeLessThanOrEqual(1024);

@@ -75,6 +75,10 @@ export interface ApiClient {
   registerTaskDefs(defs: Json[]): Promise<void>;
   /** Starts an execution of `name`; answers its id. */
   start(name: string, input?: Json, extra?: Json): Promise<string>;
+  /** A new one-task execution (a SIMPLE task, no retries) whose task a worker has polled: their ids. */
+  polledTask(prefix: string): Promise<{ workflowId: string; taskId: string }>;
+  /** The task's log lines, oldest first (none: []). */
+  taskLogLines(taskId: string): Promise<string[]>;
   /** The execution, with its tasks unless `includeTasks` is false. */
   workflow(id: string, includeTasks?: boolean): Promise<WorkflowView>;
   /** Waits (bounded) until the execution is in `status` (or one of them); answers it with its tasks. */
@@ -134,6 +138,20 @@ export function apiClient(target: string | { url: string } | (() => string), opt
       const r = await send<string>('POST', '/api/workflow', { name, input, ...extra });
       expectStatus(r, 200, `start ${name}`);
       return r.text;
+    },
+    async polledTask(prefix) {
+      const taskType = uniqueName(`${prefix}_task`);
+      const name = uniqueName(`${prefix}_flow`);
+      await this.registerTaskDefs([{ name: taskType, retryCount: 0 }]);
+      await this.register({ name, tasks: [{ name: taskType, taskReferenceName: 'work', type: 'SIMPLE' }] });
+      const workflowId = await this.start(name);
+      const polled = await send<{ taskId: string }>('GET', `/api/tasks/poll/${taskType}?workerid=w1`);
+      expectStatus(polled, 200, `poll ${taskType}`);
+      return { workflowId, taskId: polled.body.taskId };
+    },
+    async taskLogLines(taskId) {
+      const r = await send<Array<{ log: string }>>('GET', `/api/tasks/${taskId}/log`);
+      return r.status === 204 ? [] : r.body.map((l) => l.log);
     },
     workflow,
     waitForStatus(id, status, limitMs) {
