@@ -27,8 +27,9 @@ if [[ -f "$RUN_DIR/redis.env" ]]; then set -a; source "$RUN_DIR/redis.env"; set 
 REDIS_BIN="${BATON_REDIS_SERVER_BIN:-redis-server}"
 command -v "$REDIS_BIN" >/dev/null || die "redis-server is missing (Debian: apt-get install redis-server)"
 
-log "building the server (incremental) and, when its inputs changed, the console"
-(cd "$ROOT" && npm run build:server --silent && node scripts/build/build-ui.js --if-changed)
+# The server only: the console (npm run build) is served when it was built, and is not needed to try the profile.
+log "building the server (incremental)"
+(cd "$ROOT" && npm run build:server --silent)
 
 mkdir -p "$STATE/pids" "$STATE/logs"
 # Anything that fails from here on is undone, processes and data.
