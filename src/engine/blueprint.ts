@@ -1,4 +1,5 @@
 import type { WorkflowDef, WorkflowTask } from '../model/definitions';
+import { TaskTypeName } from './tasks/names';
 
 // Where each task reference sits in a definition tree, so the decider can find "what comes next"
 // without re-walking the tree (Conductor's WorkflowDef.getNextTask, precomputed).
@@ -52,7 +53,7 @@ export class Blueprint {
     const loc = this.byRef.get(joinRef);
     if (!loc || loc.index === 0) return undefined;
     const prev = loc.list[loc.index - 1]!;
-    return prev.type === 'FORK_JOIN' || prev.type === 'FORK_JOIN_DYNAMIC' ? prev : undefined;
+    return prev.type === TaskTypeName.FORK_JOIN || prev.type === TaskTypeName.FORK_JOIN_DYNAMIC ? prev : undefined;
   }
 }
 

@@ -59,7 +59,7 @@ export function decide(turn: Turn): void {
       t.executed = true;
       turn.log.touch(t);
       progressed = true;
-      if (t.taskType === 'TERMINATE') continue; // ended the workflow already
+      if (taskTypeOf(t).endsWorkflow) continue; // ended the workflow already
       scheduleNext(turn, t);
     }
     if (!progressed) break;

@@ -1,17 +1,15 @@
 import type { Task } from '../model/execution';
 import type { Turn } from './state';
+import { taskTypeNamed } from './tasks/registry';
 
 // A retried asynchronous system task with a retry delay: Conductor queues the new attempt with that
 // delay for its system-task worker, so it stays SCHEDULED until the delay has passed and only then
 // starts. Baton's decider starts system tasks itself, so it holds these back here until then.
 // Conductor's synchronous system tasks (INLINE, JSON_JQ_TRANSFORM, ...) start at once, delay or not.
 
-/** The system task types Conductor runs asynchronously (from a queue) and can retry. */
-const ASYNC_SYSTEM_TYPES = new Set(['WAIT', 'SUB_WORKFLOW', 'START_WORKFLOW']);
-
 /** When a system task held back by its retry delay is due to start; undefined for any other task. */
 export function delayedStartAt(t: Task): number | undefined {
-  if (t.status !== 'SCHEDULED' || !t.retriedTaskId || t.callbackAfterSeconds <= 0 || !ASYNC_SYSTEM_TYPES.has(t.taskType)) return undefined;
+  if (t.status !== 'SCHEDULED' || !t.retriedTaskId || t.callbackAfterSeconds <= 0 || !taskTypeNamed(t.taskType).startsAfterRetryDelay) return undefined;
   return t.scheduledTime + t.callbackAfterSeconds * 1000;
 }
 

@@ -5,6 +5,7 @@ import { resolveInput } from './context';
 import { ExpressionLimitError } from './jsonpath-budget';
 import { jsonSize, workflowPayloadProblem } from './payload-size';
 import type { Turn } from './state';
+import { taskTypeOf } from './tasks/registry';
 import { markTerminal, truncate } from './task-status';
 
 // Ending a workflow: its open tasks are canceled, its output resolved, and the parent, listeners and
@@ -23,9 +24,7 @@ function cancelPending(turn: Turn, reason: string): void {
   for (const t of turn.state.tasks) {
     if (isTerminalTask(t.status)) continue;
     markTerminal(turn, t, 'CANCELED');
-    if (t.taskType === 'SUB_WORKFLOW' && t.subWorkflowId) {
-      turn.log.emit({ kind: 'terminateWorkflow', workflowId: t.subWorkflowId, reason });
-    }
+    taskTypeOf(t).cancel?.(turn, t, reason);
   }
 }
 

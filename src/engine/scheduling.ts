@@ -9,7 +9,7 @@ import type { Turn } from './state';
 import { addTask, failIfInputTooLarge, makeTask, tooManyTasks } from './task-factory';
 import { latestWithRuntimeRef } from './task-lookup';
 import { finishSystemTask, startWaiting, truncate } from './task-status';
-import { taskTypeNamed, taskTypeOf } from './tasks/registry';
+import { taskTypeNamed, taskTypeNameOf, taskTypeOf } from './tasks/registry';
 import { refSuffix, type TaskOutcome } from './tasks/task-type';
 
 // Scheduling: a workflow task becomes a task in its scope, a system task starts at once, and what a
@@ -117,7 +117,7 @@ function resolvingInput<T>(turn: Turn, wt: WorkflowTask, suffix: string, iterati
 
 /** Records a task that cannot be scheduled and fails the workflow, as Conductor's TerminateWorkflowException does. */
 function failInvalidTask(turn: Turn, wt: WorkflowTask, suffix: string, iteration: number, reason: string, input?: Record<string, unknown>): void {
-  const t = makeTask(turn, wt, { suffix, iteration, input: input ?? {}, taskType: wt.type === 'SIMPLE' ? wt.name : wt.type, taskDefName: wt.name, status: 'FAILED_WITH_TERMINAL_ERROR' });
+  const t = makeTask(turn, wt, { suffix, iteration, input: input ?? {}, taskType: taskTypeNameOf(wt), taskDefName: wt.name, status: 'FAILED_WITH_TERMINAL_ERROR' });
   if (taskPayloadProblem(t, 'input', jsonSize(t.inputData), turn.env.taskPayloadMaxBytes)) t.inputData = {};
   t.reasonForIncompletion = truncate(reason);
   t.endTime = turn.env.now;

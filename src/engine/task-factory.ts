@@ -7,7 +7,7 @@ import { jsonSize, taskPayloadProblem } from './payload-size';
 import { enqueueEffect } from './queue-effects';
 import { effectiveTaskDef, type ExecutionState, type Turn } from './state';
 import { noteTaskStatus, truncate } from './task-status';
-import { isQueuedType, isWorkerType, QUEUED_SYSTEM_RESPONSE_TIMEOUT_SECONDS, taskTypeNamed } from './tasks/registry';
+import { isQueuedType, isWorkerType, QUEUED_SYSTEM_RESPONSE_TIMEOUT_SECONDS, taskTypeNamed, taskTypeNameOf } from './tasks/registry';
 
 // Building a task from its workflow task (Conductor's TaskMapper's common part) and adding it to the execution.
 
@@ -52,8 +52,8 @@ export function taskDefOf(turn: Turn, t: Task): TaskDef {
 export function makeTask(turn: Turn, wt: WorkflowTask, o: NewTaskOptions): Task {
   const { state, env } = turn;
   const wf = state.workflow;
-  const taskType = o.taskType ?? (wt.type === 'FORK_JOIN' || wt.type === 'FORK_JOIN_DYNAMIC' ? 'FORK' : wt.type === 'SIMPLE' ? wt.name : wt.type);
-  const taskDefName = o.taskDefName ?? (wt.type === 'SIMPLE' || isWorkerType(wt.type) ? wt.name : wt.type === 'DYNAMIC' ? taskType : wt.name);
+  const taskType = o.taskType ?? taskTypeNameOf(wt);
+  const taskDefName = o.taskDefName ?? wt.name;
   const worker = isWorkerType(taskType);
   const def = effectiveTaskDef(wt, taskDefName, env, worker);
   const taskId = o.taskId ?? env.newId();

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TaskTypeName } from '../engine/tasks/names';
 import { literalTimeoutIssues } from './http-request';
 import { RetryLogic, TimeoutPolicy, WorkflowTimeoutPolicy } from './statuses';
 import { TagListSchema } from './tags';
@@ -155,7 +156,7 @@ export const WorkflowTaskSchema: z.ZodType<WorkflowTask, unknown> = z.lazy(() =>
   z.looseObject({
     name: nameSchema('WorkflowTask name', 'WorkflowTask name cannot be empty or null'),
     taskReferenceName: nameSchema('WorkflowTask taskReferenceName', 'WorkflowTask taskReferenceName name cannot be empty or null'),
-    type: z.string().min(1).default('SIMPLE'),
+    type: z.string().min(1).default(TaskTypeName.SIMPLE),
     description: z.string().optional(),
     inputParameters: jsonObject.default({}),
     optional: z.boolean().optional(),
@@ -242,59 +243,59 @@ function validateWorkflowTree(tasks: WorkflowTask[]): TreeIssue[] {
     if (seen.has(ref)) issues.push({ path: at, message: `taskReferenceName: ${ref} should be unique across tasks for a given workflowDefinition` });
     seen.add(ref);
     switch (t.type) {
-      case 'SWITCH':
+      case TaskTypeName.SWITCH:
         if (!t.evaluatorType) issues.push({ path: at, message: `evaluatorType should be set for task: ${ref}` });
         if (!t.expression) issues.push({ path: at, message: `expression should be set for task: ${ref}` });
         if (!t.decisionCases || Object.keys(t.decisionCases).length === 0)
           issues.push({ path: at, message: `decisionCases should have atleast one task for task: ${ref}` });
         break;
-      case 'DECISION':
+      case TaskTypeName.DECISION:
         if (!t.caseValueParam && !t.caseExpression)
           issues.push({ path: at, message: `caseValueParam or caseExpression field is required for task: ${ref}` });
         if (!t.decisionCases || Object.keys(t.decisionCases).length === 0)
           issues.push({ path: at, message: `decisionCases should have atleast one task for task: ${ref}` });
         break;
-      case 'DO_WHILE':
+      case TaskTypeName.DO_WHILE:
         if (!t.loopCondition) issues.push({ path: at, message: `loopCondition field is required for task: ${ref}` });
         if (!t.loopOver || t.loopOver.length === 0) issues.push({ path: at, message: `loopOver field is required for task: ${ref}` });
         break;
-      case 'DYNAMIC':
+      case TaskTypeName.DYNAMIC:
         if (!t.dynamicTaskNameParam) issues.push({ path: at, message: `dynamicTaskNameParam field is required for task: ${ref}` });
         break;
-      case 'FORK_JOIN':
+      case TaskTypeName.FORK_JOIN:
         if (!t.forkTasks || t.forkTasks.length === 0) issues.push({ path: at, message: `forkTasks should have atleast one task for task: ${ref}` });
         break;
-      case 'FORK_JOIN_DYNAMIC': {
+      case TaskTypeName.FORK_JOIN_DYNAMIC: {
         const ip = t.inputParameters ?? {};
         const simpleForm = 'forkTaskName' in ip || 'forkTaskWorkflow' in ip || 'forkTaskInputs' in ip;
         if (!simpleForm && !t.dynamicForkJoinTasksParam && !(t.dynamicForkTasksParam && t.dynamicForkTasksInputParamName))
           issues.push({ path: at, message: `dynamicForkTasksParam and dynamicForkTasksInputParamName are required for task: ${ref}` });
         break;
       }
-      case 'EVENT':
+      case TaskTypeName.EVENT:
         if (!t.sink) issues.push({ path: at, message: `sink field is required for task: ${ref}` });
         break;
-      case 'SUB_WORKFLOW':
+      case TaskTypeName.SUB_WORKFLOW:
         if (!t.subWorkflowParam) issues.push({ path: at, message: `subWorkflowParam field is required for task: ${ref}` });
         break;
-      case 'JSON_JQ_TRANSFORM':
+      case TaskTypeName.JSON_JQ_TRANSFORM:
         if (!t.inputParameters || !('queryExpression' in t.inputParameters))
           issues.push({ path: at, message: `queryExpression is required for task: ${ref}` });
         break;
-      case 'TERMINATE': {
+      case TaskTypeName.TERMINATE: {
         if (t.optional) issues.push({ path: at, message: `terminate task cannot be optional, taskName: ${t.name}` });
         const s = t.inputParameters?.terminationStatus;
         if (typeof s === 'string' && !s.includes('${') && !['COMPLETED', 'FAILED', 'TERMINATED'].includes(s))
           issues.push({ path: at, message: `terminationStatus should be one of COMPLETED, FAILED, TERMINATED for task: ${ref}` });
         break;
       }
-      case 'WAIT': {
+      case TaskTypeName.WAIT: {
         const ip = t.inputParameters ?? {};
         if (ip.duration !== undefined && ip.until !== undefined)
           issues.push({ path: at, message: `Both 'duration' and 'until' specified for task: ${ref}; only one is allowed` });
         break;
       }
-      case 'HTTP': {
+      case TaskTypeName.HTTP: {
         const ip = t.inputParameters ?? {};
         const tmpl = t.taskDefinition?.inputTemplate ?? {};
         if (!('http_request' in ip) && !('uri' in ip) && !('http_request' in tmpl))

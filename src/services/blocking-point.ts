@@ -1,7 +1,7 @@
 import type { Task, Workflow } from '../model/execution';
 import type { ReturnStrategy, SignalResponse } from '../model/signals';
 import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
-import { isBlockingType } from '../engine/tasks/registry';
+import { childWorkflowOf, isBlockingType } from '../engine/tasks/registry';
 import type { ExecutionStore } from '../store/ports';
 import type { ExecutionWaiter } from './execution-waiter';
 import { withComputed } from './workflow-service';
@@ -43,9 +43,10 @@ export async function snapshotTree(store: ExecutionStore, workflowId: string): P
         snap.blocking = { workflow: w, task: t };
         return true;
       }
-      if (t.taskType === 'SUB_WORKFLOW' && t.subWorkflowId && !seen.has(t.subWorkflowId) && depth < MAX_DEPTH) {
-        const child = await loadWorkflow(store, t.subWorkflowId);
-        if (!child) snap.watch.push(t.subWorkflowId);
+      const childId = childWorkflowOf(t);
+      if (childId && !seen.has(childId) && depth < MAX_DEPTH) {
+        const child = await loadWorkflow(store, childId);
+        if (!child) snap.watch.push(childId);
         if (child && !isTerminalWorkflow(child.status) && (await walk(child, depth + 1))) return true;
       }
     }

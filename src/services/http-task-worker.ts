@@ -1,5 +1,6 @@
 import os from 'node:os';
 import type { Logger } from 'pino';
+import { TaskTypeName } from '../engine/tasks/names';
 import { httpRequestOf } from '../model/http-request';
 import type { Task } from '../model/execution';
 import type { TaskResult } from '../model/requests';
@@ -98,7 +99,7 @@ export class HttpTaskWorker {
       }
       let polled: Task[] = [];
       try {
-        polled = await this.tasks.poll('HTTP', { workerId: this.opts.hostName, count: free, timeoutMs: 1000, signal: this.stopPolls.signal });
+        polled = await this.tasks.poll(TaskTypeName.HTTP, { workerId: this.opts.hostName, count: free, timeoutMs: 1000, signal: this.stopPolls.signal });
       } catch (e) {
         if (!this.stopped) this.log.warn({ err: e }, 'HTTP task worker poll failed');
         await new Promise((r) => setTimeout(r, 200));

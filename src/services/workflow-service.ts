@@ -1,3 +1,4 @@
+import { childWorkflowOf, taskTypeNamed } from '../engine/tasks/registry';
 import { newId } from '../ids';
 import type { WorkflowDef } from '../model/definitions';
 import { walkTasks } from '../model/definitions';
@@ -44,12 +45,12 @@ export class WorkflowService {
   private async pinSubWorkflows(def: WorkflowDef): Promise<WorkflowDef> {
     const pinnable = (p: WorkflowDef['tasks'][number]['subWorkflowParam']): p is NonNullable<typeof p> & { name: string } =>
       !!p && !p.workflowDefinition && p.version == null && !!p.name && !p.name.includes('${');
-    const unpinned = [...walkTasks(def.tasks)].filter((t) => t.type === 'SUB_WORKFLOW' && pinnable(t.subWorkflowParam));
+    const unpinned = [...walkTasks(def.tasks)].filter((t) => taskTypeNamed(t.type).followsChildWorkflow && pinnable(t.subWorkflowParam));
     if (unpinned.length === 0) return def;
     const copy = structuredClone(def);
     for (const t of walkTasks(copy.tasks)) {
       const p = t.subWorkflowParam;
-      if (t.type !== 'SUB_WORKFLOW' || !pinnable(p)) continue;
+      if (!taskTypeNamed(t.type).followsChildWorkflow || !pinnable(p)) continue;
       const child = await this.metadata.getWorkflowDef(p.name);
       if (!child) throw notFound(`No such workflow found by name: ${p.name}, version: null`);
       p.version = child.version;
@@ -197,9 +198,9 @@ export class WorkflowService {
     if (resumeSubworkflowTasks) {
       const s = await this.store.load(workflowId);
       const failed = s?.tasks.filter((t) => !t.retried && ['FAILED', 'TIMED_OUT', 'CANCELED'].includes(t.status));
-      const sub = failed?.length === 1 && failed[0]!.taskType === 'SUB_WORKFLOW' ? failed[0]! : undefined;
-      if (s && isTerminalWorkflow(s.workflow.status) && sub?.subWorkflowId && (await this.exists(sub.subWorkflowId))) {
-        return this.retry(sub.subWorkflowId, true);
+      const child = failed?.length === 1 ? childWorkflowOf(failed[0]!) : undefined;
+      if (s && isTerminalWorkflow(s.workflow.status) && child && (await this.exists(child))) {
+        return this.retry(child, true);
       }
     }
     await this.actor(workflowId).retry();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isSelfCompletingType } from '../engine/tasks/registry';
+import { childWorkflowOf, isSelfCompletingType, taskTypeOf } from '../engine/tasks/registry';
 import { ownValue } from '../lib/own-property';
 import type { Workflow } from '../model/execution';
 import type { TaskMock, WorkflowTestRequest } from '../model/workflow-test';
@@ -52,8 +52,8 @@ export class WorkflowTestRunner {
     // Tasks the decider finishes by itself need no mocked result.
     for (const t of s.tasks) {
       if (t.retried || isTerminalTask(t.status)) continue;
-      // START_WORKFLOW waits for its start, which the effect runner reports in a turn of its own.
-      if (t.taskType === 'START_WORKFLOW') {
+      // A START_WORKFLOW waits for its start, which the effect runner reports in a turn of its own.
+      if (taskTypeOf(t).endsAfterEffect) {
         watch.push(workflowId);
         continue;
       }
@@ -64,11 +64,12 @@ export class WorkflowTestRunner {
         await workflows.updateTask({ workflowInstanceId: workflowId, taskId: t.taskId, status: mock.status ?? 'COMPLETED', outputData: mock.output ?? {} });
         return { kind: 'progressed' };
       }
-      if (t.taskType !== 'SUB_WORKFLOW') continue;
+      if (!taskTypeOf(t).followsChildWorkflow) continue;
       // The child starts after the parent's turn, and the parent hears of its end after the child's.
-      const child = t.subWorkflowId ? await store.load(t.subWorkflowId) : undefined;
+      const childId = childWorkflowOf(t);
+      const child = childId ? await store.load(childId) : undefined;
       if (!child || isTerminalWorkflow(child.workflow.status)) {
-        watch.push(workflowId, ...(t.subWorkflowId ? [t.subWorkflowId] : []));
+        watch.push(workflowId, ...(childId ? [childId] : []));
         continue;
       }
       if (driven.has(child.workflow.workflowId)) continue;

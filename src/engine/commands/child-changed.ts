@@ -4,13 +4,14 @@ import { jsonSize, taskPayloadProblem } from '../payload-size';
 import type { Turn } from '../state';
 import { findTask } from '../task-lookup';
 import { markTerminal } from '../task-status';
+import { childWorkflowOf } from '../tasks/registry';
 import { reopen } from './reopen';
 
 /** A child workflow of a SUB_WORKFLOW task reached a new status. */
 export function childChanged(turn: Turn, taskId: string, child: { workflowId: string; status: WorkflowStatus; output: Record<string, unknown>; reasonForIncompletion?: string; workflowName: string; workflowVersion: number }): void {
   const t = findTask(turn.state, taskId);
   // A skipped SUB_WORKFLOW task no longer follows its child, even one retried later.
-  if (!t || t.taskType !== 'SUB_WORKFLOW' || t.subWorkflowId !== child.workflowId || t.status === 'SKIPPED') return;
+  if (!t || childWorkflowOf(t) !== child.workflowId || t.status === 'SKIPPED') return;
   if (child.status === 'RUNNING' || child.status === 'PAUSED') {
     if (isTerminalTask(t.status)) {
       // The child was retried or restarted: the parent follows it, as in Conductor.

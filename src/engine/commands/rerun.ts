@@ -6,7 +6,7 @@ import { enqueueEffect } from '../queue-effects';
 import { startTask } from '../scheduling';
 import type { Turn } from '../state';
 import { findTask, latestByRef } from '../task-lookup';
-import { isQueuedType } from '../tasks/registry';
+import { isQueuedType, taskTypeOf } from '../tasks/registry';
 import { refSuffix } from '../tasks/task-type';
 import { deleteTasks, reopen, requireTerminal } from './reopen';
 
@@ -34,7 +34,7 @@ export function rerunWorkflow(turn: Turn, args: RerunArgs): void {
   const bp = blueprintOf(wf.workflowDefinition);
   // A JOIN whose fork was scheduled before the rerun task still waits on it: keep it and reopen it below.
   const enclosingJoin = (t: Task): boolean => {
-    if (t.taskType !== 'JOIN') return false;
+    if (!taskTypeOf(t).joinsFork) return false;
     const fork = bp.forkBefore(t.workflowTask.taskReferenceName);
     const forkTask = fork && latestByRef(turn.state.tasks, fork.taskReferenceName + refSuffix(t));
     return !!forkTask && forkTask.seq < from.seq;
@@ -55,8 +55,9 @@ export function rerunWorkflow(turn: Turn, args: RerunArgs): void {
   if (args.taskInput) from.inputData = args.taskInput;
   turn.log.touch(from);
   for (const t of turn.state.tasks) {
-    const reopenable = t.status === 'CANCELED' || t.status === 'FAILED' || t.status === 'TIMED_OUT' || (t.taskType === 'JOIN' && t.seq > from.seq);
-    if (t !== from && !t.retried && reopenable && ['JOIN', 'DO_WHILE', 'EXCLUSIVE_JOIN'].includes(t.taskType)) {
+    const type = taskTypeOf(t);
+    const reopenable = t.status === 'CANCELED' || t.status === 'FAILED' || t.status === 'TIMED_OUT' || (type.joinsFork && t.seq > from.seq);
+    if (t !== from && !t.retried && reopenable && type.reopenedWithPredecessors) {
       t.status = 'IN_PROGRESS';
       t.endTime = 0;
       t.executed = false;

@@ -5,6 +5,7 @@ import { EngineError } from '../errors';
 import { scheduleRetry } from '../failures';
 import type { Turn } from '../state';
 import { taskDefOf } from '../task-factory';
+import { taskTypeOf } from '../tasks/registry';
 import { reopen } from './reopen';
 
 /** Retry the last failed tasks (Conductor's WorkflowExecutor.retry). */
@@ -20,7 +21,7 @@ export function retryWorkflow(turn: Turn): Task[] {
   reopen(turn);
   const retried: Task[] = [];
   for (const t of toRetry) {
-    if (['JOIN', 'EXCLUSIVE_JOIN', 'DO_WHILE'].includes(t.taskType)) {
+    if (taskTypeOf(t).reopenedWithPredecessors) {
       t.status = 'IN_PROGRESS';
       t.endTime = 0;
       t.executed = false;
@@ -33,7 +34,7 @@ export function retryWorkflow(turn: Turn): Task[] {
   }
   // Tasks canceled by the failure (e.g. a sibling JOIN) are reopened by the decider as it goes.
   for (const t of turn.state.tasks) {
-    if (t.status === 'CANCELED' && !t.retried && t.taskType === 'JOIN') {
+    if (t.status === 'CANCELED' && !t.retried && taskTypeOf(t).joinsFork) {
       t.status = 'IN_PROGRESS';
       t.endTime = 0;
       turn.log.touch(t);

@@ -8,13 +8,10 @@ import type { Turn } from '../state';
 import { makeTask } from '../task-factory';
 import { latestByRef, pendingTaskByRef } from '../task-lookup';
 import { markTerminal } from '../task-status';
-import { isQueuedType } from '../tasks/registry';
+import { childWorkflowOf, taskTypeOf } from '../tasks/registry';
 
 // Skipping a task by reference: one not scheduled yet (Conductor's WorkflowExecutor.skipTaskFromWorkflow),
 // or one the workflow waits on (SCHEDULED or IN_PROGRESS), which Conductor refuses and the interface asks for.
-
-/** System tasks that wait for something outside the turn and can be given up on; control flow (forks, joins, loops, switches) cannot. */
-const SKIPPABLE_SYSTEM_WAITS = new Set(['WAIT', 'HUMAN', 'YIELD', 'EVENT', 'SUB_WORKFLOW']);
 
 type Payload = Record<string, unknown> | null | undefined;
 
@@ -59,16 +56,16 @@ function skipUnscheduled(turn: Turn, ref: string, input: Payload, output: Payloa
  */
 function skipOpenTask(turn: Turn, t: Task, input: Payload, output: Payload): void {
   const wf = turn.state.workflow;
-  if (!isQueuedType(t.taskType) && !SKIPPABLE_SYSTEM_WAITS.has(t.taskType)) {
+  if (!taskTypeOf(t).skippableWhileOpen) {
     throw new EngineError('conflict', `The task ${t.referenceTaskName} of workflow ${wf.workflowId} is a ${t.taskType} task, which cannot be skipped while it runs; only worker, HTTP, WAIT, HUMAN, EVENT and SUB_WORKFLOW tasks can`);
   }
   checkOutput(t, output, turn.env.taskPayloadMaxBytes);
   if (input) t.inputData = input;
-  const child = t.taskType === 'SUB_WORKFLOW' ? t.subWorkflowId : undefined;
+  const child = childWorkflowOf(t);
   // The child's id stays in the output, so the terminated child can still be found from the parent.
   t.outputData = { ...(child ? { subWorkflowId: child } : {}), ...(output ?? {}) };
   markTerminal(turn, t, 'SKIPPED');
-  if (child) turn.log.emit({ kind: 'terminateWorkflow', workflowId: child, reason: `Parent task ${t.referenceTaskName} of workflow ${wf.workflowId} was skipped` });
+  taskTypeOf(t).cancel?.(turn, t, `Parent task ${t.referenceTaskName} of workflow ${wf.workflowId} was skipped`);
   t.executed = true;
   scheduleNext(turn, t);
   decide(turn);

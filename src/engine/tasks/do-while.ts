@@ -106,6 +106,7 @@ export const doWhileTask: TaskType = {
   kind: 'system',
   selfCompleting: true,
   builtIn: true,
+  reopenedWithPredecessors: true,
   start: startLoop,
   evaluate: evaluateLoop,
   finishScript(turn, t, request, outcome) {

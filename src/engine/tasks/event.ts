@@ -6,6 +6,7 @@ import type { TaskType } from './task-type';
 export const eventTask: TaskType = {
   types: ['EVENT'],
   kind: 'system',
+  skippableWhileOpen: true,
   selfCompleting: true,
   // Conductor's EVENT mapper adds both to the input, so they are in the published payload and the output too.
   inputAdditions: (wt) => ({ sink: wt.sink ?? null, asyncComplete: wt.asyncComplete ?? false }),

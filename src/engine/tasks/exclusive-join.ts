@@ -31,6 +31,7 @@ export const exclusiveJoinTask: TaskType = {
   kind: 'system',
   selfCompleting: true,
   builtIn: true,
+  reopenedWithPredecessors: true,
   start: () => ({ wait: true }),
   evaluate: evaluateExclusiveJoin,
 };

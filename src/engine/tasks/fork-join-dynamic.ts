@@ -69,6 +69,7 @@ export const forkJoinDynamicTask: TaskType = {
   kind: 'system',
   selfCompleting: true,
   builtIn: true,
+  taskTypeName: () => 'FORK',
   start(turn, t) {
     let branches: ReturnType<typeof branchesOf>;
     let limit: string | undefined;

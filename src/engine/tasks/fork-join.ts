@@ -7,6 +7,7 @@ export const forkJoinTask: TaskType = {
   kind: 'system',
   selfCompleting: true,
   builtIn: true,
+  taskTypeName: () => 'FORK',
   start(turn, t) {
     const wt = t.workflowTask;
     const scope = scopeOf(t);

@@ -5,5 +5,6 @@ export const humanTask: TaskType = {
   types: ['HUMAN'],
   kind: 'system',
   blocking: true,
+  skippableWhileOpen: true,
   start: () => ({ wait: true }),
 };

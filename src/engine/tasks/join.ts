@@ -53,6 +53,8 @@ export const joinTask: TaskType = {
   kind: 'system',
   selfCompleting: true,
   builtIn: true,
+  reopenedWithPredecessors: true,
+  joinsFork: true,
   // Conductor's JOIN mapper gives the task `{joinOn}` (as declared) as its input.
   map: (_turn, wt) => ({ input: { joinOn: wt.joinOn ?? [] } }),
   start: () => ({ wait: true }),

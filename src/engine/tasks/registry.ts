@@ -1,3 +1,4 @@
+import type { WorkflowTask } from '../../model/definitions';
 import type { Task } from '../../model/execution';
 import { decisionTask } from './decision';
 import { doWhileTask } from './do-while';
@@ -18,6 +19,7 @@ import { simpleTask } from './simple';
 import { startWorkflowTask } from './start-workflow';
 import { subWorkflowTask } from './sub-workflow';
 import { switchTask } from './switch';
+import { TaskTypeName } from './names';
 import type { TaskType } from './task-type';
 import { terminateTask } from './terminate';
 import { waitTask } from './wait';
@@ -58,6 +60,15 @@ const uniform = (type: TaskType): TaskType => ({
   selfCompleting: type.selfCompleting ?? false,
   builtIn: type.builtIn ?? false,
   blocking: type.blocking ?? false,
+  startsAfterRetryDelay: type.startsAfterRetryDelay ?? false,
+  skippableWhileOpen: type.skippableWhileOpen ?? type.kind !== 'system',
+  reopenedWithPredecessors: type.reopenedWithPredecessors ?? false,
+  joinsFork: type.joinsFork ?? false,
+  endsWorkflow: type.endsWorkflow ?? false,
+  endsAfterEffect: type.endsAfterEffect ?? false,
+  followsChildWorkflow: type.followsChildWorkflow ?? false,
+  taskTypeName: type.taskTypeName,
+  cancel: type.cancel,
   inputAdditions: type.inputAdditions,
   map: type.map,
   start: type.start,
@@ -74,8 +85,8 @@ for (const type of TASK_TYPES) {
     byName.set(name, entry);
   }
 }
-const fallback = byName.get('SIMPLE')!;
-const forkJoinDynamic = byName.get('FORK_JOIN_DYNAMIC')!;
+const fallback = byName.get(TaskTypeName.SIMPLE)!;
+const forkJoinDynamic = byName.get(TaskTypeName.FORK_JOIN_DYNAMIC)!;
 const namesWhere = (test: (t: TaskType) => boolean): Set<string> => new Set([...byName].filter(([, t]) => test(t)).map(([name]) => name));
 const NOT_WORKER = namesWhere((t) => t.kind !== 'worker');
 const SYSTEM = namesWhere((t) => t.kind === 'system');
@@ -87,7 +98,14 @@ const SELF_COMPLETING = namesWhere((t) => t.selfCompleting === true);
 export const taskTypeNamed = (name: string): TaskType => byName.get(name) ?? fallback;
 
 /** The module that runs a task: a FORK task is a dynamic one when its workflow task is FORK_JOIN_DYNAMIC. */
-export const taskTypeOf = (t: Task): TaskType => (t.taskType === 'FORK' && t.workflowTask.type === 'FORK_JOIN_DYNAMIC' ? forkJoinDynamic : taskTypeNamed(t.taskType));
+export const taskTypeOf = (t: Task): TaskType =>
+  t.taskType === TaskTypeName.FORK && t.workflowTask.type === TaskTypeName.FORK_JOIN_DYNAMIC ? forkJoinDynamic : taskTypeNamed(t.taskType);
+
+/** The `taskType` of a task scheduled for a workflow task (SIMPLE: the task's name; a fork: FORK). */
+export const taskTypeNameOf = (wt: WorkflowTask): string => taskTypeNamed(wt.type).taskTypeName?.(wt) ?? wt.type;
+
+/** The child workflow an open task follows, when its type runs one and it started. */
+export const childWorkflowOf = (t: Task): string | undefined => (taskTypeOf(t).followsChildWorkflow ? t.subWorkflowId || undefined : undefined);
 
 /** A task a worker takes from its queue (any name not known here is one). */
 export const isWorkerType = (name: string): boolean => !NOT_WORKER.has(name);

@@ -16,4 +16,6 @@ export const simpleTask: TaskType = {
   types: ['SIMPLE'],
   kind: 'worker',
   map: mapWorkerTask,
+  // A SIMPLE task's type is its name; a user-defined type keeps its own.
+  taskTypeName: (wt) => (wt.type === 'SIMPLE' ? wt.name : wt.type),
 };

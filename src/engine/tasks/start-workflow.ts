@@ -9,6 +9,8 @@ export const startWorkflowTask: TaskType = {
   types: ['START_WORKFLOW'],
   kind: 'system',
   selfCompleting: true,
+  startsAfterRetryDelay: true,
+  endsAfterEffect: true,
   start(turn, t) {
     const req = t.inputData.startWorkflow as Record<string, unknown> | undefined;
     if (!req || typeof req !== 'object' || typeof req.name !== 'string') {

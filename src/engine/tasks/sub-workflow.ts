@@ -28,6 +28,13 @@ function childNameAndVersion(turn: Turn, p: SubWorkflowParams, fallbackName: str
 export const subWorkflowTask: TaskType = {
   types: ['SUB_WORKFLOW'],
   kind: 'system',
+  startsAfterRetryDelay: true,
+  skippableWhileOpen: true,
+  followsChildWorkflow: true,
+  // Conductor's SubWorkflow.cancel: the child is terminated with the parent's reason.
+  cancel(turn, t, reason) {
+    if (t.subWorkflowId) turn.log.emit({ kind: 'terminateWorkflow', workflowId: t.subWorkflowId, reason });
+  },
   start(turn, t, rerun) {
     const wt = t.workflowTask;
     const wf = turn.state.workflow;

@@ -3,6 +3,7 @@ import type { Task } from '../../model/execution';
 import type { TaskStatus, WorkflowStatus } from '../../model/statuses';
 import type { ScriptCall, ScriptOutcome, ScriptRequest } from '../script-requests';
 import type { Turn } from '../state';
+import type { TaskTypeName } from './names';
 
 // One task type (Conductor's WorkflowSystemTask, with its TaskMapper's part): how its tasks run, start,
 // are re-evaluated and end by themselves. A handler reads the turn and may set its own task's fields and
@@ -51,7 +52,7 @@ export type TaskMapping =
 
 export interface TaskType {
   /** The type names (workflow task `type`, task `taskType`) this module handles. */
-  readonly types: readonly string[];
+  readonly types: readonly TaskTypeName[];
   readonly kind: TaskKind;
   /** The decider finishes its tasks without anything from outside: a test run needs no mocked result for them. */
   readonly selfCompleting?: boolean;
@@ -59,6 +60,24 @@ export interface TaskType {
   readonly builtIn?: boolean;
   /** An open task of the type is where an execution waits for a signal (execute and signal requests answer there). */
   readonly blocking?: boolean;
+  /** A retried attempt stays SCHEDULED until its retry delay has passed (Conductor runs the type asynchronously, from a queue). */
+  readonly startsAfterRetryDelay?: boolean;
+  /** An open task of the type waits for something outside the turn and can be skipped (worker and queued types always can). */
+  readonly skippableWhileOpen?: boolean;
+  /** Waits on tasks scheduled before it: a retry or rerun that reschedules them reopens it instead of retrying it. */
+  readonly reopenedWithPredecessors?: boolean;
+  /** Joins the branches of the fork before it: canceled with them, it is reopened when they run again. */
+  readonly joinsFork?: boolean;
+  /** Its task ends the workflow: nothing is scheduled after it. */
+  readonly endsWorkflow?: boolean;
+  /** Its task ends in a turn of its own, once the effect it owes has run (a test run waits for that turn). */
+  readonly endsAfterEffect?: boolean;
+  /** Runs a child workflow (`subWorkflowParam`) and follows it: its id is the task's `subWorkflowId`. */
+  readonly followsChildWorkflow?: boolean;
+  /** The `taskType` of a task scheduled for the workflow task, when it is not the workflow task's `type`. */
+  taskTypeName?(wt: WorkflowTask): string;
+  /** What canceling an open task owes besides its status (Conductor's WorkflowSystemTask.cancel), `reason` told to what it started. */
+  cancel?(turn: Turn, t: Task, reason: string): void;
   /** Entries Conductor's mapper adds to the declared input parameters before resolving them (EVENT's `sink`). */
   inputAdditions?(wt: WorkflowTask): Record<string, unknown>;
   /** Builds the task from its workflow task, when that is not the plain way; may throw ExpressionLimitError. */

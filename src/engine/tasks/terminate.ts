@@ -6,6 +6,7 @@ export const terminateTask: TaskType = {
   types: ['TERMINATE'],
   kind: 'system',
   selfCompleting: true,
+  endsWorkflow: true,
   start(_turn, t) {
     const input = t.inputData;
     const status = String(input.terminationStatus ?? '');

@@ -11,6 +11,8 @@ export const waitTask: TaskType = {
   types: ['WAIT'],
   kind: 'system',
   blocking: true,
+  startsAfterRetryDelay: true,
+  skippableWhileOpen: true,
   start(turn, t) {
     const input = t.inputData;
     try {

@@ -5,5 +5,6 @@ export const yieldTask: TaskType = {
   types: ['YIELD'],
   kind: 'system',
   blocking: true,
+  skippableWhileOpen: true,
   start: () => ({ wait: true }),
 };

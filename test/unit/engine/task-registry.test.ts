@@ -1,5 +1,8 @@
+import type { Turn } from '../../../src/engine/state';
+import type { WorkflowTask } from '../../../src/model/definitions';
 import type { Task } from '../../../src/model/execution';
 import {
+  childWorkflowOf,
   isBlockingType,
   isBuiltInType,
   isQueuedType,
@@ -7,6 +10,7 @@ import {
   isWorkerType,
   TASK_TYPES,
   taskTypeNamed,
+  taskTypeNameOf,
   taskTypeOf,
 } from '../../../src/engine/tasks/registry';
 import { Run, simple, sys, useTestEnv, workflowDef } from './engine-harness';
@@ -54,6 +58,49 @@ describe('flags', () => {
     expect(SYSTEM.filter((t) => !isSelfCompletingType(t)).sort()).toEqual(['HUMAN', 'SUB_WORKFLOW', 'WAIT', 'YIELD']);
     expect(isSelfCompletingType('HTTP')).toBe(false);
     expect(isSelfCompletingType('SIMPLE')).toBe(false);
+  });
+});
+
+describe('what callers ask of a type', () => {
+  const ALL = [...SYSTEM, 'HTTP', 'SIMPLE', 'DYNAMIC', 'custom'];
+  const where = (ask: (name: string) => unknown) => ALL.filter((n) => ask(n)).sort();
+
+  it("a retried attempt waits out its delay before it starts for the types Conductor runs from a queue (WAIT, SUB_WORKFLOW, START_WORKFLOW)", () => {
+    expect(where((n) => taskTypeNamed(n).startsAfterRetryDelay)).toEqual(['START_WORKFLOW', 'SUB_WORKFLOW', 'WAIT']);
+  });
+
+  it('an open task can be skipped when a worker or the outside ends it; control flow cannot', () => {
+    expect(where((n) => taskTypeNamed(n).skippableWhileOpen)).toEqual(['DYNAMIC', 'EVENT', 'HTTP', 'HUMAN', 'SIMPLE', 'SUB_WORKFLOW', 'WAIT', 'YIELD', 'custom']);
+  });
+
+  it('joins and loops are reopened with the tasks they wait on; only JOIN joins a fork', () => {
+    expect(where((n) => taskTypeNamed(n).reopenedWithPredecessors)).toEqual(['DO_WHILE', 'EXCLUSIVE_JOIN', 'JOIN']);
+    expect(where((n) => taskTypeNamed(n).joinsFork)).toEqual(['JOIN']);
+  });
+
+  it('TERMINATE ends the workflow, START_WORKFLOW ends after its effect, SUB_WORKFLOW follows a child', () => {
+    expect(where((n) => taskTypeNamed(n).endsWorkflow)).toEqual(['TERMINATE']);
+    expect(where((n) => taskTypeNamed(n).endsAfterEffect)).toEqual(['START_WORKFLOW']);
+    expect(where((n) => taskTypeNamed(n).followsChildWorkflow)).toEqual(['SUB_WORKFLOW']);
+    expect(childWorkflowOf({ taskType: 'SUB_WORKFLOW', subWorkflowId: 'c1', workflowTask: { type: 'SUB_WORKFLOW' } } as Task)).toBe('c1');
+    expect(childWorkflowOf({ taskType: 'SIMPLE', subWorkflowId: 'c1', workflowTask: { type: 'SIMPLE' } } as Task)).toBeUndefined();
+  });
+
+  it("a task's type: SIMPLE takes the task's name, a fork is FORK, a user-defined type keeps its own", () => {
+    const wt = (type: string) => ({ type, name: 'encode', taskReferenceName: 'r' }) as WorkflowTask;
+    expect(taskTypeNameOf(wt('SIMPLE'))).toBe('encode');
+    expect(taskTypeNameOf(wt('FORK_JOIN'))).toBe('FORK');
+    expect(taskTypeNameOf(wt('FORK_JOIN_DYNAMIC'))).toBe('FORK');
+    expect(taskTypeNameOf(wt('USER_DEFINED'))).toBe('USER_DEFINED');
+    expect(taskTypeNameOf(wt('HTTP'))).toBe('HTTP');
+  });
+
+  it('canceling a SUB_WORKFLOW terminates its child with the reason; other types owe nothing', () => {
+    const emitted: unknown[] = [];
+    const turn = { log: { emit: (e: unknown) => emitted.push(e) } } as unknown as Turn;
+    taskTypeNamed('SUB_WORKFLOW').cancel!(turn, { subWorkflowId: 'c1' } as Task, 'parent ended');
+    expect(emitted).toEqual([{ kind: 'terminateWorkflow', workflowId: 'c1', reason: 'parent ended' }]);
+    expect(where((n) => taskTypeNamed(n).cancel)).toEqual(['SUB_WORKFLOW']);
   });
 });
 
