@@ -12,7 +12,7 @@ import { checkName, listParam, parseBody, sendJson, sendText, strParam } from '.
 import { clientOf } from './client-identity';
 import { POLL_BATCH_QUERY, POLL_LIMITS, type WorkerCalls } from './worker-calls';
 import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
-import { oneOf, range, requiredText, type Handler, type RouteDoc, type RouteTable } from './route-table';
+import { oneOf, requiredText, type Handler, type RouteDoc, type RouteTable } from './route-table';
 import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
 import { requeueByType } from '../services/requeue';
 import { taskLogLine } from './task-log-body';
