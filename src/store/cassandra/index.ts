@@ -1,7 +1,7 @@
 import { Client, policies, types } from 'cassandra-driver';
 import { DEFAULT_PAYLOAD_LIMITS } from '../payload-limits';
 import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../ports';
-import { type CassandraStoreConfig, consistencyOf } from './config';
+import { type CassandraStoreConfig, consistencyOf, nativePortOf } from './config';
 import { CassandraExecutionStore } from './execution-store';
 import { CassandraMetadataStore } from './metadata-store';
 import { CassandraIdempotencyKeys } from './idempotency-keys';
@@ -36,9 +36,11 @@ export interface CassandraStores {
 /** A driver client with Baton's policies: retries and speculative executions only for requests marked idempotent (the driver's rule). */
 export function createCassandraClient(cfg: CassandraStoreConfig): Client {
   const speculativeDelayMs = cfg.speculativeDelayMs ?? 200;
+  const port = nativePortOf(cfg.contactPoints);
   return new Client({
     contactPoints: cfg.contactPoints,
     localDataCenter: cfg.localDataCenter,
+    ...(port === undefined ? {} : { protocolOptions: { port } }),
     credentials: cfg.username ? { username: cfg.username, password: cfg.password ?? '' } : undefined,
     policies: {
       retry: new policies.retry.RetryPolicy(),
