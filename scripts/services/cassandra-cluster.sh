@@ -7,6 +7,7 @@
 #   stop             stop every node this script started
 #   kill-node N      kill -9 of node N (1-3): for the fault tests
 #   start-node N     start node N again on its data and wait until it answers CQL
+#   ready            wait until every node answers CQL and sees the others up
 # Settings: BATON_CASSANDRA_CLUSTER_PORT (CQL, 9142), BATON_CASSANDRA_CLUSTER_STORAGE_PORT (7100),
 # BATON_CASSANDRA_CLUSTER_HEAP (640M per node), BATON_CASSANDRA_JAVA.
 # Records CASSANDRA_CLUSTER_CONTACT_POINTS in $BATON_RUN_DIR/cassandra-cluster.env (read by the real-engine tests).
@@ -125,5 +126,9 @@ case "${1:-}" in
     await "$n" "${BATON_CASSANDRA_START_TIMEOUT:-300}"
     log "node $n serving CQL after $((SECONDS - t)) s"
     ;;
-  *) die "usage: cassandra-cluster.sh provision|start|stop|kill-node N|start-node N" ;;
+  ready)
+    node "$here/cassandra/cluster-ready.js" "$(contact_points)" "${BATON_CASSANDRA_START_TIMEOUT:-300}" ||
+      die "the three nodes do not all see each other up"
+    ;;
+  *) die "usage: cassandra-cluster.sh provision|start|stop|kill-node N|start-node N|ready" ;;
 esac

@@ -1,35 +1,33 @@
-// cassandra-cluster.sh start: exits 0 once every node of argv[2] (host:port,host:port,...) answers a CQL query
-// and lists the others as peers, 1 after argv[3] seconds.
+// cassandra-cluster.sh: exits 0 once every node of argv[2] (host:port,host:port,...) answers CQL and, as a
+// coordinator, sees every other node up (a read at consistency ALL of a keyspace replicated to every node
+// succeeds through each of them); 1 after argv[3] seconds.
 'use strict';
-const { Client } = require('cassandra-driver');
+const { Client, types } = require('cassandra-driver');
 
 const [points, seconds = '240'] = process.argv.slice(2);
 const contactPoints = points.split(',');
 const deadline = Date.now() + Number(seconds) * 1000;
-
-async function nodeReady(contactPoint) {
-  // One node at a time: the peers it lists must be the others.
-  const client = new Client({ contactPoints: [contactPoint], localDataCenter: 'datacenter1', protocolOptions: { port: Number(contactPoint.split(':')[1]) } });
-  try {
-    const peers = await client.execute('SELECT peer FROM system.peers');
-    return peers.rows.length === contactPoints.length - 1;
-  } finally {
-    await client.shutdown().catch(() => undefined);
-  }
-}
+const port = Number(contactPoints[0].split(':')[1] || 9042);
 
 async function main() {
   let lastError;
   while (Date.now() < deadline) {
+    const client = new Client({ contactPoints, localDataCenter: 'datacenter1', protocolOptions: { port } });
     try {
-      const ready = await Promise.all(contactPoints.map(nodeReady));
-      if (ready.every(Boolean)) {
-        console.error(`[services:cassandra-cluster] ${contactPoints.length} nodes answer CQL and see each other`);
-        return 0;
-      }
-      lastError = new Error('not every node lists the others as peers yet');
+      await client.connect();
+      const rf = contactPoints.length;
+      await client.execute(`CREATE KEYSPACE IF NOT EXISTS cluster_ready WITH replication = {'class': 'SimpleStrategy', 'replication_factor': ${rf}}`);
+      await client.execute('CREATE TABLE IF NOT EXISTS cluster_ready.probe (k int PRIMARY KEY)');
+      const hosts = client.hosts.values();
+      if (hosts.length < rf) throw new Error(`the driver knows ${hosts.length} of ${rf} nodes`);
+      for (const host of hosts)
+        await client.execute('SELECT k FROM cluster_ready.probe WHERE k = 0', [], { host, consistency: types.consistencies.all, prepare: true });
+      console.error(`[services:cassandra-cluster] ${rf} nodes answer CQL and each sees the others up`);
+      return 0;
     } catch (err) {
       lastError = err;
+    } finally {
+      await client.shutdown().catch(() => undefined);
     }
     await new Promise((r) => setTimeout(r, 1000));
   }

@@ -1,4 +1,4 @@
-import { Client, policies, types } from 'cassandra-driver';
+import { Client, type ClientOptions, policies, types } from 'cassandra-driver';
 import { DEFAULT_PAYLOAD_LIMITS } from '../payload-limits';
 import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../ports';
 import { type CassandraStoreConfig, consistencyOf, nativePortOf } from './config';
@@ -33,11 +33,11 @@ export interface CassandraStores {
   close(): Promise<void>;
 }
 
-/** A driver client with Baton's policies: retries and speculative executions only for requests marked idempotent (the driver's rule). */
-export function createCassandraClient(cfg: CassandraStoreConfig): Client {
+/** The driver's options with Baton's policies: retries and speculative executions only for requests marked idempotent (the driver's rule). */
+export function clientOptions(cfg: CassandraStoreConfig): ClientOptions {
   const speculativeDelayMs = cfg.speculativeDelayMs ?? 200;
   const port = nativePortOf(cfg.contactPoints);
-  return new Client({
+  return {
     contactPoints: cfg.contactPoints,
     localDataCenter: cfg.localDataCenter,
     ...(port === undefined ? {} : { protocolOptions: { port } }),
@@ -53,8 +53,10 @@ export function createCassandraClient(cfg: CassandraStoreConfig): Client {
       consistency: consistencyOf(cfg.consistency ?? 'LOCAL_QUORUM'),
       serialConsistency: types.consistencies.localSerial,
     },
-  });
+  };
 }
+
+export const createCassandraClient = (cfg: CassandraStoreConfig): Client => new Client(clientOptions(cfg));
 
 /** Connects, applies migrations when cfg.migrate, and returns both stores over one client. */
 export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<CassandraStores> {

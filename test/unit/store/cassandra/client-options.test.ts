@@ -1,4 +1,4 @@
-import { createCassandraClient } from '../../../../src/store/cassandra';
+import { clientOptions } from '../../../../src/store/cassandra';
 import { nativePortOf } from '../../../../src/store/cassandra/config';
 
 // The driver reaches the nodes it discovers in system.peers on its one protocol port, not on the contact point's.
@@ -7,13 +7,13 @@ const base = { localDataCenter: 'datacenter1', keyspace: 'baton', migrate: false
 
 describe('the native port of the cluster', () => {
   test('a port named by every contact point is the port the driver uses for every node', () => {
-    const client = createCassandraClient({ ...base, contactPoints: ['127.0.0.1:9142', '127.0.0.2:9142'] });
-    expect(client.options.protocolOptions?.port).toBe(9142);
+    const options = clientOptions({ ...base, contactPoints: ['127.0.0.1:9142', '127.0.0.2:9142'] });
+    expect(options.protocolOptions?.port).toBe(9142);
   });
 
-  test('contact points without a port keep the driver default', () => {
-    const client = createCassandraClient({ ...base, contactPoints: ['127.0.0.1', 'cassandra-0.cassandra'] });
-    expect(client.options.protocolOptions?.port).toBe(9042);
+  test('contact points without a port, or with the default one, keep the driver default', () => {
+    const options = clientOptions({ ...base, contactPoints: ['127.0.0.1', 'cassandra-0.cassandra'] });
+    expect(options.protocolOptions?.port).toBeUndefined();
     expect(nativePortOf(['10.0.0.1', '10.0.0.2:9042'])).toBe(9042);
   });
 
