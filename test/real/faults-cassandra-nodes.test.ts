@@ -25,6 +25,8 @@ engineSuite('three-node Cassandra and the distributed profile', missing)('Cassan
       replicas: ['A', 'B'],
       cassandra: { contactPoints: cassandraClusterPoints()!, replication: 'datacenter1:3' },
       env: { CASSANDRA_CONSISTENCY: 'LOCAL_QUORUM' },
+      // The first replica creates the schema: each DDL statement waits for the three nodes to agree.
+      startWithinMs: 480_000,
     });
   }, 600_000);
   afterAll(async () => {

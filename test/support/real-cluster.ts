@@ -66,6 +66,8 @@ export interface RealClusterOptions {
   env?: Record<string, string>;
   /** Another Cassandra than the shared node (e.g. the three-node cluster): its contact points and keyspace replication. */
   cassandra?: { contactPoints: string; replication: string };
+  /** How long a replica may take to serve (its migrations included); 120 s by default. */
+  startWithinMs?: number;
 }
 
 export async function startRealCluster(opts: RealClusterOptions): Promise<RealCluster> {
@@ -132,7 +134,7 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
           return res?.status === 200 ? true : undefined;
         },
         `Baton replica ${name}`,
-        120_000,
+        opts.startWithinMs ?? 120_000,
       );
       // daprd registers the actor types with placement once the app is healthy: wait until it says so.
       await waitFor(

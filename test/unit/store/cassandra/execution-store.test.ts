@@ -2,7 +2,8 @@ import { type Client, errors, types } from 'cassandra-driver';
 import { CassandraExecutionStore } from '../../../../src/store/cassandra/execution-store';
 import { encodeKeys, indexKeysOf, DEFAULT_INDEX_LAYOUT } from '../../../../src/store/cassandra/rows';
 import { executionStatements } from '../../../../src/store/cassandra/statements';
-import { PayloadTooLargeError, StaleWriteError, type ExecutionCommit } from '../../../../src/store/ports';
+import { CommitOutcomeUnknown, PayloadTooLargeError, StaleWriteError, type ExecutionCommit } from '../../../../src/store/ports';
+import { toErrorBody } from '../../../../src/api/errors';
 import { makeTask, makeWorkflowRecord } from '../../../contracts/fixtures';
 
 // A driver double that records every request and answers from per-statement scripts: enough to check
@@ -167,6 +168,15 @@ describe('CassandraExecutionStore commit', () => {
     b.client.answer(q.insertExecution, timeout());
     b.client.answer(q.selectHead, { rows: [{ rev: types.Long.fromNumber(1), commit_id: types.Uuid.random() }] });
     await expect(b.store.commit(b.commit())).rejects.toBeInstanceOf(StaleWriteError);
+  });
+
+  it('a timed-out batch whose settling read fails too is an unknown outcome (500, not retryable), never a retryable error', async () => {
+    const { client, store, commit } = setup();
+    client.answer(q.insertExecution, new errors.ResponseError(types.responseErrorCodes.writeTimeout, 'CAS timeout'));
+    client.answer(q.selectHead, new errors.ResponseError(types.responseErrorCodes.unavailableException, 'Cannot achieve consistency level LOCAL_SERIAL'));
+    const err = await store.commit(commit()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CommitOutcomeUnknown);
+    expect(toErrorBody(err)).toMatchObject({ status: 500, retryable: false, message: expect.stringMatching(/^Outcome unknown: .*CAS timeout.*LOCAL_SERIAL/) });
   });
 
   it('refuses an oversized payload before sending anything', async () => {
