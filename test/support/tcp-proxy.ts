@@ -41,22 +41,21 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       listening = false;
       server.close(() => resolve());
     });
+  const cut = async (): Promise<void> => {
+    const closed = stopListening();
+    for (const s of open) s.destroy();
+    open.clear();
+    await closed;
+  };
   return {
     port,
-    async cut() {
-      const closed = stopListening();
-      for (const s of open) s.destroy();
-      open.clear();
-      await closed;
-    },
+    cut,
     async restore() {
       if (listening) return;
       server = createServer(onConnection);
       await listen(server, port);
       listening = true;
     },
-    async close() {
-      await this.cut();
-    },
+    close: cut,
   };
 }

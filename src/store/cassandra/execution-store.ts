@@ -1,6 +1,7 @@
 // Over 400 lines: the ExecutionStore port on Cassandra is one unit (commit, fenced by LWT, and every read of the same tables).
 import { type Client, errors, type QueryOptions, types } from 'cassandra-driver';
 import type { TaskExecLog, Task } from '../../model/execution';
+import { socketError } from './unavailable';
 import { CommitOutcomeUnknown, type ExecutionCommit, type ExecutionStore, StaleWriteError, type StoredExecution } from '../ports';
 import { assertPayloadLimits, DEFAULT_PAYLOAD_LIMITS, type PayloadLimits } from '../payload-limits';
 import { storedLogLine, type TaskLogLimits } from '../task-log-limits';
@@ -421,6 +422,8 @@ export class CassandraExecutionStore implements ExecutionStore {
 /** A conditional write whose outcome the coordinator could not confirm. */
 function outcomeUnknown(err: unknown): boolean {
   if (err instanceof errors.OperationTimedOutError) return true;
+  // The connection closed after the batch was written: a coordinator may have run it.
+  if (socketError(err)?.written) return true;
   // A write timeout of a CAS round may or may not have been applied; unavailable means nothing was tried.
   return err instanceof errors.ResponseError && err.code === types.responseErrorCodes.writeTimeout;
 }

@@ -33,6 +33,10 @@ export interface CassandraStores {
   close(): Promise<void>;
 }
 
+/** Delays between the driver's attempts to reach a node it lost: from 250 ms, doubling, at most 2 s. */
+export const RECONNECT_BASE_MS = 250;
+export const RECONNECT_MAX_MS = 2000;
+
 /** The driver's options with Baton's policies: retries and speculative executions only for requests marked idempotent (the driver's rule). */
 export function clientOptions(cfg: CassandraStoreConfig): ClientOptions {
   const speculativeDelayMs = cfg.speculativeDelayMs ?? 200;
@@ -44,6 +48,8 @@ export function clientOptions(cfg: CassandraStoreConfig): ClientOptions {
     credentials: cfg.username ? { username: cfg.username, password: cfg.password ?? '' } : undefined,
     policies: {
       retry: new policies.retry.RetryPolicy(),
+      // The driver's default backs off to 10 minutes: a replica cut from Cassandra would keep failing long after the link heals.
+      reconnection: new policies.reconnection.ExponentialReconnectionPolicy(RECONNECT_BASE_MS, RECONNECT_MAX_MS, false),
       speculativeExecution:
         speculativeDelayMs > 0
           ? new policies.speculativeExecution.ConstantSpeculativeExecutionPolicy(speculativeDelayMs, 1)

@@ -14,7 +14,14 @@ const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
   types.responseErrorCodes.writeFailure,
 ]);
 
+/** The connection carrying a request closed; `requestNotWritten` when it never left (the driver's own flags). */
+export const socketError = (err: unknown): { written: boolean } | undefined => {
+  const e = err as { isSocketError?: unknown; requestNotWritten?: unknown } | undefined;
+  return err instanceof errors.DriverError && e?.isSocketError === true ? { written: e.requestNotWritten !== true } : undefined;
+};
+
 export function cassandraUnavailable(err: unknown): boolean {
+  if (socketError(err)) return true;
   if (err instanceof errors.NoHostAvailableError || err instanceof errors.OperationTimedOutError || err instanceof errors.BusyConnectionError) return true;
   return err instanceof errors.ResponseError && UNAVAILABLE_CODES.has(err.code);
 }

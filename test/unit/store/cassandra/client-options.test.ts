@@ -1,4 +1,4 @@
-import { clientOptions } from '../../../../src/store/cassandra';
+import { clientOptions, RECONNECT_MAX_MS } from '../../../../src/store/cassandra';
 import { nativePortOf } from '../../../../src/store/cassandra/config';
 
 // The driver reaches the nodes it discovers in system.peers on its one protocol port, not on the contact point's.
@@ -19,5 +19,14 @@ describe('the native port of the cluster', () => {
 
   test('contact points naming different ports are refused, naming both', () => {
     expect(() => nativePortOf(['127.0.0.1:9042', '127.0.0.2:9142'])).toThrow(/9042, 9142/);
+  });
+});
+
+describe('reconnection to a lost node', () => {
+  test('the delay between attempts stops growing at a few seconds, so a healed partition is noticed soon', () => {
+    const schedule = clientOptions({ ...base, contactPoints: ['127.0.0.1'] }).policies!.reconnection!.newSchedule();
+    const delays = Array.from({ length: 12 }, () => schedule.next().value as number);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(RECONNECT_MAX_MS);
+    expect(RECONNECT_MAX_MS).toBeLessThanOrEqual(5000);
   });
 });

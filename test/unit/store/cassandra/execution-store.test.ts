@@ -40,6 +40,9 @@ class RecordingClient {
   }
 }
 
+/** What the driver raises when a connection closes under a request (its DriverError, abstract in its types). */
+class SocketClosed extends errors.DriverError {}
+
 const q = executionStatements('ks');
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 30);
 const nameOf = new Map(Object.entries(q).map(([k, v]) => [v, k]));
@@ -168,6 +171,22 @@ describe('CassandraExecutionStore commit', () => {
     b.client.answer(q.insertExecution, timeout());
     b.client.answer(q.selectHead, { rows: [{ rev: types.Long.fromNumber(1), commit_id: types.Uuid.random() }] });
     await expect(b.store.commit(b.commit())).rejects.toBeInstanceOf(StaleWriteError);
+  });
+
+  it('settles a batch whose connection closed after it was written (ours ⇒ applied); one never written fails as is', async () => {
+    const closed = (written: boolean) => Object.assign(new SocketClosed('Socket was closed'), { isSocketError: true, ...(written ? {} : { requestNotWritten: true }) });
+    const a = setup();
+    a.client.answer(q.insertExecution, closed(true));
+    a.client.answer(q.selectHead, (calls) => {
+      const batch = calls.find((c) => c.kind === 'batch')!;
+      return { rows: [{ rev: types.Long.fromNumber(1), commit_id: (batch.params as unknown[][])[0]![2] }] };
+    });
+    await expect(a.store.commit(a.commit())).resolves.toBeUndefined();
+
+    const b = setup();
+    b.client.answer(q.insertExecution, closed(false));
+    await expect(b.store.commit(b.commit())).rejects.toThrow('Socket was closed');
+    expect(b.client.calls.filter((c) => c.query === q.selectHead)).toEqual([]);
   });
 
   it('a timed-out batch whose settling read fails too is an unknown outcome (500, not retryable), never a retryable error', async () => {
