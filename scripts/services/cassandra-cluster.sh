@@ -28,6 +28,8 @@ TOKENS=(-9223372036854775808 -3074457345618258603 3074457345618258602)
 addr() { echo "127.0.0.$1"; }
 pidfile() { echo "$run/node$1.pid"; }
 contact_points() { local n out=(); for n in "${NODES[@]}"; do out+=("$(addr "$n"):$port"); done; (IFS=,; echo "${out[*]}"); }
+# Every node a seed: a node restarting while others are down must find one live seed for its shadow round.
+seeds() { local n out=(); for n in "${NODES[@]}"; do out+=("$(addr "$n"):$storage_port"); done; (IFS=,; echo "${out[*]}"); }
 open_on() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
 java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -1; }
 
@@ -53,7 +55,7 @@ launch() {
   jamm="$(ls "$home"/lib/jamm-*.jar | head -1)"
   mkdir -p "$dir"/{conf,data,commitlog,saved_caches,hints,cdc_raw,triggers,logs}
   sed -e "s|@RUN@|$dir|g" -e "s|@PORT@|$port|g" -e "s|@STORAGE_PORT@|$storage_port|g" -e "s|@ADDRESS@|$a|g" \
-    -e "s|@SEEDS@|$(addr 1):$storage_port|g" -e "s|@TOKEN@|${TOKENS[$((n - 1))]}|g" -e "s|@CLUSTER@|baton-test-cluster|g" \
+    -e "s|@SEEDS@|$(seeds)|g" -e "s|@TOKEN@|${TOKENS[$((n - 1))]}|g" -e "s|@CLUSTER@|baton-test-cluster|g" \
     "$here/cassandra/cassandra.yaml" >"$dir/conf/cassandra.yaml"
   sed -e "s|@RUN@|$dir|g" "$here/cassandra/logback.xml" >"$dir/conf/logback.xml"
   mapfile -t opts < <(grep -v -e '^#' -e '^\s*$' "$here/cassandra/jvm.options")

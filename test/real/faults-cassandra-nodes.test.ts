@@ -14,6 +14,8 @@ import { newWorkerLog, startRecordingWorker } from '../support/recording-workers
 const ROUNDS_ONE = 5;
 const ROUNDS_TWO = 2;
 const BOUND_MS = 15_000;
+/** A round: 200 workflows, and a node restarted on its data (a minute or two on a busy machine). */
+const ROUND_MS = 600_000;
 
 const missing = missingRealCluster() ?? missingCassandraCluster();
 
@@ -64,7 +66,7 @@ engineSuite('three-node Cassandra and the distributed profile', missing)('Cassan
       await restartNode(node);
       await clusterWhole();
     }
-  });
+  }, ROUND_MS);
 
   test.each(Array.from({ length: ROUNDS_TWO }, (_, i) => [i + 1]))('round %i: two nodes killed: clear retryable errors, and all completes when one returns', async (round) => {
     const [back, later] = (round % 2 === 1 ? [2, 3] : [3, 1]) as [NodeNumber, NodeNumber];
@@ -86,7 +88,7 @@ engineSuite('three-node Cassandra and the distributed profile', missing)('Cassan
       await Promise.all([restartNode(back), restartNode(later)]);
       await clusterWhole();
     }
-  });
+  }, ROUND_MS);
 });
 
 interface Answer {
