@@ -66,7 +66,8 @@ start() {
   java="$(find_java)" || die "Cassandra $CASSANDRA_VERSION needs Java 11 or 17 (Debian package openjdk-17-jre-headless)"
   jamm="$(ls "$home"/lib/jamm-*.jar | head -1)"
   mkdir -p "$run"/{conf,data,commitlog,saved_caches,hints,cdc_raw,triggers,logs}
-  sed -e "s|@RUN@|$run|g" -e "s|@PORT@|$port|g" -e "s|@STORAGE_PORT@|$storage_port|g" \
+  sed -e "s|@RUN@|$run|g" -e "s|@PORT@|$port|g" -e "s|@STORAGE_PORT@|$storage_port|g" -e "s|@ADDRESS@|127.0.0.1|g" \
+    -e "s|@SEEDS@|127.0.0.1:$storage_port|g" -e "s|@TOKEN@|0|g" -e "s|@CLUSTER@|baton-test|g" \
     "$here/cassandra/cassandra.yaml" >"$run/conf/cassandra.yaml"
   sed -e "s|@RUN@|$run|g" "$here/cassandra/logback.xml" >"$run/conf/logback.xml"
   local opts=()

@@ -2,6 +2,7 @@ import { ZodError } from 'zod';
 import { EngineError } from '../engine/errors';
 import { BatonError, codeOfStatus, type ErrorEntry } from '../model/errors';
 import type { ValidationErrors } from '../model/responses';
+import { cassandraUnavailable } from '../store/cassandra/unavailable';
 
 // The one error catalogue: what status, code and message every error Baton knows answers with. Its
 // own classes carry them (BatonError); the rows below cover classes that cannot derive from it.
@@ -29,6 +30,7 @@ export function errorEntry(err: unknown): ErrorEntry | undefined {
   // The engine's errors (src/engine) predate the catalogue; their kind names the status.
   if (err instanceof EngineError) return entry(ENGINE_STATUS[err.kind] ?? 400, err.message);
   if (err instanceof Error && UNAVAILABLE.has(err.name)) return entry(503, err.message);
+  if (cassandraUnavailable(err)) return entry(503, `Cassandra cannot serve this request now: ${(err as Error).message}`);
   return undefined;
 }
 

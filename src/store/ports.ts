@@ -42,6 +42,16 @@ export class StaleWriteError extends BatonError {
   }
 }
 
+/**
+ * 500, not retryable: a conditional commit was sent, and neither its answer nor the read that settles it came
+ * back, so it may have taken effect. Repeating the request blindly could do its work twice.
+ */
+export class CommitOutcomeUnknown extends BatonError {
+  constructor(readonly workflowId: string, cause: string) {
+    super(500, `Outcome unknown: the store could not confirm whether the write to workflow ${workflowId} took effect (${cause}). Look it up (GET /api/workflow/${workflowId}) before repeating the request`);
+  }
+}
+
 /** Thrown when a payload is larger than the store accepts. */
 export class PayloadTooLargeError extends BatonError {
   constructor(message: string) {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { templateName } from '../../src/search/elasticsearch/es-mappings';
+import { nativePortOf } from '../../src/store/cassandra/config';
 import { startDaprdCluster, missingDapr, type DaprdCluster, type StartedDaprd } from './dapr/daprd-processes';
 import { freePort, GiveUp, logPath, TestProcess, waitFor } from './processes';
 import { replicaRotation, replicaTestEnv } from './replicas';
@@ -63,6 +64,10 @@ export interface RealClusterOptions {
   replicas: string[];
   /** Extra environment of every replica. */
   env?: Record<string, string>;
+  /** Another Cassandra than the shared node (e.g. the three-node cluster): its contact points and keyspace replication. */
+  cassandra?: { contactPoints: string; replication: string };
+  /** How long a replica may take to serve (its migrations included); 120 s by default. */
+  startWithinMs?: number;
 }
 
 export async function startRealCluster(opts: RealClusterOptions): Promise<RealCluster> {
@@ -74,6 +79,7 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
   const appToken = randomBytes(16).toString('hex');
   const daprToken = randomBytes(16).toString('hex');
   const dapr = await startDaprdCluster({ pubsubName: 'baton-pubsub' });
+  const cassandraPoints = opts.cassandra?.contactPoints ?? process.env.CASSANDRA_CONTACT_POINTS ?? '';
   const logs = join(dapr.dir, 'baton');
   mkdirSync(logs, { recursive: true });
   const replicas: RealReplica[] = [];
@@ -105,10 +111,10 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
         ...replicaTestEnv({ port, daprHttpPort: daprd.daprHttpPort, redisUrl: dapr.redisUrl, redisKeyPrefix: `baton-${run}:` }),
         DAPR_API_TOKEN: daprToken,
         APP_API_TOKEN: appToken,
-        CASSANDRA_CONTACT_POINTS: process.env.CASSANDRA_CONTACT_POINTS,
+        CASSANDRA_CONTACT_POINTS: cassandraPoints,
         CASSANDRA_LOCAL_DC: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
         CASSANDRA_KEYSPACE: keyspace,
-        CASSANDRA_REPLICATION: process.env.BATON_TEST_CASSANDRA_REPLICATION ?? 'datacenter1:1',
+        CASSANDRA_REPLICATION: opts.cassandra?.replication ?? process.env.BATON_TEST_CASSANDRA_REPLICATION ?? 'datacenter1:1',
         BATON_CASSANDRA_MIGRATE: 'true',
         ELASTICSEARCH_URL: process.env.ELASTICSEARCH_URL,
         ELASTICSEARCH_INDEX_PREFIX: indexPrefix,
@@ -128,7 +134,7 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
           return res?.status === 200 ? true : undefined;
         },
         `Baton replica ${name}`,
-        120_000,
+        opts.startWithinMs ?? 120_000,
       );
       // daprd registers the actor types with placement once the app is healthy: wait until it says so.
       await waitFor(
@@ -201,15 +207,17 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
         await Promise.all([r.baton.stop(30_000), r.daprd.stop()]).catch(() => undefined);
       }
       await dapr.close();
-      await dropClusterData(keyspace, indexPrefix);
+      await dropClusterData(cassandraPoints, keyspace, indexPrefix);
     },
   };
 }
 
 /** Best effort: the engines are shared by every run on this machine, so each cluster removes its keyspace and indices. */
-async function dropClusterData(keyspace: string, indexPrefix: string): Promise<void> {
+async function dropClusterData(cassandraPoints: string, keyspace: string, indexPrefix: string): Promise<void> {
   const { Client } = await import('cassandra-driver');
-  const cassandra = new Client({ contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '').split(','), localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1' });
+  const contactPoints = cassandraPoints.split(',');
+  const port = nativePortOf(contactPoints);
+  const cassandra = new Client({ contactPoints, localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1', ...(port ? { protocolOptions: { port } } : {}) });
   try {
     await cassandra.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`);
   } catch (err) {

@@ -37,6 +37,19 @@ export function consistencyOf(name: string): types.consistencies {
 }
 
 /**
+ * The native-protocol port of the cluster, from contact points such as `10.0.0.1:9142`: the port they all
+ * name, else undefined (the driver's 9042). The driver reaches every node it discovers in system.peers on
+ * this one port, not on the contact point's, so a cluster on another port is unreachable beyond its contact
+ * points unless it is set; contact points naming different ports cannot all be honoured and are refused.
+ */
+export function nativePortOf(contactPoints: string[]): number | undefined {
+  const ports = new Set(contactPoints.map((p) => /:(\d+)$/.exec(p.trim())?.[1]).filter((p): p is string => p !== undefined).map(Number));
+  if (ports.size > 1) throw new Error(`CASSANDRA_CONTACT_POINTS name different ports (${[...ports].join(', ')}): the driver reaches every node on one port`);
+  const [port] = [...ports];
+  return port;
+}
+
+/**
  * The replication map of CREATE KEYSPACE from a setting, which must be given (no silent default):
  * `1` ⇒ SimpleStrategy rf 1 (a development node); `dc1:3,dc2:3` ⇒ NetworkTopologyStrategy (production);
  * another bare number ⇒ SimpleStrategy with that factor; or a CQL map literal such as

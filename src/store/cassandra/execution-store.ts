@@ -1,7 +1,8 @@
 // Over 400 lines: the ExecutionStore port on Cassandra is one unit (commit, fenced by LWT, and every read of the same tables).
 import { type Client, errors, type QueryOptions, types } from 'cassandra-driver';
 import type { TaskExecLog, Task } from '../../model/execution';
-import { type ExecutionCommit, type ExecutionStore, StaleWriteError, type StoredExecution } from '../ports';
+import { socketError } from './unavailable';
+import { CommitOutcomeUnknown, type ExecutionCommit, type ExecutionStore, StaleWriteError, type StoredExecution } from '../ports';
 import { assertPayloadLimits, DEFAULT_PAYLOAD_LIMITS, type PayloadLimits } from '../payload-limits';
 import { storedLogLine, type TaskLogLimits } from '../task-log-limits';
 import { recoveryFamily, runningFamily } from './generations';
@@ -204,9 +205,11 @@ export class CassandraExecutionStore implements ExecutionStore {
       return rs.wasApplied();
     } catch (err) {
       if (!outcomeUnknown(err)) throw err;
-      // A SERIAL read finishes any in-flight Paxos round before answering.
+      // A SERIAL read finishes any in-flight Paxos round before answering; without it the outcome stays unknown.
       const row = (
-        await this.client.execute(this.q.selectHead, [id], this.idempotent({ consistency: types.consistencies.localSerial }))
+        await this.client.execute(this.q.selectHead, [id], this.idempotent({ consistency: types.consistencies.localSerial })).catch((settle: unknown) => {
+          throw new CommitOutcomeUnknown(id, `${(err as Error).message}; then ${(settle as Error).message}`);
+        })
       ).first();
       const storedCommit = row?.get('commit_id') as types.Uuid | null | undefined;
       if (storedCommit && storedCommit.equals(commitId)) return true;
@@ -419,6 +422,8 @@ export class CassandraExecutionStore implements ExecutionStore {
 /** A conditional write whose outcome the coordinator could not confirm. */
 function outcomeUnknown(err: unknown): boolean {
   if (err instanceof errors.OperationTimedOutError) return true;
+  // The connection closed after the batch was written: a coordinator may have run it.
+  if (socketError(err)?.written) return true;
   // A write timeout of a CAS round may or may not have been applied; unavailable means nothing was tried.
   return err instanceof errors.ResponseError && err.code === types.responseErrorCodes.writeTimeout;
 }

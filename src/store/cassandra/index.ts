@@ -1,7 +1,7 @@
-import { Client, policies, types } from 'cassandra-driver';
+import { Client, type ClientOptions, policies, types } from 'cassandra-driver';
 import { DEFAULT_PAYLOAD_LIMITS } from '../payload-limits';
 import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../ports';
-import { type CassandraStoreConfig, consistencyOf } from './config';
+import { type CassandraStoreConfig, consistencyOf, nativePortOf } from './config';
 import { CassandraExecutionStore } from './execution-store';
 import { CassandraMetadataStore } from './metadata-store';
 import { CassandraIdempotencyKeys } from './idempotency-keys';
@@ -33,15 +33,23 @@ export interface CassandraStores {
   close(): Promise<void>;
 }
 
-/** A driver client with Baton's policies: retries and speculative executions only for requests marked idempotent (the driver's rule). */
-export function createCassandraClient(cfg: CassandraStoreConfig): Client {
+/** Delays between the driver's attempts to reach a node it lost: from 250 ms, doubling, at most 2 s. */
+export const RECONNECT_BASE_MS = 250;
+export const RECONNECT_MAX_MS = 2000;
+
+/** The driver's options with Baton's policies: retries and speculative executions only for requests marked idempotent (the driver's rule). */
+export function clientOptions(cfg: CassandraStoreConfig): ClientOptions {
   const speculativeDelayMs = cfg.speculativeDelayMs ?? 200;
-  return new Client({
+  const port = nativePortOf(cfg.contactPoints);
+  return {
     contactPoints: cfg.contactPoints,
     localDataCenter: cfg.localDataCenter,
+    ...(port === undefined ? {} : { protocolOptions: { port } }),
     credentials: cfg.username ? { username: cfg.username, password: cfg.password ?? '' } : undefined,
     policies: {
       retry: new policies.retry.RetryPolicy(),
+      // The driver's default backs off to 10 minutes: a replica cut from Cassandra would keep failing long after the link heals.
+      reconnection: new policies.reconnection.ExponentialReconnectionPolicy(RECONNECT_BASE_MS, RECONNECT_MAX_MS, false),
       speculativeExecution:
         speculativeDelayMs > 0
           ? new policies.speculativeExecution.ConstantSpeculativeExecutionPolicy(speculativeDelayMs, 1)
@@ -51,8 +59,10 @@ export function createCassandraClient(cfg: CassandraStoreConfig): Client {
       consistency: consistencyOf(cfg.consistency ?? 'LOCAL_QUORUM'),
       serialConsistency: types.consistencies.localSerial,
     },
-  });
+  };
 }
+
+export const createCassandraClient = (cfg: CassandraStoreConfig): Client => new Client(clientOptions(cfg));
 
 /** Connects, applies migrations when cfg.migrate, and returns both stores over one client. */
 export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<CassandraStores> {

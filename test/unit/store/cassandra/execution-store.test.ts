@@ -2,7 +2,8 @@ import { type Client, errors, types } from 'cassandra-driver';
 import { CassandraExecutionStore } from '../../../../src/store/cassandra/execution-store';
 import { encodeKeys, indexKeysOf, DEFAULT_INDEX_LAYOUT } from '../../../../src/store/cassandra/rows';
 import { executionStatements } from '../../../../src/store/cassandra/statements';
-import { PayloadTooLargeError, StaleWriteError, type ExecutionCommit } from '../../../../src/store/ports';
+import { CommitOutcomeUnknown, PayloadTooLargeError, StaleWriteError, type ExecutionCommit } from '../../../../src/store/ports';
+import { toErrorBody } from '../../../../src/api/errors';
 import { makeTask, makeWorkflowRecord } from '../../../contracts/fixtures';
 
 // A driver double that records every request and answers from per-statement scripts: enough to check
@@ -38,6 +39,9 @@ class RecordingClient {
     return this.reply(queries[0]!.query);
   }
 }
+
+/** What the driver raises when a connection closes under a request (its DriverError, abstract in its types). */
+class SocketClosed extends errors.DriverError {}
 
 const q = executionStatements('ks');
 const NOW = Date.UTC(2025, 5, 1, 12, 0, 30);
@@ -167,6 +171,31 @@ describe('CassandraExecutionStore commit', () => {
     b.client.answer(q.insertExecution, timeout());
     b.client.answer(q.selectHead, { rows: [{ rev: types.Long.fromNumber(1), commit_id: types.Uuid.random() }] });
     await expect(b.store.commit(b.commit())).rejects.toBeInstanceOf(StaleWriteError);
+  });
+
+  it('settles a batch whose connection closed after it was written (ours ⇒ applied); one never written fails as is', async () => {
+    const closed = (written: boolean) => Object.assign(new SocketClosed('Socket was closed'), { isSocketError: true, ...(written ? {} : { requestNotWritten: true }) });
+    const a = setup();
+    a.client.answer(q.insertExecution, closed(true));
+    a.client.answer(q.selectHead, (calls) => {
+      const batch = calls.find((c) => c.kind === 'batch')!;
+      return { rows: [{ rev: types.Long.fromNumber(1), commit_id: (batch.params as unknown[][])[0]![2] }] };
+    });
+    await expect(a.store.commit(a.commit())).resolves.toBeUndefined();
+
+    const b = setup();
+    b.client.answer(q.insertExecution, closed(false));
+    await expect(b.store.commit(b.commit())).rejects.toThrow('Socket was closed');
+    expect(b.client.calls.filter((c) => c.query === q.selectHead)).toEqual([]);
+  });
+
+  it('a timed-out batch whose settling read fails too is an unknown outcome (500, not retryable), never a retryable error', async () => {
+    const { client, store, commit } = setup();
+    client.answer(q.insertExecution, new errors.ResponseError(types.responseErrorCodes.writeTimeout, 'CAS timeout'));
+    client.answer(q.selectHead, new errors.ResponseError(types.responseErrorCodes.unavailableException, 'Cannot achieve consistency level LOCAL_SERIAL'));
+    const err = await store.commit(commit()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CommitOutcomeUnknown);
+    expect(toErrorBody(err)).toMatchObject({ status: 500, retryable: false, message: expect.stringMatching(/^Outcome unknown: .*CAS timeout.*LOCAL_SERIAL/) });
   });
 
   it('refuses an oversized payload before sending anything', async () => {
