@@ -5,6 +5,7 @@ import { ROLE_ALIASES } from '../auth/application-service';
 import { oneOf, type RouteTable } from './route-table';
 import type { AccessDirectory } from '../auth/access-directory';
 import type { ApplicationService } from '../auth/application-service';
+import type { AuthorizationService } from '../auth/authorization-service';
 import { principalOf } from '../auth/request-gate';
 import { RetryLater } from '../auth/retry-later';
 import type { SignInGuard } from '../auth/sign-in-guard';
@@ -17,6 +18,7 @@ import { parseBody } from './params';
 
 export interface AuthRoutesDeps {
   applications: ApplicationService;
+  authorization: AuthorizationService;
   /** Absent while auth is off: /api/token then answers 404, which the SDKs read as "this server has no auth". */
   issuer?: { directory: AccessDirectory; tokens: AccessTokens; guard: SignInGuard };
 }

@@ -7,6 +7,10 @@ import type { AccessDirectory, Principal } from './access-directory';
 import { browserVerdict, type BrowserPolicy } from './browser-guard';
 import { allows, type Permission } from './roles';
 import { isAppChannelPath, RoutePermissions } from './route-permissions';
+import type { Access, TargetRef } from '../model/authorization';
+import { ApiError } from '../services/errors';
+import type { AuthorizationService } from './authorization-service';
+import { resourceNeedOf } from './resource-targets';
 import type { AccessTokens, TokenFailure } from './tokens';
 
 // The one gate every request passes before the hot path or express: browser checks, then the
@@ -23,7 +27,7 @@ export type GateDecision = Permission | 'app-channel';
 export interface GateDeps {
   browser: BrowserPolicy;
   /** Absent while auth is off. */
-  auth?: { tokens: AccessTokens; directory: AccessDirectory };
+  auth?: { tokens: AccessTokens; directory: AccessDirectory; grants?: AuthorizationService };
   routes?: RoutePermissions;
   log: Logger;
   now?: () => number;
@@ -37,6 +41,16 @@ export const decisionOf = (req: IncomingMessage): GateDecision | undefined => de
 
 /** Who made the request, when auth is on and the route needed a token. */
 export const principalOf = (req: IncomingMessage): Principal | undefined => principals.get(req);
+
+/** Checks a target named in a request's body against its grants (the gate's own decision); rejects with a 403. */
+export type GrantCheck = (target: TargetRef, access: Access) => Promise<void>;
+const grantChecks = new WeakMap<IncomingMessage, GrantCheck>();
+
+/** The grant check of a request that passed the gate with a token; undefined while auth is off or grants are not wired. */
+export const grantCheckOf = (req: IncomingMessage): GrantCheck | undefined => grantChecks.get(req);
+
+const grantRefusal = (p: Principal, target: TargetRef, access: Access): string =>
+  `Access denied: application ${p.applicationId} holds no ${access} grant on ${target.type} ${target.id}`;
 
 /** Verified tokens by their text, so the hot path verifies a signature once per token, not per request. */
 const TOKEN_CACHE_MAX = 10_000;
@@ -55,22 +69,33 @@ export function requestGate(d: GateDeps): RequestGate {
   const now = d.now ?? Date.now;
   const verified = new Map<string, { keyId: string; expiresAt: number }>();
 
-  const decide = (principal: Principal | undefined, permission: Permission, req: IncomingMessage): Refusal | undefined => {
+  const grants = d.auth?.grants;
+  const decide = (principal: Principal | undefined, permission: Permission, req: IncomingMessage, path: string): Refusal | undefined | Promise<Refusal | undefined> => {
     if (!principal) return { status: 401, error: 'INVALID_TOKEN', message: 'The access key of this token is disabled or deleted' };
     if (!allows(principal.roles, permission))
       return { status: 403, error: 'ACCESS_DENIED', message: `Access denied: ${permission} is not granted to application ${principal.applicationId} (roles: ${principal.roles.join(', ') || 'none'})` };
     principals.set(req, principal);
-    return undefined;
+    if (!grants) return undefined;
+    grantChecks.set(req, async (target, access) => {
+      if (!(await grants.allows(principal.applicationId, principal.roles, target, access))) throw new ApiError(403, grantRefusal(principal, target, access));
+    });
+    const need = resourceNeedOf(req.method, path, routes);
+    if (!need) return undefined;
+    const denied = (ok: boolean): Refusal | undefined => (ok ? undefined : { status: 403, error: 'ACCESS_DENIED', message: grantRefusal(principal, need.target, need.access) });
+    const ok = grants.allows(principal.applicationId, principal.roles, need.target, need.access);
+    return ok instanceof Promise ? ok.then(denied) : denied(ok);
   };
 
   const answer = (res: ServerResponse, r: Refusal | undefined): boolean => (r ? refuse(res, r.status, r.message, r.error) : true);
+  const answerEither = (req: IncomingMessage, res: ServerResponse, path: string, r: Refusal | undefined | Promise<Refusal | undefined>): boolean | Promise<boolean> =>
+    r instanceof Promise ? r.then((x) => answer(res, x), (err) => failed(err, req, res, path)) : answer(res, r);
 
-  const authenticate = async (token: string, permission: Permission, req: IncomingMessage, auth: NonNullable<GateDeps['auth']>): Promise<Refusal | undefined> => {
+  const authenticate = async (token: string, permission: Permission, req: IncomingMessage, path: string, auth: NonNullable<GateDeps['auth']>): Promise<Refusal | undefined> => {
     const checked = await auth.tokens.check(token);
     if (!checked.ok) return { status: 401, error: checked.failure, message: checked.failure === 'EXPIRED_TOKEN' ? 'Token expired: ask /api/token for a new one' : 'Invalid token' };
     if (verified.size >= TOKEN_CACHE_MAX) verified.clear();
     verified.set(token, { keyId: checked.keyId, expiresAt: checked.expiresAt });
-    return decide(await auth.directory.principal(checked.keyId), permission, req);
+    return decide(await auth.directory.principal(checked.keyId), permission, req, path);
   };
 
   return (req, res, { path }) => {
@@ -100,13 +125,13 @@ export function requestGate(d: GateDeps): RequestGate {
     if (seen) {
       if (seen.expiresAt <= now()) return refuse(res, 401, 'Token expired: ask /api/token for a new one', 'EXPIRED_TOKEN');
       const principal = auth.directory.principal(seen.keyId);
-      if (!(principal instanceof Promise)) return answer(res, decide(principal, permission, req));
+      if (!(principal instanceof Promise)) return answerEither(req, res, path, decide(principal, permission, req, path));
       return principal.then(
-        (p) => answer(res, decide(p, permission, req)),
+        (p) => answerEither(req, res, path, decide(p, permission, req, path)),
         (err) => failed(err, req, res, path),
       );
     }
-    return authenticate(token, permission, req, auth).then(
+    return authenticate(token, permission, req, path, auth).then(
       (r) => answer(res, r),
       (err) => failed(err, req, res, path),
     );

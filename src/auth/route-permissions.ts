@@ -143,6 +143,18 @@ rule('POST', ['/api/applications', '/api/applications/{id}/accessKeys', '/api/ap
 rule('PUT', ['/api/applications/{id}', '/api/applications/{applicationId}/roles/{role}', '/api/applications/{id}/tags'], 'admin');
 rule('DELETE', ['/api/applications/{id}', '/api/applications/{applicationId}/accessKeys/{keyId}', '/api/applications/{applicationId}/roles/{role}', '/api/applications/{id}/tags'], 'admin');
 
+// Orkes' users, groups and grants: admins manage who may do what.
+rule('GET', ['/api/users', '/api/users/{id}', '/api/users/{userId}/permissions', '/api/users/{userId}/checkPermissions'], 'admin');
+rule('PUT', '/api/users/{id}', 'admin');
+rule('DELETE', '/api/users/{id}', 'admin');
+rule('GET', ['/api/groups', '/api/groups/{id}', '/api/groups/{id}/users', '/api/groups/{groupId}/permissions'], 'admin');
+rule('PUT', '/api/groups/{id}', 'admin');
+rule('DELETE', ['/api/groups/{id}', '/api/groups/{groupId}/users', '/api/groups/{groupId}/users/{userId}'], 'admin');
+rule('POST', ['/api/groups/{groupId}/users', '/api/groups/{groupId}/users/{userId}'], 'admin');
+rule('GET', '/api/auth/authorization/{type}/{id}', 'admin');
+rule('POST', '/api/auth/authorization', 'admin');
+rule('DELETE', '/api/auth/authorization', 'admin');
+
 export const ROUTE_PERMISSIONS: readonly RouteRule[] = rules;
 
 /** What a path no rule matches needs. */
@@ -163,6 +175,8 @@ interface Node {
   literals: Map<string, Node>;
   param?: Node;
   permission?: Permission;
+  /** The first rule declared for this node (its path names the parameters). */
+  rule?: RouteRule;
 }
 const node = (): Node => ({ literals: new Map() });
 
@@ -192,6 +206,7 @@ export class RoutePermissions {
       }
       if (at.permission !== undefined && at.permission !== r.permission) throw new Error(`conflicting permissions for ${r.method} ${r.path}`);
       at.permission = r.permission;
+      at.rule ??= r;
     }
   }
 
@@ -203,12 +218,25 @@ export class RoutePermissions {
 
   /** The permission of the rule matching the request, if one does. */
   rule(method: string | undefined, path: string): Permission | undefined {
+    return this.matching(method, path)?.permission;
+  }
+
+  /** The rule matching the request and the path's parameter values in order (still percent-encoded). */
+  template(method: string | undefined, path: string): { rule: RouteRule; params: string[] } | undefined {
+    const segs = segmentsOf(path);
+    const rule = this.matching(method, path)?.rule;
+    if (!rule) return undefined;
+    const params = segmentsOf(rule.path).flatMap((t, i) => (t.startsWith('{') && t.endsWith('}') ? [segs[i]!] : []));
+    return { rule, params };
+  }
+
+  private matching(method: string | undefined, path: string): Node | undefined {
     const root = this.roots.get((method === 'HEAD' ? 'GET' : method) as Method);
     return root ? this.match(root, segmentsOf(path), 0) : undefined;
   }
 
-  private match(at: Node, segs: string[], i: number): Permission | undefined {
-    if (i === segs.length) return at.permission;
+  private match(at: Node, segs: string[], i: number): Node | undefined {
+    if (i === segs.length) return at.permission !== undefined ? at : undefined;
     const seg = segs[i]!;
     const lit = at.literals.get(seg.toLowerCase());
     const viaLiteral = lit && this.match(lit, segs, i + 1);
