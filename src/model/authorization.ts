@@ -25,17 +25,34 @@ export const TargetTypeSchema = z.enum([
   'SCHEMA',
   'CLUSTER_CONFIG',
   'WEBHOOK',
+  // The Java client's spellings.
+  'SECRET',
+  'API_GATEWAY_SERVICE',
+  'API_GATEWAY_SERVICE_ROUTE',
 ]);
 export type TargetType = z.infer<typeof TargetTypeSchema>;
 
 export const AccessSchema = z.enum(['CREATE', 'READ', 'UPDATE', 'EXECUTE', 'DELETE']);
 export type Access = z.infer<typeof AccessSchema>;
 
-export const SubjectTypeSchema = z.enum(['USER', 'GROUP', 'ROLE']);
+/** TAG (the Java client lists it) is stored and never matches a caller. */
+export const SubjectTypeSchema = z.enum(['USER', 'GROUP', 'ROLE', 'TAG']);
 export type SubjectType = z.infer<typeof SubjectTypeSchema>;
 
 /** Orkes' role names; what each means in Baton's roles is in src/auth/orkes-roles.ts. */
-export const OrkesRoleSchema = z.enum(['ADMIN', 'USER', 'METADATA_MANAGER', 'WORKFLOW_MANAGER', 'WORKER', 'APPLICATION_MANAGER', 'USER_READ_ONLY', 'READ_ONLY']);
+export const OrkesRoleSchema = z.enum([
+  'ADMIN',
+  'USER',
+  'METADATA_MANAGER',
+  'WORKFLOW_MANAGER',
+  'WORKER',
+  'UNRESTRICTED_WORKER',
+  'METADATA_API',
+  'APPLICATION_MANAGER',
+  'APPLICATION_CREATOR',
+  'USER_READ_ONLY',
+  'READ_ONLY',
+]);
 export type OrkesRole = z.infer<typeof OrkesRoleSchema>;
 
 /** Ids of users, groups and targets: names, so the same bounds as names elsewhere. */
