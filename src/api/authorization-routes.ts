@@ -24,8 +24,19 @@ type Deps = { access?: { routes: { authorization: AuthorizationService } } };
 
 const RoleOut = z.object({ name: z.string(), permissions: z.array(z.object({ name: z.string() })) });
 const GroupOut = z.object({ id: z.string(), description: z.string(), roles: z.array(RoleOut), defaultAccess: z.record(z.string(), z.array(AccessSchema)) });
-const UserOut = z.object({ id: z.string(), name: z.string(), roles: z.array(RoleOut), groups: z.array(GroupOut), uuid: z.string(), applicationUser: z.boolean(), encryptedId: z.boolean(), encryptedIdDisplayValue: z.string() });
-const GrantedAccessOut = z.object({ grantedAccess: z.array(z.object({ target: z.object({ type: z.string(), id: z.string() }), access: z.array(AccessSchema) })) });
+const UserOut = z.object({
+  id: z.string(),
+  name: z.string(),
+  roles: z.array(RoleOut),
+  groups: z.array(GroupOut),
+  uuid: z.string(),
+  applicationUser: z.boolean(),
+  encryptedId: z.boolean(),
+  encryptedIdDisplayValue: z.string(),
+});
+const GrantedAccessOut = z.object({
+  grantedAccess: z.array(z.object({ target: z.object({ type: z.string(), id: z.string() }), access: z.array(AccessSchema) })),
+});
 const UserIdsSchema = z.array(AuthorizationIdSchema).max(1000);
 
 const rolesOut = (roles: readonly OrkesRole[]) => roles.map((name) => ({ name, permissions: [] }));
@@ -42,17 +53,34 @@ export function userRoutes(r: RouteTable, deps: Deps): void {
   const authz = (): AuthorizationService => deps.access!.routes.authorization;
   const userOut = async (u: UserRecord) => {
     const groups = (await authz().listGroups()).filter((g) => u.groups.includes(g.id));
-    return { id: u.id, name: u.name, roles: rolesOut(u.roles), groups: groups.map(groupOut), uuid: u.id, applicationUser: u.id.startsWith('app:'), encryptedId: false, encryptedIdDisplayValue: u.id };
+    return {
+      id: u.id,
+      name: u.name,
+      roles: rolesOut(u.roles),
+      groups: groups.map(groupOut),
+      uuid: u.id,
+      applicationUser: u.id.startsWith('app:'),
+      encryptedId: false,
+      encryptedIdDisplayValue: u.id,
+    };
   };
 
   r.get('/', { summary: 'All users', query: { apps: 'boolean' }, res: { inline: z.array(UserOut) } }, async (_req, res) => {
     res.json(await Promise.all((await authz().listUsers()).map(userOut)));
   });
-  r.get('/{id}', { summary: 'A user', res: { inline: UserOut } }, async (req, res) => void res.json(await userOut(await authz().getUser(idOf(req.params.id, 'id')))));
-  r.put('/{id}', { summary: 'Create or update a user (roles by Orkes name, groups by id)', body: { inline: UpsertUserRequestSchema }, res: { inline: UserOut } }, async (req, res) => {
-    const body = parseBody(UpsertUserRequestSchema, req.body, 'upsertUserRequest');
-    res.json(await userOut(await authz().upsertUser(idOf(req.params.id, 'id'), body)));
-  });
+  r.get(
+    '/{id}',
+    { summary: 'A user', res: { inline: UserOut } },
+    async (req, res) => void res.json(await userOut(await authz().getUser(idOf(req.params.id, 'id')))),
+  );
+  r.put(
+    '/{id}',
+    { summary: 'Create or update a user (roles by Orkes name, groups by id)', body: { inline: UpsertUserRequestSchema }, res: { inline: UserOut } },
+    async (req, res) => {
+      const body = parseBody(UpsertUserRequestSchema, req.body, 'upsertUserRequest');
+      res.json(await userOut(await authz().upsertUser(idOf(req.params.id, 'id'), body)));
+    },
+  );
   r.delete('/{id}', { summary: 'Delete a user and its grants', res: 'empty' }, async (req, res) => {
     await authz().deleteUser(idOf(req.params.id, 'id'));
     res.status(200).end();
@@ -62,7 +90,11 @@ export function userRoutes(r: RouteTable, deps: Deps): void {
   });
   r.get(
     '/{userId}/checkPermissions',
-    { summary: 'Each access a user has on a target', query: { type: { schema: { type: 'string', enum: TargetTypeSchema.options }, required: true }, id: { schema: { type: 'string' }, required: true } }, res: { inline: z.record(AccessSchema, z.boolean()) } },
+    {
+      summary: 'Each access a user has on a target',
+      query: { type: { schema: { type: 'string', enum: TargetTypeSchema.options }, required: true }, id: { schema: { type: 'string' }, required: true } },
+      res: { inline: z.record(AccessSchema, z.boolean()) },
+    },
     async (req, res) => {
       const type = TargetTypeSchema.safeParse(strParam(req, 'type'));
       if (!type.success) throw badRequest(`type must be one of ${TargetTypeSchema.options.join(', ')}`);
@@ -73,10 +105,15 @@ export function userRoutes(r: RouteTable, deps: Deps): void {
 
 export function groupRoutes(r: RouteTable, deps: Deps): void {
   const authz = (): AuthorizationService => deps.access!.routes.authorization;
-  const usersOut = (users: UserRecord[]) => users.map((u) => ({ id: u.id, name: u.name, roles: rolesOut(u.roles), uuid: u.id, applicationUser: u.id.startsWith('app:') }));
+  const usersOut = (users: UserRecord[]) =>
+    users.map((u) => ({ id: u.id, name: u.name, roles: rolesOut(u.roles), uuid: u.id, applicationUser: u.id.startsWith('app:') }));
 
   r.get('/', { summary: 'All groups', res: { inline: z.array(GroupOut) } }, async (_req, res) => void res.json((await authz().listGroups()).map(groupOut)));
-  r.get('/{id}', { summary: 'A group', res: { inline: GroupOut } }, async (req, res) => void res.json(groupOut(await authz().getGroup(idOf(req.params.id, 'id')))));
+  r.get(
+    '/{id}',
+    { summary: 'A group', res: { inline: GroupOut } },
+    async (req, res) => void res.json(groupOut(await authz().getGroup(idOf(req.params.id, 'id')))),
+  );
   r.put('/{id}', { summary: 'Create or update a group', body: { inline: UpsertGroupRequestSchema }, res: { inline: GroupOut } }, async (req, res) => {
     const body = parseBody(UpsertGroupRequestSchema, req.body, 'upsertGroupRequest');
     res.json(groupOut(await authz().upsertGroup(idOf(req.params.id, 'id'), body)));
@@ -85,7 +122,11 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
     await authz().deleteGroup(idOf(req.params.id, 'id'));
     res.status(200).end();
   });
-  r.get('/{id}/users', { summary: 'The users of a group', res: { inline: z.array(z.record(z.string(), z.unknown())) } }, async (req, res) => void res.json(usersOut(await authz().usersIn(idOf(req.params.id, 'id')))));
+  r.get(
+    '/{id}/users',
+    { summary: 'The users of a group', res: { inline: z.array(z.record(z.string(), z.unknown())) } },
+    async (req, res) => void res.json(usersOut(await authz().usersIn(idOf(req.params.id, 'id')))),
+  );
   r.post('/{groupId}/users', { summary: 'Add users to a group', body: { inline: UserIdsSchema }, res: 'empty' }, async (req, res) => {
     await authz().addUsers(idOf(req.params.groupId, 'groupId'), parseBody(UserIdsSchema, req.body, 'userIds'));
     res.status(200).end();
@@ -110,17 +151,25 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
 /** Mounted at /api/auth/authorization. */
 export function grantRoutes(r: RouteTable, deps: Deps): void {
   const authz = (): AuthorizationService => deps.access!.routes.authorization;
-  r.post('/', { summary: 'Grant a subject access to a target (added to what it holds)', body: { inline: AuthorizationRequestSchema }, res: 'empty' }, async (req, res) => {
-    await authz().grant(parseBody(AuthorizationRequestSchema, req.body, 'authorizationRequest'));
-    res.status(200).end();
-  });
+  r.post(
+    '/',
+    { summary: 'Grant a subject access to a target (added to what it holds)', body: { inline: AuthorizationRequestSchema }, res: 'empty' },
+    async (req, res) => {
+      await authz().grant(parseBody(AuthorizationRequestSchema, req.body, 'authorizationRequest'));
+      res.status(200).end();
+    },
+  );
   r.delete('/', { summary: 'Take access to a target away from a subject', body: { inline: AuthorizationRequestSchema }, res: 'empty' }, async (req, res) => {
     await authz().revoke(parseBody(AuthorizationRequestSchema, req.body, 'authorizationRequest'));
     res.status(200).end();
   });
   r.get(
     '/{type}/{id}',
-    { summary: 'The subjects holding each access on a target', pathParams: { type: { schema: oneOf([...TargetTypeSchema.options]) } }, res: { inline: z.record(AccessSchema, z.array(SubjectRefSchema)) } },
+    {
+      summary: 'The subjects holding each access on a target',
+      pathParams: { type: { schema: oneOf([...TargetTypeSchema.options]) } },
+      res: { inline: z.record(AccessSchema, z.array(SubjectRefSchema)) },
+    },
     async (req, res) => {
       const type = TargetTypeSchema.safeParse(req.params.type);
       if (!type.success) throw badRequest(`type must be one of ${TargetTypeSchema.options.join(', ')}`);

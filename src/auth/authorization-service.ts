@@ -1,5 +1,15 @@
 import type { Role } from '../model/applications';
-import { OrkesRoleSchema, type Access, type AuthorizationRequest, type GrantRecord, type GroupRecord, type OrkesRole, type SubjectRef, type TargetRef, type UserRecord } from '../model/authorization';
+import {
+  OrkesRoleSchema,
+  type Access,
+  type AuthorizationRequest,
+  type GrantRecord,
+  type GroupRecord,
+  type OrkesRole,
+  type SubjectRef,
+  type TargetRef,
+  type UserRecord,
+} from '../model/authorization';
 import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
 import { badRequest, notFound } from '../services/errors';
 import type { AuthorizationStore } from '../store/ports';
@@ -60,7 +70,14 @@ export class AuthorizationService {
     const groups = req.groups ?? old?.groups ?? [];
     for (const g of groups) if (!(await this.store.getGroup(g))) throw badRequest(`No such group: ${g}`);
     const t = this.now;
-    const user: UserRecord = { id, name: req.name ?? old?.name ?? id, roles: req.roles ?? old?.roles ?? [], groups: [...new Set(groups)], createTime: old?.createTime ?? t, updateTime: t };
+    const user: UserRecord = {
+      id,
+      name: req.name ?? old?.name ?? id,
+      roles: req.roles ?? old?.roles ?? [],
+      groups: [...new Set(groups)],
+      createTime: old?.createTime ?? t,
+      updateTime: t,
+    };
     await this.store.putUser(user);
     this.invalidate();
     return user;
@@ -104,7 +121,8 @@ export class AuthorizationService {
 
   async deleteGroup(id: string): Promise<void> {
     await this.getGroup(id);
-    for (const u of await this.store.listUsers()) if (u.groups.includes(id)) await this.store.putUser({ ...u, groups: u.groups.filter((g) => g !== id), updateTime: this.now });
+    for (const u of await this.store.listUsers())
+      if (u.groups.includes(id)) await this.store.putUser({ ...u, groups: u.groups.filter((g) => g !== id), updateTime: this.now });
     await this.dropGrantsOf({ type: 'GROUP', id });
     await this.store.deleteGroup(id);
     this.invalidate();
@@ -218,7 +236,8 @@ export class AuthorizationService {
   private async checkSubject(s: SubjectRef): Promise<void> {
     if (s.type === 'USER' && !(await this.store.getUser(s.id)) && !s.id.startsWith('app:')) throw notFound(`No such user: ${s.id}`);
     if (s.type === 'GROUP' && !(await this.store.getGroup(s.id))) throw notFound(`No such group: ${s.id}`);
-    if (s.type === 'ROLE' && !OrkesRoleSchema.safeParse(s.id).success) throw badRequest(`Unknown role ${s.id}: the roles are ${OrkesRoleSchema.options.join(', ')}`);
+    if (s.type === 'ROLE' && !OrkesRoleSchema.safeParse(s.id).success)
+      throw badRequest(`Unknown role ${s.id}: the roles are ${OrkesRoleSchema.options.join(', ')}`);
   }
 
   private async dropGrantsOf(subject: SubjectRef): Promise<void> {

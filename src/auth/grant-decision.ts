@@ -9,7 +9,11 @@ import { ORKES_ROLES } from './orkes-roles';
 /** The subjects a caller acts as: its user, that user's groups, and every role name (Orkes' or Baton's) whose roles it holds all of. */
 export function subjectsOf(userId: string, groups: readonly string[], roles: readonly Role[]): SubjectRef[] {
   const roleNames = OrkesRoleSchema.options.filter((name) => ORKES_ROLES[name].every((r) => roles.includes(r)));
-  return [{ type: 'USER', id: userId }, ...groups.map((id): SubjectRef => ({ type: 'GROUP', id })), ...roleNames.map((id): SubjectRef => ({ type: 'ROLE', id }))];
+  return [
+    { type: 'USER', id: userId },
+    ...groups.map((id): SubjectRef => ({ type: 'GROUP', id })),
+    ...roleNames.map((id): SubjectRef => ({ type: 'ROLE', id })),
+  ];
 }
 
 export function grantAllows(grants: readonly GrantRecord[], subjects: readonly SubjectRef[], roles: readonly Role[], access: Access): boolean {

@@ -29,7 +29,8 @@ on('DELETE', taskDefs('/{name}'), 'TASK_DEF', 'DELETE');
 for (const m of ['PUT', 'POST', 'DELETE'] as const) on(m, ['/api/metadata/task/{taskName}/tags'], 'TASK_DEF', 'UPDATE');
 on('GET', ['/api/scheduler/schedules/{name}', '/api/scheduler/schedules/{name}/tags'], 'WORKFLOW_SCHEDULE', 'READ');
 on('DELETE', ['/api/scheduler/schedules/{name}'], 'WORKFLOW_SCHEDULE', 'DELETE');
-for (const m of ['GET', 'PUT'] as const) on(m, ['/api/scheduler/schedules/{name}/pause', '/api/scheduler/schedules/{name}/resume'], 'WORKFLOW_SCHEDULE', 'UPDATE');
+for (const m of ['GET', 'PUT'] as const)
+  on(m, ['/api/scheduler/schedules/{name}/pause', '/api/scheduler/schedules/{name}/resume'], 'WORKFLOW_SCHEDULE', 'UPDATE');
 on('GET', ['/api/secrets/{key}', '/api/secrets/{key}/exists', '/api/secrets/{key}/tags'], 'SECRET_NAME', 'READ');
 on('PUT', ['/api/secrets/{key}', '/api/secrets/{key}/tags'], 'SECRET_NAME', 'UPDATE');
 on('DELETE', ['/api/secrets/{key}', '/api/secrets/{key}/tags'], 'SECRET_NAME', 'DELETE');

@@ -60,6 +60,7 @@ const IdSchema = z
   .string()
   .min(1)
   .max(255)
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters');
 
 export const SubjectRefSchema = z.object({ type: SubjectTypeSchema.default('USER'), id: IdSchema });
@@ -92,7 +93,14 @@ export const UpsertGroupRequestSchema = z.object({
   defaultAccess: z.partialRecord(TargetTypeSchema, z.array(AccessSchema).max(5)).optional(),
 });
 
-export const UserRecordSchema = z.object({ id: IdSchema, name: z.string(), roles: z.array(OrkesRoleSchema), groups: z.array(IdSchema), createTime: z.number(), updateTime: z.number() });
+export const UserRecordSchema = z.object({
+  id: IdSchema,
+  name: z.string(),
+  roles: z.array(OrkesRoleSchema),
+  groups: z.array(IdSchema),
+  createTime: z.number(),
+  updateTime: z.number(),
+});
 export type UserRecord = z.infer<typeof UserRecordSchema>;
 
 export const GroupRecordSchema = z.object({

@@ -34,7 +34,9 @@ async function definedWorkflow(): Promise<{ name: string; type: string }> {
   const name = uniqueName('authz_wf');
   const type = uniqueName('authz_task');
   expect((await A()('POST', '/api/metadata/taskdefs', [{ name: type, ownerEmail: 'a@b.c', responseTimeoutSeconds: 10 }])).status).toBe(200);
-  expect((await A()('POST', '/api/metadata/workflowdef', { name, version: 1, tasks: [{ name: type, taskReferenceName: 't1', type: 'SIMPLE' }] })).status).toBe(200);
+  expect((await A()('POST', '/api/metadata/workflowdef', { name, version: 1, tasks: [{ name: type, taskReferenceName: 't1', type: 'SIMPLE' }] })).status).toBe(
+    200,
+  );
   return { name, type };
 }
 
@@ -47,7 +49,11 @@ describe('users, groups and grants', () => {
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ id, name: 'Ann', roles: [{ name: 'USER' }], groups: [{ id: group, description: 'team' }] });
     // The JS SDK's types send one role as a string.
-    expect((await A()('PUT', `/api/users/${encodeURIComponent(id)}`, { name: 'Ann B', roles: 'WORKER' })).body).toMatchObject({ name: 'Ann B', roles: [{ name: 'WORKER' }], groups: [{ id: group }] });
+    expect((await A()('PUT', `/api/users/${encodeURIComponent(id)}`, { name: 'Ann B', roles: 'WORKER' })).body).toMatchObject({
+      name: 'Ann B',
+      roles: [{ name: 'WORKER' }],
+      groups: [{ id: group }],
+    });
     expect((await A()('GET', `/api/users/${encodeURIComponent(id)}`)).body).toMatchObject({ id, name: 'Ann B' });
     expect((await A()('GET', '/api/users')).body.map((u: { id: string }) => u.id)).toContain(id);
     expect((await A()('GET', `/api/groups/${group}/users`)).body.map((u: { id: string }) => u.id)).toEqual([id]);
@@ -84,18 +90,30 @@ describe('users, groups and grants', () => {
     expect((await A()('POST', '/api/auth/authorization', { subject: { type: 'USER', id: u }, target, access: ['EXECUTE'] })).status).toBe(200);
     expect((await A()('POST', '/api/auth/authorization', { subject: { type: 'GROUP', id: g }, target, access: ['READ', 'UPDATE'] })).status).toBe(200);
     expect((await A()('GET', `/api/auth/authorization/WORKFLOW_DEF/${target.id}`)).body).toEqual({
-      READ: [{ type: 'GROUP', id: g }, { type: 'USER', id: u }],
+      READ: [
+        { type: 'GROUP', id: g },
+        { type: 'USER', id: u },
+      ],
       EXECUTE: [{ type: 'USER', id: u }],
       UPDATE: [{ type: 'GROUP', id: g }],
     });
     expect((await A()('GET', `/api/users/${u}/permissions`)).body).toEqual({ grantedAccess: [{ target, access: ['READ', 'EXECUTE'] }] });
     expect((await A()('GET', `/api/groups/${g}/permissions`)).body).toEqual({ grantedAccess: [{ target, access: ['READ', 'UPDATE'] }] });
-    expect((await A()('GET', `/api/users/${u}/checkPermissions?type=WORKFLOW_DEF&id=${target.id}`)).body).toEqual({ CREATE: false, READ: true, UPDATE: false, EXECUTE: true, DELETE: false });
+    expect((await A()('GET', `/api/users/${u}/checkPermissions?type=WORKFLOW_DEF&id=${target.id}`)).body).toEqual({
+      CREATE: false,
+      READ: true,
+      UPDATE: false,
+      EXECUTE: true,
+      DELETE: false,
+    });
 
     expect((await A()('DELETE', '/api/auth/authorization', { subject: { type: 'USER', id: u }, target, access: ['READ'] })).status).toBe(200);
     expect((await A()('GET', `/api/users/${u}/permissions`)).body).toEqual({ grantedAccess: [{ target, access: ['EXECUTE'] }] });
     await A()('DELETE', '/api/auth/authorization', { subject: { type: 'USER', id: u }, target, access: ['EXECUTE'] });
-    expect((await A()('GET', `/api/auth/authorization/WORKFLOW_DEF/${target.id}`)).body).toEqual({ READ: [{ type: 'GROUP', id: g }], UPDATE: [{ type: 'GROUP', id: g }] });
+    expect((await A()('GET', `/api/auth/authorization/WORKFLOW_DEF/${target.id}`)).body).toEqual({
+      READ: [{ type: 'GROUP', id: g }],
+      UPDATE: [{ type: 'GROUP', id: g }],
+    });
     // Every target type Orkes lists is stored, enforced or not.
     const tag = { type: 'TAG', id: 'team:payments' };
     expect((await A()('POST', '/api/auth/authorization', { subject: { type: 'GROUP', id: g }, target: tag, access: ['READ'] })).status).toBe(200);

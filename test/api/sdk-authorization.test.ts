@@ -1,4 +1,13 @@
-import { ApplicationClient, AuthorizationClient, MetadataClient, OrkesClients, WorkflowExecutor, orkesConductorClient, simpleTask, workflow } from '@io-orkes/conductor-javascript';
+import {
+  ApplicationClient,
+  AuthorizationClient,
+  MetadataClient,
+  OrkesClients,
+  WorkflowExecutor,
+  orkesConductorClient,
+  simpleTask,
+  workflow,
+} from '@io-orkes/conductor-javascript';
 import { ADMIN_KEY, startAuthBaton, type AuthBaton } from '../support/auth-baton';
 import { quietLogger, rejectionOf, uniqueName, type SdkClient } from '../support/sdk';
 
@@ -50,9 +59,17 @@ test('AuthorizationClient manages users, groups, members and grants with the SDK
   const target = { type: 'WORKFLOW_DEF' as const, id: wf as never };
   await authz.grantPermissions({ subject: { type: 'USER', id: user }, target, access: ['READ', 'EXECUTE'] });
   await authz.grantPermissions({ subject: { type: 'GROUP', id: group }, target, access: ['READ'] });
-  expect(await authz.getPermissions('WORKFLOW_DEF', wf)).toEqual({ READ: [{ type: 'GROUP', id: group }, { type: 'USER', id: user }], EXECUTE: [{ type: 'USER', id: user }] });
+  expect(await authz.getPermissions('WORKFLOW_DEF', wf)).toEqual({
+    READ: [
+      { type: 'GROUP', id: group },
+      { type: 'USER', id: user },
+    ],
+    EXECUTE: [{ type: 'USER', id: user }],
+  });
   expect(await authz.checkPermissions(user, 'WORKFLOW_DEF', wf)).toMatchObject({ READ: true, EXECUTE: true, DELETE: false });
-  expect(await authz.getGrantedPermissionsForUser(user)).toEqual({ grantedAccess: [{ target: { type: 'WORKFLOW_DEF', id: wf }, access: ['READ', 'EXECUTE'] }] });
+  expect(await authz.getGrantedPermissionsForUser(user)).toEqual({
+    grantedAccess: [{ target: { type: 'WORKFLOW_DEF', id: wf }, access: ['READ', 'EXECUTE'] }],
+  });
   expect(await authz.getGrantedPermissionsForGroup(group)).toEqual({ grantedAccess: [{ target: { type: 'WORKFLOW_DEF', id: wf }, access: ['READ'] }] });
   await authz.removePermissions({ subject: { type: 'USER', id: user }, target, access: ['READ', 'EXECUTE'] });
   expect(await authz.getPermissions('WORKFLOW_DEF', wf)).toEqual({ READ: [{ type: 'GROUP', id: group }] });

@@ -11,7 +11,15 @@ export interface AuthorizationStoreUnderTest {
 
 const fresh = (prefix: string): string => `${prefix}_${randomUUID().slice(0, 8)}`;
 const user = (id: string, over: Partial<UserRecord> = {}): UserRecord => ({ id, name: id, roles: [], groups: [], createTime: T0, updateTime: T0, ...over });
-const group = (id: string, over: Partial<GroupRecord> = {}): GroupRecord => ({ id, description: '', roles: [], defaultAccess: {}, createTime: T0, updateTime: T0, ...over });
+const group = (id: string, over: Partial<GroupRecord> = {}): GroupRecord => ({
+  id,
+  description: '',
+  roles: [],
+  defaultAccess: {},
+  createTime: T0,
+  updateTime: T0,
+  ...over,
+});
 
 export function describeAuthorizationStoreContract(adapter: string, open: () => Promise<AuthorizationStoreUnderTest>): void {
   describe(`AuthorizationStore contract: ${adapter}`, () => {

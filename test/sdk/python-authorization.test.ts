@@ -15,8 +15,17 @@ engineSuite('python3', pythonMissing())('conductor-python: users, groups and gra
   beforeAll(async () => {
     const python = ensurePythonSdk();
     baton = await startBaton({ BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId, BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret });
-    const env = { ...process.env, CONDUCTOR_SERVER_URL: undefined, CONDUCTOR_AUTH_KEY: undefined, CONDUCTOR_AUTH_SECRET: undefined, CONDUCTOR_LOG_LEVEL: 'WARNING' };
-    ({ report } = await runScenarios(python, [join(sdkDir, 'python', 'authorization_scenarios.py'), baton.url, prefix, ADMIN_KEY.keyId, ADMIN_KEY.keySecret], { cwd: join(sdkDir, 'python'), env }));
+    const env = {
+      ...process.env,
+      CONDUCTOR_SERVER_URL: undefined,
+      CONDUCTOR_AUTH_KEY: undefined,
+      CONDUCTOR_AUTH_SECRET: undefined,
+      CONDUCTOR_LOG_LEVEL: 'WARNING',
+    };
+    ({ report } = await runScenarios(python, [join(sdkDir, 'python', 'authorization_scenarios.py'), baton.url, prefix, ADMIN_KEY.keyId, ADMIN_KEY.keySecret], {
+      cwd: join(sdkDir, 'python'),
+      env,
+    }));
   }, 600_000);
   afterAll(async () => {
     await baton?.stop();
@@ -38,7 +47,13 @@ engineSuite('python3', pythonMissing())('conductor-python: users, groups and gra
   test('grants: granted, listed per target, user and group, checked, removed', () => {
     const wf = `${prefix}_granted_wf`;
     expect(observed(report, 'grants')).toMatchObject({
-      onTarget: { READ: [['GROUP', `${prefix}_grantees`], ['USER', `${prefix}_grantee`]], EXECUTE: [['USER', `${prefix}_grantee`]] },
+      onTarget: {
+        READ: [
+          ['GROUP', `${prefix}_grantees`],
+          ['USER', `${prefix}_grantee`],
+        ],
+        EXECUTE: [['USER', `${prefix}_grantee`]],
+      },
       forUser: [['WORKFLOW_DEF', wf, ['EXECUTE', 'READ']]],
       forGroup: [['WORKFLOW_DEF', wf, ['READ']]],
       checked: { READ: true, EXECUTE: true, DELETE: false },

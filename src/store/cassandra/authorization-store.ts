@@ -88,7 +88,9 @@ export class CassandraAuthorizationStore implements AuthorizationStore {
     return (await this.all<GrantRecord>(this.q.grantsOn, [target.type, target.id], 'grant_json')).sort(bySubject);
   }
   async listGrants(): Promise<GrantRecord[]> {
-    return (await this.all<GrantRecord>(this.q.listGrants, [], 'grant_json')).sort((a, b) => cmp(a.target.type, b.target.type) || cmp(a.target.id, b.target.id) || bySubject(a, b));
+    return (await this.all<GrantRecord>(this.q.listGrants, [], 'grant_json')).sort(
+      (a, b) => cmp(a.target.type, b.target.type) || cmp(a.target.id, b.target.id) || bySubject(a, b),
+    );
   }
   async deleteGrant(target: TargetRef, subject: SubjectRef): Promise<boolean> {
     const key = [target.type, target.id, subject.type, subject.id];

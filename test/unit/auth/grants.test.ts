@@ -31,7 +31,13 @@ describe('grant decision', () => {
   });
 
   test('accessMap answers each access', () => {
-    expect(accessMap([grant({ type: 'USER', id: 'app:a1' }, ['READ', 'EXECUTE'])], me, ['WORKFLOW_MANAGER'])).toEqual({ CREATE: false, READ: true, UPDATE: false, EXECUTE: true, DELETE: false });
+    expect(accessMap([grant({ type: 'USER', id: 'app:a1' }, ['READ', 'EXECUTE'])], me, ['WORKFLOW_MANAGER'])).toEqual({
+      CREATE: false,
+      READ: true,
+      UPDATE: false,
+      EXECUTE: true,
+      DELETE: false,
+    });
   });
 
   test('Orkes role names map to Baton roles', () => {
