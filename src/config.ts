@@ -64,6 +64,7 @@ export const FieldsSchema = z.object({
   BATON_MAX_SECRETS: int(10_000, 1),
   BATON_MAX_SCHEMAS: int(10_000, 1),
   BATON_MAX_APPLICATIONS: int(10_000, 1),
+  BATON_MAX_AUTHORIZATION_RECORDS: int(10_000, 1),
   BATON_MAX_JSON_DEPTH: int(128, 8),
   BATON_MAX_LONG_POLLS_PER_CLIENT: int(256, 1),
   // Profile-dependent defaults (see withProfileDefaults): embedded 0/0, distributed 15 s/10 s.

@@ -75,6 +75,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         idempotencyKeys: timedCalls(adapters.stores.idempotencyKeys, (op, s) => metrics.storeOperation('idempotency', op, s), tracer && { tracer, prefix: 'idempotency' }),
         schemas: timedCalls(adapters.stores.schemas, (op, s) => metrics.storeOperation('schema', op, s), tracer && { tracer, prefix: 'schemas' }),
         secrets: timedCalls(adapters.stores.secrets, (op, s) => metrics.storeOperation('secret', op, s), tracer && { tracer, prefix: 'secrets' }),
+        authorization: timedCalls(adapters.stores.authorization, (op, s) => metrics.storeOperation('authorization', op, s), tracer && { tracer, prefix: 'authorization' }),
       }
     : adapters.stores;
   const index = observed ? timedCalls(adapters.index, (op, s) => metrics.indexOperation(op, s), tracer && { tracer, prefix: 'index' }) : adapters.index;
@@ -90,7 +91,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS, { maxBytes: cfg.BATON_MAX_DEFINITION_BYTES, maxCount: cfg.BATON_MAX_DEFINITIONS });
   await metadata.start();
   const secrets = new SecretService(stores.secrets, secretKeyOf({ configured: cfg.BATON_SECRETS_KEY, profile: cfg.BATON_PROFILE, dataDir: cfg.BATON_DATA_DIR }), Date.now, cfg.BATON_MAX_SECRETS);
-  const access = await createAccessControl(auth, stores.metadata, log, adapters.attempts);
+  const access = await createAccessControl(auth, { metadata: stores.metadata, authorization: stores.authorization }, log, adapters.attempts);
   await adapters.watchDefinitions(() => metadata.refresh());
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
   const indexer = new Indexer(index, log, cfg.BATON_INDEX_FLUSH_MS);

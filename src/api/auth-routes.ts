@@ -1,10 +1,11 @@
 import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { AccessKeyInfoSchema, ApplicationRecordSchema, ApplicationRequestSchema, ROLES, TagSchema, TokenRequestSchema } from '../model/applications';
-import { ROLE_ALIASES } from '../auth/application-service';
+import { OrkesRoleSchema } from '../model/authorization';
 import { oneOf, type RouteTable } from './route-table';
 import type { AccessDirectory } from '../auth/access-directory';
 import type { ApplicationService } from '../auth/application-service';
+import type { AuthorizationService } from '../auth/authorization-service';
 import { principalOf } from '../auth/request-gate';
 import { RetryLater } from '../auth/retry-later';
 import type { SignInGuard } from '../auth/sign-in-guard';
@@ -17,6 +18,7 @@ import { parseBody } from './params';
 
 export interface AuthRoutesDeps {
   applications: ApplicationService;
+  authorization: AuthorizationService;
   /** Absent while auth is off: /api/token then answers 404, which the SDKs read as "this server has no auth". */
   issuer?: { directory: AccessDirectory; tokens: AccessTokens; guard: SignInGuard };
 }
@@ -62,7 +64,7 @@ export function tokenRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutes
 /** Declares the routes under `r` (mounted at /api/applications; served only where access control is wired). */
 export function applicationRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutesDeps } }): void {
   const apps = (): ApplicationService => deps.access!.routes.applications;
-  const role = { role: { schema: oneOf([...ROLES, ...Object.keys(ROLE_ALIASES)]) } };
+  const role = { role: { schema: oneOf(OrkesRoleSchema.options) } };
 
   r.get('/', { permission: 'admin', summary: 'All applications', res: { inline: z.array(ApplicationRecordSchema) } }, async (_req, res) => void res.json(await apps().list()));
   r.post('/', { permission: 'admin', summary: 'Create an application (no roles, no keys yet)', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationRecordSchema } }, async (req, res) => {
@@ -90,8 +92,8 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
   r.post('/{applicationId}/accessKeys/{keyId}/status', { permission: 'admin', summary: 'Toggle an access key between ACTIVE and INACTIVE', res: { inline: AccessKeyInfoSchema } }, async (req, res) => void res.json(await apps().toggleKey(req.params.applicationId, req.params.keyId)));
 
   // The SDKs add a role with POST; PUT is accepted too.
-  r.post('/{applicationId}/roles/{role}', { permission: 'admin', summary: `Grant a role (${ROLES.join(', ')})`, pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))));
-  r.put('/{applicationId}/roles/{role}', { permission: 'admin', summary: `Grant a role (${ROLES.join(', ')})`, pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))));
+  r.post('/{applicationId}/roles/{role}', { permission: 'admin', summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')})`, pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))));
+  r.put('/{applicationId}/roles/{role}', { permission: 'admin', summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')})`, pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))));
   r.delete('/{applicationId}/roles/{role}', { permission: 'admin', summary: 'Take a role away', pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().removeRole(req.params.applicationId, req.params.role, actor(req))));
 
   r.get('/{id}/tags', { permission: 'admin', summary: "An application's tags", res: { inline: z.array(TagSchema) } }, async (req, res) => void res.json(await apps().tags(req.params.id)));

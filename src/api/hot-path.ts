@@ -5,6 +5,7 @@ import { toErrorBody } from './errors';
 import { checkJsonDepth } from './json-depth';
 import { sendJson, sendText, type WithQuery } from './params';
 import type { WorkerCalls } from './worker-calls';
+import { grantCheckOf } from '../auth/request-gate';
 import { setRouteLabel } from './route-label';
 import type { RequestTarget } from './request-target';
 import type { RouteMatch } from './route-matcher';
@@ -118,7 +119,7 @@ export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJso
     const body = await readJson(req, opts.maxBodyBytes);
     checkJsonDepth(body, opts.maxJsonDepth);
     if (route.call === 'update') return sendText(res, await calls.update(body));
-    if (route.call === 'start') return sendText(res, await calls.start(body));
+    if (route.call === 'start') return sendText(res, await calls.start(body, grantCheckOf(req)));
     const next = await calls.updateV2(body);
     if (next) return sendJson(res, next);
     res.statusCode = 204;

@@ -9,6 +9,7 @@ import type { ExecutionStore, SchemaStore } from '../store/ports';
 import { z } from 'zod';
 import { adminRoutes } from './admin-routes';
 import { applicationRoutes, tokenRoutes, type AuthRoutesDeps } from './auth-routes';
+import { grantRoutes, groupRoutes, userRoutes } from './authorization-routes';
 import { bulkRoutes } from './bulk-routes';
 import { eventRoutes, type IncomingEvents } from './event-routes';
 import { secretRoutes } from './secret-routes';
@@ -94,6 +95,9 @@ export function apiRoutes(d: ApiDeps): Route[] {
   if (d.access) {
     tokenRoutes(t.under('/api/token'), d);
     applicationRoutes(t.under('/api/applications'), d);
+    userRoutes(t.under('/api/users'), d);
+    groupRoutes(t.under('/api/groups'), d);
+    grantRoutes(t.under('/api/auth/authorization'), d);
   }
   return t.routes;
 }

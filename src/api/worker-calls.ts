@@ -1,3 +1,4 @@
+import type { GrantCheck } from '../auth/request-gate';
 import type { Task } from '../model/execution';
 import { StartWorkflowRequestSchema, TaskResultSchema, type TaskResult } from '../model/requests';
 import { ApiError } from '../services/errors';
@@ -32,8 +33,8 @@ export interface WorkerCalls {
   update(body: unknown): Promise<string>;
   /** POST /api/tasks/update-v2: answers the next task of the same type and domain, if one is waiting. */
   updateV2(body: unknown): Promise<Task | undefined>;
-  /** POST /api/workflow: answers the new workflow id. */
-  start(body: unknown): Promise<string>;
+  /** POST /api/workflow: answers the new workflow id; `check` is the gate's grant check of the request (grantCheckOf). */
+  start(body: unknown, check?: GrantCheck): Promise<string>;
 }
 
 export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore; schemaEnforcer?: SchemaEnforcer; secrets?: SecretService }): WorkerCalls {
@@ -79,8 +80,10 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
       return next;
     },
 
-    async start(body) {
-      return workflows.start(parseBody(StartWorkflowRequestSchema, body, 'startWorkflowRequest'));
+    async start(body, check) {
+      const request = parseBody(StartWorkflowRequestSchema, body, 'startWorkflowRequest');
+      await check?.({ type: 'WORKFLOW_DEF', id: request.name }, 'EXECUTE');
+      return workflows.start(request);
     },
   };
 }

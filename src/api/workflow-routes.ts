@@ -17,6 +17,7 @@ import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
 import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
 import { summarizeWorkflow } from '../search/summaries';
 import type { WorkerCalls } from './worker-calls';
+import { grantCheckOf } from '../auth/request-gate';
 
 /** Each id is one store query: as many as a bulk request may name, no more. */
 const CorrelationIdListSchema = z.array(z.string()).max(BULK_MAX, `Cannot search more than ${BULK_MAX} correlation ids. Please use multiple requests.`);
@@ -50,7 +51,7 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
   };
 
   r.post('/', { permission: 'executions:start', summary: 'Start an execution; answers its id', body: 'StartWorkflowRequest', res: 'text', hot: 'start' }, async (req, res) => {
-    sendText(res, await deps.calls.start(req.body));
+    sendText(res, await deps.calls.start(req.body, grantCheckOf(req)));
   });
 
   r.get('/search', { permission: 'executions:read', summary: 'Search executions', query: SEARCH_QUERY, res: 'SearchResultWorkflowSummary' }, async (req, res) => {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type AccessKeyInfo, type AccessKeyRecord, type ApplicationRecord, type Role, RoleSchema, ROLES, type Tag } from '../model/applications';
+import { type AccessKeyInfo, type AccessKeyRecord, type ApplicationRecord, type Role, ROLES, type Tag } from '../model/applications';
+import { OrkesRoleSchema } from '../model/authorization';
+import { batonRolesOf } from './orkes-roles';
 import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
 import { ApiError, badRequest, notFound } from '../services/errors';
 import type { MetadataStore } from '../store/ports';
@@ -60,13 +62,13 @@ export class ApplicationService {
   }
 
   async addRole(id: string, role: string, by: string): Promise<ApplicationRecord> {
-    const r = roleOf(role);
-    return this.change(id, by, (app) => (app.roles.includes(r) ? app : { ...app, roles: [...app.roles, r] }));
+    const rs = rolesOf(role);
+    return this.change(id, by, (app) => ({ ...app, roles: [...app.roles, ...rs.filter((r) => !app.roles.includes(r))] }));
   }
 
   async removeRole(id: string, role: string, by: string): Promise<ApplicationRecord> {
-    const r = roleOf(role);
-    return this.change(id, by, (app) => ({ ...app, roles: app.roles.filter((x) => x !== r) }));
+    const rs = rolesOf(role);
+    return this.change(id, by, (app) => ({ ...app, roles: app.roles.filter((x) => !rs.includes(x)) }));
   }
 
   tags(id: string): Promise<Tag[]> {
@@ -127,13 +129,11 @@ export class ApplicationService {
   }
 }
 
-/** Orkes names of Baton's roles, as the SDKs' ApplicationRole type spells them. */
-export const ROLE_ALIASES: Readonly<Record<string, Role>> = { USER_READ_ONLY: 'READ_ONLY' };
-
-function roleOf(role: string): Role {
-  const r = RoleSchema.safeParse((Object.hasOwn(ROLE_ALIASES, role) ? ROLE_ALIASES[role] : undefined) ?? role);
-  if (!r.success) throw badRequest(`Unknown role ${role}: Baton's roles are ${ROLES.join(', ')}`);
-  return r.data;
+/** Baton's roles of an Orkes role name (src/auth/orkes-roles.ts; Baton's own names are Orkes names too). */
+function rolesOf(role: string): Role[] {
+  const r = OrkesRoleSchema.safeParse(role);
+  if (!r.success) throw badRequest(`Unknown role ${role}: the roles are ${OrkesRoleSchema.options.join(', ')} (Baton's: ${ROLES.join(', ')})`);
+  return batonRolesOf([r.data]);
 }
 
 const info = (k: AccessKeyRecord): AccessKeyInfo => ({ id: k.id, createdAt: k.createdAt, status: k.status });

@@ -24,6 +24,7 @@ export interface AuthConfig {
   BATON_AUTH_HASH_CONCURRENCY: number;
   BATON_AUTH_HASH_QUEUE: number;
   BATON_MAX_APPLICATIONS: number;
+  BATON_MAX_AUTHORIZATION_RECORDS: number;
 }
 
 export interface AuthSettings {
@@ -45,6 +46,8 @@ export interface AuthSettings {
   hashing: { concurrency: number; maxQueued: number };
   /** Most applications (BATON_MAX_APPLICATIONS). */
   maxApplications: number;
+  /** Most users, groups and grants, each (BATON_MAX_AUTHORIZATION_RECORDS). */
+  maxAuthorizationRecords: number;
   /** Said loudly at every start. */
   warnings: string[];
 }
@@ -151,6 +154,7 @@ export function authSettings(cfg: AuthConfig): AuthSettings {
     signIn: { perKey: cfg.BATON_TOKEN_MAX_FAILURES_PER_KEY, perClient: cfg.BATON_TOKEN_MAX_FAILURES_PER_CLIENT, windowMs: cfg.BATON_TOKEN_FAILURE_WINDOW_SECONDS * 1000 },
     hashing: { concurrency: cfg.BATON_AUTH_HASH_CONCURRENCY, maxQueued: cfg.BATON_AUTH_HASH_QUEUE },
     maxApplications: cfg.BATON_MAX_APPLICATIONS,
+    maxAuthorizationRecords: cfg.BATON_MAX_AUTHORIZATION_RECORDS,
     warnings,
   };
 }

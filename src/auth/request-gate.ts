@@ -3,20 +3,23 @@ import type { Logger } from 'pino';
 import { toErrorBody } from '../api/errors';
 import { refuse } from '../api/refusal';
 import type { RequestTarget } from '../api/request-target';
-import type { MatchableRoute, RouteMatch } from '../api/route-matcher';
 import type { AccessDirectory, Principal } from './access-directory';
 import { browserVerdict, type BrowserPolicy } from './browser-guard';
 import { allows, type Permission } from './roles';
+import type { MatchableRoute, RouteMatch } from '../api/route-matcher';
 import { isAppChannelPath, permissionOf } from './unlisted-paths';
+import type { Access, TargetRef } from '../model/authorization';
+import { ApiError } from '../services/errors';
+import type { AuthorizationService } from './authorization-service';
+import { resourceNeedOf } from './resource-targets';
 import type { AccessTokens, TokenFailure } from './tokens';
 
 // The one gate every request passes before the hot path or express: browser checks, then the
-// token and the permission the route needs (the route table's row the front matched, or
-// unlisted-paths.ts where none does). Answers refusals itself with
+// token and the permission the route needs (route-permissions.ts). Answers refusals itself with
 // Conductor-style JSON bodies (src/api/refusal.ts). It reads the canonical target the front read
 // (src/api/request-target.ts), never `req.url` on its own, so express routes the path it judged.
 
-/** true: go on; false: already answered; a promise of either while a token or key is looked up. `found`: the route the target names. */
+/** true: go on; false: already answered; a promise of either while a token or key is looked up. */
 export type RequestGate = (req: IncomingMessage, res: ServerResponse, target: RequestTarget, found: RouteMatch<MatchableRoute> | undefined) => boolean | Promise<boolean>;
 
 /** What the gate decided a request needs: a route's permission, or the Dapr app channel's own token. */
@@ -25,7 +28,7 @@ export type GateDecision = Permission | 'app-channel';
 export interface GateDeps {
   browser: BrowserPolicy;
   /** Absent while auth is off. */
-  auth?: { tokens: AccessTokens; directory: AccessDirectory };
+  auth?: { tokens: AccessTokens; directory: AccessDirectory; grants?: AuthorizationService };
   log: Logger;
   now?: () => number;
 }
@@ -38,6 +41,16 @@ export const decisionOf = (req: IncomingMessage): GateDecision | undefined => de
 
 /** Who made the request, when auth is on and the route needed a token. */
 export const principalOf = (req: IncomingMessage): Principal | undefined => principals.get(req);
+
+/** Checks a target named in a request's body against its grants (the gate's own decision); rejects with a 403. */
+export type GrantCheck = (target: TargetRef, access: Access) => Promise<void>;
+const grantChecks = new WeakMap<IncomingMessage, GrantCheck>();
+
+/** The grant check of a request that passed the gate with a token; undefined while auth is off or grants are not wired. */
+export const grantCheckOf = (req: IncomingMessage): GrantCheck | undefined => grantChecks.get(req);
+
+const grantRefusal = (p: Principal, target: TargetRef, access: Access): string =>
+  `Access denied: application ${p.applicationId} holds no ${access} grant on ${target.type} ${target.id}`;
 
 /** Verified tokens by their text, so the hot path verifies a signature once per token, not per request. */
 const TOKEN_CACHE_MAX = 10_000;
@@ -55,22 +68,33 @@ export function requestGate(d: GateDeps): RequestGate {
   const now = d.now ?? Date.now;
   const verified = new Map<string, { keyId: string; expiresAt: number }>();
 
-  const decide = (principal: Principal | undefined, permission: Permission, req: IncomingMessage): Refusal | undefined => {
+  const grants = d.auth?.grants;
+  const decide = (principal: Principal | undefined, permission: Permission, req: IncomingMessage, found: RouteMatch<MatchableRoute> | undefined): Refusal | undefined | Promise<Refusal | undefined> => {
     if (!principal) return { status: 401, error: 'INVALID_TOKEN', message: 'The access key of this token is disabled or deleted' };
     if (!allows(principal.roles, permission))
       return { status: 403, error: 'ACCESS_DENIED', message: `Access denied: ${permission} is not granted to application ${principal.applicationId} (roles: ${principal.roles.join(', ') || 'none'})` };
     principals.set(req, principal);
-    return undefined;
+    if (!grants) return undefined;
+    grantChecks.set(req, async (target, access) => {
+      if (!(await grants.allows(principal.applicationId, principal.roles, target, access))) throw new ApiError(403, grantRefusal(principal, target, access));
+    });
+    const need = resourceNeedOf(req.method, found);
+    if (!need) return undefined;
+    const denied = (ok: boolean): Refusal | undefined => (ok ? undefined : { status: 403, error: 'ACCESS_DENIED', message: grantRefusal(principal, need.target, need.access) });
+    const ok = grants.allows(principal.applicationId, principal.roles, need.target, need.access);
+    return ok instanceof Promise ? ok.then(denied) : denied(ok);
   };
 
   const answer = (res: ServerResponse, r: Refusal | undefined): boolean => (r ? refuse(res, r.status, r.message, r.error) : true);
+  const answerEither = (req: IncomingMessage, res: ServerResponse, path: string, r: Refusal | undefined | Promise<Refusal | undefined>): boolean | Promise<boolean> =>
+    r instanceof Promise ? r.then((x) => answer(res, x), (err) => failed(err, req, res, path)) : answer(res, r);
 
-  const authenticate = async (token: string, permission: Permission, req: IncomingMessage, auth: NonNullable<GateDeps['auth']>): Promise<Refusal | undefined> => {
+  const authenticate = async (token: string, permission: Permission, req: IncomingMessage, found: RouteMatch<MatchableRoute> | undefined, auth: NonNullable<GateDeps['auth']>): Promise<Refusal | undefined> => {
     const checked = await auth.tokens.check(token);
     if (!checked.ok) return { status: 401, error: checked.failure, message: checked.failure === 'EXPIRED_TOKEN' ? 'Token expired: ask /api/token for a new one' : 'Invalid token' };
     if (verified.size >= TOKEN_CACHE_MAX) verified.clear();
     verified.set(token, { keyId: checked.keyId, expiresAt: checked.expiresAt });
-    return decide(await auth.directory.principal(checked.keyId), permission, req);
+    return decide(await auth.directory.principal(checked.keyId), permission, req, found);
   };
 
   return (req, res, { path }, found) => {
@@ -100,13 +124,13 @@ export function requestGate(d: GateDeps): RequestGate {
     if (seen) {
       if (seen.expiresAt <= now()) return refuse(res, 401, 'Token expired: ask /api/token for a new one', 'EXPIRED_TOKEN');
       const principal = auth.directory.principal(seen.keyId);
-      if (!(principal instanceof Promise)) return answer(res, decide(principal, permission, req));
+      if (!(principal instanceof Promise)) return answerEither(req, res, path, decide(principal, permission, req, found));
       return principal.then(
-        (p) => answer(res, decide(p, permission, req)),
+        (p) => answerEither(req, res, path, decide(p, permission, req, found)),
         (err) => failed(err, req, res, path),
       );
     }
-    return authenticate(token, permission, req, auth).then(
+    return authenticate(token, permission, req, found, auth).then(
       (r) => answer(res, r),
       (err) => failed(err, req, res, path),
     );

@@ -6,12 +6,12 @@ import type { FailedAttempts, LineageCounters, QueueDirectory, TaskLimits, WakeU
 import type { QueuePartitionStore } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { ScanLease } from '../services/recovery-scan';
-import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
+import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
 
 /** What a profile plugs into the one composition root (src/server.ts); both profiles return this set. */
 export interface Adapters {
-  stores: { executions: ExecutionStore; metadata: MetadataStore; schedules: ScheduleStore; idempotencyKeys: IdempotencyKeyStore; schemas: SchemaStore; secrets: SecretStore };
+  stores: { executions: ExecutionStore; metadata: MetadataStore; schedules: ScheduleStore; idempotencyKeys: IdempotencyKeyStore; schemas: SchemaStore; secrets: SecretStore; authorization: AuthorizationStore };
   index: SearchIndex;
   host: ActorHost;
   wakeUps: WakeUps;

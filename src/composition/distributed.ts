@@ -18,7 +18,7 @@ import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
 import { payloadLimitsOf } from '../store/payload-limits';
-import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
+import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
 import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
 import { QueueCalls } from '../actors/protocol/queue-protocol';
@@ -52,6 +52,7 @@ interface OpenedStores {
   idempotencyKeys: IdempotencyKeyStore;
   schemas: SchemaStore;
   secrets: SecretStore;
+  authorization: AuthorizationStore;
   /** The SQLite file when BATON_STORE=sqlite (tests and development on one machine). */
   sqlite?: ReturnType<typeof openDatabase>;
   close(): Promise<void>;
@@ -61,7 +62,7 @@ interface OpenedStores {
 export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promise<OpenedStores> {
   if (cfg.BATON_STORE === 'cassandra') return openCassandraStores(cassandraConfig(cfg, log));
   const s = openSqliteStores(cfg.BATON_DATA_DIR, payloadLimitsOf(cfg));
-  return { executions: s.executions, metadata: s.metadata, schedules: s.schedules, idempotencyKeys: s.idempotencyKeys, schemas: s.schemas, secrets: s.secrets, sqlite: s.db, close: () => s.close() };
+  return { executions: s.executions, metadata: s.metadata, schedules: s.schedules, idempotencyKeys: s.idempotencyKeys, schemas: s.schemas, secrets: s.secrets, authorization: s.authorization, sqlite: s.db, close: () => s.close() };
 }
 
 /** Elasticsearch, or (BATON_INDEX=sqlite, tests only) the SQLite file of BATON_DATA_DIR. */
@@ -167,7 +168,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
     });
     return {
-      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata), schedules: stores.schedules, idempotencyKeys: stores.idempotencyKeys, schemas: stores.schemas, secrets: stores.secrets },
+      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata), schedules: stores.schedules, idempotencyKeys: stores.idempotencyKeys, schemas: stores.schemas, secrets: stores.secrets, authorization: stores.authorization },
       index: search.index,
       host,
       wakeUps,

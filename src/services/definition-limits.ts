@@ -40,15 +40,22 @@ export interface RecordCaps {
   /** Counted per version, as workflow definitions are. */
   schemas: number;
   applications: number;
+  /** Users, groups and grants, each (BATON_MAX_AUTHORIZATION_RECORDS). */
+  users: number;
+  groups: number;
+  grants: number;
 }
 
-export const DEFAULT_RECORD_CAPS: RecordCaps = { schedules: 10_000, secrets: 10_000, schemas: 10_000, applications: 10_000 };
+export const DEFAULT_RECORD_CAPS: RecordCaps = { schedules: 10_000, secrets: 10_000, schemas: 10_000, applications: 10_000, users: 10_000, groups: 10_000, grants: 10_000 };
 
 const CAP_OF: Record<keyof RecordCaps, { noun: string; setting: string }> = {
   schedules: { noun: 'schedules', setting: 'BATON_MAX_SCHEDULES' },
   secrets: { noun: 'secrets', setting: 'BATON_MAX_SECRETS' },
   schemas: { noun: 'schema versions', setting: 'BATON_MAX_SCHEMAS' },
   applications: { noun: 'applications', setting: 'BATON_MAX_APPLICATIONS' },
+  users: { noun: 'users', setting: 'BATON_MAX_AUTHORIZATION_RECORDS' },
+  groups: { noun: 'groups', setting: 'BATON_MAX_AUTHORIZATION_RECORDS' },
+  grants: { noun: 'grants', setting: 'BATON_MAX_AUTHORIZATION_RECORDS' },
 };
 
 /** 400 when `existing` records of the kind leave no room for `adding` more. */

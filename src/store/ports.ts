@@ -6,6 +6,7 @@ import type { Effect } from '../model/effects';
 import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
 import type { SchemaDef } from '../model/schemas';
 import type { StoredSecret } from '../model/secrets';
+import type { GrantRecord, GroupRecord, SubjectRef, TargetRef, UserRecord } from '../model/authorization';
 import type { TaskLogLimits } from './task-log-limits';
 
 /**
@@ -161,4 +162,25 @@ export interface SecretStore {
   /** How many there are, counting no further than `atMost` (bounded work however many are stored): for the cap on creating more. */
   countSecrets(atMost: number): Promise<number>;
   deleteSecret(name: string): Promise<boolean>;
+}
+
+/** Users, groups and grants of Orkes' authorization API (src/auth/authorization-service.ts): a handful of admin-written records. */
+export interface AuthorizationStore {
+  putUser(u: UserRecord): Promise<void>;
+  getUser(id: string): Promise<UserRecord | undefined>;
+  /** Every user, by id. */
+  listUsers(): Promise<UserRecord[]>;
+  deleteUser(id: string): Promise<boolean>;
+  putGroup(g: GroupRecord): Promise<void>;
+  getGroup(id: string): Promise<GroupRecord | undefined>;
+  /** Every group, by id. */
+  listGroups(): Promise<GroupRecord[]>;
+  deleteGroup(id: string): Promise<boolean>;
+  /** Replaces the grant of the same subject on the same target. */
+  putGrant(g: GrantRecord): Promise<void>;
+  /** The grants on one target, by subject. */
+  grantsOn(target: TargetRef): Promise<GrantRecord[]>;
+  /** Every grant, by target then subject. */
+  listGrants(): Promise<GrantRecord[]>;
+  deleteGrant(target: TargetRef, subject: SubjectRef): Promise<boolean>;
 }

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useSession } from './api/session';
+import { AccessView } from './views/access';
 import { ThemeSwitch } from './components/theme';
 import { Link, matchPath, useLocation, useNavigate } from './router';
 import { ExecutionsView } from './views/executions';
@@ -42,6 +43,7 @@ function View() {
   if (matchPath('/start', path)) return <StartWorkflowView />;
   if (matchPath('/human', path)) return <HumanInboxView />;
   if (matchPath('/queues', path)) return <QueuesView />;
+  if (matchPath('/access', path)) return <AccessView />;
   if (matchPath('/events', path)) return <EventHandlersView />;
   if (matchPath('/events/new', path)) return <EventHandlerEditor key="new" />;
   if ((m = matchPath('/events/:name', path))) return <EventHandlerEditor key={m.name} name={m.name} />;
@@ -63,7 +65,7 @@ export function App() {
         </Link>
         {session.signedIn && (
           <nav className="nav" aria-label="Main">
-            {NAV.map(([to, label]) => (
+            {[...NAV, ...(session.can('admin') ? [['/access', 'Access'] as [string, string]] : [])].map(([to, label]) => (
               <Link key={to} to={to} aria-current={path === to || path.startsWith(`${to}/`) ? 'page' : undefined}>
                 {label}
               </Link>

@@ -1,6 +1,6 @@
 import { Client, type ClientOptions, policies, types } from 'cassandra-driver';
 import { DEFAULT_PAYLOAD_LIMITS } from '../payload-limits';
-import type { ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../ports';
+import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../ports';
 import { type CassandraStoreConfig, consistencyOf, nativePortOf } from './config';
 import { CassandraExecutionStore } from './execution-store';
 import { CassandraMetadataStore } from './metadata-store';
@@ -10,6 +10,7 @@ import { migrate } from './migrate';
 import { CassandraScheduleStore } from './schedule-store';
 import type { ScheduleStore } from '../schedule-store';
 import { CassandraSecretStore } from './secret-store';
+import { CassandraAuthorizationStore } from './authorization-store';
 import { DEFAULT_INDEX_LAYOUT } from './rows';
 import { assertKeyspaceName } from './statements';
 
@@ -21,6 +22,7 @@ export { CassandraScheduleStore } from './schedule-store';
 export { CassandraIdempotencyKeys } from './idempotency-keys';
 export { CassandraSchemaStore } from './schema-store';
 export { CassandraSecretStore } from './secret-store';
+export { CassandraAuthorizationStore } from './authorization-store';
 
 export interface CassandraStores {
   executions: ExecutionStore;
@@ -29,6 +31,7 @@ export interface CassandraStores {
   idempotencyKeys: IdempotencyKeyStore;
   schemas: SchemaStore;
   secrets: SecretStore;
+  authorization: AuthorizationStore;
   client: Client;
   close(): Promise<void>;
 }
@@ -98,6 +101,7 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
     idempotencyKeys: new CassandraIdempotencyKeys(client, keyspace, consistency),
     schemas: new CassandraSchemaStore(client, keyspace, consistency),
     secrets: new CassandraSecretStore(client, { keyspace, consistency }),
+    authorization: new CassandraAuthorizationStore(client, { keyspace, consistency }),
     client,
     async close() {
       await executions.close();

@@ -8,8 +8,9 @@ import { SqliteSchemaStore } from './schema-store';
 import { SqliteMetadataStore } from './metadata-store';
 import { SqliteScheduleStore } from './schedule-store';
 import { SqliteSecretStore } from './secret-store';
+import { SqliteAuthorizationStore } from './authorization-store';
 
-export { openDatabase, SqliteExecutionStore, SqliteMetadataStore, SqliteScheduleStore, SqliteIdempotencyKeys, SqliteSchemaStore, SqliteSecretStore };
+export { openDatabase, SqliteExecutionStore, SqliteMetadataStore, SqliteScheduleStore, SqliteIdempotencyKeys, SqliteSchemaStore, SqliteSecretStore, SqliteAuthorizationStore };
 
 export interface SqliteStores {
   db: Database.Database;
@@ -19,6 +20,7 @@ export interface SqliteStores {
   idempotencyKeys: SqliteIdempotencyKeys;
   schemas: SqliteSchemaStore;
   secrets: SqliteSecretStore;
+  authorization: SqliteAuthorizationStore;
   close(): Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export function openSqliteStores(dir: string, limits?: PayloadLimits, onError?: 
     idempotencyKeys: new SqliteIdempotencyKeys(db),
     schemas: new SqliteSchemaStore(db),
     secrets: new SqliteSecretStore(db),
+    authorization: new SqliteAuthorizationStore(db),
     async close() {
       await checkpointer.stop();
       if (db.open) db.close();

@@ -1,0 +1,248 @@
+import type { Role } from '../model/applications';
+import {
+  OrkesRoleSchema,
+  type Access,
+  type AuthorizationRequest,
+  type GrantRecord,
+  type GroupRecord,
+  type OrkesRole,
+  type SubjectRef,
+  type TargetRef,
+  type UserRecord,
+} from '../model/authorization';
+import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
+import { badRequest, notFound } from '../services/errors';
+import type { AuthorizationStore } from '../store/ports';
+import { accessMap, grantAllows, subjectsOf } from './grant-decision';
+import { batonRolesOf } from './orkes-roles';
+
+// Orkes' users, groups and grants (/api/users, /api/groups, /api/auth/authorization) and the grant
+// check of the gate. Baton signs keys in, not users: a key acts as the user `app:<applicationId>`
+// (the id /api/token/userInfo answers), with its application's roles and that user's groups.
+
+/** The user id a key of this application acts as. */
+export const applicationUserId = (applicationId: string): string => `app:${applicationId}`;
+
+/** What the gate reads per request: kept in memory, reloaded after cacheMs, at once after a change here. */
+interface Snapshot {
+  grants: Map<string, GrantRecord[]>;
+  groupsOf: Map<string, string[]>;
+  at: number;
+}
+
+const targetKey = (t: TargetRef): string => `${t.type}\u0000${t.id}`;
+
+export type UpsertUser = { name?: string; roles?: OrkesRole[]; groups?: string[] };
+export type UpsertGroup = { description?: string; roles?: OrkesRole[]; defaultAccess?: Partial<Record<string, Access[]>> };
+
+export class AuthorizationService {
+  private snapshot: Snapshot | undefined;
+  private loading: Promise<Snapshot> | undefined;
+  private generation = 0;
+
+  constructor(
+    private readonly store: AuthorizationStore,
+    private readonly opts: { cacheMs: number; maxRecords?: number; now?: () => number },
+  ) {}
+
+  private get now(): number {
+    return (this.opts.now ?? Date.now)();
+  }
+  private get cap(): number {
+    return this.opts.maxRecords ?? DEFAULT_RECORD_CAPS.users;
+  }
+
+  // ---- users
+
+  listUsers(): Promise<UserRecord[]> {
+    return this.store.listUsers();
+  }
+
+  async getUser(id: string): Promise<UserRecord> {
+    const u = await this.store.getUser(id);
+    if (!u) throw notFound(`No such user: ${id}`);
+    return u;
+  }
+
+  async upsertUser(id: string, req: UpsertUser): Promise<UserRecord> {
+    const old = await this.store.getUser(id);
+    if (!old) checkRecordCount('users', (await this.store.listUsers()).length, 1, this.cap);
+    const groups = req.groups ?? old?.groups ?? [];
+    for (const g of groups) if (!(await this.store.getGroup(g))) throw badRequest(`No such group: ${g}`);
+    const t = this.now;
+    const user: UserRecord = {
+      id,
+      name: req.name ?? old?.name ?? id,
+      roles: req.roles ?? old?.roles ?? [],
+      groups: [...new Set(groups)],
+      createTime: old?.createTime ?? t,
+      updateTime: t,
+    };
+    await this.store.putUser(user);
+    this.invalidate();
+    return user;
+  }
+
+  async deleteUser(id: string): Promise<void> {
+    await this.getUser(id);
+    await this.dropGrantsOf({ type: 'USER', id });
+    await this.store.deleteUser(id);
+    this.invalidate();
+  }
+
+  // ---- groups
+
+  listGroups(): Promise<GroupRecord[]> {
+    return this.store.listGroups();
+  }
+
+  async getGroup(id: string): Promise<GroupRecord> {
+    const g = await this.store.getGroup(id);
+    if (!g) throw notFound(`No such group: ${id}`);
+    return g;
+  }
+
+  async upsertGroup(id: string, req: UpsertGroup): Promise<GroupRecord> {
+    const old = await this.store.getGroup(id);
+    if (!old) checkRecordCount('groups', (await this.store.listGroups()).length, 1, this.cap);
+    const t = this.now;
+    const group: GroupRecord = {
+      id,
+      description: req.description ?? old?.description ?? '',
+      roles: req.roles ?? old?.roles ?? [],
+      defaultAccess: (req.defaultAccess as Record<string, Access[]> | undefined) ?? old?.defaultAccess ?? {},
+      createTime: old?.createTime ?? t,
+      updateTime: t,
+    };
+    await this.store.putGroup(group);
+    this.invalidate();
+    return group;
+  }
+
+  async deleteGroup(id: string): Promise<void> {
+    await this.getGroup(id);
+    for (const u of await this.store.listUsers())
+      if (u.groups.includes(id)) await this.store.putUser({ ...u, groups: u.groups.filter((g) => g !== id), updateTime: this.now });
+    await this.dropGrantsOf({ type: 'GROUP', id });
+    await this.store.deleteGroup(id);
+    this.invalidate();
+  }
+
+  async usersIn(groupId: string): Promise<UserRecord[]> {
+    await this.getGroup(groupId);
+    return (await this.store.listUsers()).filter((u) => u.groups.includes(groupId));
+  }
+
+  async addUsers(groupId: string, userIds: string[]): Promise<void> {
+    await this.getGroup(groupId);
+    const users = await Promise.all(userIds.map((id) => this.getUser(id)));
+    for (const u of users) if (!u.groups.includes(groupId)) await this.store.putUser({ ...u, groups: [...u.groups, groupId], updateTime: this.now });
+    this.invalidate();
+  }
+
+  async removeUsers(groupId: string, userIds: string[]): Promise<void> {
+    await this.getGroup(groupId);
+    for (const id of userIds) {
+      const u = await this.store.getUser(id);
+      if (u?.groups.includes(groupId)) await this.store.putUser({ ...u, groups: u.groups.filter((g) => g !== groupId), updateTime: this.now });
+    }
+    this.invalidate();
+  }
+
+  // ---- grants
+
+  async grant(req: AuthorizationRequest): Promise<void> {
+    await this.checkSubject(req.subject);
+    const existing = (await this.store.grantsOn(req.target)).find((g) => sameSubject(g.subject, req.subject));
+    if (!existing) checkRecordCount('grants', (await this.store.listGrants()).length, 1, this.cap);
+    const access = [...new Set([...(existing?.access ?? []), ...req.access])];
+    await this.store.putGrant({ subject: req.subject, target: req.target, access });
+    this.invalidate();
+  }
+
+  async revoke(req: AuthorizationRequest): Promise<void> {
+    const existing = (await this.store.grantsOn(req.target)).find((g) => sameSubject(g.subject, req.subject));
+    if (!existing) return;
+    const access = existing.access.filter((a) => !req.access.includes(a));
+    if (access.length === 0) await this.store.deleteGrant(req.target, req.subject);
+    else await this.store.putGrant({ ...existing, access });
+    this.invalidate();
+  }
+
+  /** GET /api/auth/authorization/{type}/{id}: the subjects holding each access on the target. */
+  async grantsOn(target: TargetRef): Promise<Partial<Record<Access, SubjectRef[]>>> {
+    const out: Partial<Record<Access, SubjectRef[]>> = {};
+    for (const g of await this.store.grantsOn(target)) for (const a of g.access) (out[a] ??= []).push(g.subject);
+    return out;
+  }
+
+  /** What a user or group was granted, as GrantedAccessResponse. */
+  async grantedTo(subject: SubjectRef): Promise<{ grantedAccess: Array<{ target: TargetRef; access: Access[] }> }> {
+    if (subject.type === 'USER') await this.getUser(subject.id);
+    if (subject.type === 'GROUP') await this.getGroup(subject.id);
+    const grants = (await this.store.listGrants()).filter((g) => sameSubject(g.subject, subject));
+    return { grantedAccess: grants.map((g) => ({ target: g.target, access: g.access })) };
+  }
+
+  /** GET /api/users/{id}/checkPermissions: each access the user has on the target, by its grants, groups and roles. */
+  async check(userId: string, target: TargetRef): Promise<Record<Access, boolean>> {
+    const user = await this.getUser(userId);
+    const roles = batonRolesOf(user.roles);
+    return accessMap(await this.store.grantsOn(target), subjectsOf(user.id, user.groups, roles), roles);
+  }
+
+  // ---- the gate's check
+
+  /** Whether a key of `applicationId` with `roles` may have `access` on `target`; synchronous while the snapshot is fresh. */
+  allows(applicationId: string, roles: readonly Role[], target: TargetRef, access: Access): boolean | Promise<boolean> {
+    if (roles.includes('ADMIN')) return true;
+    const decide = (s: Snapshot): boolean => {
+      const grants = s.grants.get(targetKey(target)) ?? [];
+      const user = applicationUserId(applicationId);
+      return grantAllows(grants, subjectsOf(user, s.groupsOf.get(user) ?? [], roles), roles, access);
+    };
+    const s = this.snapshot;
+    if (s && this.now - s.at < this.opts.cacheMs) return decide(s);
+    return this.load().then(decide);
+  }
+
+  /** Forgets the snapshot: called on every change made through this replica. */
+  invalidate(): void {
+    this.generation++;
+    this.snapshot = undefined;
+  }
+
+  private load(): Promise<Snapshot> {
+    if (this.loading) return this.loading;
+    const generation = this.generation;
+    const loading = (async () => {
+      const [grants, users] = await Promise.all([this.store.listGrants(), this.store.listUsers()]);
+      const byTarget = new Map<string, GrantRecord[]>();
+      for (const g of grants) {
+        const k = targetKey(g.target);
+        byTarget.set(k, [...(byTarget.get(k) ?? []), g]);
+      }
+      const s: Snapshot = { grants: byTarget, groupsOf: new Map(users.map((u) => [u.id, u.groups])), at: this.now };
+      // A change made while this load ran may not be in it: keep only loads that started after the last change.
+      if (generation === this.generation && this.opts.cacheMs > 0) this.snapshot = s;
+      return s;
+    })().finally(() => {
+      if (this.loading === loading) this.loading = undefined;
+    });
+    this.loading = loading;
+    return loading;
+  }
+
+  private async checkSubject(s: SubjectRef): Promise<void> {
+    if (s.type === 'USER' && !(await this.store.getUser(s.id)) && !s.id.startsWith('app:')) throw notFound(`No such user: ${s.id}`);
+    if (s.type === 'GROUP' && !(await this.store.getGroup(s.id))) throw notFound(`No such group: ${s.id}`);
+    if (s.type === 'ROLE' && !OrkesRoleSchema.safeParse(s.id).success)
+      throw badRequest(`Unknown role ${s.id}: the roles are ${OrkesRoleSchema.options.join(', ')}`);
+  }
+
+  private async dropGrantsOf(subject: SubjectRef): Promise<void> {
+    for (const g of await this.store.listGrants()) if (sameSubject(g.subject, subject)) await this.store.deleteGrant(g.target, g.subject);
+  }
+}
+
+const sameSubject = (a: SubjectRef, b: SubjectRef): boolean => a.type === b.type && a.id === b.id;

@@ -1,0 +1,105 @@
+import { type Client, types } from 'cassandra-driver';
+import type { GrantRecord, GroupRecord, SubjectRef, TargetRef, UserRecord } from '../../model/authorization';
+import type { AuthorizationStore } from '../ports';
+import { assertKeyspaceName } from './statements';
+
+const PAGE = 500;
+
+/** Users, groups and grants over Cassandra (tables from migration 007). Every statement is idempotent. */
+export class CassandraAuthorizationStore implements AuthorizationStore {
+  private readonly q;
+
+  constructor(
+    private readonly client: Client,
+    opts: { keyspace: string; consistency?: types.consistencies },
+    private readonly consistency = opts.consistency ?? types.consistencies.localQuorum,
+  ) {
+    const ks = assertKeyspaceName(opts.keyspace);
+    this.q = {
+      putUser: `INSERT INTO ${ks}.authz_users (id, user_json) VALUES (?, ?)`,
+      getUser: `SELECT user_json FROM ${ks}.authz_users WHERE id = ?`,
+      listUsers: `SELECT user_json FROM ${ks}.authz_users`,
+      delUser: `DELETE FROM ${ks}.authz_users WHERE id = ?`,
+      putGroup: `INSERT INTO ${ks}.authz_groups (id, group_json) VALUES (?, ?)`,
+      getGroup: `SELECT group_json FROM ${ks}.authz_groups WHERE id = ?`,
+      listGroups: `SELECT group_json FROM ${ks}.authz_groups`,
+      delGroup: `DELETE FROM ${ks}.authz_groups WHERE id = ?`,
+      putGrant: `INSERT INTO ${ks}.authz_grants (target_type, target_id, subject_type, subject_id, grant_json) VALUES (?, ?, ?, ?, ?)`,
+      grantsOn: `SELECT grant_json FROM ${ks}.authz_grants WHERE target_type = ? AND target_id = ?`,
+      getGrant: `SELECT grant_json FROM ${ks}.authz_grants WHERE target_type = ? AND target_id = ? AND subject_type = ? AND subject_id = ?`,
+      listGrants: `SELECT grant_json FROM ${ks}.authz_grants`,
+      delGrant: `DELETE FROM ${ks}.authz_grants WHERE target_type = ? AND target_id = ? AND subject_type = ? AND subject_id = ?`,
+    };
+  }
+
+  private exec(query: string, params: unknown[], pageState?: string) {
+    return this.client.execute(query, params, { prepare: true, consistency: this.consistency, isIdempotent: true, fetchSize: PAGE, pageState });
+  }
+
+  private async one<T>(query: string, params: unknown[], column: string): Promise<T | undefined> {
+    const json = (await this.exec(query, params)).first()?.get(column) as string | null | undefined;
+    return json ? (JSON.parse(json) as T) : undefined;
+  }
+
+  private async all<T>(query: string, params: unknown[], column: string): Promise<T[]> {
+    const out: T[] = [];
+    let pageState: string | undefined;
+    do {
+      const rs = await this.exec(query, params, pageState);
+      for (const r of rs.rows) out.push(JSON.parse(r.get(column) as string) as T);
+      pageState = rs.pageState ?? undefined;
+    } while (pageState);
+    return out;
+  }
+
+  async putUser(u: UserRecord): Promise<void> {
+    await this.exec(this.q.putUser, [u.id, JSON.stringify(u)]);
+  }
+  getUser(id: string): Promise<UserRecord | undefined> {
+    return this.one(this.q.getUser, [id], 'user_json');
+  }
+  async listUsers(): Promise<UserRecord[]> {
+    return (await this.all<UserRecord>(this.q.listUsers, [], 'user_json')).sort((a, b) => cmp(a.id, b.id));
+  }
+  async deleteUser(id: string): Promise<boolean> {
+    // Read, then delete: an admin operation, no race worth a transaction (as the metadata store does).
+    if (!(await this.getUser(id))) return false;
+    await this.exec(this.q.delUser, [id]);
+    return true;
+  }
+  async putGroup(g: GroupRecord): Promise<void> {
+    await this.exec(this.q.putGroup, [g.id, JSON.stringify(g)]);
+  }
+  getGroup(id: string): Promise<GroupRecord | undefined> {
+    return this.one(this.q.getGroup, [id], 'group_json');
+  }
+  async listGroups(): Promise<GroupRecord[]> {
+    return (await this.all<GroupRecord>(this.q.listGroups, [], 'group_json')).sort((a, b) => cmp(a.id, b.id));
+  }
+  async deleteGroup(id: string): Promise<boolean> {
+    if (!(await this.getGroup(id))) return false;
+    await this.exec(this.q.delGroup, [id]);
+    return true;
+  }
+  async putGrant(g: GrantRecord): Promise<void> {
+    await this.exec(this.q.putGrant, [g.target.type, g.target.id, g.subject.type, g.subject.id, JSON.stringify(g)]);
+  }
+  async grantsOn(target: TargetRef): Promise<GrantRecord[]> {
+    return (await this.all<GrantRecord>(this.q.grantsOn, [target.type, target.id], 'grant_json')).sort(bySubject);
+  }
+  async listGrants(): Promise<GrantRecord[]> {
+    return (await this.all<GrantRecord>(this.q.listGrants, [], 'grant_json')).sort(
+      (a, b) => cmp(a.target.type, b.target.type) || cmp(a.target.id, b.target.id) || bySubject(a, b),
+    );
+  }
+  async deleteGrant(target: TargetRef, subject: SubjectRef): Promise<boolean> {
+    const key = [target.type, target.id, subject.type, subject.id];
+    if (!(await this.one(this.q.getGrant, key, 'grant_json'))) return false;
+    await this.exec(this.q.delGrant, key);
+    return true;
+  }
+}
+
+// Byte order, as SQLite's ORDER BY on text sorts.
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const bySubject = (a: GrantRecord, b: GrantRecord): number => cmp(a.subject.type, b.subject.type) || cmp(a.subject.id, b.subject.id);

@@ -1,0 +1,117 @@
+"""Users, groups and grants through the official Conductor Python SDK (conductor-python).
+
+Run by test/sdk/python-authorization.test.ts against a real Baton with auth on:
+`python authorization_scenarios.py <base-url> <prefix> <admin-key-id> <admin-key-secret>`.
+Reports what it observed as one JSON object on stdout's last line, as scenarios.py does.
+"""
+import json
+import sys
+import traceback
+
+from conductor.client.configuration.configuration import Configuration
+from conductor.client.configuration.settings.authentication_settings import AuthenticationSettings
+from conductor.client.http.models import StartWorkflowRequest
+from conductor.client.http.models.create_or_update_application_request import CreateOrUpdateApplicationRequest
+from conductor.client.http.models.subject_ref import SubjectRef
+from conductor.client.http.models.target_ref import TargetRef, TargetType
+from conductor.client.http.models.upsert_group_request import UpsertGroupRequest
+from conductor.client.http.models.upsert_user_request import UpsertUserRequest
+from conductor.client.orkes.models.access_type import AccessType
+from conductor.client.orkes_clients import OrkesClients
+from conductor.client.workflow.conductor_workflow import ConductorWorkflow
+from conductor.client.workflow.task.simple_task import SimpleTask
+
+BASE, PREFIX, KEY_ID, KEY_SECRET = sys.argv[1:5]
+
+
+def clients_for(key_id, key_secret):
+    return OrkesClients(configuration=Configuration(server_api_url=BASE + "/api", authentication_settings=AuthenticationSettings(key_id=key_id, key_secret=key_secret)))
+
+
+admin = clients_for(KEY_ID, KEY_SECRET)
+authz = admin.get_authorization_client()
+
+
+def status_of(fn):
+    try:
+        fn()
+        return None
+    except Exception as e:
+        return getattr(e, "status", None) or getattr(e, "code", None) or str(e)
+
+
+def users_and_groups():
+    user, user2, group = PREFIX + "_user", PREFIX + "_user2", PREFIX + "_group"
+    created = authz.upsert_user(UpsertUserRequest(name="Py User", roles=["USER"]), user)
+    authz.upsert_user(UpsertUserRequest(name="Py User 2", roles=["WORKER"]), user2)
+    authz.upsert_group(UpsertGroupRequest(description="py group", roles=["USER"]), group)
+    authz.add_user_to_group(group, user)
+    authz.add_users_to_group(group, [user2])
+    members = sorted(u.id for u in authz.get_users_in_group(group))
+    authz.remove_user_from_group(group, user2)
+    after_remove = [u.id for u in authz.get_users_in_group(group)]
+    authz.remove_users_from_group(group, [user])
+    fetched = authz.get_user(user)
+    got_group = authz.get_group(group)
+    listed_users = [u["id"] if isinstance(u, dict) else u.id for u in authz.list_users()]
+    listed_groups = [g["id"] if isinstance(g, dict) else g.id for g in authz.list_groups()]
+    authz.delete_group(group)
+    authz.delete_user(user)
+    authz.delete_user(user2)
+    return {
+        "created": {"id": created.id, "name": created.name, "roles": [r.name for r in created.roles or []]},
+        "members": members, "afterRemove": after_remove, "fetchedName": fetched.name,
+        "group": {"id": got_group.id, "description": got_group.description},
+        "listed": user in listed_users and group in listed_groups,
+        "goneUser": status_of(lambda: authz.get_user(user)), "goneGroup": status_of(lambda: authz.get_group(group)),
+    }
+
+
+def grants():
+    user, group, wf = PREFIX + "_grantee", PREFIX + "_grantees", PREFIX + "_granted_wf"
+    authz.upsert_user(UpsertUserRequest(name="grantee", roles=["USER"]), user)
+    authz.upsert_group(UpsertGroupRequest(description="grantees", roles=["USER"]), group)
+    target = TargetRef(TargetType.WORKFLOW_DEF, wf)
+    authz.grant_permissions(SubjectRef("USER", user), target, [AccessType.READ, AccessType.EXECUTE])
+    authz.grant_permissions(SubjectRef("GROUP", group), target, [AccessType.READ])
+    on_target = {k: sorted((s.type, s.id) for s in v) for k, v in authz.get_permissions(target).items()}
+    for_user = [(p.target.type, p.target.id, sorted(p.access)) for p in authz.get_granted_permissions_for_user(user)]
+    for_group = [(p.target.type, p.target.id, sorted(p.access)) for p in authz.get_granted_permissions_for_group(group)]
+    checked = authz.check_permissions(user, "WORKFLOW_DEF", wf)
+    authz.remove_permissions(SubjectRef("USER", user), target, [AccessType.READ, AccessType.EXECUTE])
+    after = {k: sorted((s.type, s.id) for s in v) for k, v in authz.get_permissions(target).items()}
+    return {"onTarget": on_target, "forUser": for_user, "forGroup": for_group, "checked": checked, "after": after}
+
+
+def grant_decides_start():
+    app = authz.create_application(CreateOrUpdateApplicationRequest(name=PREFIX + "_starter"))
+    authz.add_role_to_application_user(app.id, "WORKFLOW_MANAGER")
+    key = authz.create_access_key(app.id)
+    starter = clients_for(key.id, key.secret).get_workflow_client()
+    wf = ConductorWorkflow(executor=admin.get_workflow_executor(), name=PREFIX + "_guarded_wf", version=1)
+    wf.add(SimpleTask(task_def_name=PREFIX + "_guarded_task", task_reference_name="t"))
+    admin.get_workflow_executor().register_workflow(wf.to_workflow_def(), overwrite=True)
+    start = lambda: starter.start_workflow(StartWorkflowRequest(name=wf.name, version=1, input={}))
+    open_start = status_of(start)
+    other = PREFIX + "_other"
+    authz.upsert_user(UpsertUserRequest(name="other"), other)
+    target = TargetRef(TargetType.WORKFLOW_DEF, wf.name)
+    authz.grant_permissions(SubjectRef("USER", other), target, [AccessType.EXECUTE])
+    refused = status_of(start)
+    authz.grant_permissions(SubjectRef("USER", "app:" + app.id), target, [AccessType.EXECUTE])
+    granted = status_of(start)
+    return {"open": open_start, "refused": refused, "granted": granted}
+
+
+def main():
+    results = {}
+    for fn in (users_and_groups, grants, grant_decides_start):
+        try:
+            results[fn.__name__] = {"ok": True, **fn()}
+        except Exception as e:  # reported to jest, which fails with the trace
+            results[fn.__name__] = {"ok": False, "error": "%s: %s" % (type(e).__name__, e), "trace": traceback.format_exc()}
+    print(json.dumps(results, default=str))
+
+
+if __name__ == "__main__":
+    main()
