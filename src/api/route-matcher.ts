@@ -25,6 +25,10 @@ interface Node<R> {
 }
 const node = <R>(): Node<R> => ({ literals: new Map() });
 
+/** A match's parameter values in the order its route's path names them. */
+export const paramValuesInOrder = (found: RouteMatch<MatchableRoute>): string[] =>
+  segmentsOf(found.route.path).flatMap((seg) => (seg.startsWith('{') && seg.endsWith('}') ? [found.params[seg.slice(1, -1)]!] : []));
+
 /** A path's segments after its leading slash, one trailing empty segment dropped (express ignores one trailing slash). */
 export function segmentsOf(path: string): string[] {
   const parts = path.split('/');

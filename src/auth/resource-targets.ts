@@ -1,6 +1,5 @@
 import type { Access, TargetRef, TargetType } from '../model/authorization';
-import type { MatchableRoute, RouteMatch } from '../api/route-matcher';
-import { paramValuesInOrder, RoutePermissions, type Method } from './route-permissions';
+import { paramValuesInOrder, type MatchableRoute, type RouteMatch } from '../api/route-matcher';
 
 // Which target and access a request names in its path, for the target types whose grants the gate
 // enforces: routes of the permission table whose first path parameter names the target. A start by
@@ -13,8 +12,14 @@ export interface ResourceNeed {
 }
 
 const needs = new Map<string, { type: TargetType; access: Access }>();
+const templates: string[] = [];
+// Routes that share a node of the matcher may name their parameters differently: compare shapes.
+const keyOf = (method: string, path: string): string => `${method} ${path.replace(/\{[^}]+\}/g, '{}')}`;
 const on = (method: Method, paths: string[], type: TargetType, access: Access): void => {
-  for (const p of paths) needs.set(`${method} ${p}`, { type, access });
+  for (const p of paths) {
+    needs.set(keyOf(method, p), { type, access });
+    templates.push(`${method} ${p}`);
+  }
 };
 const workflowDefs = (p: string): string[] => [`/api/metadata/workflowdef${p}`, `/api/metadata/workflow${p}`];
 const taskDefs = (p: string): string[] => [`/api/metadata/taskdef${p}`, `/api/metadata/taskdefs${p}`];
@@ -40,19 +45,15 @@ on('DELETE', ['/api/secrets/{key}', '/api/secrets/{key}/tags'], 'SECRET_NAME', '
 export const ENFORCED_TARGET_TYPES: ReadonlySet<TargetType> = new Set([...needs.values()].map((n) => n.type));
 
 /** Every `METHOD /template` with a resource need (a unit test checks each is a route of the permission table). */
-export const RESOURCE_ROUTES: readonly string[] = [...needs.keys()];
+export const RESOURCE_ROUTES: readonly string[] = templates;
 
-let table: RoutePermissions | undefined;
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/**
- * What a request needs on a target, when its path names one: from the route the gate matched, or, given a
- * canonical path (request-target.ts), from the route table.
- */
-export function resourceNeedOf(method: string | undefined, at: string | RouteMatch<MatchableRoute> | undefined): ResourceNeed | undefined {
+/** What a request needs on a target, when the route the gate matched names one in its path. */
+export function resourceNeedOf(method: string | undefined, found: RouteMatch<MatchableRoute> | undefined): ResourceNeed | undefined {
   const m = (method === 'HEAD' ? 'GET' : method) as Method;
-  const found = typeof at === 'string' ? (table ??= new RoutePermissions()).match(m, at) : at;
   if (!found) return undefined;
-  const need = needs.get(`${m} ${found.route.path}`);
+  const need = needs.get(keyOf(m, found.route.path));
   const raw = paramValuesInOrder(found)[0];
   if (!need || raw === undefined) return undefined;
   let id: string;

@@ -1,4 +1,4 @@
-import { RouteMatcher, segmentsOf, type MatchableRoute, type RouteMatch } from '../api/route-matcher';
+import { paramValuesInOrder, RouteMatcher, type MatchableRoute, type RouteMatch } from '../api/route-matcher';
 import { allRouteTemplates } from '../api/routes';
 import type { Permission } from './roles';
 import { permissionOf } from './unlisted-paths';
@@ -16,10 +16,6 @@ export interface RouteRule extends MatchableRoute {
 
 /** Every route's (method, path, permission), in table order. */
 export const ROUTE_PERMISSIONS: readonly RouteRule[] = allRouteTemplates().map(({ method, path, permission }) => ({ method: method.toUpperCase() as Method, path, permission }));
-
-/** A match's parameter values in the order its route's path names them. */
-export const paramValuesInOrder = (found: RouteMatch<MatchableRoute>): string[] =>
-  segmentsOf(found.route.path).flatMap((seg) => (seg.startsWith('{') && seg.endsWith('}') ? [found.params[seg.slice(1, -1)]!] : []));
 
 /** The routes a request may name, each with its permission: the whole table unless given others. */
 export class RoutePermissions<R extends MatchableRoute = RouteRule> {

@@ -1,10 +1,15 @@
 import { accessMap, grantAllows, subjectsOf } from '../../../src/auth/grant-decision';
 import { batonRolesOf } from '../../../src/auth/orkes-roles';
-import { ENFORCED_TARGET_TYPES, RESOURCE_ROUTES, resourceNeedOf } from '../../../src/auth/resource-targets';
+import { ENFORCED_TARGET_TYPES, RESOURCE_ROUTES, resourceNeedOf as needOfRoute } from '../../../src/auth/resource-targets';
+import { RoutePermissions } from '../../../src/auth/route-permissions';
 import type { GrantRecord } from '../../../src/model/authorization';
 
 const target = { type: 'WORKFLOW_DEF' as const, id: 'orders' };
 const grant = (subject: GrantRecord['subject'], access: GrantRecord['access']): GrantRecord => ({ subject, target, access });
+
+/** The need of a request path, matched against the route table as the gate matches it. */
+const table = new RoutePermissions();
+const resourceNeedOf = (method: string, path: string) => needOfRoute(method, table.match(method, path));
 
 describe('grant decision', () => {
   const me = subjectsOf('app:a1', ['team'], ['WORKFLOW_MANAGER']);
