@@ -10,7 +10,8 @@ import type { TaskService } from './services/task-service';
 import type { WorkflowService } from './services/workflow-service';
 import { errorHandler, notFoundHandler } from './api/errors';
 import { apiRoutes } from './api/routes';
-import { mountRoutes, routeTemplates } from './api/route-table';
+import { mountRoutes, routeTemplates, type Route } from './api/route-table';
+import { RouteMatcher, type RouteMatch } from './api/route-matcher';
 import { methodGuard, methodTable } from './api/allowed-methods';
 import type { ScheduleService } from './services/schedule-service';
 import { ExecutionWaiter } from './services/execution-waiter';
@@ -74,33 +75,34 @@ export interface AppDeps {
 /** The HTTP front end: the hot worker calls straight on node:http, everything else through express. */
 export function createRequestHandler(d: AppDeps): ((req: IncomingMessage, res: ServerResponse) => void) & { app: Express } {
   const calls = workerCalls(d);
-  const app = createApp(d, calls);
+  const routes = tableOf(d, calls);
+  const app = createApp(d, routes);
+  // The table's matcher, built once: the gate reads the matched route's permission, the hot path its call.
+  const table = new RouteMatcher(routes);
   const hot = hotPath(calls, { maxBodyBytes: d.maxBodyBytes, maxJsonDepth: d.maxJsonDepth, log: d.log });
-  const serve = (req: IncomingMessage, res: ServerResponse, target: RequestTarget): void => {
-    if (!hot(req, res, target)) app(req, res);
+  const serve = (req: IncomingMessage, res: ServerResponse, target: RequestTarget, found: RouteMatch<Route> | undefined): void => {
+    if (!hot(req, res, target, found)) app(req, res);
   };
   const gate = d.access?.gate;
   const gated = (req: IncomingMessage, res: ServerResponse): void => {
     // First of all: one reading of the request target, which the gate, the hot path and express all read.
     const target = takeRequestTarget(req, res);
     if (!target) return;
-    if (!gate) return serve(req, res, target);
+    const found = table.match(req.method, target.path);
+    if (!gate) return serve(req, res, target, found);
     // Synchronous for most requests (token and key cached); the hot path then runs as before.
-    const pass = gate(req, res, target);
-    if (pass === true) serve(req, res, target);
-    else if (pass !== false) void pass.then((ok) => ok && serve(req, res, target));
+    const pass = gate(req, res, target, found);
+    if (pass === true) serve(req, res, target, found);
+    else if (pass !== false) void pass.then((ok) => ok && serve(req, res, target, found));
   };
   const handler = d.metrics || d.tracer ? observedRequests(gated, d.metrics ?? noMetrics, d.tracer) : gated;
   return Object.assign(handler, { app });
 }
 
-/** The express front end: stateless, every change goes to an actor. Its routes are the route table's (src/api/routes.ts). */
-export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Express {
-  const app = express();
-  app.disable('x-powered-by');
-  app.set('etag', false);
+/** The route table with the services behind it. */
+function tableOf(d: AppDeps, calls: WorkerCalls): Route[] {
   const waiter = d.waiter ?? new ExecutionWaiter();
-  const routes = apiRoutes({
+  return apiRoutes({
     workflows: d.workflows,
     tasks: d.tasks,
     metadata: d.metadata,
@@ -120,6 +122,13 @@ export function createApp(d: AppDeps, calls: WorkerCalls = workerCalls(d)): Expr
     metrics: d.metrics,
     healthy: d.healthy,
   });
+}
+
+/** The express front end: stateless, every change goes to an actor. Its routes are the route table's (src/api/routes.ts). */
+export function createApp(d: AppDeps, routes: readonly Route[] = tableOf(d, workerCalls(d))): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
   // Before the body parsers: the Dapr app channel reads raw bodies (CloudEvents are application/*+json).
   d.mount?.(app);
   app.use(methodGuard(methodTable(routeTemplates(routes))));

@@ -17,6 +17,7 @@ async function main(): Promise<void> {
   }
   const log = pino({ level: cfg.LOG_LEVEL });
   // Handlers first: a SIGTERM during start-up (a rolling restart, a failed probe) still shuts down cleanly.
+  // eslint-disable-next-line prefer-const -- assigned once start-up ends, after the handlers that read it
   let server: RunningServer | undefined;
   let signalled: string | undefined;
   const stop = (signal: string): void => {

@@ -12,5 +12,7 @@ export default defineConfig({
     assetsDir: 'assets',
     chunkSizeWarningLimit: 2000,
     sourcemap: false,
+    // .vite/manifest.json: which chunks the first load takes (test/ui/console-size.test.ts bounds them).
+    manifest: true,
   },
 });

@@ -34,7 +34,7 @@ export function bulkRoutes(r: RouteTable, d: BulkDeps): void {
       res.json(out);
     };
   const none = (): void => undefined;
-  const doc = (summary: string, query?: RouteDoc['query']): RouteDoc => ({ summary: `${summary} (up to 1000 ids)`, query, body: 'WorkflowIds', res: 'BulkResponse' });
+  const doc = (summary: string, query?: RouteDoc['query']): RouteDoc => ({ permission: 'executions:manage', summary: `${summary} (up to 1000 ids)`, query, body: 'WorkflowIds', res: 'BulkResponse' });
 
   const w = () => d.workflows;
   r.put('/pause', doc('Pause executions'), bulk(none, (id) => w().pause(id)));

@@ -61,7 +61,7 @@ function abortOnClose(res: Response): AbortSignal {
 export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
   r.post(
     '/execute/{name}/{version}',
-    {
+    { permission: 'executions:start',
       summary: 'Start an execution and wait until it ends, blocks (WAIT/HUMAN/YIELD), or a named task ends; version 0 is the latest',
       pathParams: { version: { schema: { type: 'integer', minimum: 0 } } },
       query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: range(0, 600), consistency: { schema: oneOf(CONSISTENCIES) }, returnStrategy: { schema: oneOf(ReturnStrategySchema.options) } },
@@ -89,12 +89,12 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
     },
   );
 
-  r.post('/test', { summary: 'A run driven by mocked task results, in a task domain no worker polls', body: 'WorkflowTestRequest', res: 'Workflow' }, async (req, res) => {
+  r.post('/test', { permission: 'executions:start', summary: 'A run driven by mocked task results, in a task domain no worker polls', body: 'WorkflowTestRequest', res: 'Workflow' }, async (req, res) => {
     const request = parseBody(WorkflowTestRequestSchema, req.body, 'workflowTestRequest');
     res.json(await d.testRunner.run(request));
   });
 
-  r.delete('/{workflowId}/terminate-remove', { summary: 'Terminate, then remove, an execution', query: { reason: 'string', archiveWorkflow: 'boolean' }, res: 'empty' }, async (req, res) => {
+  r.delete('/{workflowId}/terminate-remove', { permission: 'executions:manage', summary: 'Terminate, then remove, an execution', query: { reason: 'string', archiveWorkflow: 'boolean' }, res: 'empty' }, async (req, res) => {
     await d.workflows.terminateAndRemove(req.params.workflowId, strParam(req, 'reason'), boolParam(req, 'archiveWorkflow', true));
     res.status(200).end();
   });
@@ -118,14 +118,14 @@ async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText
 export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
   const signal: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional'> = { pathParams: { status: { schema: oneOf(TaskResultStatus.options) } }, body: { inline: jsonObject }, bodyOptional: true };
 
-  r.post('/{workflowId}/{status}/signal', { summary: 'Signal the first waiting (WAIT/HUMAN/YIELD) task, in the execution or its running sub-workflows', ...signal, res: 'empty' }, async (req, res) => {
+  r.post('/{workflowId}/{status}/signal', { permission: 'tasks:update', summary: 'Signal the first waiting (WAIT/HUMAN/YIELD) task, in the execution or its running sub-workflows', ...signal, res: 'empty' }, async (req, res) => {
     await applySignal(d, req.params.workflowId, req.params.status, req.body);
     res.status(200).end();
   });
 
   r.post(
     '/{workflowId}/{status}/signal/sync',
-    { summary: 'Signal, then wait for the next blocking point', query: { returnStrategy: { schema: oneOf(ReturnStrategySchema.options) }, timeoutMillis: range(0, 600_000) }, ...signal, res: 'SignalResponse' },
+    { permission: 'tasks:update', summary: 'Signal, then wait for the next blocking point', query: { returnStrategy: { schema: oneOf(ReturnStrategySchema.options) }, timeoutMillis: range(0, 600_000) }, ...signal, res: 'SignalResponse' },
     async (req, res) => {
       const strategy = returnStrategyOf(req);
       const timeoutMs = intParam(req, 'timeoutMillis', 5000, 0, MAX_WAIT_SECONDS * 1000)!;

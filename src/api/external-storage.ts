@@ -13,6 +13,7 @@ const OPERATIONS = ['READ', 'WRITE'];
 const PAYLOAD_TYPES = ['WORKFLOW_INPUT', 'WORKFLOW_OUTPUT', 'TASK_INPUT', 'TASK_OUTPUT'];
 
 export const EXTERNAL_STORAGE_DOC: RouteDoc = {
+  permission: 'executions:read',
   summary: 'External payload storage location: not available in Baton (payloads travel inline); 400 for bad parameters, else 501',
   query: { path: requiredText, operation: { schema: oneOf(OPERATIONS), required: true }, payloadType: { schema: oneOf(PAYLOAD_TYPES), required: true } },
   res: 'empty',

@@ -7,47 +7,28 @@ import { sendJson, sendText, type WithQuery } from './params';
 import type { WorkerCalls } from './worker-calls';
 import { setRouteLabel } from './route-label';
 import type { RequestTarget } from './request-target';
+import type { RouteMatch } from './route-matcher';
+import type { HotCall, Route } from './route-table';
 
 // Served on node:http ahead of express: express's routing and body parsing cost ~15% of Baton's CPU
-// per task in the bench profile. Only the plain form of each call is taken here (JSON body in UTF-8,
-// no content encoding); anything else, and every other path, goes to express, which answers the
-// same calls through the same functions.
+// per task in the bench profile. The routes are those the route table marks `hot`, found by the
+// table's matcher. Only the plain form of each call is taken here (JSON body in UTF-8, no content
+// encoding); anything else, and every other route, goes to express, which answers the same calls
+// through the same functions.
 
-/** `template` is the route as the route table spells it (metric label and span name). */
-type Route = { call: 'poll'; taskType: string; template: string } | { call: 'update' | 'updateV2' | 'start'; template: string };
+/** A hot call with what it reads from the path; `template` is the route as the table spells it (metric label and span name). */
+type HotRoute = { call: 'pollBatch'; taskType: string; template: string } | { call: Exclude<HotCall, 'pollBatch'>; template: string };
 
-const UPDATE = { call: 'update', template: '/api/tasks' } as const;
-const UPDATE_SINGULAR = { call: 'update', template: '/api/task' } as const;
-const UPDATE_V2 = { call: 'updateV2', template: '/api/tasks/update-v2' } as const;
-const UPDATE_V2_SINGULAR = { call: 'updateV2', template: '/api/task/update-v2' } as const;
-const START = { call: 'start', template: '/api/workflow' } as const;
-
-function routeOf(method: string | undefined, path: string): Route | undefined {
-  if (method === 'GET') {
-    const prefix = path.startsWith('/api/tasks/poll/batch/') ? 22 : path.startsWith('/api/task/poll/batch/') ? 21 : 0;
-    if (prefix === 0) return undefined;
-    const raw = path.slice(prefix);
-    if (raw.length === 0 || raw.includes('/')) return undefined;
-    try {
-      return { call: 'poll', taskType: decodeURIComponent(raw), template: prefix === 22 ? '/api/tasks/poll/batch/{taskType}' : '/api/task/poll/batch/{taskType}' };
-    } catch {
-      return undefined; // malformed escapes: express answers those
-    }
-  }
-  if (method !== 'POST') return undefined;
-  switch (path) {
-    case '/api/tasks':
-      return UPDATE;
-    case '/api/task':
-      return UPDATE_SINGULAR;
-    case '/api/tasks/update-v2':
-      return UPDATE_V2;
-    case '/api/task/update-v2':
-      return UPDATE_V2_SINGULAR;
-    case '/api/workflow':
-      return START;
-    default:
-      return undefined;
+/** The hot call of the route the front matched, if the table marks it hot and the method is its own (not HEAD). */
+function hotRouteOf(method: string | undefined, found: RouteMatch<Route> | undefined): HotRoute | undefined {
+  const call = found?.route.hot;
+  if (!call || method !== found.route.method.toUpperCase()) return undefined;
+  const template = found.route.path;
+  if (call !== 'pollBatch') return { call, template };
+  try {
+    return { call, taskType: decodeURIComponent(found.params.taskType!), template };
+  } catch {
+    return undefined; // malformed escapes: express answers those
   }
 }
 
@@ -126,10 +107,10 @@ function sendError(res: ServerResponse, err: unknown, log: Logger, req: Incoming
   res.end(text);
 }
 
-/** Returns a handler that answers the hot calls and reports false for every other request; it reads the canonical target (request-target.ts) the gate read. */
-export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJsonDepth: number; log: Logger }): (req: IncomingMessage, res: ServerResponse, target: RequestTarget) => boolean {
-  const serve = async (route: Route, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> => {
-    if (route.call === 'poll') {
+/** Returns a handler that answers the hot calls and reports false for every other request; it reads the canonical target (request-target.ts) and the route the front matched in the table, as the gate did. */
+export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJsonDepth: number; log: Logger }): (req: IncomingMessage, res: ServerResponse, target: RequestTarget, found: RouteMatch<Route> | undefined) => boolean {
+  const serve = async (route: HotRoute, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> => {
+    if (route.call === 'pollBatch') {
       const ac = new AbortController();
       req.on('close', () => ac.abort());
       return sendJson(res, await calls.pollBatch(route.taskType, queryOf(search), ac.signal, clientOf(req)));
@@ -144,9 +125,9 @@ export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJso
     res.end();
   };
 
-  return (req, res, target) => {
-    const route = routeOf(req.method, target.path);
-    if (!route || (route.call !== 'poll' && !plainJsonBody(req))) return false;
+  return (req, res, target, found) => {
+    const route = hotRouteOf(req.method, found);
+    if (!route || (route.call !== 'pollBatch' && !plainJsonBody(req))) return false;
     setRouteLabel(req, route.template);
     serve(route, req, res, target.query).catch((e) => sendError(res, e, opts.log, req));
     return true;

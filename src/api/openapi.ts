@@ -15,7 +15,7 @@ import type { Body, ComponentName, JsonSchema, QueryKind, Route } from './route-
 // generated from the zod schemas (z.toJSONSchema).
 
 /** Named schemas: responses are described as Baton writes them, request bodies as Baton accepts them. */
-const COMPONENTS: Record<ComponentName, { schema: z.ZodType; io: 'input' | 'output' }> = {
+export const COMPONENTS = {
   Workflow: { schema: WorkflowSchema, io: 'output' },
   Task: { schema: TaskSchema, io: 'output' },
   WorkflowDef: { schema: WorkflowDefSchema, io: 'output' },
@@ -40,7 +40,7 @@ const COMPONENTS: Record<ComponentName, { schema: z.ZodType; io: 'input' | 'outp
   RerunWorkflowRequest: { schema: RerunWorkflowRequestSchema, io: 'input' },
   SkipTaskRequest: { schema: SkipTaskRequestSchema, io: 'input' },
   WorkflowIds: { schema: BulkIdsSchema, io: 'input' },
-};
+} as const satisfies Record<ComponentName, { schema: z.ZodType; io: 'input' | 'output' }>;
 
 /** One component as JSON Schema, its `$defs` hoisted to components (prefixed) so every `$ref` resolves in the document. */
 function toComponent(name: string, schema: z.ZodType, io: 'input' | 'output', into: Record<string, JsonSchema>): JsonSchema {

@@ -1,11 +1,16 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
+import type { Permission } from '../auth/roles';
 
-// Every route Baton serves is declared once, here in this shape: method, path, what it takes and
-// answers (for the OpenAPI document, src/api/openapi.ts) and its handler. The express registration,
-// the document at /api-docs and the 405 table (allowed-methods.ts) are all generated from the table.
+// Every route Baton serves is declared once, here in this shape: method, path, the permission it
+// needs, what it takes and answers, and its handler. Generated from the table: the express
+// registration, the gate's permission lookup and the hot path's dispatch (route-matcher.ts), the
+// document at /api-docs (openapi.ts) and the 405 table (allowed-methods.ts).
 
 export type Method = 'get' | 'post' | 'put' | 'delete';
+
+/** The worker calls (worker-calls.ts) the hot path answers. */
+export type HotCall = 'pollBatch' | 'update' | 'updateV2' | 'start';
 
 /** Named schemas of the document (src/api/openapi.ts COMPONENTS). */
 export type ComponentName =
@@ -43,6 +48,8 @@ export type QueryParam = QueryKind | { schema: JsonSchema; required?: true };
 
 /** What a route takes and answers, as the document describes it. */
 export interface RouteDoc {
+  /** What the caller's token must grant (src/auth/roles.ts); the gate reads it before any handler. */
+  permission: Permission;
   summary: string;
   /** Path parameters narrower than any string (integers, enums), with a description where the name alone misleads. */
   pathParams?: Record<string, { schema?: JsonSchema; description?: string }>;
@@ -55,6 +62,8 @@ export interface RouteDoc {
   status?: number;
   /** Another success answer without a body (204: nothing to hand out). */
   empty?: number;
+  /** Also answered on node:http ahead of express (hot-path.ts), in its plain form, by this worker call. */
+  hot?: HotCall;
 }
 
 /** Path parameters are single segments here (no wildcards). */
@@ -110,10 +119,11 @@ export function mountRoutes(app: Express, routes: readonly Route[]): void {
 }
 
 /** Every (method, path), with the closed sets of values of its path parameters (for 405 answers and the auth table's test). */
-export function routeTemplates(routes: readonly Route[]): Array<{ method: Method; path: string; pathEnums: Record<string, readonly string[]> }> {
-  return routes.map(({ method, path, pathParams }) => ({
+export function routeTemplates(routes: readonly Route[]): Array<{ method: Method; path: string; permission: Permission; pathEnums: Record<string, readonly string[]> }> {
+  return routes.map(({ method, path, permission, pathParams }) => ({
     method,
     path,
+    permission,
     pathEnums: Object.fromEntries(Object.entries(pathParams ?? {}).flatMap(([name, p]) => (Array.isArray(p.schema?.enum) ? [[name, p.schema.enum as string[]]] : []))),
   }));
 }

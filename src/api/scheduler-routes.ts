@@ -40,56 +40,56 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
   };
   const nameParam = { name: { description: 'the schedule name' } };
 
-  r.post('/schedules', { summary: 'Create or update a schedule', body: { inline: SaveScheduleRequestSchema }, res: 'empty' }, async (req, res) => {
+  r.post('/schedules', { permission: 'executions:start', summary: 'Create or update a schedule', body: { inline: SaveScheduleRequestSchema }, res: 'empty' }, async (req, res) => {
     await svc().save(parseBody(SaveScheduleRequestSchema, req.body, 'saveScheduleRequest'));
     res.status(200).end();
   });
 
-  r.get('/schedules', { summary: 'All schedules, optionally of one workflow', query: { workflowName: 'string' }, res: { inline: z.array(ScheduleViewSchema) } }, async (req, res) => {
+  r.get('/schedules', { permission: 'definitions:read', summary: 'All schedules, optionally of one workflow', query: { workflowName: 'string' }, res: { inline: z.array(ScheduleViewSchema) } }, async (req, res) => {
     res.json(await svc().list(strParam(req, 'workflowName') || undefined));
   });
 
   // Before `/schedules/{name}`: `tags` is not a schedule name here.
-  r.get('/schedules/tags', { summary: 'Schedules carrying any of the tags (key:value)', query: { tag: requiredText }, res: { inline: z.array(ScheduleViewSchema) } }, async (req, res) => {
+  r.get('/schedules/tags', { permission: 'definitions:read', summary: 'Schedules carrying any of the tags (key:value)', query: { tag: requiredText }, res: { inline: z.array(ScheduleViewSchema) } }, async (req, res) => {
     res.json(await svc().byTag(tagFilters(strParam(req, 'tag'))));
   });
 
-  r.get('/schedules/{name}', { summary: 'A schedule', pathParams: nameParam, res: { inline: ScheduleViewSchema } }, async (req, res) => {
+  r.get('/schedules/{name}', { permission: 'definitions:read', summary: 'A schedule', pathParams: nameParam, res: { inline: ScheduleViewSchema } }, async (req, res) => {
     res.json(await svc().get(req.params.name!));
   });
 
-  r.delete('/schedules/{name}', { summary: 'Delete a schedule (its executions stay until they expire)', pathParams: nameParam, res: 'empty' }, async (req, res) => {
+  r.delete('/schedules/{name}', { permission: 'executions:manage', summary: 'Delete a schedule (its executions stay until they expire)', pathParams: nameParam, res: 'empty' }, async (req, res) => {
     await svc().delete(req.params.name!);
     res.status(200).end();
   });
 
   for (const method of ['get', 'put'] as const) {
-    r[method]('/schedules/{name}/pause', { summary: 'Pause a schedule', pathParams: nameParam, query: { reason: 'string' }, res: 'empty' }, async (req, res) => {
+    r[method]('/schedules/{name}/pause', { permission: 'executions:manage', summary: 'Pause a schedule', pathParams: nameParam, query: { reason: 'string' }, res: 'empty' }, async (req, res) => {
       await svc().pause(req.params.name!, strParam(req, 'reason') || undefined);
       res.status(200).end();
     });
-    r[method]('/schedules/{name}/resume', { summary: 'Resume a schedule (slots missed while paused do not fire)', pathParams: nameParam, res: 'empty' }, async (req, res) => {
+    r[method]('/schedules/{name}/resume', { permission: 'executions:manage', summary: 'Resume a schedule (slots missed while paused do not fire)', pathParams: nameParam, res: 'empty' }, async (req, res) => {
       await svc().resume(req.params.name!);
       res.status(200).end();
     });
-    r[method]('/admin/pause', { summary: 'Pause every schedule (their slots pass without firing)', res: 'empty' }, async (_req, res) => {
+    r[method]('/admin/pause', { permission: 'admin', summary: 'Pause every schedule (their slots pass without firing)', res: 'empty' }, async (_req, res) => {
       await svc().pauseAll();
       res.status(200).end();
     });
-    r[method]('/admin/resume', { summary: 'Resume every schedule', res: 'empty' }, async (_req, res) => {
+    r[method]('/admin/resume', { permission: 'admin', summary: 'Resume every schedule', res: 'empty' }, async (_req, res) => {
       await svc().resumeAll();
       res.status(200).end();
     });
   }
 
-  r.get('/admin/requeue', { summary: 'Re-arm the reminder of every schedule that is not paused', res: 'empty' }, async (_req, res) => {
+  r.get('/admin/requeue', { permission: 'admin', summary: 'Re-arm the reminder of every schedule that is not paused', res: 'empty' }, async (_req, res) => {
     await svc().syncAll();
     res.status(200).end();
   });
 
   r.get(
     '/nextFewSchedules',
-    {
+    { permission: 'definitions:read',
       summary: 'The next run times of a cron expression (default 5; a larger limit answers 5, as Conductor does)',
       query: { cronExpression: requiredText, zoneId: 'string', scheduleStartTime: range(0), scheduleEndTime: range(0), limit: range(1) },
       res: { inline: z.array(z.number()) },
@@ -105,7 +105,7 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
 
   r.get(
     '/search/executions',
-    {
+    { permission: 'executions:read',
       summary: 'Executions of schedules, newest first; query: scheduleName=, workflowName=, state= joined by AND',
       query: { start: range(0), size: range(1, 1000), sort: 'string', freeText: 'string', query: 'string' },
       res: { inline: ScheduleExecutionSearchResultSchema },
@@ -124,14 +124,14 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
     },
   );
 
-  r.get('/schedules/{name}/tags', { summary: 'The tags of a schedule', pathParams: nameParam, res: { inline: TagsSchema } }, async (req, res) => {
+  r.get('/schedules/{name}/tags', { permission: 'definitions:read', summary: 'The tags of a schedule', pathParams: nameParam, res: { inline: TagsSchema } }, async (req, res) => {
     res.json(await svc().tags(req.params.name!));
   });
-  r.put('/schedules/{name}/tags', { summary: 'Set the tags of a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' }, async (req, res) => {
+  r.put('/schedules/{name}/tags', { permission: 'executions:start', summary: 'Set the tags of a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' }, async (req, res) => {
     await svc().setTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
     res.status(200).end();
   });
-  r.delete('/schedules/{name}/tags', { summary: 'Remove tags from a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' }, async (req, res) => {
+  r.delete('/schedules/{name}/tags', { permission: 'executions:manage', summary: 'Remove tags from a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' }, async (req, res) => {
     await svc().deleteTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
     res.status(200).end();
   });

@@ -32,7 +32,7 @@ export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined
 
   r.post(
     '/',
-    {
+    { permission: 'definitions:write',
       summary: 'Save schemas; with newVersion each becomes the next version of its name, otherwise its version (1 when absent) is written',
       query: { newVersion: 'boolean' },
       body: { inline: z.array(SchemaDefSchema) },
@@ -66,27 +66,27 @@ export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined
     },
   );
 
-  r.get('/', { summary: 'Every version of every schema', res: { inline: z.array(SchemaDefSchema) } }, async (_req, res) => {
+  r.get('/', { permission: 'definitions:read', summary: 'Every version of every schema', res: { inline: z.array(SchemaDefSchema) } }, async (_req, res) => {
     res.json(await schemas().list());
   });
 
-  r.get('/{name}', { summary: 'The latest version of a schema', res: { inline: SchemaDefSchema } }, async (req, res) => {
+  r.get('/{name}', { permission: 'definitions:read', summary: 'The latest version of a schema', res: { inline: SchemaDefSchema } }, async (req, res) => {
     checkName('name', req.params.name);
     res.json(found(await schemas().get(req.params.name), req.params.name));
   });
 
-  r.delete('/{name}', { summary: 'Delete every version of a schema', res: 'empty' }, async (req, res) => {
+  r.delete('/{name}', { permission: 'definitions:write', summary: 'Delete every version of a schema', res: 'empty' }, async (req, res) => {
     checkName('name', req.params.name);
     if (!(await schemas().delete(req.params.name))) throw notFound(`Schema ${req.params.name} not found`);
     res.status(200).end();
   });
 
-  r.get('/{name}/{version}', { summary: 'One version of a schema', ...versionParam, res: { inline: SchemaDefSchema } }, async (req, res) => {
+  r.get('/{name}/{version}', { permission: 'definitions:read', summary: 'One version of a schema', ...versionParam, res: { inline: SchemaDefSchema } }, async (req, res) => {
     const version = versionOf(req.params.version);
     res.json(found(await schemas().get(req.params.name, version), `${req.params.name}:${version}`));
   });
 
-  r.delete('/{name}/{version}', { summary: 'Delete one version of a schema', ...versionParam, res: 'empty' }, async (req, res) => {
+  r.delete('/{name}/{version}', { permission: 'definitions:write', summary: 'Delete one version of a schema', ...versionParam, res: 'empty' }, async (req, res) => {
     const version = versionOf(req.params.version);
     if (!(await schemas().delete(req.params.name, version))) throw notFound(`Schema ${req.params.name}:${version} not found`);
     res.status(200).end();

@@ -9,9 +9,21 @@ import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import type { SchemaEnforcer } from '../services/schema-enforcer';
 import { checkName, intParam, parseBody, strParam, type WithQuery } from './params';
+import { range, type RouteDoc } from './route-table';
 
 // The calls workers and starters make thousands of times a second. Both front ends answer them
 // through these functions: the express routes and the hot path (hot-path.ts).
+
+/** A batch poll's limits: tasks per poll, and how long (ms) a long poll waits; what an absent parameter means. */
+export const POLL_LIMITS = { count: { fallback: 1, min: 1, max: 1000 }, timeout: { fallback: 100, min: 0, max: 5000 } } as const;
+
+/** The batch poll's query as the route table documents it. */
+export const POLL_BATCH_QUERY: NonNullable<RouteDoc['query']> = {
+  workerid: 'string',
+  domain: 'string',
+  count: range(POLL_LIMITS.count.min, POLL_LIMITS.count.max),
+  timeout: range(POLL_LIMITS.timeout.min, POLL_LIMITS.timeout.max),
+};
 
 export interface WorkerCalls {
   /** GET /api/tasks/poll/batch/{taskType}: `signal` aborts the long poll when the client goes away; `client` is clientOf the request. */
@@ -40,10 +52,11 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
   return {
     async pollBatch(taskType, req, signal, client) {
       checkName('taskType', taskType);
-      const count = intParam(req, 'count', 1, 1, 1000)!;
+      const { count: c, timeout: t } = POLL_LIMITS;
+      const count = intParam(req, 'count', c.fallback, c.min, c.max)!;
       const timeout = req.query.timeout;
-      if (timeout !== undefined && Number(timeout) > 5000) throw new ApiError(400, 'Long Poll Timeout value cannot be more than 5 seconds');
-      const timeoutMs = intParam(req, 'timeout', 100, 0, 5000)!;
+      if (timeout !== undefined && Number(timeout) > t.max) throw new ApiError(400, `Long Poll Timeout value cannot be more than ${t.max / 1000} seconds`);
+      const timeoutMs = intParam(req, 'timeout', t.fallback, t.min, t.max)!;
       const workerId = strParam(req, 'workerid');
       const domain = strParam(req, 'domain') || undefined;
       if (workerId !== undefined) checkName('workerid', workerId);

@@ -29,7 +29,7 @@ export interface WorkflowStateRouteDeps {
 export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): void {
   r.post(
     '/correlated/batch',
-    {
+    { permission: 'executions:read',
       summary: 'Executions by correlation id, for each correlation id given, over the definitions named',
       query: { includeClosed: 'boolean', includeTasks: 'boolean' },
       body: { inline: CorrelationIdsSearchRequestSchema },
@@ -54,7 +54,7 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
     },
   );
 
-  r.post('/{workflowId}/variables', { summary: 'Update the variables of a running execution (each key replaced); answers the execution', body: { inline: jsonObject }, res: 'Workflow' }, async (req, res) => {
+  r.post('/{workflowId}/variables', { permission: 'executions:manage', summary: 'Update the variables of a running execution (each key replaced); answers the execution', body: { inline: jsonObject }, res: 'Workflow' }, async (req, res) => {
     const variables = parseBody(jsonObject, req.body, 'variables');
     await d.workflows.updateVariables(req.params.workflowId, variables, false);
     res.json(await d.workflows.get(req.params.workflowId, true));
@@ -62,7 +62,7 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
 
   r.post(
     '/{workflowId}/state',
-    {
+    { permission: 'executions:manage',
       summary: 'Update the variables, then a pending task by reference; wait until the execution ends, blocks or a named task ends; answers the execution',
       query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: range(0, MAX_WAIT_SECONDS) },
       body: { inline: WorkflowStateUpdateSchema },

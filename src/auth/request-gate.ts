@@ -3,19 +3,21 @@ import type { Logger } from 'pino';
 import { toErrorBody } from '../api/errors';
 import { refuse } from '../api/refusal';
 import type { RequestTarget } from '../api/request-target';
+import type { MatchableRoute, RouteMatch } from '../api/route-matcher';
 import type { AccessDirectory, Principal } from './access-directory';
 import { browserVerdict, type BrowserPolicy } from './browser-guard';
 import { allows, type Permission } from './roles';
-import { isAppChannelPath, RoutePermissions } from './route-permissions';
+import { isAppChannelPath, permissionOf } from './unlisted-paths';
 import type { AccessTokens, TokenFailure } from './tokens';
 
 // The one gate every request passes before the hot path or express: browser checks, then the
-// token and the permission the route needs (route-permissions.ts). Answers refusals itself with
+// token and the permission the route needs (the route table's row the front matched, or
+// unlisted-paths.ts where none does). Answers refusals itself with
 // Conductor-style JSON bodies (src/api/refusal.ts). It reads the canonical target the front read
 // (src/api/request-target.ts), never `req.url` on its own, so express routes the path it judged.
 
-/** true: go on; false: already answered; a promise of either while a token or key is looked up. */
-export type RequestGate = (req: IncomingMessage, res: ServerResponse, target: RequestTarget) => boolean | Promise<boolean>;
+/** true: go on; false: already answered; a promise of either while a token or key is looked up. `found`: the route the target names. */
+export type RequestGate = (req: IncomingMessage, res: ServerResponse, target: RequestTarget, found: RouteMatch<MatchableRoute> | undefined) => boolean | Promise<boolean>;
 
 /** What the gate decided a request needs: a route's permission, or the Dapr app channel's own token. */
 export type GateDecision = Permission | 'app-channel';
@@ -24,7 +26,6 @@ export interface GateDeps {
   browser: BrowserPolicy;
   /** Absent while auth is off. */
   auth?: { tokens: AccessTokens; directory: AccessDirectory };
-  routes?: RoutePermissions;
   log: Logger;
   now?: () => number;
 }
@@ -51,7 +52,6 @@ function tokenOf(req: IncomingMessage): string | undefined {
 }
 
 export function requestGate(d: GateDeps): RequestGate {
-  const routes = d.routes ?? new RoutePermissions();
   const now = d.now ?? Date.now;
   const verified = new Map<string, { keyId: string; expiresAt: number }>();
 
@@ -73,7 +73,7 @@ export function requestGate(d: GateDeps): RequestGate {
     return decide(await auth.directory.principal(checked.keyId), permission, req);
   };
 
-  return (req, res, { path }) => {
+  return (req, res, { path }, found) => {
     const browser = browserVerdict(req.method, path, req.headers, d.browser);
     if (browser.kind === 'refuse') return refuse(res, 403, browser.message);
     if (browser.headers) for (const [k, v] of Object.entries(browser.headers)) res.setHeader(k, v);
@@ -89,7 +89,7 @@ export function requestGate(d: GateDeps): RequestGate {
       decisions.set(req, 'app-channel');
       return true;
     }
-    const permission = routes.of(req.method, path);
+    const permission = permissionOf(found, req.method, path);
     decisions.set(req, permission);
     if (permission === 'public') return true;
     const token = tokenOf(req);

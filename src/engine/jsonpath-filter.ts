@@ -33,6 +33,7 @@ const ALLOWED_METHODS = new Set(['test', ...STRING_METHODS, ...ARRAY_METHODS]);
 const ALLOWED_LIST = [...ALLOWED_METHODS].sort().join(', ');
 
 /** JavaScript's operators as jsonpath-plus's filters have them, loose equality included; the right side only when needed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- operands of JavaScript's own operators: any value, as in the filter language
 const BINARY: Readonly<Record<string, (a: any, b: () => any) => unknown>> = {
   '||': (a, b) => a || b(),
   '&&': (a, b) => a && b(),
@@ -58,6 +59,7 @@ const BINARY: Readonly<Record<string, (a: any, b: () => any) => unknown>> = {
   '>>>': (a, b) => a >>> b(),
 };
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as BINARY
 const UNARY: Readonly<Record<string, (a: any) => unknown>> = {
   '!': (a) => !a,
   '-': (a) => -a,

@@ -13,6 +13,7 @@ const int = z.number().int();
 /** Longest name of a definition, task reference, queue or event handler (Conductor's SQL stores keep names in VARCHAR(255)). */
 export const MAX_NAME_LENGTH = 255;
 /** C0 and C1 control characters and DEL: never part of a name, and trouble in logs, keys and URLs. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** Why `value` is not acceptable as a name; undefined when it is. */

@@ -13,6 +13,7 @@ export const SecretValueSchema = z
   .min(1, 'the secret value cannot be empty')
   .max(MAX_SECRET_VALUE_LENGTH, `the secret value must be at most ${MAX_SECRET_VALUE_LENGTH} characters`)
   // Text only (tabs and line breaks allowed): a body of random bytes is a mistake, not a value.
+  // eslint-disable-next-line no-control-regex -- finding control characters is the point
   .refine((v) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\ufffd]/.test(v), 'the secret value must be text without control characters or invalid UTF-8');
 
 /** One secret as stored: its value sealed (see src/secrets/secret-cipher.ts), never in clear. */

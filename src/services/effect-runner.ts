@@ -43,7 +43,7 @@ export class EffectRunner {
   /** Queue-facing effects, awaited by the turn that produced them. */
   async runImmediate(_workflowId: string, effects: Effect[], state: ExecutionState): Promise<void> {
     if (effects.length === 0) return;
-    const { host, partitions } = this.deps;
+    const { partitions } = this.deps;
     const pushes = new Map<string, Array<{ taskId: string; workflowId: string; priority: number; visibleAt: number }>>();
     const ops: Promise<unknown>[] = [];
     for (const e of effects) {

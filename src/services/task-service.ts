@@ -132,7 +132,7 @@ export class TaskService {
   }
 
   private async pollQueues(taskType: string, a: PollArgs): Promise<Task[]> {
-    const { host, partitions, wakeUps } = this.deps;
+    const { partitions, wakeUps } = this.deps;
     this.recordPoll(taskType, a.domain, a.workerId);
     const def = this.deps.metadata.taskDef(taskType);
     const q: QueueKey = { taskType, domain: a.domain || undefined, isolationGroupId: def?.isolationGroupId ?? undefined, executionNameSpace: def?.executionNameSpace ?? undefined };

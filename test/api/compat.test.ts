@@ -471,7 +471,10 @@ describe('/api-docs and content types', () => {
     const refs: string[] = [];
     const collect = (v: unknown): void => {
       if (Array.isArray(v)) v.forEach(collect);
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) k === '$ref' ? refs.push(String(x)) : collect(x);
+      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) {
+        if (k === '$ref') refs.push(String(x));
+        else collect(x);
+      }
     };
     collect(doc);
     expect(refs.length).toBeGreaterThan(50);

@@ -60,24 +60,19 @@ describe('with the default limits', () => {
     expect(w.tasks[0]).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: 'Dynamic fork df has 1001 branches, over the limit of 1000 (BATON_MAX_FORK_WIDTH)' });
   });
 
-  test('a 1,000-branch dynamic fork of system tasks completes within 15 s (measured: well under one; the bound leaves room for a loaded machine)', async () => {
+  test('a 1,000-branch dynamic fork of system tasks completes', async () => {
     const name = uniqueName('fork1000_inline');
     await api.register(dynamicFork(name, 'INLINE'));
-    const started = performance.now();
     const id = await api.start(name, { list: Array.from({ length: 1000 }, (_, i) => ({ evaluatorType: 'value-param', expression: 'i', i })) });
     const done = await api.waitForStatus(id, ['COMPLETED', 'FAILED']);
-    const elapsed = performance.now() - started;
     expect(done.status).toBe('COMPLETED');
     expect(done.tasks).toHaveLength(1002);
-    expect(elapsed).toBeLessThan(15_000);
   });
 
-  // End to end over HTTP: 2,000 requests and turns (1.9 s alone on 2 cores, 3.7 s before the join stopped re-scanning
-  // every task); the bound only catches a return to worse than linear. test/unit/engine/limits.test.ts times the engine.
-  test('a 1,000-branch dynamic fork of worker tasks: polled in one batch, completed one by one, the workflow completes within 40 s', async () => {
+  // End to end over HTTP: 2,000 requests and turns.
+  test('a 1,000-branch dynamic fork of worker tasks: polled in one batch, completed one by one, the workflow completes', async () => {
     const name = uniqueName('fork1000');
     await api.register(dynamicFork(name));
-    const started = performance.now();
     const id = await api.start(name, { list: list(1000) });
     const polled: any[] = [];
     while (polled.length < 1000) {
@@ -96,10 +91,8 @@ describe('with the default limits', () => {
       }),
     );
     const done = await api.waitForStatus(id, ['COMPLETED', 'FAILED']);
-    const elapsed = performance.now() - started;
     expect(done.status).toBe('COMPLETED');
     expect(Object.keys(done.tasks.find((t: any) => t.referenceTaskName === 'dj')!.outputData)).toHaveLength(1000);
-    expect(elapsed).toBeLessThan(40_000);
   });
 
   describe('JSON nested deeper than BATON_MAX_JSON_DEPTH (128) is a 400 on both front ends, not a retryable 500', () => {

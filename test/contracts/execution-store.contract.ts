@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Effect } from '../../src/model/effects';
 import type { Task, WorkflowRecord } from '../../src/model/execution';
 import type { WorkflowStatus } from '../../src/model/statuses';
-import { type ExecutionCommit, type ExecutionStore, PayloadTooLargeError, StaleWriteError } from '../../src/store/ports';
+import { type ExecutionStore, PayloadTooLargeError, StaleWriteError } from '../../src/store/ports';
 import { makeCommit, makeTask, makeWorkflowRecord, T0 } from './fixtures';
 
 /**

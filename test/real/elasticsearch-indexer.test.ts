@@ -1,5 +1,7 @@
 import { Client } from '@elastic/elasticsearch';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pino from 'pino';
 import { ElasticsearchSearchIndex, type ElasticsearchSearchIndexOptions } from '../../src/search/elasticsearch/elasticsearch-index';
 import { aliasName, templateName, versionedIndexName } from '../../src/search/elasticsearch/es-mappings';
@@ -101,7 +103,7 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
     expect(['green', 'yellow']).toContain(health.status);
     const nodes = await admin.nodes.info({ node_id: '_local', metric: 'process' });
     const version = Object.values(nodes.nodes)[0]!.version;
-    const clientVersion: string = require('../../package.json').dependencies['@elastic/elasticsearch'];
+    const clientVersion: string = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')).dependencies['@elastic/elasticsearch'];
     expect(version.split('.').slice(0, 2)).toEqual(clientVersion.split('.').slice(0, 2));
   });
 

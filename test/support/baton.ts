@@ -56,7 +56,7 @@ export interface Reply<T = unknown> {
 }
 
 /** Minimal JSON client: sends a JSON body (or a raw string with `raw`), returns status, parsed body and text. */
-export async function call<T = any>(base: string, method: string, path: string, body?: unknown, opts: { raw?: string; contentType?: string; headers?: Record<string, string> } = {}): Promise<Reply<T>> {
+export async function call<T = any>(base: string, method: string, path: string, body?: unknown, opts: { raw?: string; contentType?: string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   let payload: string | undefined;
   if (opts.raw !== undefined) {
@@ -66,7 +66,8 @@ export async function call<T = any>(base: string, method: string, path: string, 
     payload = JSON.stringify(body);
     headers['content-type'] = 'application/json';
   }
-  const res = await fetch(base + path, { method, headers, body: payload });
+  const signal = opts.timeoutMs === undefined ? undefined : AbortSignal.timeout(opts.timeoutMs);
+  const res = await fetch(base + path, { method, headers, body: payload, signal });
   const text = await res.text();
   const contentType = res.headers.get('content-type') ?? '';
   let parsed: unknown = text;

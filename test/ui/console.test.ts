@@ -29,15 +29,6 @@ const open = async (path: string): Promise<void> => {
 };
 const node = (ref: string) => page.locator(`[data-testid=graph] [data-testid=graph-node][data-node="${ref}"]`);
 
-/** Replaces the text of a CodeMirror editor. */
-async function setEditor(testId: string, text: string): Promise<void> {
-  const content = page.locator(`[data-testid=${testId}] .cm-content`);
-  await content.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(text);
-}
-
 describe('serving', () => {
   it('answers the console at / and at client routes, hashed assets immutable, the API untouched', async () => {
     const root = await fetch(b.url + '/');

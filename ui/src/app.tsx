@@ -1,15 +1,21 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useSession } from './api/session';
 import { ThemeSwitch } from './components/theme';
 import { Link, matchPath, useLocation, useNavigate } from './router';
-import { EventHandlerEditor, EventHandlersView } from './views/event-handlers';
-import { DefinitionsView, TaskDefEditor, WorkflowDefEditor } from './views/definitions';
-import { ExecutionView } from './views/execution';
 import { ExecutionsView } from './views/executions';
-import { HumanInboxView } from './views/human-inbox';
 import { QueuesView } from './views/queues';
 import { SignInView } from './views/sign-in';
-import { StartWorkflowView } from './views/start-workflow';
+
+// Views with the JSON editor (CodeMirror) or the diagram (React Flow) load on first visit, in their
+// own chunks: the first page, the executions list, needs neither.
+const ExecutionView = lazy(() => import('./views/execution').then((m) => ({ default: m.ExecutionView })));
+const DefinitionsView = lazy(() => import('./views/definitions').then((m) => ({ default: m.DefinitionsView })));
+const WorkflowDefEditor = lazy(() => import('./views/definitions').then((m) => ({ default: m.WorkflowDefEditor })));
+const TaskDefEditor = lazy(() => import('./views/definitions').then((m) => ({ default: m.TaskDefEditor })));
+const StartWorkflowView = lazy(() => import('./views/start-workflow').then((m) => ({ default: m.StartWorkflowView })));
+const HumanInboxView = lazy(() => import('./views/human-inbox').then((m) => ({ default: m.HumanInboxView })));
+const EventHandlersView = lazy(() => import('./views/event-handlers').then((m) => ({ default: m.EventHandlersView })));
+const EventHandlerEditor = lazy(() => import('./views/event-handlers').then((m) => ({ default: m.EventHandlerEditor })));
 
 const NAV: Array<[string, string]> = [
   ['/executions', 'Executions'],
@@ -75,7 +81,17 @@ export function App() {
         )}
         <ThemeSwitch />
       </header>
-      <main>{session.authOn === undefined ? <p className="muted">Connecting…</p> : session.signedIn ? <View /> : <SignInView />}</main>
+      <main>
+        {session.authOn === undefined ? (
+          <p className="muted">Connecting…</p>
+        ) : session.signedIn ? (
+          <Suspense fallback={<p className="muted">Loading…</p>}>
+            <View />
+          </Suspense>
+        ) : (
+          <SignInView />
+        )}
+      </main>
     </div>
   );
 }

@@ -79,10 +79,22 @@ export class SqliteScheduleStore implements ScheduleStore {
   async searchExecutions(q: ScheduleExecutionQuery): Promise<{ results: ScheduleExecution[]; totalHits: number }> {
     const where: string[] = [];
     const args: unknown[] = [];
-    if (q.scheduleName !== undefined) where.push('schedule_name = ?') && args.push(q.scheduleName);
-    if (q.workflowName !== undefined) where.push('workflow_name = ?') && args.push(q.workflowName);
-    if (q.state !== undefined) where.push('state = ?') && args.push(q.state);
-    if (q.text !== undefined) where.push("(schedule_name = ? OR workflow_name = ? OR json_extract(data, '$.workflowId') = ?)") && args.push(q.text, q.text, q.text);
+    if (q.scheduleName !== undefined) {
+      where.push('schedule_name = ?');
+      args.push(q.scheduleName);
+    }
+    if (q.workflowName !== undefined) {
+      where.push('workflow_name = ?');
+      args.push(q.workflowName);
+    }
+    if (q.state !== undefined) {
+      where.push('state = ?');
+      args.push(q.state);
+    }
+    if (q.text !== undefined) {
+      where.push("(schedule_name = ? OR workflow_name = ? OR json_extract(data, '$.workflowId') = ?)");
+      args.push(q.text, q.text, q.text);
+    }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = this.db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM schedule_executions ${clause}`).get(...args)!.n;
     const rows = this.db

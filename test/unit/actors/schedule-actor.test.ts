@@ -88,7 +88,7 @@ test('a reminder fires its slot once, with the slot in the input, and re-arms at
   await stores.schedules.putSchedule(schedule());
   const clock = { now: T0 + 60_050 };
   const starts: Array<{ req: StartWorkflowRequest; id: string }> = [];
-  const { a, ctx, fire } = actor(clock, starts);
+  const { ctx, fire } = actor(clock, starts);
   await fire();
   expect(starts).toHaveLength(1);
   expect(starts[0]!.req).toMatchObject({ name: 'wf', correlationId: 'nightly', input: { a: 1, _scheduledTime: T0 + 60_000, _executedTime: T0 + 60_050 } });
@@ -169,7 +169,7 @@ test('after downtime: without catch-up only the next slot fires; with catch-up t
   const clock = { now: T0 + 5 * 60_000 + 45_000 };
   await stores.schedules.putSchedule(schedule());
   const starts: Array<{ req: StartWorkflowRequest; id: string }> = [];
-  const { a, ctx, fire } = actor(clock, starts);
+  const { ctx, fire } = actor(clock, starts);
   await fire();
   expect(starts).toEqual([]);
   expect(ctx.reminders.get(SCHEDULE_REMINDER)).toBe(T0 + 6 * 60_000);
@@ -187,7 +187,7 @@ test('pause all marks slots handled without starting anything', async () => {
   await stores.schedules.putSchedule(schedule());
   await stores.schedules.setAllPaused(true);
   const starts: Array<{ req: StartWorkflowRequest; id: string }> = [];
-  const { a, ctx, fire } = actor({ now: T0 + 60_050 }, starts);
+  const { ctx, fire } = actor({ now: T0 + 60_050 }, starts);
   await fire();
   expect(starts).toEqual([]);
   expect(await stores.schedules.lastSlot('nightly')).toBe(T0 + 60_000);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is plain CommonJS, run by node as it is
 const { inputFiles, inputsDigest, buildDue } = require('../../../scripts/build/build-ui.js') as {
   inputFiles(base?: string): string[];
   inputsDigest(base?: string): string;

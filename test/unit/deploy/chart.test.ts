@@ -120,7 +120,7 @@ describe('Dapr components (components/)', () => {
   });
 
   test('components and the resiliency are scoped to the baton app id; the configuration has no scopes field', () => {
-    for (const [file, doc] of docs) {
+    for (const [, doc] of docs) {
       if (doc.kind === 'Configuration') expect(doc.scopes).toBeUndefined();
       else expect(doc.scopes).toEqual(['baton']);
     }

@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { allows, type Permission } from '../../../src/auth/roles';
 import type { Role } from '../../../src/model/applications';
-import { api, currentToken, onSignedOut, setToken } from './client';
+import { currentToken, onSignedOut, setToken } from './client';
+import { call } from './typed';
 
 // Who is using the console: with auth off everyone may do everything; with auth on the console
 // signs in with an application key (POST /api/token) and offers only what the key's roles allow.
@@ -19,17 +20,12 @@ export interface Session {
 
 const SessionContext = createContext<Session | undefined>(undefined);
 
-interface UserInfo {
-  name?: string;
-  roles?: Array<{ name: Role }>;
-}
-
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [authOn, setAuthOn] = useState<boolean | undefined>(undefined);
   const [user, setUser] = useState<{ name?: string; roles: Role[] } | undefined>(undefined);
 
   const loadUser = useCallback(async () => {
-    const info = await api<UserInfo>('GET', '/api/token/userInfo');
+    const info = await call('GET /api/token/userInfo');
     setUser({ name: info.name, roles: (info.roles ?? []).map((r) => r.name) });
   }, []);
 
@@ -63,7 +59,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       roles: user?.roles ?? [],
       can: (p) => authOn === false || (user !== undefined && allows(user.roles, p)),
       signIn: async (keyId, keySecret) => {
-        const { token } = await api<{ token: string }>('POST', '/api/token', { keyId, keySecret });
+        const { token } = await call('POST /api/token', { body: { keyId, keySecret } });
         setToken(token);
         await loadUser();
       },

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { TaskDef, WorkflowDef } from '../../../src/model/definitions';
-import { api } from '../api/client';
+import { call } from '../api/typed';
 import { useSession } from '../api/session';
 import { useAsync } from '../api/use-async';
 import { ConfirmDialog, ErrorBanner, Tabs, time, type ConfirmRequest } from '../components/common';
@@ -35,7 +35,7 @@ export function DefinitionsView() {
 }
 
 function WorkflowDefList() {
-  const defs = useAsync(() => api<WorkflowDef[]>('GET', '/api/metadata/workflowdef'), []);
+  const defs = useAsync(() => call('GET /api/metadata/workflowdef'), []);
   const session = useSession();
   const byName = useMemo(() => {
     const m = new Map<string, WorkflowDef[]>();
@@ -93,7 +93,7 @@ function WorkflowDefList() {
 }
 
 function TaskDefList() {
-  const defs = useAsync(() => api<TaskDef[]>('GET', '/api/metadata/taskdef'), []);
+  const defs = useAsync(() => call('GET /api/metadata/taskdef'), []);
   return (
     <>
       <ErrorBanner error={defs.error} />
@@ -150,7 +150,7 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
   const navigate = useNavigate();
   const session = useSession();
   const version = search.get('version') ?? undefined;
-  const loaded = useAsync(async () => (name ? api<WorkflowDef>('GET', `/api/metadata/workflowdef/${enc(name)}`, undefined, { version }) : NEW_WORKFLOW), [name, version]);
+  const loaded = useAsync(async () => (name ? call('GET /api/metadata/workflowdef/{name}', { params: { name }, query: { version } }) : NEW_WORKFLOW), [name, version]);
   const [text, setText] = useState('');
   useEffect(() => {
     if (loaded.data) setText(JSON.stringify(loaded.data, null, 2));
@@ -180,9 +180,9 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
     const p = parseJson(text);
     if (!p.ok) return setError(new Error(p.message));
     try {
-      if (validateOnly) await api('POST', '/api/metadata/workflowdef/validate', p.value);
+      if (validateOnly) await call('POST /api/metadata/workflowdef/validate', { body: p.value });
       // PUT registers or replaces, as Conductor's update.
-      else await api('PUT', '/api/metadata/workflowdef', [p.value]);
+      else await call('PUT /api/metadata/workflowdef', { body: [p.value] });
       setSaved(validateOnly ? 'The server accepts this definition.' : 'Saved.');
       const def = p.value as WorkflowDef;
       if (!validateOnly && (def.name !== name || String(def.version) !== version)) navigate(`/definitions/workflow/${enc(def.name)}?version=${def.version}&saved`, true);
@@ -215,7 +215,7 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
             type="button"
             className="danger"
             onClick={() =>
-              setConfirm({ title: `Delete ${name} v${def.version}?`, danger: true, confirmLabel: 'Delete', run: () => api('DELETE', `/api/metadata/workflowdef/${enc(name)}/${def.version}`) })
+              setConfirm({ title: `Delete ${name} v${def.version}?`, danger: true, confirmLabel: 'Delete', run: () => call('DELETE /api/metadata/workflowdef/{name}/{version}', { params: { name, version: def.version } }) })
             }
           >
             Delete
@@ -250,7 +250,7 @@ export function TaskDefEditor({ name }: { name?: string }) {
   const { search } = useLocation();
   const navigate = useNavigate();
   const session = useSession();
-  const loaded = useAsync(async () => (name ? api<TaskDef>('GET', `/api/metadata/taskdef/${enc(name)}`) : NEW_TASK), [name]);
+  const loaded = useAsync(async () => (name ? call('GET /api/metadata/taskdef/{name}', { params: { name } }) : NEW_TASK), [name]);
   const [text, setText] = useState('');
   useEffect(() => {
     if (loaded.data) setText(JSON.stringify(loaded.data, null, 2));
@@ -263,7 +263,7 @@ export function TaskDefEditor({ name }: { name?: string }) {
     const p = parseJson(text);
     if (!p.ok) return setError(new Error(p.message));
     try {
-      await api('PUT', '/api/metadata/taskdef', p.value);
+      await call('PUT /api/metadata/taskdef', { body: p.value });
       setSaved(true);
       const n = (p.value as TaskDef).name;
       if (n !== name) navigate(`/definitions/task/${enc(n)}?saved`, true);

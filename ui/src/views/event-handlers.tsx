@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { EventHandler } from '../../../src/model/events';
-import { api } from '../api/client';
+import { call } from '../api/typed';
 import { useSession } from '../api/session';
 import { useAsync } from '../api/use-async';
 import { ConfirmDialog, ErrorBanner, type ConfirmRequest } from '../components/common';
@@ -9,13 +9,13 @@ import { Link, enc, useNavigate } from '../router';
 
 export function EventHandlersView() {
   const session = useSession();
-  const handlers = useAsync(() => api<EventHandler[]>('GET', '/api/event'), []);
+  const handlers = useAsync(() => call('GET /api/event'), []);
   const [error, setError] = useState<unknown>();
   const [confirm, setConfirm] = useState<ConfirmRequest>();
   const toggle = async (h: EventHandler): Promise<void> => {
     setError(undefined);
     try {
-      await api('PUT', '/api/event', { ...h, active: !h.active });
+      await call('PUT /api/event', { body: { ...h, active: !h.active } });
       handlers.reload();
     } catch (e) {
       setError(e);
@@ -62,7 +62,7 @@ export function EventHandlersView() {
                 </td>
                 <td>
                   {canWrite && (
-                    <button type="button" className="danger" onClick={() => setConfirm({ title: `Delete ${h.name}?`, danger: true, confirmLabel: 'Delete', run: () => api('DELETE', `/api/event/${enc(h.name)}`) })}>
+                    <button type="button" className="danger" onClick={() => setConfirm({ title: `Delete ${h.name}?`, danger: true, confirmLabel: 'Delete', run: () => call('DELETE /api/event/{name}', { params: { name: h.name } }) })}>
                       Delete
                     </button>
                   )}
@@ -104,7 +104,7 @@ export function EventHandlerEditor({ name }: { name?: string }) {
   const session = useSession();
   const loaded = useAsync(async () => {
     if (!name) return NEW_HANDLER;
-    const all = await api<EventHandler[]>('GET', '/api/event');
+    const all = await call('GET /api/event');
     const h = all.find((x) => x.name === name);
     if (!h) throw new Error(`No event handler named ${name}`);
     return h;
@@ -119,7 +119,7 @@ export function EventHandlerEditor({ name }: { name?: string }) {
     const p = parseJson(text);
     if (!p.ok) return setError(new Error(p.message));
     try {
-      await api(name ? 'PUT' : 'POST', '/api/event', p.value);
+      await call(name ? 'PUT /api/event' : 'POST /api/event', { body: p.value });
       navigate('/events');
     } catch (e) {
       setError(e);

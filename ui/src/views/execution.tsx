@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { Task, Workflow } from '../../../src/model/execution';
-import { api } from '../api/client';
+import { call } from '../api/typed';
 import { useSession } from '../api/session';
 import { useAsync } from '../api/use-async';
 import { ConfirmDialog, ErrorBanner, Json, StatusBadge, Tabs, duration, time, type ConfirmRequest } from '../components/common';
@@ -34,7 +34,7 @@ export function ExecutionView({ id }: { id: string }) {
   const [live, setLive] = useState(true);
   const wf = useAsync(
     async () => {
-      const w = await api<Workflow>('GET', `/api/workflow/${enc(id)}`, undefined, { includeTasks: true });
+      const w = await call('GET /api/workflow/{workflowId}', { params: { workflowId: id }, query: { includeTasks: true } });
       setLive(!TERMINAL.has(w.status));
       return w;
     },
@@ -66,18 +66,18 @@ export function ExecutionView({ id }: { id: string }) {
   const can = session.can('executions:manage');
   const act = (title: string, run: () => Promise<unknown>, opts: { danger?: boolean; body?: ConfirmRequest['body'] } = {}): void =>
     setConfirm({ title, run, confirmLabel: title.replace(/\?$/, ''), ...opts });
-  const path = `/api/workflow/${enc(w.workflowId)}`;
+  const params = { workflowId: w.workflowId };
   const running = w.status === 'RUNNING';
   const actions: Array<{ label: string; show: boolean; onClick: () => void; danger?: boolean }> = [
-    { label: 'Pause', show: running, onClick: () => act('Pause?', () => api('PUT', `${path}/pause`)) },
-    { label: 'Resume', show: w.status === 'PAUSED', onClick: () => act('Resume?', () => api('PUT', `${path}/resume`)) },
+    { label: 'Pause', show: running, onClick: () => act('Pause?', () => call('PUT /api/workflow/{workflowId}/pause', { params })) },
+    { label: 'Resume', show: w.status === 'PAUSED', onClick: () => act('Resume?', () => call('PUT /api/workflow/{workflowId}/resume', { params })) },
     {
       label: 'Terminate',
       show: running || w.status === 'PAUSED',
       danger: true,
       onClick: () => {
         let reason = '';
-        act('Terminate?', () => api('DELETE', path, undefined, { reason }), {
+        act('Terminate?', () => call('DELETE /api/workflow/{workflowId}', { params, query: { reason } }), {
           danger: true,
           body: (
             <label>
@@ -88,14 +88,14 @@ export function ExecutionView({ id }: { id: string }) {
         });
       },
     },
-    { label: 'Restart', show: TERMINAL.has(w.status), onClick: () => act('Restart?', () => api('POST', `${path}/restart`), { body: <p>Runs the execution again from its first task; its task history is replaced.</p> }) },
-    { label: 'Retry', show: w.status === 'FAILED' || w.status === 'TIMED_OUT' || w.status === 'TERMINATED', onClick: () => act('Retry?', () => api('POST', `${path}/retry`), { body: <p>Retries the last failed task.</p> }) },
-    { label: 'Reset callbacks', show: running, onClick: () => act('Reset callbacks?', () => api('POST', `${path}/resetcallbacks`), { body: <p>Tasks waiting for their callback delay become available to workers now.</p> }) },
+    { label: 'Restart', show: TERMINAL.has(w.status), onClick: () => act('Restart?', () => call('POST /api/workflow/{workflowId}/restart', { params }), { body: <p>Runs the execution again from its first task; its task history is replaced.</p> }) },
+    { label: 'Retry', show: w.status === 'FAILED' || w.status === 'TIMED_OUT' || w.status === 'TERMINATED', onClick: () => act('Retry?', () => call('POST /api/workflow/{workflowId}/retry', { params }), { body: <p>Retries the last failed task.</p> }) },
+    { label: 'Reset callbacks', show: running, onClick: () => act('Reset callbacks?', () => call('POST /api/workflow/{workflowId}/resetcallbacks', { params }), { body: <p>Tasks waiting for their callback delay become available to workers now.</p> }) },
     {
       label: 'Remove',
       show: true,
       danger: true,
-      onClick: () => act('Remove?', async () => (await api('DELETE', `${path}/remove`, undefined, { archiveWorkflow: false }), setRemoved(true)), { danger: true, body: <p>Deletes the execution and its tasks for good.</p> }),
+      onClick: () => act('Remove?', async () => (await call('DELETE /api/workflow/{workflowId}/remove', { params, query: { archiveWorkflow: false } }), setRemoved(true)), { danger: true, body: <p>Deletes the execution and its tasks for good.</p> }),
     },
   ];
 
@@ -171,7 +171,7 @@ export function ExecutionView({ id }: { id: string }) {
             {can && (running || w.status === 'PAUSED') && (
               <button
                 type="button"
-                onClick={() => act('Skip this task?', () => api('PUT', `${path}/skiptask/${enc(selectedRef)}`, {}), { body: <p>{selectedRef} will be marked SKIPPED instead of running when the execution reaches it.</p> })}
+                onClick={() => act('Skip this task?', () => call('PUT /api/workflow/{workflowId}/skiptask/{taskReferenceName}', { params: { ...params, taskReferenceName: selectedRef }, body: {} }), { body: <p>{selectedRef} will be marked SKIPPED instead of running when the execution reaches it.</p> })}
               >
                 Skip task
               </button>
@@ -319,9 +319,9 @@ function TaskPanel({
   onSelect: (id: string) => void;
   act?: (title: string, run: () => Promise<unknown>, opts?: { danger?: boolean; body?: ConfirmRequest['body'] }) => void;
 }) {
-  const logs = useAsync(() => api<Array<{ log: string; createdTime?: number }>>('GET', `/api/tasks/${enc(t.taskId)}/log`).catch(() => []), [t.taskId, t.updateTime]);
+  const logs = useAsync(() => call('GET /api/tasks/{taskId}/log', { params: { taskId: t.taskId } }).catch(() => []), [t.taskId, t.updateTime]);
   const runs = tasks.filter((x) => x.referenceTaskName === t.referenceTaskName);
-  const path = `/api/workflow/${enc(workflow.workflowId)}`;
+  const params = { workflowId: workflow.workflowId };
   const rerun = (): void => {
     let text = JSON.stringify(t.inputData, null, 2);
     act?.(
@@ -329,7 +329,7 @@ function TaskPanel({
       async () => {
         const parsed = parseJson(text);
         if (!parsed.ok) throw new Error(parsed.message);
-        await api('POST', `${path}/rerun`, { reRunFromWorkflowId: workflow.workflowId, reRunFromTaskId: t.taskId, taskInput: parsed.value, workflowInput: workflow.input });
+        await call('POST /api/workflow/{workflowId}/rerun', { params, body: { reRunFromWorkflowId: workflow.workflowId, reRunFromTaskId: t.taskId, taskInput: parsed.value, workflowInput: workflow.input } });
       },
       {
         body: (
@@ -362,7 +362,7 @@ function TaskPanel({
           {workflow.status === 'RUNNING' && (t.status === 'SCHEDULED' || t.status === 'IN_PROGRESS') && (
             <button
               type="button"
-              onClick={() => act('Skip this task?', () => api('PUT', `${path}/skiptask/${enc(t.referenceTaskName)}`, {}), { body: <p>{t.referenceTaskName} will be marked SKIPPED now, taken out of its queue, and the execution goes on without it.</p> })}
+              onClick={() => act('Skip this task?', () => call('PUT /api/workflow/{workflowId}/skiptask/{taskReferenceName}', { params: { ...params, taskReferenceName: t.referenceTaskName }, body: {} }), { body: <p>{t.referenceTaskName} will be marked SKIPPED now, taken out of its queue, and the execution goes on without it.</p> })}
             >
               Skip task
             </button>

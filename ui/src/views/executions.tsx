@@ -1,7 +1,8 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { WorkflowSummary } from '../../../src/model/summaries';
 import type { WorkflowStatus } from '../../../src/model/statuses';
-import { api } from '../api/client';
+import type { ConsoleRoute } from '../../../src/api/console-api';
+import type { Query } from '../api/client';
+import { call } from '../api/typed';
 import { useSession } from '../api/session';
 import { useAsync } from '../api/use-async';
 import { ConfirmDialog, ErrorBanner, StatusBadge, duration, time, type ConfirmRequest } from '../components/common';
@@ -29,14 +30,14 @@ interface BulkResponse {
 }
 
 // Remove deletes for good (archiveWorkflow=false: out of the store and the search index).
-type BulkOp = { label: string; method: string; path: string; danger?: boolean };
+type BulkOp = { label: string; route: ConsoleRoute & `${string} /api/workflow/bulk/${string}`; query?: Query; danger?: boolean };
 const BULK: BulkOp[] = [
-  { label: 'Pause', method: 'PUT', path: 'pause' },
-  { label: 'Resume', method: 'PUT', path: 'resume' },
-  { label: 'Retry', method: 'POST', path: 'retry' },
-  { label: 'Restart', method: 'POST', path: 'restart' },
-  { label: 'Terminate', method: 'POST', path: 'terminate', danger: true },
-  { label: 'Remove', method: 'DELETE', path: 'remove?archiveWorkflow=false', danger: true },
+  { label: 'Pause', route: 'PUT /api/workflow/bulk/pause' },
+  { label: 'Resume', route: 'PUT /api/workflow/bulk/resume' },
+  { label: 'Retry', route: 'POST /api/workflow/bulk/retry' },
+  { label: 'Restart', route: 'POST /api/workflow/bulk/restart' },
+  { label: 'Terminate', route: 'POST /api/workflow/bulk/terminate', danger: true },
+  { label: 'Remove', route: 'DELETE /api/workflow/bulk/remove', query: { archiveWorkflow: false }, danger: true },
 ];
 
 const COLUMNS: Array<[SortField | undefined, string]> = [
@@ -60,15 +61,15 @@ export function ExecutionsView() {
     navigate(`/executions${q ? `?${q}` : ''}`);
   };
 
-  const results = useAsync(() => api<{ totalHits: number; results: WorkflowSummary[] }>('GET', '/api/workflow/search', undefined, { ...searchParams(filters, parseLocal) }), [key]);
+  const results = useAsync(() => call('GET /api/workflow/search', { query: { ...searchParams(filters, parseLocal) } }), [key]);
   const counts = useAsync(
     async () => {
-      const out = await Promise.all(WORKFLOW_STATUSES.map((s) => api<{ totalHits: number }>('GET', '/api/workflow/search', undefined, { ...countParams(filters, s, parseLocal) }).then((r) => [s, r.totalHits] as const)));
+      const out = await Promise.all(WORKFLOW_STATUSES.map((s) => call('GET /api/workflow/search', { query: { ...countParams(filters, s, parseLocal) } }).then((r) => [s, r.totalHits] as const)));
       return new Map<WorkflowStatus, number>(out);
     },
     [key],
   );
-  const names = useAsync(() => api<string[]>('GET', '/api/metadata/workflowdef/names').catch(() => [] as string[]), []);
+  const names = useAsync(() => call('GET /api/metadata/workflowdef/names').catch(() => [] as string[]), []);
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
   useEffect(() => setSelected(new Set()), [key]);
@@ -93,7 +94,7 @@ export function ExecutionsView() {
       confirmLabel: op.label,
       danger: op.danger,
       run: async () => {
-        const r = await api<BulkResponse>(op.method, `/api/workflow/bulk/${op.path}`, ids);
+        const r = await call(op.route, { body: ids, query: op.query });
         setBulkResult({ op: op.label, r });
       },
     });
@@ -125,7 +126,7 @@ export function ExecutionsView() {
         <div className="bulkbar" data-testid="bulkbar">
           <span>{selected.size} selected</span>
           {BULK.map((op) => (
-            <button key={op.path} type="button" className={op.danger ? 'danger' : ''} onClick={() => bulk(op)}>
+            <button key={op.route} type="button" className={op.danger ? 'danger' : ''} onClick={() => bulk(op)}>
               {op.label}
             </button>
           ))}

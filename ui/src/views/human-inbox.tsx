@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Task } from '../../../src/model/execution';
-import { api } from '../api/client';
+import { call } from '../api/typed';
 import { useSession } from '../api/session';
 import { useAsync } from '../api/use-async';
 import { ErrorBanner, Json, time } from '../components/common';
@@ -17,7 +17,7 @@ export function HumanInboxView() {
   const taskName = search.get('task') ?? '';
   const openId = search.get('open') ?? '';
   const query = [`taskType = 'HUMAN'`, `status = 'IN_PROGRESS'`, ...(workflow ? [`workflowType = ${quoted(workflow)}`] : []), ...(taskName ? [`taskDefName = ${quoted(taskName)}`] : [])].join(' AND ');
-  const inbox = useAsync(() => api<{ totalHits: number; results: Task[] }>('GET', '/api/tasks/search-v2', undefined, { query, size: 100, sort: 'scheduledTime:ASC', freeText: '*' }), [query], 5000);
+  const inbox = useAsync(() => call('GET /api/tasks/search-v2', { query: { query, size: 100, sort: 'scheduledTime:ASC', freeText: '*' } }), [query], 5000);
   const tasks = inbox.data?.results ?? [];
   const open = tasks.find((t) => t.taskId === openId);
   const set = (k: string, v: string): void => {
@@ -105,13 +105,13 @@ function HumanTaskForm({ task, canAct, onDone }: { task: Task; canAct: boolean; 
     if (!p.ok) return setError(new Error(`Output: ${p.message}`));
     setBusy(true);
     try {
-      await api('POST', '/api/task', {
+      await call('POST /api/task', { body: {
         workflowInstanceId: task.workflowInstanceId,
         taskId: task.taskId,
         status,
         outputData: p.value,
         ...(status === 'FAILED' ? { reasonForIncompletion: reason || 'Failed by a person' } : {}),
-      });
+      } });
       onDone();
     } catch (e) {
       setError(e);

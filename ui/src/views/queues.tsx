@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { api } from '../api/client';
+import { call } from '../api/typed';
 import { useSession } from '../api/session';
 import { useAsync } from '../api/use-async';
 import { ConfirmDialog, ErrorBanner, time, type ConfirmRequest } from '../components/common';
@@ -19,8 +19,8 @@ export function splitQueueName(name: string): { domain?: string; taskType: strin
 
 export function QueuesView() {
   const session = useSession();
-  const sizes = useAsync(() => api<Record<string, number>>('GET', '/api/tasks/queue/all'), [], 5000);
-  const polls = useAsync(() => api<PollData[]>('GET', '/api/tasks/queue/polldata/all'), [], 5000);
+  const sizes = useAsync(() => call('GET /api/tasks/queue/all'), [], 5000);
+  const polls = useAsync(() => call('GET /api/tasks/queue/polldata/all'), [], 5000);
   const [confirm, setConfirm] = useState<ConfirmRequest>();
   const [requeued, setRequeued] = useState<string>();
   const rows = useMemo(() => {
@@ -86,7 +86,7 @@ export function QueuesView() {
                           title: `Requeue ${r.taskType}?`,
                           body: <p>Every execution holding a SCHEDULED {r.taskType} task pushes it to its queue again (pushing twice is harmless).</p>,
                           confirmLabel: 'Requeue',
-                          run: async () => setRequeued(`${r.taskType}: ${await api<string>('POST', `/api/tasks/queue/requeue/${encodeURIComponent(r.taskType)}`)} task(s) requeued`),
+                          run: async () => setRequeued(`${r.taskType}: ${await call('POST /api/tasks/queue/requeue/{taskType}', { params: { taskType: r.taskType } })} task(s) requeued`),
                         })
                       }
                     >

@@ -1,6 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { WorkflowDef } from '../../../src/model/definitions';
-import { api } from '../api/client';
+import { call } from '../api/typed';
 import { useAsync } from '../api/use-async';
 import { ErrorBanner } from '../components/common';
 import { JsonEditor, parseJson } from '../components/json-editor';
@@ -10,7 +9,7 @@ import { enc, useLocation, useNavigate } from '../router';
 export function StartWorkflowView() {
   const { search } = useLocation();
   const navigate = useNavigate();
-  const names = useAsync(() => api<Record<string, Array<{ version: number }>>>('GET', '/api/metadata/workflowdef/names-and-versions'), []);
+  const names = useAsync(() => call('GET /api/metadata/workflowdef/names-and-versions'), []);
   const [name, setName] = useState(search.get('name') ?? '');
   const [version, setVersion] = useState(search.get('version') ?? '');
   const [correlationId, setCorrelationId] = useState('');
@@ -20,7 +19,7 @@ export function StartWorkflowView() {
   const [error, setError] = useState<unknown>();
 
   // A template of the definition's declared inputs.
-  const def = useAsync(async () => (name ? api<WorkflowDef>('GET', `/api/metadata/workflowdef/${enc(name)}`, undefined, { version: version || undefined }).catch(() => undefined) : undefined), [name, version]);
+  const def = useAsync(async () => (name ? call('GET /api/metadata/workflowdef/{name}', { params: { name }, query: { version: version || undefined } }).catch(() => undefined) : undefined), [name, version]);
   useEffect(() => {
     const params = def.data?.inputParameters ?? [];
     if (params.length && input.replace(/\s/g, '') === '{}') setInput(JSON.stringify(Object.fromEntries(params.map((p) => [p, ''])), null, 2));
@@ -34,14 +33,14 @@ export function StartWorkflowView() {
     if (!i.ok) return setError(new Error(`Input: ${i.message}`));
     if (!d.ok) return setError(new Error(`Task to domain: ${d.message}`));
     try {
-      const id = await api<string>('POST', '/api/workflow', {
+      const id = await call('POST /api/workflow', { body: {
         name,
         ...(version ? { version: Number(version) } : {}),
         input: i.value,
         ...(correlationId ? { correlationId } : {}),
         priority: Number(priority),
         taskToDomain: d.value,
-      });
+      } });
       navigate(`/executions/${enc(String(id))}`);
     } catch (err) {
       setError(err);

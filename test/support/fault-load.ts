@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { call, eventually } from './baton';
+import type { RealCluster } from './real-cluster';
+import type { WorkerLog } from './recording-workers';
+
+// The load every fault test on the real engines runs under, and what it checks afterwards: every workflow
+// completes, no acknowledged completion is lost, none is handed out twice, every replica serves again
+// within a measured time, and no sidecar lost its actor types to placement on the way.
+
+export const WORKFLOWS = 200;
+
+let n = 0;
+export const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
+
+export interface LoadDefs {
+  name: string;
+  taskType: string;
+  /** A workflow that completes inside its start (one SET_VARIABLE): the probe of "serves again". */
+  probe: string;
+}
+
+/** Registers the load's task and workflow definitions: each workflow waits 2 s (WAIT), then runs one worker task. */
+export async function defineLoad(cluster: RealCluster): Promise<LoadDefs> {
+  const taskType = uniq('fo');
+  const name = uniq('fowf');
+  const probe = uniq('probe');
+  const url = cluster.nextUrl();
+  const ok = async (path: string, body: unknown): Promise<void> => {
+    const r = await call(url, 'POST', path, body);
+    if (r.status !== 200) throw new Error(`POST ${path} answered ${r.status}: ${r.text}`);
+  };
+  await ok('/api/metadata/taskdef', [{ name: taskType, retryCount: 2, retryLogic: 'FIXED', retryDelaySeconds: 2, responseTimeoutSeconds: 6, timeoutSeconds: 600 }]);
+  await ok('/api/metadata/workflowdef', {
+    name,
+    version: 1,
+    schemaVersion: 2,
+    tasks: [
+      { name: 'pause', taskReferenceName: 'wait', type: 'WAIT', inputParameters: { duration: '2 seconds' } },
+      { name: taskType, taskReferenceName: 'work', inputParameters: { i: '${workflow.input.i}' } },
+    ],
+    outputParameters: { by: '${work.output.by}' },
+  });
+  await ok('/api/metadata/workflowdef', {
+    name: probe,
+    version: 1,
+    schemaVersion: 2,
+    tasks: [{ name: 'mark', taskReferenceName: 'mark', type: 'SET_VARIABLE', inputParameters: { seen: true } }],
+  });
+  return { name, taskType, probe };
+}
+
+/** Starts `count` workflows through the live replicas in turn; a replica refusing a start is retried on another. */
+export async function startMany(cluster: RealCluster, name: string, count: number, from = 0): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = from; i < from + count; i++) {
+    // A start whose execution hashes to a replica that just died fails until placement drops it.
+    const id = await eventually(async () => {
+      const r = await call(cluster.nextUrl(), 'POST', '/api/workflow', { name, input: { i } });
+      if (r.status !== 200) throw new Error(`start answered ${r.status}: ${r.text}`);
+      return r.text;
+    }, 180_000);
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** Every 10th workflow's task is ignored on its first attempt, every 10th+1 fails once. */
+export const decide = (t: { retryCount?: number; inputData?: Record<string, unknown> }) => {
+  const i = Number(t.inputData?.i);
+  if ((t.retryCount ?? 0) > 0) return 'complete' as const;
+  if (i % 10 === 0) return 'ignore' as const;
+  if (i % 10 === 1) return 'fail' as const;
+  return 'complete' as const;
+};
+
+export async function expectAllCompleted(cluster: RealCluster, ids: string[], log: WorkerLog): Promise<void> {
+  const pending = new Set(ids);
+  await eventually(async () => {
+    for (const id of [...pending]) {
+      const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`).catch(() => undefined);
+      if (r?.status !== 200) continue;
+      expect(['RUNNING', 'COMPLETED']).toContain(r.body.status);
+      if (r.body.status === 'COMPLETED') pending.delete(id);
+    }
+    return pending.size === 0 ? true : undefined;
+  }, 300_000, 1000).catch((err) => {
+    throw new Error(`${pending.size} workflows did not complete (e.g. ${[...pending].slice(0, 3).join(', ')}): ${String(err)}`);
+  });
+  // Every workflow took its output from the recorder.
+  for (const id of ids) expect((await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}`)).body.output).toEqual({ by: 'recorder' });
+  // Every acknowledged completion is stored COMPLETED (looked up by task: a start answered 503 after it
+  // committed may have made one more execution than `ids` lists, whose task is acknowledged too).
+  // An update that arrives after the task's response timeout ended it is answered 200 and ignored,
+  // as in Conductor: that is not a lost update.
+  const lost: unknown[] = [];
+  for (const taskId of log.acknowledged) {
+    const stored = (await call(cluster.nextUrl(), 'GET', `/api/tasks/${taskId}`)).body;
+    const ackedAt = log.ackedVia.get(taskId)?.at ?? 0;
+    if (stored?.status === 'COMPLETED') continue;
+    if (stored?.status === 'TIMED_OUT' && Number(stored.endTime) <= ackedAt) continue;
+    lost.push({ taskId, ackedAt, status: stored?.status, endTime: stored?.endTime, updateTime: stored?.updateTime });
+  }
+  expect(lost).toEqual([]);
+  if (log.handedOutAgain.length > 0) {
+    const details = await Promise.all(log.handedOutAgain.map(async (h) => ({ ...h, stored: (await call(cluster.nextUrl(), 'GET', `/api/tasks/${h.taskId}`)).body })));
+    throw new Error(`tasks handed out again after an acknowledged completion: ${JSON.stringify(details, null, 1)}`);
+  }
+}
+
+/** How many probe starts in a row each live replica must answer 200 to count as serving. */
+const SERVING_STREAK = 5;
+
+/**
+ * Milliseconds from `since` until every live replica answered SERVING_STREAK probe starts in a row with 200
+ * (the ids spread over every host, so a replica still waiting on a dead host's actors breaks its streak).
+ */
+export async function timeUntilServing(cluster: RealCluster, probe: string, since: number, withinMs = 120_000): Promise<number> {
+  const streak = new Map<string, number>();
+  const ready = (): boolean => cluster.live().every((r) => (streak.get(r.name) ?? 0) >= SERVING_STREAK);
+  await eventually(async () => {
+    await Promise.all(
+      cluster.live().map(async (r) => {
+        if ((streak.get(r.name) ?? 0) >= SERVING_STREAK) return;
+        const res = await call(r.url, 'POST', '/api/workflow', { name: probe }, { timeoutMs: 5000 }).catch(() => undefined);
+        streak.set(r.name, res?.status === 200 ? (streak.get(r.name) ?? 0) + 1 : 0);
+      }),
+    );
+    return ready() ? true : undefined;
+  }, withinMs, 100);
+  return Date.now() - since;
+}
+
+/** Signs in a daprd log that placement dropped a sidecar or left its actor types blocked (issue: survivors wedged). */
+const PLACEMENT_WEDGE = /dissemination timeout|changed types \[\]/;
+
+/** The daprd log lines of every sidecar the cluster started that show a placement wedge. */
+export function placementWedges(cluster: RealCluster): string[] {
+  const found: string[] = [];
+  for (const p of cluster.dapr.processes()) {
+    if (!p.name.startsWith('daprd') || !existsSync(p.logFile)) continue;
+    for (const line of readFileSync(p.logFile, 'utf8').split('\n')) if (PLACEMENT_WEDGE.test(line)) found.push(`${p.name}: ${line.slice(0, 300)}`);
+  }
+  return found;
+}
