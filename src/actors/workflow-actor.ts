@@ -17,7 +17,7 @@ import { terminateWorkflow } from '../engine/commands/terminate';
 import { updateVariables } from '../engine/commands/update-variables';
 import { decide } from '../engine/decide';
 import { nextDeadline } from '../engine/deadlines';
-import { EngineError } from '../engine/errors';
+import { Errors } from '../model/named-errors';
 import { dequeueEffect, enqueueEffect } from '../engine/queue-effects';
 import type { Effect } from '../model/effects';
 import { TurnLog, type EngineEnv, type ExecutionState, type Turn } from '../engine/state';
@@ -126,7 +126,7 @@ export class WorkflowActor implements Actor {
   }
 
   private require(): ExecutionState {
-    if (!this.state) throw new EngineError('notFound', `No such workflow found by id: ${this.id}`);
+    if (!this.state) throw Errors.WORKFLOW_NOT_FOUND(this.id);
     return this.state;
   }
 
@@ -320,7 +320,7 @@ export class WorkflowActor implements Actor {
       return done;
     },
     updateExternal: async (a) => {
-      if (!this.state) throw new EngineError('notFound', `No such workflow found by id: ${this.id}`);
+      if (!this.state) throw Errors.WORKFLOW_NOT_FOUND(this.id);
       const t = await this.turn((x) => applyExternalUpdate(x, a));
       return t ? t.taskId : null;
     },
@@ -424,7 +424,7 @@ export class WorkflowActor implements Actor {
   private async remove(archive: boolean): Promise<void> {
     const state = this.require();
     if (archive && !isTerminalWorkflow(state.workflow.status)) {
-      throw new EngineError('invalid', `Cannot archive workflow: ${this.id} with status: ${state.workflow.status}`);
+      throw Errors.WORKFLOW_NOT_ARCHIVABLE(this.id, state.workflow.status);
     }
     const dequeues: Effect[] = state.tasks
       .filter((t) => isQueuedType(t.taskType) && !isTerminalTask(t.status))

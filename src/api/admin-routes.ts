@@ -7,6 +7,7 @@ import type { ExecutionStore } from '../store/ports';
 import { intParam, sendText } from './params';
 import { range, type RouteTable } from './route-table';
 import { z } from 'zod';
+import { Errors } from '../model/named-errors';
 
 // /api/admin (Conductor's AdminResource): the running configuration, pending tasks of a type, re-queueing.
 
@@ -66,7 +67,7 @@ export function adminRoutes(r: RouteTable, d: AdminDeps): void {
   // Conductor pushes the workflow to its sweeper queue; Baton asks the actor to re-push its SCHEDULED tasks and re-arm its deadline.
   r.post('/sweep/requeue/{workflowId}', { permission: 'admin', summary: "Re-push an execution's scheduled tasks and re-arm its deadline; answers true.<workflowId>", res: 'text' }, async (req, res) => {
     const id = req.params.workflowId;
-    if (!(await d.workflows.exists(id))) throw notFound(`No such workflow found by id: ${id}`);
+    if (!(await d.workflows.exists(id))) throw Errors.WORKFLOW_NOT_FOUND(id);
     await d.workflows.reevaluate(id);
     sendText(res, `true.${id}`);
   });
@@ -75,7 +76,7 @@ export function adminRoutes(r: RouteTable, d: AdminDeps): void {
   // actor does exactly that on recover (re-push SCHEDULED tasks, re-arm its deadline, re-run its outbox).
   r.post('/consistency/verifyAndRepair/{workflowId}', { permission: 'admin', summary: "Repair an execution's queue entries, deadline and outbox from its stored state; answers true", res: 'text' }, async (req, res) => {
     const id = req.params.workflowId;
-    if (!(await d.workflows.exists(id))) throw notFound(`No such workflow found by id: ${id}`);
+    if (!(await d.workflows.exists(id))) throw Errors.WORKFLOW_NOT_FOUND(id);
     await d.workflows.reevaluate(id);
     sendText(res, 'true');
   });

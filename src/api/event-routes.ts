@@ -9,6 +9,7 @@ import { ApiError, conflict, notFound } from '../services/errors';
 import { boolParam, parseBody } from './params';
 import type { RouteTable } from './route-table';
 import { eventExecutionRoutes } from './event-execution-routes';
+import { Errors } from '../model/named-errors';
 
 // /api/event: event handler definitions and the record of what they did (Conductor's EventResource).
 
@@ -65,7 +66,7 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
   r.put('/', { permission: 'definitions:write', summary: 'Update an event handler (404 when unknown)', body: 'EventHandlerRequest', res: 'empty' }, async (req, res) => {
     const h = parseHandler(req.body);
     checkDefinitionSize('EventHandler', h.name, h, limits());
-    if (!(await store().getEventHandler(h.name))) throw notFound(`EventHandler with name ${h.name} not found!`);
+    if (!(await store().getEventHandler(h.name))) throw Errors.EVENT_HANDLER_NOT_FOUND(h.name);
     await store().putEventHandler(h);
     res.status(200).end();
   });
@@ -76,7 +77,7 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
 
   r.get('/handler/{name}', { permission: 'definitions:read', summary: 'An event handler by its name (404 when unknown)', pathParams: { name: { description: 'the event handler name' } }, res: 'EventHandler' }, async (req, res) => {
     const h = await store().getEventHandler(req.params.name);
-    if (!h) throw notFound(`EventHandler with name ${req.params.name} not found!`);
+    if (!h) throw Errors.EVENT_HANDLER_NOT_FOUND(req.params.name);
     res.json(h);
   });
 
@@ -93,7 +94,7 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
 
   // One path item: GET reads {name} as an event, DELETE as a handler name (Conductor's two templates are the same path).
   r.delete('/{name}', { permission: 'definitions:write', summary: 'Remove an event handler', pathParams: { name: { description: 'the event handler name' } }, res: 'empty' }, async (req, res) => {
-    if (!(await store().deleteEventHandler(req.params.name))) throw notFound(`EventHandler with name ${req.params.name} not found!`);
+    if (!(await store().deleteEventHandler(req.params.name))) throw Errors.EVENT_HANDLER_NOT_FOUND(req.params.name);
     res.status(200).end();
   });
 

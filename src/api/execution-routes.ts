@@ -13,6 +13,7 @@ import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import { boolParam, intParam, listParam, parseBody, strParam } from './params';
 import { oneOf, range, type RouteDoc, type RouteTable } from './route-table';
+import { Errors } from '../model/named-errors';
 
 // Requests that wait for an execution to get somewhere: execute, the mocked test run (`/api/workflow/test`),
 // signals; plus terminate-remove. Mounted before the generic `/api/workflow/{name}` and
@@ -83,7 +84,7 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
       const signal = abortOnClose(res);
       const workflowId = await d.workflows.start(request);
       const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, { untilRefs, deadline: Date.now() + waitForSeconds * 1000, signal });
-      if (!waited) throw notFound(`No such workflow found by id: ${workflowId}`);
+      if (!waited) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
       res.json(signalResponse(strategy, waited.snap, requestId, waited.timedOut));
     },
   );
@@ -105,7 +106,7 @@ async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText
   if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
   const output = body === undefined || body === '' ? {} : parseBody(jsonObject, body, 'output');
   const snap = await snapshotTree(d.store, workflowId);
-  if (!snap) throw notFound(`No such workflow found by id: ${workflowId}`);
+  if (!snap) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
   const blocking = snap.blocking;
   if (!blocking) throw notFound(`No task is waiting for a signal in workflow ${workflowId}`);
   const id = await d.workflows.completeTask(blocking.workflow.workflowId, { taskId: blocking.task.taskId, status: status.data, output });
@@ -132,7 +133,7 @@ export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
       const applied = await applySignal(d, req.params.workflowId, req.params.status, req.body);
       // Wait for the next blocking point; an IN_PROGRESS signal leaves its task blocking, which is an answer already.
       const waited = await waitForBlockingPoint(d.store, d.waiter, req.params.workflowId, { exceptTaskId: applied.ended ? applied.taskId : undefined, deadline: Date.now() + timeoutMs, signal });
-      if (!waited) throw notFound(`No such workflow found by id: ${req.params.workflowId}`);
+      if (!waited) throw Errors.WORKFLOW_NOT_FOUND(req.params.workflowId);
       res.json(signalResponse(strategy, waited.snap, undefined, waited.timedOut));
     },
   );

@@ -4,6 +4,7 @@ import { ApiError, conflict, notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
 import { boolParam, intParam, parseBody } from './params';
 import type { RouteTable } from './route-table';
+import { Errors } from '../model/named-errors';
 
 // /api/metadata: workflow and task definitions, under both the interface's and Conductor's paths.
 
@@ -59,7 +60,7 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
     r.get(`${base}/{name}`, { permission: 'definitions:read', summary: 'A workflow definition (latest version unless given)', query: { version: 'integer' }, res: 'WorkflowDef' }, async (req, res) => {
       const version = intParam(req, 'version', undefined);
       const def = await deps.metadata.store.getWorkflowDef(req.params.name, version);
-      if (!def) throw notFound(`No such workflow found by name: ${req.params.name}, version: ${version ?? null}`);
+      if (!def) throw Errors.WORKFLOW_DEF_NOT_FOUND(req.params.name, version);
       res.json(def);
     });
     r.delete(`${base}/{name}/{version}`, { permission: 'definitions:write', summary: 'Delete a workflow definition version', pathParams: { version: { schema: { type: 'integer' } } }, res: 'empty' }, async (req, res) => {

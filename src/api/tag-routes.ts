@@ -4,6 +4,7 @@ import { notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
 import type { RouteTable } from './route-table';
 import { tagsOf } from './secret-routes';
+import { Errors } from '../model/named-errors';
 
 // Tags on workflow definitions, task definitions and event handlers (Orkes' Tags and EventResource
 // calls as the SDK's MetadataClient and EventClient send them). Tags live in the definition's own
@@ -87,7 +88,7 @@ export function eventHandlerTagRoutes(r: RouteTable, deps: { metadata: MetadataS
   const store = () => deps.metadata.store;
   const handler = async (name: string) => {
     const h = await store().getEventHandler(name);
-    if (!h) throw notFound(`EventHandler with name ${name} not found!`);
+    if (!h) throw Errors.EVENT_HANDLER_NOT_FOUND(name);
     return h;
   };
   const change = async (name: string, f: (tags: Tag[]) => Tag[]): Promise<void> => {

@@ -17,6 +17,7 @@ import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation }
 import { requeueByType } from '../services/requeue';
 import { taskLogLine } from './task-log-body';
 import { logLineTooLong, taskLogFull } from '../store/task-log-limits';
+import { Errors } from '../model/named-errors';
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -38,7 +39,7 @@ export const taskById =
   (deps: Pick<TaskRouteDeps, 'tasks'>): Handler =>
   async (req, res) => {
     const t = await deps.tasks.getTask(req.params.taskId!);
-    if (!t) throw notFound(`No such task found by id: ${req.params.taskId}`);
+    if (!t) throw Errors.TASK_NOT_FOUND(req.params.taskId);
     res.json(t);
   };
 
@@ -132,7 +133,7 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
   });
 
   r.post('/{taskId}/log', { permission: 'tasks:update', summary: 'Add a log line to a task', body: 'text', res: 'empty' }, async (req, res) => {
-    if (!(await store.getTask(req.params.taskId))) throw notFound(`No such task found by id: ${req.params.taskId}`);
+    if (!(await store.getTask(req.params.taskId))) throw Errors.TASK_NOT_FOUND(req.params.taskId);
     const log = taskLogLine(req.body);
     if (log === undefined) throw new ApiError(400, 'Missing request body: the log line expected');
     const tooLong = logLineTooLong(log, store.taskLogLimits);
@@ -166,7 +167,7 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
 
   r.post('/{workflowId}/{taskRefName}/{status}/sync', { permission: 'tasks:update', summary: 'Update a pending task by reference; answers the execution', ...byRefDoc, res: 'Workflow' }, async (req, res) => {
     const id = await byRef(req.params.workflowId, req.params.taskRefName, req.params.status, req.body, strParam(req, 'workerid'));
-    if (!id) throw notFound(`No pending task ${req.params.taskRefName} in workflow ${req.params.workflowId}`);
+    if (!id) throw Errors.PENDING_TASK_NOT_FOUND(req.params.taskRefName, req.params.workflowId);
     res.json(await workflows.get(req.params.workflowId, true));
   });
 }
@@ -179,7 +180,7 @@ export function queueRoutes(r: RouteTable, deps: { workflows: WorkflowService })
     if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
     const output = body === undefined ? {} : parseBody(jsonObject, body, 'output');
     const id = await deps.workflows.completeTask(workflowId, { ...target, status: status.data, output });
-    if (!id) throw notFound(`No pending task ${target.ref ?? target.taskId} in workflow ${workflowId}`);
+    if (!id) throw Errors.PENDING_TASK_NOT_FOUND(String(target.ref ?? target.taskId), workflowId);
   };
   r.post('/update/{workflowId}/task/{taskId}/{status}', { permission: 'tasks:update', summary: 'Complete a pending task by id with the body as output', ...byId, res: 'empty' }, async (req, res) => {
     await update(req.params.workflowId, { taskId: req.params.taskId }, req.params.status, req.body);

@@ -11,6 +11,7 @@ import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import { boolParam, intParam, listParam, parseBody, strParam } from './params';
 import { range, type RouteTable } from './route-table';
+import { Errors } from '../model/named-errors';
 
 // Changing a running execution's state from outside (Orkes' WorkflowResource): its variables; a task
 // and the variables in one call, answered once the execution gets somewhere; and executions by a batch
@@ -79,17 +80,17 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
       res.on('close', () => ac.abort());
       // Checked before anything changes, so a result for no pending task leaves the variables as they were.
       const current = await d.workflows.get(workflowId, true);
-      if (ref && update.taskResult && !current.tasks.some((t) => t.referenceTaskName === ref && !isTerminalTask(t.status))) throw notFound(`No pending task ${ref} in workflow ${workflowId}`);
+      if (ref && update.taskResult && !current.tasks.some((t) => t.referenceTaskName === ref && !isTerminalTask(t.status))) throw Errors.PENDING_TASK_NOT_FOUND(ref, workflowId);
       if (update.variables && Object.keys(update.variables).length > 0) await d.workflows.updateVariables(workflowId, update.variables, false);
       let updatedTaskId: string | undefined;
       if (ref && update.taskResult) {
         const t = update.taskResult;
         const id = await d.workflows.completeTask(workflowId, { ref, status: t.status, output: t.outputData ?? {}, ...(t.workerId ? { workerId: t.workerId } : {}) });
-        if (!id) throw notFound(`No pending task ${ref} in workflow ${workflowId}`);
+        if (!id) throw Errors.PENDING_TASK_NOT_FOUND(ref, workflowId);
         if (t.status !== 'IN_PROGRESS') updatedTaskId = id;
       }
       const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, { untilRefs, exceptTaskId: updatedTaskId, deadline: Date.now() + waitForSeconds * 1000, signal: ac.signal });
-      if (!waited) throw notFound(`No such workflow found by id: ${workflowId}`);
+      if (!waited) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
       res.json({ ...workflowRun(waited.snap.target), requestId });
     },
   );

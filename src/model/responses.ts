@@ -8,6 +8,8 @@ export const ErrorResponseSchema = z.object({
   message: z.string(),
   instance: z.string(),
   retryable: z.boolean(),
+  /** Baton's stable name of the error (docs/errors.md); Conductor's body has no such field. */
+  code: z.string(),
   validationErrors: z.array(z.object({ path: z.string().optional(), message: z.string(), invalidValue: z.unknown().optional() })).optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorResponseSchema>;

@@ -1,5 +1,4 @@
 import { ZodError } from 'zod';
-import { EngineError } from '../engine/errors';
 import { BatonError, codeOfStatus, type ErrorEntry } from '../model/errors';
 import type { ValidationErrors } from '../model/responses';
 import { cassandraUnavailable } from '../store/cassandra/unavailable';
@@ -7,7 +6,6 @@ import { cassandraUnavailable } from '../store/cassandra/unavailable';
 // The one error catalogue: what status, code and message every error Baton knows answers with. Its
 // own classes carry them (BatonError); the rows below cover classes that cannot derive from it.
 
-const ENGINE_STATUS: Record<EngineError['kind'], number> = { notFound: 404, conflict: 409, invalid: 400 };
 /** Failures of the actor runtime's transport (placement moving, a sidecar stopping), matched by name: they come back from remote turns. */
 const UNAVAILABLE = new Set(['DaprSidecarError', 'HostStopping']);
 
@@ -27,8 +25,6 @@ const entry = (status: number, message: string, validationErrors?: ValidationErr
 export function errorEntry(err: unknown): ErrorEntry | undefined {
   if (err instanceof BatonError) return { status: err.status, code: err.code, message: err.message, retryable: err.retryable, ...(err.validationErrors ? { validationErrors: err.validationErrors } : {}) };
   if (err instanceof ZodError) return entry(400, 'Validation failed, check below errors for detail.', zodValidationErrors(err));
-  // The engine's errors (src/engine) predate the catalogue; their kind names the status.
-  if (err instanceof EngineError) return entry(ENGINE_STATUS[err.kind] ?? 400, err.message);
   if (err instanceof Error && UNAVAILABLE.has(err.name)) return entry(503, err.message);
   if (cassandraUnavailable(err)) return entry(503, `Cassandra cannot serve this request now: ${(err as Error).message}`);
   return undefined;
@@ -39,7 +35,7 @@ export function asBatonError(err: unknown): BatonError | undefined {
   if (err instanceof BatonError) return err;
   const e = errorEntry(err);
   if (!e) return undefined;
-  const out = new BatonError(e.status, e.message, e.validationErrors);
+  const out = new BatonError(e.status, e.message, e.validationErrors, e.code);
   out.name = (err as Error).name;
   return out;
 }

@@ -1,7 +1,6 @@
-import { BatonError } from '../model/errors';
+import { ApiError } from '../model/errors';
 
-/** A request Baton refuses, with the status it answers (400, 404, 409, 429, ...). */
-export class ApiError extends BatonError {}
+export { ApiError };
 
 export const notFound = (m: string): ApiError => new ApiError(404, m);
 export const conflict = (m: string): ApiError => new ApiError(409, m);

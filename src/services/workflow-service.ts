@@ -15,6 +15,7 @@ import type { SchemaEnforcer } from './schema-enforcer';
 import type { StartAdmission } from './start-admission';
 import type { Lineage } from '../model/lineage';
 import type { MetadataService } from './metadata-service';
+import { Errors } from '../model/named-errors';
 
 /** The workflow side of the front end: resolves definitions, starts executions, reads them, and every operation on one (through its actor). */
 export class WorkflowService {
@@ -37,7 +38,7 @@ export class WorkflowService {
       return req.workflowDef as WorkflowDef;
     }
     const def = await this.metadata.getWorkflowDef(req.name, req.version ?? undefined);
-    if (!def) throw notFound(`No such workflow found by name: ${req.name}, version: ${req.version ?? null}`);
+    if (!def) throw Errors.WORKFLOW_DEF_NOT_FOUND(req.name, req.version);
     return def;
   }
 
@@ -52,7 +53,7 @@ export class WorkflowService {
       const p = t.subWorkflowParam;
       if (!taskTypeNamed(t.type).followsChildWorkflow || !pinnable(p)) continue;
       const child = await this.metadata.getWorkflowDef(p.name);
-      if (!child) throw notFound(`No such workflow found by name: ${p.name}, version: null`);
+      if (!child) throw Errors.WORKFLOW_DEF_NOT_FOUND(p.name, null);
       p.version = child.version;
     }
     return copy;
@@ -109,7 +110,7 @@ export class WorkflowService {
 
   async get(workflowId: string, includeTasks: boolean): Promise<Workflow> {
     const s = await this.store.load(workflowId);
-    if (!s) throw notFound(`No such workflow found by id: ${workflowId}`);
+    if (!s) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
     return { ...s.workflow, tasks: includeTasks ? s.tasks.map(withComputed) : [] };
   }
 
@@ -176,7 +177,7 @@ export class WorkflowService {
   /** Removes an execution; without archiving its search entry goes too (its actor takes it out of the index). */
   async remove(workflowId: string, archive: boolean): Promise<void> {
     const s = await this.store.load(workflowId);
-    if (!s) throw notFound(`No such workflow found by id: ${workflowId}`);
+    if (!s) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
     await this.actor(workflowId).remove({ archive });
     // A removed execution frees its idempotency key: a later start with it makes a new execution.
     const key = s.workflow.idempotencyKey;

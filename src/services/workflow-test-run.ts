@@ -8,6 +8,7 @@ import type { ExecutionStore } from '../store/ports';
 import { notFound } from './errors';
 import type { ExecutionWaiter } from './execution-waiter';
 import type { WorkflowService } from './workflow-service';
+import { Errors } from '../model/named-errors';
 
 // POST /api/workflow/test: a real execution in a private task domain, so no worker
 // ever sees its tasks, driven by mocked task results until it ends or nothing mocked is left to do.
@@ -46,7 +47,7 @@ export class WorkflowTestRunner {
   private async step(workflowId: string, mocks: Map<string, TaskMock[]>, subs: Record<string, WorkflowTestRequest>, driven: Set<string>, deadline: number): Promise<Step> {
     const { store, workflows } = this.deps;
     const s = await store.load(workflowId);
-    if (!s) throw notFound(`No such workflow found by id: ${workflowId}`);
+    if (!s) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
     if (isTerminalWorkflow(s.workflow.status)) return { kind: 'ended' };
     const watch: string[] = [];
     // Tasks the decider finishes by itself need no mocked result.

@@ -66,7 +66,7 @@ describe('with auth on', () => {
       for (const [method, path, body] of [...HOT_CALLS, ...EXPRESS_CALLS]) {
         const r = await raw(b.port, method, path, { body });
         expect([method, path, r.status, r.headers['content-type']]).toEqual([method, path, 401, 'application/json; charset=utf-8']);
-        expect(r.body).toEqual({ status: 401, message: 'Missing token: send the token from POST /api/token in X-Authorization', instance: expect.any(String), retryable: false, error: 'INVALID_TOKEN' });
+        expect(r.body).toEqual({ status: 401, message: 'Missing token: send the token from POST /api/token in X-Authorization', instance: expect.any(String), retryable: false, code: 'UNAUTHORIZED', error: 'INVALID_TOKEN' });
       }
       const names = await raw(b.port, 'GET', '/api/metadata/workflowdef/x', { token: admin });
       expect(names.status).toBe(404); // nothing named x was registered by the refused calls

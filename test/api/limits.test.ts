@@ -5,7 +5,7 @@ import { uniqueName } from '../support/names';
 // Limits on every resource a client or a workflow author can make Baton hold (issue 9): each ends in a
 // 4xx with a Conductor-style body, or in a task or workflow failure that says which limit and why.
 
-const clientError = (status: number) => ({ status, instance: expect.any(String), message: expect.any(String), retryable: false });
+const clientError = (status: number) => ({ status, instance: expect.any(String), message: expect.any(String), retryable: false, code: expect.any(String) });
 const dynamicFork = (name: string, forkTaskType = 'SIMPLE') => ({
   name,
   tasks: [

@@ -29,7 +29,7 @@ const call = (method: string, path: string, body?: unknown): Promise<RawReply> =
 
 function expectRefused(r: RawReply, setting: string): void {
   expect(r.status).toBe(400);
-  expect(r.body).toEqual({ status: 400, message: expect.stringContaining(`(${setting})`), instance: expect.any(String), retryable: false });
+  expect(r.body).toEqual({ status: 400, message: expect.stringContaining(`(${setting})`), instance: expect.any(String), retryable: false, code: 'INVALID_INPUT' });
   expect(r.body.message).toContain(`Cannot create more than ${CAP}`);
 }
 

@@ -1,6 +1,6 @@
 import type { Task } from '../../model/execution';
 import { isTerminalTask, isTerminalWorkflow } from '../../model/statuses';
-import { EngineError } from '../errors';
+import { Errors } from '../../model/named-errors';
 import { dequeueEffect } from '../queue-effects';
 import type { Turn } from '../state';
 import { isQueuedType } from '../tasks/registry';
@@ -10,7 +10,7 @@ import { isQueuedType } from '../tasks/registry';
 /** Only an ended workflow can be restarted, retried or rerun. */
 export function requireTerminal(turn: Turn, what: string): void {
   const wf = turn.state.workflow;
-  if (!isTerminalWorkflow(wf.status)) throw new EngineError('conflict', `Workflow ${wf.workflowId} is still running (${wf.status}); it cannot be ${what}.`);
+  if (!isTerminalWorkflow(wf.status)) throw Errors.WORKFLOW_STILL_RUNNING(wf.workflowId, wf.status, what);
 }
 
 /** The workflow is RUNNING again, without its end, output and failures; its timeout counts from now. */

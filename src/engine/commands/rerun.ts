@@ -1,7 +1,7 @@
 import type { Task } from '../../model/execution';
 import { blueprintOf } from '../blueprint';
 import { decide } from '../decide';
-import { EngineError } from '../errors';
+import { Errors } from '../../model/named-errors';
 import { enqueueEffect } from '../queue-effects';
 import { startTask } from '../scheduling';
 import type { Turn } from '../state';
@@ -30,7 +30,7 @@ export function rerunWorkflow(turn: Turn, args: RerunArgs): void {
     return;
   }
   const from = findTask(turn.state, args.reRunFromTaskId);
-  if (!from) throw new EngineError('invalid', `Task ${args.reRunFromTaskId} not found in workflow ${wf.workflowId}`);
+  if (!from) throw Errors.RERUN_TASK_NOT_FOUND(args.reRunFromTaskId, wf.workflowId);
   const bp = blueprintOf(wf.workflowDefinition);
   // A JOIN whose fork was scheduled before the rerun task still waits on it: keep it and reopen it below.
   const enclosingJoin = (t: Task): boolean => {

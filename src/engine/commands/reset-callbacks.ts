@@ -1,5 +1,5 @@
 import { isTerminalWorkflow } from '../../model/statuses';
-import { EngineError } from '../errors';
+import { Errors } from '../../model/named-errors';
 import { enqueueEffect } from '../queue-effects';
 import type { Turn } from '../state';
 import { isWorkerType } from '../tasks/registry';
@@ -11,7 +11,7 @@ import { isWorkerType } from '../tasks/registry';
 export function resetCallbacks(turn: Turn): number {
   const { state, env } = turn;
   const wf = state.workflow;
-  if (isTerminalWorkflow(wf.status)) throw new EngineError('conflict', `Workflow is in terminal state. Status = ${wf.status}`);
+  if (isTerminalWorkflow(wf.status)) throw Errors.WORKFLOW_TERMINAL(wf.status);
   let n = 0;
   for (const t of state.tasks) {
     if (t.status !== 'SCHEDULED' || t.retried || !isWorkerType(t.taskType) || t.callbackAfterSeconds <= 0) continue;

@@ -1,6 +1,6 @@
 import type { WorkflowDef } from '../../model/definitions';
 import { decide } from '../decide';
-import { EngineError } from '../errors';
+import { Errors } from '../../model/named-errors';
 import type { Turn } from '../state';
 import { deleteTasks, reopen, requireTerminal } from './reopen';
 
@@ -9,7 +9,7 @@ export function restartWorkflow(turn: Turn, latestDef?: WorkflowDef): void {
   requireTerminal(turn, 'restarted');
   const wf = turn.state.workflow;
   if (wf.status === 'COMPLETED' && wf.workflowDefinition.restartable === false) {
-    throw new EngineError('notFound', `WorkflowId: ${wf.workflowId} is an instance of WorkflowDef: ${wf.workflowName} and version: ${wf.workflowVersion} and is non restartable`);
+    throw Errors.WORKFLOW_NOT_RESTARTABLE(wf.workflowId, wf.workflowName, wf.workflowVersion);
   }
   if (latestDef) {
     wf.workflowDefinition = latestDef;

@@ -1,7 +1,7 @@
 import type { Task } from '../../model/execution';
 import { isTerminalWorkflow } from '../../model/statuses';
 import { decide } from '../decide';
-import { EngineError } from '../errors';
+import { Errors } from '../../model/named-errors';
 import { scheduleRetry } from '../failures';
 import type { Turn } from '../state';
 import { taskDefOf } from '../task-factory';
@@ -11,13 +11,13 @@ import { reopen } from './reopen';
 /** Retry the last failed tasks (Conductor's WorkflowExecutor.retry). */
 export function retryWorkflow(turn: Turn): Task[] {
   const wf = turn.state.workflow;
-  if (!isTerminalWorkflow(wf.status)) throw new EngineError('notFound', `Workflow is still running.  status=${wf.status}`);
-  if (turn.state.tasks.length === 0) throw new EngineError('conflict', `Workflow has not started yet`);
+  if (!isTerminalWorkflow(wf.status)) throw Errors.RETRY_OF_RUNNING_WORKFLOW(wf.status);
+  if (turn.state.tasks.length === 0) throw Errors.WORKFLOW_NOT_STARTED();
   const latest = new Map<string, Task>();
   for (const t of turn.state.tasks) if (!t.retried || !latest.has(t.referenceTaskName)) latest.set(t.referenceTaskName, t);
   for (const t of turn.state.tasks) if (!t.retried) latest.set(t.referenceTaskName, t);
   const toRetry = [...latest.values()].filter((t) => ['FAILED', 'FAILED_WITH_TERMINAL_ERROR', 'TIMED_OUT', 'CANCELED'].includes(t.status));
-  if (toRetry.length === 0 && wf.status !== 'TIMED_OUT') throw new EngineError('conflict', 'There are no retryable tasks! Use restart if you want to attempt entire workflow execution again.');
+  if (toRetry.length === 0 && wf.status !== 'TIMED_OUT') throw Errors.NO_RETRYABLE_TASKS();
   reopen(turn);
   const retried: Task[] = [];
   for (const t of toRetry) {

@@ -1,7 +1,7 @@
 import type { Task } from '../../model/execution';
 import { blueprintOf } from '../blueprint';
 import { decide } from '../decide';
-import { EngineError } from '../errors';
+import { Errors } from '../../model/named-errors';
 import { jsonSize, taskPayloadProblem } from '../payload-size';
 import { scheduleNext } from '../scheduling';
 import type { Turn } from '../state';
@@ -17,7 +17,7 @@ type Payload = Record<string, unknown> | null | undefined;
 
 export function skipTask(turn: Turn, ref: string, input?: Payload, output?: Payload): void {
   const wf = turn.state.workflow;
-  if (wf.status !== 'RUNNING') throw new EngineError('conflict', `The workflow ${wf.workflowId} is not running, status: ${wf.status}`);
+  if (wf.status !== 'RUNNING') throw Errors.WORKFLOW_NOT_RUNNING(wf.workflowId, wf.status);
   const open = pendingTaskByRef(turn.state, ref);
   if (open) {
     skipOpenTask(turn, open, input, output);
@@ -34,9 +34,9 @@ function skipUnscheduled(turn: Turn, ref: string, input: Payload, output: Payloa
   const { state, env } = turn;
   const wf = state.workflow;
   const loc = blueprintOf(wf.workflowDefinition).find(ref);
-  if (!loc) throw new EngineError('invalid', `The task ${ref} does not exist in the definition of workflow ${wf.workflowName}`);
+  if (!loc) throw Errors.SKIP_UNKNOWN_TASK(ref, wf.workflowName);
   const done = latestByRef(state.tasks, ref);
-  if (done) throw new EngineError('conflict', `The task ${ref} of workflow ${wf.workflowId} has already ended (${done.status}); it cannot be skipped`);
+  if (done) throw Errors.SKIP_ENDED_TASK(ref, wf.workflowId, done.status);
   const t = makeTask(turn, loc.task, { suffix: '', iteration: 0, input: input ?? {}, status: 'SKIPPED' });
   checkOutput(t, output, env.taskPayloadMaxBytes);
   t.outputData = output ?? {};
@@ -57,7 +57,7 @@ function skipUnscheduled(turn: Turn, ref: string, input: Payload, output: Payloa
 function skipOpenTask(turn: Turn, t: Task, input: Payload, output: Payload): void {
   const wf = turn.state.workflow;
   if (!taskTypeOf(t).skippableWhileOpen) {
-    throw new EngineError('conflict', `The task ${t.referenceTaskName} of workflow ${wf.workflowId} is a ${t.taskType} task, which cannot be skipped while it runs; only worker, HTTP, WAIT, HUMAN, EVENT and SUB_WORKFLOW tasks can`);
+    throw Errors.SKIP_RUNNING_CONTROL_TASK(t.referenceTaskName, wf.workflowId, t.taskType);
   }
   checkOutput(t, output, turn.env.taskPayloadMaxBytes);
   if (input) t.inputData = input;
@@ -73,5 +73,5 @@ function skipOpenTask(turn: Turn, t: Task, input: Payload, output: Payload): voi
 
 function checkOutput(t: Task, output: Payload, limit: number): void {
   const problem = output ? taskPayloadProblem(t, 'output', jsonSize(output), limit) : undefined;
-  if (problem) throw new EngineError('invalid', problem);
+  if (problem) throw Errors.TASK_PAYLOAD_TOO_LARGE(problem);
 }

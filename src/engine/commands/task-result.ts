@@ -2,7 +2,7 @@ import type { Task } from '../../model/execution';
 import type { TaskResult } from '../../model/requests';
 import { isTerminalTask, isTerminalWorkflow, type TaskStatus } from '../../model/statuses';
 import { decide } from '../decide';
-import { EngineError } from '../errors';
+import { Errors } from '../../model/named-errors';
 import { jsonSize, taskPayloadProblem } from '../payload-size';
 import { enqueueEffect } from '../queue-effects';
 import type { Turn } from '../state';
@@ -19,9 +19,9 @@ export type UpdateOutcome = 'applied' | 'ignored';
 export function applyTaskResult(turn: Turn, result: TaskResult): UpdateOutcome {
   const { state, env } = turn;
   const t = findTask(state, result.taskId);
-  if (!t) throw new EngineError('notFound', `No such task found by id: ${result.taskId}`);
+  if (!t) throw Errors.TASK_NOT_FOUND(result.taskId);
   // A skipped task's worker may still be at it: its late result (or lease extension) must not look accepted.
-  if (t.status === 'SKIPPED') throw new EngineError('conflict', `Task ${t.taskId} (${t.referenceTaskName}) of workflow ${t.workflowInstanceId} was skipped; its result is refused`);
+  if (t.status === 'SKIPPED') throw Errors.SKIPPED_TASK_RESULT(t.taskId, t.referenceTaskName, t.workflowInstanceId);
   if (result.extendLease) {
     if (!isTerminalTask(t.status)) {
       t.updateTime = env.now;

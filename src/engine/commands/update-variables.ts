@@ -1,6 +1,6 @@
 import { ownValue, setOwn } from '../../lib/own-property';
 import { isTerminalWorkflow } from '../../model/statuses';
-import { EngineError } from '../errors';
+import { Errors } from '../../model/named-errors';
 import type { Turn } from '../state';
 
 // Workflow variables changed from outside the decide loop (the `update_workflow_variables` event
@@ -26,7 +26,7 @@ export function mergeVariables(current: Record<string, unknown>, update: Record<
 /** Applies a variables update to a running or paused execution; an ended one cannot change. */
 export function updateVariables(turn: Turn, update: Record<string, unknown>, appendArray: boolean): Record<string, unknown> {
   const wf = turn.state.workflow;
-  if (isTerminalWorkflow(wf.status)) throw new EngineError('conflict', `Workflow ${wf.workflowId} has ended (${wf.status}); its variables cannot be updated`);
+  if (isTerminalWorkflow(wf.status)) throw Errors.WORKFLOW_VARIABLES_FINAL(wf.workflowId, wf.status);
   wf.variables = mergeVariables(wf.variables ?? {}, update, appendArray);
   turn.log.workflowChanged = true;
   return wf.variables;

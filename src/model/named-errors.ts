@@ -1,0 +1,67 @@
+import { ApiError, type BatonError, EngineError } from './errors';
+
+// Every error Baton raises by name (fastify's lib/errors.js): its stable code, HTTP status and message
+// template, once. docs/errors.md lists them; a test keeps the two in step. Other refusals answer the
+// code of their status (INVALID_INPUT, NOT_FOUND, CONFLICT, ...).
+
+interface ErrorDef<A extends unknown[]> {
+  status: 400 | 404 | 409 | 413 | 501 | 503;
+  message: (...args: A) => string;
+  /** A command the execution's state refuses (an EngineError, raised inside an actor's turn). */
+  engine?: true;
+}
+
+/** A named error: call it with the template's arguments to get the error to throw. */
+export type NamedError<A extends unknown[]> = ((...args: A) => BatonError) & { readonly code: string; readonly status: number };
+
+const KIND_OF_STATUS = { 400: 'invalid', 404: 'notFound', 409: 'conflict' } as const;
+
+function named<A extends unknown[]>(code: string, def: ErrorDef<A>): NamedError<A> {
+  const raise = (...args: A): BatonError => {
+    const message = def.message(...args);
+    if (!def.engine) return new ApiError(def.status, message, undefined, code);
+    return new EngineError(KIND_OF_STATUS[def.status as keyof typeof KIND_OF_STATUS] ?? 'invalid', message, code);
+  };
+  return Object.assign(raise, { code, status: def.status });
+}
+
+const define = <T extends Record<string, ErrorDef<never[]>>>(defs: { [K in keyof T]: T[K] }): { [K in keyof T]: T[K] extends ErrorDef<infer A> ? NamedError<A> : never } =>
+  Object.fromEntries(Object.entries(defs).map(([code, def]) => [code, named(code, def as ErrorDef<unknown[]>)])) as never;
+
+export const Errors = define({
+  WORKFLOW_NOT_FOUND: { status: 404, message: (workflowId: string) => `No such workflow found by id: ${workflowId}` },
+  WORKFLOW_DEF_NOT_FOUND: { status: 404, message: (name: string, version: number | null | undefined) => `No such workflow found by name: ${name}, version: ${version ?? null}` },
+  TASK_NOT_FOUND: { status: 404, engine: true, message: (taskId: string) => `No such task found by id: ${taskId}` },
+  PENDING_TASK_NOT_FOUND: { status: 404, message: (ref: string, workflowId: string) => `No pending task ${ref} in workflow ${workflowId}` },
+  EVENT_HANDLER_NOT_FOUND: { status: 404, message: (name: string) => `EventHandler with name ${name} not found!` },
+  // Conductor's WorkflowExecutor.retry answers a running workflow with 404.
+  RETRY_OF_RUNNING_WORKFLOW: { status: 404, engine: true, message: (status: string) => `Workflow is still running.  status=${status}` },
+  WORKFLOW_NOT_STARTED: { status: 409, engine: true, message: () => 'Workflow has not started yet' },
+  NO_RETRYABLE_TASKS: { status: 409, engine: true, message: () => 'There are no retryable tasks! Use restart if you want to attempt entire workflow execution again.' },
+  WORKFLOW_TERMINAL: { status: 409, engine: true, message: (status: string) => `Workflow is in terminal state. Status = ${status}` },
+  WORKFLOW_NOT_PAUSED: { status: 409, engine: true, message: (workflowId: string, status: string) => `The workflow ${workflowId} is not paused, it is in ${status} state.` },
+  WORKFLOW_COMPLETED: { status: 409, engine: true, message: (workflowId: string) => `Cannot terminate a COMPLETED workflow ${workflowId}` },
+  WORKFLOW_STILL_RUNNING: { status: 409, engine: true, message: (workflowId: string, status: string, what: string) => `Workflow ${workflowId} is still running (${status}); it cannot be ${what}.` },
+  WORKFLOW_NOT_RESTARTABLE: {
+    status: 404,
+    engine: true,
+    message: (workflowId: string, name: string, version: number) => `WorkflowId: ${workflowId} is an instance of WorkflowDef: ${name} and version: ${version} and is non restartable`,
+  },
+  WORKFLOW_NOT_RUNNING: { status: 409, engine: true, message: (workflowId: string, status: string) => `The workflow ${workflowId} is not running, status: ${status}` },
+  WORKFLOW_ENDED: { status: 409, engine: true, message: (workflowId: string) => `Workflow ${workflowId} has ended, status cannot be updated.` },
+  WORKFLOW_VARIABLES_FINAL: { status: 409, engine: true, message: (workflowId: string, status: string) => `Workflow ${workflowId} has ended (${status}); its variables cannot be updated` },
+  WORKFLOW_NOT_ARCHIVABLE: { status: 400, engine: true, message: (workflowId: string, status: string) => `Cannot archive workflow: ${workflowId} with status: ${status}` },
+  RERUN_TASK_NOT_FOUND: { status: 400, engine: true, message: (taskId: string, workflowId: string) => `Task ${taskId} not found in workflow ${workflowId}` },
+  SKIP_UNKNOWN_TASK: { status: 400, engine: true, message: (ref: string, workflowName: string) => `The task ${ref} does not exist in the definition of workflow ${workflowName}` },
+  SKIP_ENDED_TASK: { status: 409, engine: true, message: (ref: string, workflowId: string, status: string) => `The task ${ref} of workflow ${workflowId} has already ended (${status}); it cannot be skipped` },
+  SKIP_RUNNING_CONTROL_TASK: {
+    status: 409,
+    engine: true,
+    message: (ref: string, workflowId: string, taskType: string) =>
+      `The task ${ref} of workflow ${workflowId} is a ${taskType} task, which cannot be skipped while it runs; only worker, HTTP, WAIT, HUMAN, EVENT and SUB_WORKFLOW tasks can`,
+  },
+  TASK_PAYLOAD_TOO_LARGE: { status: 400, engine: true, message: (problem: string) => problem },
+  SKIPPED_TASK_RESULT: { status: 409, engine: true, message: (taskId: string, ref: string, workflowId: string) => `Task ${taskId} (${ref}) of workflow ${workflowId} was skipped; its result is refused` },
+});
+
+export type ErrorName = keyof typeof Errors;
