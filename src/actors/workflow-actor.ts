@@ -225,19 +225,23 @@ export class WorkflowActor implements Actor {
   private drainOutbox(): void {
     const effects = [...this.outbox];
     if (effects.length === 0) return;
-    outsideTurn(() => this.deps.runDeferred(this.id, effects))
-      // Only a reminder this activation armed is deleted: one left by an earlier activation fires once and finds
-      // nothing owed, which costs less than a sidecar call at the end of every execution.
-      .then(() => (this.outboxArmed ? this.ctx.setReminder('outbox', null).then(() => void (this.outboxArmed = false)) : undefined))
-      .then(() => this.self().clearOutbox({ done: effects.map((e) => JSON.stringify(e)) }))
-      .catch((e) => {
-        // At shutdown the outbox stays stored and runs again after the next start: no warning due.
-        if (e instanceof HostStopping) return;
-        this.deps.log.warn({ err: e, workflowId: this.id }, 'outbox effects failed; retrying by reminder');
-        // Unarmed (sidecar gone at shutdown): the stored outbox is re-run by the next recovery pass.
-        this.outboxArmed = true;
-        this.ctx.setReminder('outbox', this.now() + 2000).catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
-      });
+    // The whole chain inside: a `.then` takes the context it was chained in, so one chained out here would run as part of the turn.
+    outsideTurn(() =>
+      this.deps
+        .runDeferred(this.id, effects)
+        // Only a reminder this activation armed is deleted: one left by an earlier activation fires once and finds
+        // nothing owed, which costs less than a sidecar call at the end of every execution.
+        .then(() => (this.outboxArmed ? this.ctx.setReminder('outbox', null).then(() => void (this.outboxArmed = false)) : undefined))
+        .then(() => this.self().clearOutbox({ done: effects.map((e) => JSON.stringify(e)) }))
+        .catch((e) => {
+          // At shutdown the outbox stays stored and runs again after the next start: no warning due.
+          if (e instanceof HostStopping) return;
+          this.deps.log.warn({ err: e, workflowId: this.id }, 'outbox effects failed; retrying by reminder');
+          // Unarmed (sidecar gone at shutdown): the stored outbox is re-run by the next recovery pass.
+          this.outboxArmed = true;
+          this.ctx.setReminder('outbox', this.now() + 2000).catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
+        }),
+    );
   }
 
   /** This actor as a caller sees it: in this process where the host allows, else through the host. */

@@ -16,12 +16,6 @@ const BACKLOG = 200_000;
 const BATCH = 5_000;
 let cluster: RealCluster;
 
-// The daprd 1.18.2 defect described in test/real/distributed-failover.test.ts shows here too, rarely:
-// as B leaves, C's sidecar held every actor call past our 60 s call limit for the whole final wait (CI:
-// "sidecar unreachable (23): The operation was aborted due to timeout"). Each attempt gets a fresh
-// cluster (beforeEach) and the errors of a failed attempt are printed.
-jest.retryTimes(2, { logErrorsBeforeRetry: true });
-
 engineSuite('distributed profile on real engines', missingRealCluster())('a 200,000-entry backlog on real Dapr', () => {
   beforeEach(async () => {
     cluster = await startRealCluster({ replicas: ['A', 'B'], env: { BATON_QUEUES: 'actors' } });

@@ -1,7 +1,8 @@
 import { sleep } from './processes';
 
 /** What a worker decided for one task it polled. */
-export type WorkerAction = 'complete' | 'fail' | 'ignore';
+/** 'terminal': FAILED_WITH_TERMINAL_ERROR, which no retry of the task follows. */
+export type WorkerAction = 'complete' | 'fail' | 'terminal' | 'ignore';
 
 export interface WorkerLog {
   /** Task ids whose COMPLETED update a server acknowledged (200). */
@@ -59,7 +60,7 @@ export function startRecordingWorker(o: WorkerOptions): { stop(): Promise<void> 
         }
         const action = o.decide(t);
         if (action === 'ignore') continue;
-        const status = action === 'complete' ? 'COMPLETED' : 'FAILED';
+        const status = action === 'complete' ? 'COMPLETED' : action === 'terminal' ? 'FAILED_WITH_TERMINAL_ERROR' : 'FAILED';
         try {
           const r = await fetch(`${base}/api/tasks`, {
             method: 'POST',

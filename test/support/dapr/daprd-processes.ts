@@ -54,6 +54,11 @@ export interface DaprdCluster {
   schedulerAddress: string;
   dir: string;
   addSidecar(name: string, o: SidecarOptions): Promise<StartedDaprd>;
+  /**
+   * kill -9 of placement or the scheduler, then the same binary started again on the same ports (the scheduler
+   * on the same etcd data dir); resolves once it answers its health check. Returns when it was killed.
+   */
+  restartControlPlane(which: 'placement' | 'scheduler'): Promise<{ killedAt: number }>;
   /** Every process started so far (redis-server, placement, scheduler, the sidecars). */
   processes(): TestProcess[];
   close(): Promise<void>;
@@ -119,38 +124,38 @@ export async function startDaprdCluster(opts: { pubsubName?: string; /** Redis A
     Array.from({ length: 8 }, () => freePort()),
   );
   const started = (p: TestProcess): TestProcess => (procs.push(p), p);
+  const healthy = (port: number, p: TestProcess) => async () => {
+    if (!p.running) throw new GiveUp(`${p.name} exited: ${p.tail()}`);
+    const r = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+    return r && r.status < 300 ? true : undefined;
+  };
   const close = async (): Promise<void> => {
     for (const p of procs.reverse()) await p.stop(10_000).catch(() => undefined);
     if (!process.env.BATON_KEEP_TEST_LOGS) rmSync(dir, { recursive: true, force: true });
   };
+  const startPlacement = (): TestProcess =>
+    new TestProcess(
+      'placement',
+      bins.placement,
+      ['--port', String(placementPort), '--listen-address', '127.0.0.1', '--healthz-port', String(placementHealth), '--healthz-listen-address', '127.0.0.1',
+        '--enable-metrics=false', '--initial-cluster', `dapr-placement-0=127.0.0.1:${raftPort}`, '--log-level', 'warn'],
+      logPath(dir, 'placement'),
+    );
+  const startScheduler = (): TestProcess =>
+    new TestProcess(
+      'scheduler',
+      bins.scheduler,
+      ['--port', String(schedulerPort), '--listen-address', '127.0.0.1', '--healthz-port', String(schedulerHealth), '--healthz-listen-address', '127.0.0.1',
+        '--enable-metrics=false', '--etcd-data-dir', join(dir, 'etcd'), '--etcd-client-port', String(etcdClient), '--etcd-client-listen-address', '127.0.0.1',
+        '--etcd-initial-cluster', `dapr-scheduler-server-0=http://127.0.0.1:${etcdPeer}`, '--id', 'dapr-scheduler-server-0', '--log-level', 'warn'],
+      logPath(dir, 'scheduler'),
+    );
   try {
     const persistence = opts.redisAof ? ['--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir] : ['--appendonly', 'no'];
     const redis = started(new TestProcess('redis', bins.redis, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', ...persistence], logPath(dir, 'redis')));
-    const placement = started(
-      new TestProcess(
-        'placement',
-        bins.placement,
-        ['--port', String(placementPort), '--listen-address', '127.0.0.1', '--healthz-port', String(placementHealth), '--healthz-listen-address', '127.0.0.1',
-          '--enable-metrics=false', '--initial-cluster', `dapr-placement-0=127.0.0.1:${raftPort}`, '--log-level', 'warn'],
-        logPath(dir, 'placement'),
-      ),
-    );
+    const placement = started(startPlacement());
     mkdirSync(join(dir, 'etcd'));
-    const scheduler = started(
-      new TestProcess(
-        'scheduler',
-        bins.scheduler,
-        ['--port', String(schedulerPort), '--listen-address', '127.0.0.1', '--healthz-port', String(schedulerHealth), '--healthz-listen-address', '127.0.0.1',
-          '--enable-metrics=false', '--etcd-data-dir', join(dir, 'etcd'), '--etcd-client-port', String(etcdClient), '--etcd-client-listen-address', '127.0.0.1',
-          '--etcd-initial-cluster', `dapr-scheduler-server-0=http://127.0.0.1:${etcdPeer}`, '--id', 'dapr-scheduler-server-0', '--log-level', 'warn'],
-        logPath(dir, 'scheduler'),
-      ),
-    );
-    const healthy = (port: number, p: TestProcess) => async () => {
-      if (!p.running) throw new GiveUp(`${p.name} exited: ${p.tail()}`);
-      const r = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
-      return r && r.status < 300 ? true : undefined;
-    };
+    const scheduler = started(startScheduler());
     await waitFor(async () => {
       if (!redis.running) throw new GiveUp(`redis-server exited: ${redis.tail()}`);
       return (await portOpen(redisPort)) || undefined;
@@ -214,6 +219,15 @@ export async function startDaprdCluster(opts: { pubsubName?: string; /** Redis A
         stop: async () => void (await p.stop()),
         kill: () => p.kill(),
       };
+    },
+    async restartControlPlane(which) {
+      const i = procs.findIndex((p) => p.name === which);
+      await procs[i]!.kill();
+      const killedAt = Date.now();
+      const p = which === 'placement' ? startPlacement() : startScheduler();
+      procs[i] = p;
+      await waitFor(healthy(which === 'placement' ? placementHealth : schedulerHealth, p), `${which} after its restart`, 90_000);
+      return { killedAt };
     },
     processes: () => [...procs],
     close,

@@ -10,6 +10,7 @@ import { TaskDefSchema, WorkflowDefSchema, type TaskDef } from '../../../src/mod
 import type { Effect } from '../../../src/model/effects';
 import type { Task } from '../../../src/model/execution';
 import { ActorDeactivated, type ActorHost } from '../../../src/runtime/ports';
+import { currentTurn, inTurn } from '../../../src/runtime/turn-context';
 import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
 import { openSqliteStores, type SqliteStores } from '../../../src/store/sqlite';
 import { FakeActorContext } from './fake-actor-context';
@@ -56,6 +57,8 @@ class Harness {
   /** Outbox effects of these kinds always fail (the actor they call is unreachable). */
   readonly unreachable = new Set<Effect['kind']>();
   readonly indexed: string[] = [];
+  /** Calls this actor received while some turn's context was current (a host on Dapr refuses them). */
+  readonly callsInTurn: string[] = [];
   private seq = 0;
   private turns: Promise<unknown> = Promise.resolve();
   readonly ctx: FakeActorContext;
@@ -96,6 +99,7 @@ class Harness {
   host(actor: WorkflowActor): ActorHost {
     return {
       invoke: <T>(_type: string, _id: string, method: string, arg?: unknown) => {
+        if (currentTurn()) this.callsInTurn.push(method);
         const turn = this.turns.then(() => actor.invoke(method, arg));
         this.turns = turn.catch(() => undefined);
         return turn as Promise<T>;
@@ -272,6 +276,16 @@ describe('WorkflowActor: outbox', () => {
     await eventually(async () => (await h.stored()).outbox.length === 0, 'the outbox to clear');
     expect(h.deferred.map((e) => e.kind)).toContain('index');
     expect(h.ctx.reminders.get('outbox')).toBeNull();
+  });
+
+  test('the outbox is cleared outside the turn that filled it: its own actor, through the host, is not called from inside that turn', async () => {
+    const h = new Harness();
+    await h.start();
+    // As the Dapr host runs a turn: the drain's calls must not inherit its context, or the host refuses them (CallInsideTurn).
+    await inTurn({ type: 'WorkflowActor', id: h.workflowId }, () => h.client.terminate({ reason: 'stop' }));
+    await eventually(async () => (await h.stored()).outbox.length === 0, 'the outbox to clear');
+    expect(h.deferred.map((e) => e.kind)).toContain('index');
+    expect(h.callsInTurn).toEqual(['terminate']);
   });
 });
 
