@@ -9,6 +9,7 @@ import { DeferredRemovals } from './es-deferred-removals';
 import { chunkBulk, DEFAULT_BULK_LIMITS, itemOutcome, operationsOf, responseItem, type BulkEntry, type BulkLimits } from './es-bulk';
 import { aliasName, DEFAULT_INDEX_PREFIX, indexTemplate, versionedIndexName } from './es-mappings';
 import { toEsSearch } from './es-query';
+import { unlessUnavailable } from './es-unavailable';
 
 /**
  * `true`/`'wait_for'`: a write returns once searchable; `false` (default): searchable after the next
@@ -159,12 +160,12 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   async searchWorkflows(req: SearchRequest): Promise<SearchResult<WorkflowSummary>> {
-    const { totalHits, sources } = await this.search<WorkflowDoc>('workflow', req);
+    const { totalHits, sources } = await unlessUnavailable(() => this.search<WorkflowDoc>('workflow', req));
     return { totalHits, results: sources.map(workflowFromDoc) };
   }
 
   async searchTasks(req: SearchRequest): Promise<SearchResult<TaskSummary>> {
-    const { totalHits, sources } = await this.search<TaskSummary>('task', req);
+    const { totalHits, sources } = await unlessUnavailable(() => this.search<TaskSummary>('task', req));
     return { totalHits, results: sources };
   }
 
