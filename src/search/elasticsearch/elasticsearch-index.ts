@@ -187,7 +187,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     for (let attempt = 1; pending.length > 0; attempt++) {
       const retry: Array<{ entry: BulkEntry; error?: estypes.ErrorCause; status: number }> = [];
       for (const chunk of chunkBulk(pending, this.bulkLimits)) {
-        const res = await this.client.bulk(refresh === false ? { operations: operationsOf(chunk) } : { operations: operationsOf(chunk), refresh });
+        const res = await unlessUnavailable(() => this.client.bulk(refresh === false ? { operations: operationsOf(chunk) } : { operations: operationsOf(chunk), refresh }));
         if (!res.errors) continue; // every item applied
         chunk.forEach((entry, i) => {
           const item = res.items[i] ? responseItem(res.items[i]!) : undefined;

@@ -10,7 +10,10 @@ export function isUnavailable(err: unknown): boolean {
   return err instanceof errors.ResponseError && UNAVAILABLE_STATUS.has(err.statusCode ?? 0);
 }
 
-/** Runs a read of the index; its unavailability becomes SearchUnavailable (503), other errors pass unchanged. */
+/**
+ * Runs a call to Elasticsearch; its unavailability becomes SearchUnavailable (a 503 for a search; for a write, an error
+ * that logs in one short line instead of the client's, which carries the whole request body), other errors pass unchanged.
+ */
 export async function unlessUnavailable<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();

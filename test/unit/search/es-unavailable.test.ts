@@ -1,9 +1,11 @@
 import { errors, type Client } from '@elastic/elasticsearch';
+import pino from 'pino';
 import { toErrorBody } from '../../../src/api/errors';
 import { ElasticsearchSearchIndex } from '../../../src/search/elasticsearch/elasticsearch-index';
 import { isUnavailable } from '../../../src/search/elasticsearch/es-unavailable';
 import { parseFreeText } from '../../../src/search/query';
 import { SearchUnavailable } from '../../../src/search/search-unavailable';
+import { makeWorkflowRecord } from '../../contracts/fixtures';
 
 const responseError = (statusCode: number, type: string) => new errors.ResponseError({ body: { error: { type } }, statusCode, warnings: null, meta: {} as never });
 
@@ -47,5 +49,19 @@ describe('Elasticsearch unavailable', () => {
   it('a query Elasticsearch refuses keeps its own error', async () => {
     const err = await down(responseError(400, 'parsing_exception')).searchWorkflows(request).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(errors.ResponseError);
+  });
+
+  it('a write while Elasticsearch refuses connections fails with an error that logs in one short line, without the request body', async () => {
+    const input = { payload: 'x'.repeat(100_000) };
+    const refused = new errors.ConnectionError('connect ECONNREFUSED 127.0.0.1:9200', { body: undefined, statusCode: 0, headers: {}, warnings: null, meta: { request: { params: { body: JSON.stringify(input) } } } } as never);
+    const fail = async () => {
+      throw refused;
+    };
+    const index = new ElasticsearchSearchIndex({ node: 'http://es' }, { bulk: fail, close: async () => undefined } as unknown as Client);
+    const err = await index.indexWorkflows([makeWorkflowRecord({ workflowId: 'w1', input })]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SearchUnavailable);
+    const logged = JSON.stringify(pino.stdSerializers.err(err as Error));
+    expect(logged).toContain('ECONNREFUSED');
+    expect(logged).not.toContain('xxxxxxxxxx');
   });
 });
