@@ -63,6 +63,8 @@ export interface RealClusterOptions {
   replicas: string[];
   /** Extra environment of every replica. */
   env?: Record<string, string>;
+  /** The cluster's redis-server with AOF (fsync every second), as docs/kubernetes.md asks of production. */
+  redisAof?: boolean;
 }
 
 export async function startRealCluster(opts: RealClusterOptions): Promise<RealCluster> {
@@ -73,7 +75,7 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
   const indexPrefix = `baton-rt-${run}`;
   const appToken = randomBytes(16).toString('hex');
   const daprToken = randomBytes(16).toString('hex');
-  const dapr = await startDaprdCluster({ pubsubName: 'baton-pubsub' });
+  const dapr = await startDaprdCluster({ pubsubName: 'baton-pubsub', redisAof: opts.redisAof });
   const logs = join(dapr.dir, 'baton');
   mkdirSync(logs, { recursive: true });
   const replicas: RealReplica[] = [];
