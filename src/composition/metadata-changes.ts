@@ -66,7 +66,9 @@ export class MetadataChanges {
   }
 
   private heard(gen: number): void {
-    if (!Number.isFinite(gen) || gen <= this.seen) return;
+    if (!Number.isFinite(gen) || gen === this.seen) return;
+    // Below the last one heard: Redis lost the counter (restarted without its data) and counts from 1 again.
+    if (gen < this.seen) this.loaded = Math.min(this.loaded, gen - 1);
     this.seen = gen;
     this.reload();
   }

@@ -55,9 +55,18 @@ export class Indexer {
     for (const [id, t] of this.tasks) if (t.workflowInstanceId === workflowId) this.tasks.delete(id);
   }
 
+  /** The regular flush: no waiter of its own, so a failed write (index down) rejects only callers that asked. */
   private arm(ms: number): void {
-    this.timer = setTimeout(() => void this.flush(), ms);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.kick();
+    }, ms);
     this.timer.unref();
+  }
+
+  private kick(): void {
+    if (this.running) this.urgent = true;
+    else this.startDrain();
   }
 
   private startDrain(): void {
@@ -81,8 +90,7 @@ export class Indexer {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    if (this.running) this.urgent = true;
-    else this.startDrain();
+    this.kick();
     return done;
   }
 

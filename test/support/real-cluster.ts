@@ -68,6 +68,8 @@ export interface RealClusterOptions {
   cassandra?: { contactPoints: string; replication: string };
   /** How long a replica may take to serve (its migrations included); 120 s by default. */
   startWithinMs?: number;
+  /** The cluster's redis-server with AOF (fsync every second), as docs/kubernetes.md asks of production. */
+  redisAof?: boolean;
 }
 
 export async function startRealCluster(opts: RealClusterOptions): Promise<RealCluster> {
@@ -78,7 +80,7 @@ export async function startRealCluster(opts: RealClusterOptions): Promise<RealCl
   const indexPrefix = `baton-rt-${run}`;
   const appToken = randomBytes(16).toString('hex');
   const daprToken = randomBytes(16).toString('hex');
-  const dapr = await startDaprdCluster({ pubsubName: 'baton-pubsub' });
+  const dapr = await startDaprdCluster({ pubsubName: 'baton-pubsub', redisAof: opts.redisAof });
   const cassandraPoints = opts.cassandra?.contactPoints ?? process.env.CASSANDRA_CONTACT_POINTS ?? '';
   const logs = join(dapr.dir, 'baton');
   mkdirSync(logs, { recursive: true });

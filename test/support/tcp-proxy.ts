@@ -5,6 +5,8 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 
 export interface TcpProxy {
   port: number;
+  /** `scheme://127.0.0.1:port`, for a client that takes a URL. */
+  url: string;
   /** Destroys every proxied connection and refuses new ones until restore(). */
   cut(): Promise<void>;
   /** Accepts connections again, on the same port. */
@@ -12,7 +14,7 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(target: { host: string; port: number }, scheme = 'http'): Promise<TcpProxy> {
   const open = new Set<Socket>();
   const onConnection = (client: Socket): void => {
     const upstream = connect(target.port, target.host);
@@ -49,6 +51,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   };
   return {
     port,
+    url: `${scheme}://127.0.0.1:${port}`,
     cut,
     async restore() {
       if (listening) return;

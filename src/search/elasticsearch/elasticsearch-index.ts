@@ -9,6 +9,7 @@ import { DeferredRemovals } from './es-deferred-removals';
 import { chunkBulk, DEFAULT_BULK_LIMITS, itemOutcome, operationsOf, responseItem, type BulkEntry, type BulkLimits } from './es-bulk';
 import { aliasName, DEFAULT_INDEX_PREFIX, indexTemplate, versionedIndexName } from './es-mappings';
 import { toEsSearch } from './es-query';
+import { unlessUnavailable } from './es-unavailable';
 
 /**
  * `true`/`'wait_for'`: a write returns once searchable; `false` (default): searchable after the next
@@ -159,12 +160,12 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   }
 
   async searchWorkflows(req: SearchRequest): Promise<SearchResult<WorkflowSummary>> {
-    const { totalHits, sources } = await this.search<WorkflowDoc>('workflow', req);
+    const { totalHits, sources } = await unlessUnavailable(() => this.search<WorkflowDoc>('workflow', req));
     return { totalHits, results: sources.map(workflowFromDoc) };
   }
 
   async searchTasks(req: SearchRequest): Promise<SearchResult<TaskSummary>> {
-    const { totalHits, sources } = await this.search<TaskSummary>('task', req);
+    const { totalHits, sources } = await unlessUnavailable(() => this.search<TaskSummary>('task', req));
     return { totalHits, results: sources };
   }
 
@@ -186,7 +187,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     for (let attempt = 1; pending.length > 0; attempt++) {
       const retry: Array<{ entry: BulkEntry; error?: estypes.ErrorCause; status: number }> = [];
       for (const chunk of chunkBulk(pending, this.bulkLimits)) {
-        const res = await this.client.bulk(refresh === false ? { operations: operationsOf(chunk) } : { operations: operationsOf(chunk), refresh });
+        const res = await unlessUnavailable(() => this.client.bulk(refresh === false ? { operations: operationsOf(chunk) } : { operations: operationsOf(chunk), refresh }));
         if (!res.errors) continue; // every item applied
         chunk.forEach((entry, i) => {
           const item = res.items[i] ? responseItem(res.items[i]!) : undefined;

@@ -93,6 +93,26 @@ test('a failed write rejects its waiters, keeps its documents and writes them on
   expect((await g.search('w3')).results[0]).toMatchObject({ status: 'COMPLETED' });
 });
 
+test('a regular flush that fails (index down) leaves no rejection unhandled and writes the documents once the index is back', async () => {
+  const g = gatedIndex();
+  const unhandled: unknown[] = [];
+  const record = (reason: unknown): void => void unhandled.push(reason);
+  process.on('unhandledRejection', record);
+  try {
+    const indexer = new Indexer(g.index, log, 1);
+    indexer.add(makeWorkflowRecord({ workflowId: 'w9', status: 'RUNNING' }), []);
+    (await g.next()).fail(new Error('connect ECONNREFUSED'));
+    // The retry after the failure: the index is back.
+    (await g.next()).open();
+    await indexer.settled();
+    await new Promise((r) => setImmediate(r));
+    expect(unhandled).toEqual([]);
+    expect((await g.search('w9')).totalHits).toBe(1);
+  } finally {
+    process.off('unhandledRejection', record);
+  }
+});
+
 describe('removing an execution from the index (Indexer.remove)', () => {
   const docs = (workflowId: string) => [makeWorkflowRecord({ workflowId, input: { secret: 's3cr3t' } }), [makeTask({ workflowInstanceId: workflowId, inputData: { secret: 's3cr3t' } })]] as const;
   const gone = async (g: ReturnType<typeof gatedIndex>, workflowId: string) => (await g.search(workflowId)).totalHits === 0 && (await g.searchTasks(workflowId)).totalHits === 0;

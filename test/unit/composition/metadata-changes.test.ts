@@ -1,0 +1,50 @@
+import { EventEmitter } from 'node:events';
+import type Redis from 'ioredis';
+import { MetadataChanges } from '../../../src/composition/metadata-changes';
+
+// Definition changes heard from other replicas through Redis: a newer generation reloads the cache, and
+// so does a lower one, which means Redis lost its counter (restarted without data) and counts from 1 again.
+
+function fakeRedis(generation: number) {
+  let gen = generation;
+  const subscriber = Object.assign(new EventEmitter(), { subscribe: async () => 1, quit: async () => 'OK' });
+  const redis = { get: async () => String(gen), incr: async () => ++gen, publish: async () => 1, quit: async () => 'OK' };
+  return {
+    subscriber: subscriber as unknown as Redis,
+    redis: redis as unknown as Redis,
+    lose: () => void (gen = 0),
+    message: (g: number) => subscriber.emit('message', 'p:metadata-changed', String(g)),
+  };
+}
+
+async function started(generation: number) {
+  const r = fakeRedis(generation);
+  const changes = new MetadataChanges(r.redis, r.subscriber, 'p:', { warn: () => undefined });
+  let reloads = 0;
+  await changes.start(async () => void reloads++);
+  return { ...r, changes, reloads: () => reloads };
+}
+
+test('a newer generation reloads the definitions; one already heard does not', async () => {
+  const c = await started(40);
+  c.message(40);
+  expect(c.changes.settled()).toBeUndefined();
+  c.message(41);
+  await c.changes.settled();
+  expect(c.reloads()).toBe(1);
+});
+
+test('after Redis lost its counter, the first change announced (generation 1) reloads the definitions before the next turn', async () => {
+  const c = await started(40);
+  c.lose();
+  c.message(1);
+  const pending = c.changes.settled();
+  expect(pending).toBeDefined();
+  await pending;
+  expect(c.reloads()).toBe(1);
+  expect(c.changes.settled()).toBeUndefined();
+  // Counting goes on from there.
+  c.message(2);
+  await c.changes.settled();
+  expect(c.reloads()).toBe(2);
+});
