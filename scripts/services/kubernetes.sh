@@ -226,7 +226,7 @@ start_control_plane() {
   start_bg etcd "$bin/etcd" --name baton --data-dir "$run/etcd" \
     --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
     --listen-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" --initial-advertise-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" \
-    --initial-cluster "baton=http://127.0.0.1:$((ETCD_PORT + 1))" --listen-metrics-urls "" --log-level warn
+    --initial-cluster "baton=http://127.0.0.1:$((ETCD_PORT + 1))" --log-level warn
   wait_for_port "$ETCD_PORT" 60 || die "etcd did not listen on 127.0.0.1:$ETCD_PORT (log: $run/logs/etcd.log)"
   start_bg kube-apiserver "$bin/kube-apiserver" --etcd-servers "http://127.0.0.1:$ETCD_PORT" \
     --bind-address "$NODE_IP" --advertise-address "$NODE_IP" --secure-port "$API_PORT" \
@@ -313,8 +313,8 @@ import_pause_image() {
   need_cmd gcc gcc
   need_cmd buildah buildah
   local src work c
-  src="$(cd "$k8s_dir" && module_dir "k8s.io/kubernetes@v$K8S_VERSION")"
   work="$(mktemp -d)"
+  src="$(cd "$work" && go mod init pause >/dev/null 2>&1 && module_dir "k8s.io/kubernetes@v$K8S_VERSION")"
   gcc -Os -Wall -static -DVERSION="v${PAUSE_IMAGE##*:}-baton" -o "$work/pause" "$src/build/pause/linux/pause.c" ||
     die "compiling pause.c failed"
   c="$(buildah from scratch)"
