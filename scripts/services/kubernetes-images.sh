@@ -92,7 +92,7 @@ build_baton() {
     printf 'nodedir=/usr/local\ncafile=/run/host-ca.crt\n' >"$cache/build-npmrc"
     trust=(--volume "$NODE_EXTRA_CA_CERTS:/run/host-ca.crt:ro" --volume "$cache/build-npmrc:/usr/local/etc/npmrc:ro")
   fi
-  (cd "$repo" && nice -n 10 buildah bud --network host --layers "${trust[@]}" -t "$tag" -f Dockerfile .) \
+  (cd "$repo" && nice -n 10 buildah bud --network host --layers --format docker "${trust[@]}" -t "$tag" -f Dockerfile .) \
     >"$cache/baton-build.log" 2>&1 || die "buildah bud of the Dockerfile failed (log: $cache/baton-build.log)"
   # Pods name it as the chart does (baton:<tag>), which containerd reads as docker.io/library/baton:<tag>.
   import_image "localhost/$tag" "docker.io/library/$tag"
