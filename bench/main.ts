@@ -17,7 +17,7 @@ import { StoreCounters, StoreCounts, storeDelta } from './processes/store-counte
 import { killAllManagedChildren } from './processes/managed-child';
 import { ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
 import { RunningRedis, startRedis } from './processes/redis-server';
-import { buildLatest, ConductorFigures, DistributedFigures, InFlightFigures, Machine, Outcome, perTask, RunRecord, ServerWindow } from './report/results';
+import { buildLatest, ConductorFigures, cpuMsPerTask, DistributedFigures, InFlightFigures, Machine, Outcome, perTask, RunRecord, ServerWindow } from './report/results';
 import { fmt, renderReport } from './report/table';
 import { CpuProfile, hotFunctions } from './stats/cpu-profile';
 import { judgeHeapFloor, judgeRssTrend, type HeapSample, RssSample } from './stats/rss-trend';
@@ -358,6 +358,7 @@ class Bench {
         throughput: max.result,
         cpuCoresBatonAndDapr: max.cpuCores,
         cpuCoresByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, g.cores])),
+        cpuMsPerTaskByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, cpuMsPerTask(g.cores, max.result.tasksPerSecond)])),
         tasksInWindow: Math.round(tasks),
         ...perTask(delta(0), delta(1), stores, tasks),
         storeErrors: [...(sFrom?.errors ?? []), ...(sTo?.errors ?? [])],
@@ -385,7 +386,7 @@ class Bench {
     try {
       cluster = await startDistributedCluster(this.root, replicaNames, log, { cpuProfileDir: profileDir });
       const c = cluster;
-      const store = new StoreCounters(c.keyspace, c.indexPrefix, c.redisPort);
+      const store = new StoreCounters(c.keyspace, c.indexPrefix, c.redisPort, c.replicas.map((r) => r.url));
       counters = store;
       const urls = c.replicas.map((r) => r.url);
       const counted = await this.countedDistributedWindow(c, store, urls, false);

@@ -40,7 +40,17 @@ export interface PerTaskCounts {
   sidecarCallsPerTaskByCategory: Record<string, number>;
   /** Calls left out of both figures in the window (daprd's app health probes, metadata reads). */
   sidecarHousekeepingCalls: number;
-  storeCallsPerTask: { cassandra: number | null; esBulkRequests: number | null; esIndexedDocs: number | null; esQueries: number | null; redisCommands: number | null };
+  storeCallsPerTask: {
+    cassandra: number | null;
+    /** Lightweight transactions among them (execution-store commits, counted by the replicas). */
+    cassandraLwt: number | null;
+    esBulkRequests: number | null;
+    esIndexedDocs: number | null;
+    esQueries: number | null;
+    redisCommands: number | null;
+  };
+  /** Redis commands per task by name (a Lua script's own commands included), most first. */
+  redisCommandsPerTaskByName: Record<string, number>;
 }
 
 export interface DistributedFigures extends PerTaskCounts {
@@ -49,6 +59,8 @@ export interface DistributedFigures extends PerTaskCounts {
   cpuCoresBatonAndDapr: number | null;
   /** CPU in the window per group: both replicas, the Dapr processes, and the shared Cassandra and Elasticsearch JVMs. */
   cpuCoresByGroup: Record<string, number | null>;
+  /** CPU milliseconds per task completion of each group of cpuCoresByGroup (cores × 1000 ÷ tasks/s). */
+  cpuMsPerTaskByGroup: Record<string, number | null>;
   tasksInWindow: number;
   storeErrors: string[];
   latency: LatencyResult | null;
@@ -72,6 +84,10 @@ export interface TwoServerFigures {
 }
 
 const HOUSEKEEPING = /healthz|metadata/;
+
+/** CPU milliseconds per task: cores busy over the window × 1000 ÷ tasks per second (pure). */
+export const cpuMsPerTask = (cores: number | null | undefined, tasksPerSecond: number): number | null =>
+  cores == null || !(tasksPerSecond > 0) ? null : Math.round(((cores * 1000) / tasksPerSecond) * 100) / 100;
 const per = (n: number | null | undefined, tasks: number): number | null => (n == null || !(tasks > 0) ? null : Math.round((n / tasks) * 100) / 100);
 
 /**
@@ -105,11 +121,18 @@ export function perTask(toSidecar: ProxyCounts[], fromSidecar: ProxyCounts[], st
     sidecarHousekeepingCalls: housekeeping,
     storeCallsPerTask: {
       cassandra: per(stores?.cassandraRequests, tasks),
+      cassandraLwt: per(stores?.cassandraLwt, tasks),
       esBulkRequests: per(stores?.esBulkRequests, tasks),
       esIndexedDocs: per(stores?.esIndexed, tasks),
       esQueries: per(stores?.esQueries, tasks),
       redisCommands: per(stores?.redisCommands, tasks),
     },
+    redisCommandsPerTaskByName: Object.fromEntries(
+      Object.entries(stores?.redisByCommand ?? {})
+        .map(([k, v]) => [k, per(v, tasks) ?? 0] as const)
+        .filter(([, v]) => v >= 0.01)
+        .sort((a, b) => b[1] - a[1]),
+    ),
   };
 }
 
@@ -195,6 +218,12 @@ export interface LatestJson {
   sidecarCallsPerTask: number | null;
   sidecarDeliveriesPerTask: number | null;
   cassandraRequestsPerTask: number | null;
+  cassandraLwtPerTask: number | null;
+  redisCommandsPerTask: number | null;
+  esDocumentsPerTask: number | null;
+  distributedReplicaCpuMsPerTask: number | null;
+  distributedSidecarCpuMsPerTask: number | null;
+  embeddedCpuMsPerTask: number | null;
   distributedTasksPerSecondUpdateV2: number | null;
   sidecarCallsPerTaskUpdateV2: number | null;
   distributedStartP99Ms: number | null;
@@ -255,6 +284,12 @@ export const DEFINITIONS: Record<string, string> = {
   sidecarCallsPerTask: 'round trips the replicas start to their daprd (app → daprd; health and metadata left out) in the distributed window / tasks completed in it, counted by proxies',
   sidecarDeliveriesPerTask: 'calls daprd makes into the replicas (actor method deliveries, reminders, pub/sub; health probes left out) per task, same window',
   cassandraRequestsPerTask: "Cassandra coordinator requests on the run's keyspace per task (system_views.coordinator_{read,write,scan}_latency counts), same window",
+  cassandraLwtPerTask: 'lightweight transactions per task: execution-store commits (one conditional batch each) the replicas counted in their /metrics, distributed window',
+  redisCommandsPerTask: "commands the run's redis-server processed per task (INFO stats total_commands_processed: a Lua script and each command it runs count), distributed window",
+  esDocumentsPerTask: "Elasticsearch documents indexed per task on the run's indices (_stats indexing.index_total), distributed window",
+  distributedReplicaCpuMsPerTask: 'CPU ms of both Baton replicas per task completion (/proc/<pid>/stat over the distributed window ÷ tasks); an upper bound on a shared machine',
+  distributedSidecarCpuMsPerTask: 'CPU ms of daprd ×2, placement, scheduler and redis-server per task completion, same window',
+  embeddedCpuMsPerTask: "CPU ms of the embedded server per task completion in the simple3 window (its CPU cores × 1000 ÷ tasksPerSecond)",
   distributedTasksPerSecondUpdateV2: 'as distributedTasksPerSecond, with workers that update through update-v2 (the official JS SDK TaskRunner), in a window of its own',
   sidecarCallsPerTaskUpdateV2: 'as sidecarCallsPerTask, in the update-v2 window',
   distributedStartP99Ms: 'as startP99Ms, distributed profile at 70% of its maximum',
@@ -310,6 +345,12 @@ export function buildLatest(run: RunRecord): LatestJson {
     sidecarCallsPerTask: dist?.sidecarCallsPerTask ?? null,
     sidecarDeliveriesPerTask: dist?.sidecarDeliveriesPerTask ?? null,
     cassandraRequestsPerTask: dist?.storeCallsPerTask.cassandra ?? null,
+    cassandraLwtPerTask: dist?.storeCallsPerTask.cassandraLwt ?? null,
+    redisCommandsPerTask: dist?.storeCallsPerTask.redisCommands ?? null,
+    esDocumentsPerTask: dist?.storeCallsPerTask.esIndexedDocs ?? null,
+    distributedReplicaCpuMsPerTask: dist?.cpuMsPerTaskByGroup.batonReplicas ?? null,
+    distributedSidecarCpuMsPerTask: dist?.cpuMsPerTaskByGroup.daprdPlacementSchedulerRedis ?? null,
+    embeddedCpuMsPerTask: run.simple3?.ok ? cpuMsPerTask(run.simple3.server.cpuCores, run.simple3.result.tasksPerSecond) : null,
     distributedTasksPerSecondUpdateV2: dist?.updateV2?.throughput.tasksPerSecond ?? null,
     sidecarCallsPerTaskUpdateV2: dist?.updateV2?.sidecarCallsPerTask ?? null,
     distributedStartP99Ms: dist?.latency?.startLatencyMs?.p99 ?? null,
@@ -334,6 +375,12 @@ export function buildLatest(run: RunRecord): LatestJson {
     atMost('startP99Ms at 70%', 30, latest.startP99Ms, ' ms'),
     atMost('sidecarCallsPerTask (distributed)', 3, latest.sidecarCallsPerTask, ''),
     atMost('sidecarCallsPerTask (distributed, update-v2 workers)', 3, latest.sidecarCallsPerTaskUpdateV2, ''),
+    atMost('distributedReplicaCpuMsPerTask', 1.5, latest.distributedReplicaCpuMsPerTask, ' ms'),
+    atMost('distributedSidecarCpuMsPerTask', 1, latest.distributedSidecarCpuMsPerTask, ' ms'),
+    atMost('redisCommandsPerTask', 6, latest.redisCommandsPerTask, ''),
+    atMost('cassandraRequestsPerTask', 3, latest.cassandraRequestsPerTask, ''),
+    atMost('cassandraLwtPerTask', 1, latest.cassandraLwtPerTask, ''),
+    atMost('esDocumentsPerTask', 1.5, latest.esDocumentsPerTask, ''),
     {
       name: 'RSS flat after 100k workflows',
       target: run.memory.trend?.rule ?? 'full mode only',

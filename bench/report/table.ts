@@ -177,11 +177,13 @@ export function renderReport(j: LatestJson): string {
       out.push(`CPU cores in the window: ${Object.entries(x.cpuCoresByGroup).map(([k, v]) => `${k} ${fmt(v, 2)}`).join(', ')}`);
       const s = x.storeCallsPerTask;
       out.push(`per task completion (counted over ${fmt(x.tasksInWindow)} tasks): ${fmt(x.sidecarCallsPerTask, 2)} sidecar round trips (app → daprd) and ${fmt(x.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(s.cassandra, 2)} Cassandra requests, ${fmt(s.esBulkRequests, 2)} ES bulk requests (${fmt(s.esIndexedDocs, 2)} docs), ${fmt(s.esQueries, 2)} ES queries, ${fmt(s.redisCommands, 2)} Redis commands`);
+      out.push(`CPU ms per task: ${Object.entries(x.cpuMsPerTaskByGroup).map(([k, v]) => `${k} ${fmt(v, 2)}`).join(', ')}; ${fmt(s.cassandraLwt, 2)} of the Cassandra requests lightweight transactions`);
       out.push(formatTable(['sidecar call (direction, kind)', 'per task'], Object.entries(x.sidecarCallsPerTaskByCategory).map(([k, v]) => [k, fmt(v, 3)])));
+      out.push(formatTable(['Redis command (a script and what it runs)', 'per task'], Object.entries(x.redisCommandsPerTaskByName).map(([k, v]) => [k, fmt(v, 2)])));
       if (x.storeErrors.length) out.push(`store counters: ${x.storeErrors.join('; ')}`);
       if (x.updateV2) {
         const v = x.updateV2;
-        out.push(`update-v2 workers (the official JS SDK's way), a window of their own: ${fmt(v.throughput.tasksPerSecond)} tasks/s; per task completion (counted over ${fmt(v.tasksInWindow)} tasks): ${fmt(v.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(v.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(v.storeCallsPerTask.cassandra, 2)} Cassandra requests`);
+        out.push(`update-v2 workers (the official JS SDK's way), a window of their own: ${fmt(v.throughput.tasksPerSecond)} tasks/s; per task completion (counted over ${fmt(v.tasksInWindow)} tasks): ${fmt(v.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(v.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(v.storeCallsPerTask.cassandra, 2)} Cassandra requests (${fmt(v.storeCallsPerTask.cassandraLwt, 2)} LWT), ${fmt(v.storeCallsPerTask.esIndexedDocs, 2)} ES docs, ${fmt(v.storeCallsPerTask.redisCommands, 2)} Redis commands; CPU ms per task: replicas ${fmt(v.cpuMsPerTaskByGroup.batonReplicas, 2)}, daprd and company ${fmt(v.cpuMsPerTaskByGroup.daprdPlacementSchedulerRedis, 2)}`);
         out.push(formatTable(['sidecar call (direction, kind), update-v2', 'per task'], Object.entries(v.sidecarCallsPerTaskByCategory).map(([k, val]) => [k, fmt(val, 3)])));
       } else if (x.updateV2Error) out.push(`update-v2 window: FAILED: ${x.updateV2Error.split('\n')[0]}`);
     }
@@ -232,7 +234,10 @@ export function renderReport(j: LatestJson): string {
         ['sidecarCallsPerTask (app → daprd round trips)', fmt(j.sidecarCallsPerTask, 2)],
         ['sidecarDeliveriesPerTask (daprd → app)', fmt(j.sidecarDeliveriesPerTask, 2)],
         ['distributedTasksPerSecondUpdateV2 / sidecarCallsPerTaskUpdateV2', `${fmt(j.distributedTasksPerSecondUpdateV2)} / ${fmt(j.sidecarCallsPerTaskUpdateV2, 2)}`],
-        ['cassandraRequestsPerTask', fmt(j.cassandraRequestsPerTask, 2)],
+        ['cassandraRequestsPerTask / cassandraLwtPerTask', `${fmt(j.cassandraRequestsPerTask, 2)} / ${fmt(j.cassandraLwtPerTask, 2)}`],
+        ['redisCommandsPerTask / esDocumentsPerTask', `${fmt(j.redisCommandsPerTask, 2)} / ${fmt(j.esDocumentsPerTask, 2)}`],
+        ['distributedReplicaCpuMsPerTask / distributedSidecarCpuMsPerTask', `${fmt(j.distributedReplicaCpuMsPerTask, 2)} / ${fmt(j.distributedSidecarCpuMsPerTask, 2)}`],
+        ['embeddedCpuMsPerTask', fmt(j.embeddedCpuMsPerTask, 2)],
         ['distributed start / update / schedule-to-poll p99 ms', `${fmt(j.distributedStartP99Ms, 2)} / ${fmt(j.distributedUpdateP99Ms, 2)} / ${fmt(j.distributedScheduleToPollP99Ms, 2)}`],
         ['tasksPerSecond', fmt(j.tasksPerSecond)],
         ['workflowsPerSecond', fmt(j.workflowsPerSecond, 1)],
@@ -284,6 +289,12 @@ function peerRows(j: LatestJson): string[][] {
     row('start p99 ms at 70%', fmt(j.startP99Ms, 1), fmt(j.conductorStartP99Ms, 1), null, 'startP99Ms at 70%'),
     row('distributed: sidecar calls per task', fmt(j.sidecarCallsPerTask, 2), '', null, 'sidecarCallsPerTask (distributed)'),
     row('distributed: sidecar calls per task, update-v2 workers', fmt(j.sidecarCallsPerTaskUpdateV2, 2), '', null, 'sidecarCallsPerTask (distributed, update-v2 workers)'),
+    row('distributed: replicas CPU ms per task', fmt(j.distributedReplicaCpuMsPerTask, 2), '', null, 'distributedReplicaCpuMsPerTask'),
+    row('distributed: daprd, placement, scheduler, Redis CPU ms per task', fmt(j.distributedSidecarCpuMsPerTask, 2), '', null, 'distributedSidecarCpuMsPerTask'),
+    row('distributed: Redis commands per task', fmt(j.redisCommandsPerTask, 2), '', null, 'redisCommandsPerTask'),
+    row('distributed: Cassandra requests per task', fmt(j.cassandraRequestsPerTask, 2), '', null, 'cassandraRequestsPerTask'),
+    row('distributed: Cassandra LWTs per task', fmt(j.cassandraLwtPerTask, 2), '', null, 'cassandraLwtPerTask'),
+    row('distributed: Elasticsearch documents per task', fmt(j.esDocumentsPerTask, 2), '', null, 'esDocumentsPerTask'),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { parseArgs } from '../../../bench/options';
 import { callCategory, countsBetween } from '../../../bench/processes/counting-proxy';
-import { buildLatest, perTask, RunRecord } from '../../../bench/report/results';
+import { buildLatest, cpuMsPerTask, perTask, RunRecord } from '../../../bench/report/results';
+import { parseCommandStats, storeDelta, sumSamples } from '../../../bench/processes/store-counters';
 import { formatTable, renderReport } from '../../../bench/report/table';
 import type { LatencySummary } from '../../../bench/stats/percentiles';
 
@@ -103,6 +104,7 @@ describe('buildLatest', () => {
       scheduleToPollP99Ms: 40,
       rssMbPeak: 150,
       rssMbAfter100k: 130,
+      embeddedCpuMsPerTask: 0.33,
       machine: { cores: 2, nodeVersion: 'v20.20.2' },
     });
   });
@@ -121,6 +123,10 @@ describe('buildLatest', () => {
       conductorScheduleToPollP99Ms: null,
       distributedTasksPerSecond: null,
       sidecarCallsPerTask: null,
+      distributedReplicaCpuMsPerTask: null,
+      cassandraLwtPerTask: null,
+      redisCommandsPerTask: null,
+      esDocumentsPerTask: null,
     });
   });
 
@@ -140,6 +146,12 @@ describe('buildLatest', () => {
       'startP99Ms at 70%': true,
       'sidecarCallsPerTask (distributed)': null,
       'sidecarCallsPerTask (distributed, update-v2 workers)': null,
+      distributedReplicaCpuMsPerTask: null,
+      distributedSidecarCpuMsPerTask: null,
+      redisCommandsPerTask: null,
+      cassandraRequestsPerTask: null,
+      cassandraLwtPerTask: null,
+      esDocumentsPerTask: null,
       'RSS flat after 100k workflows': true,
     });
   });
@@ -211,7 +223,12 @@ describe('perTask and the counting proxy', () => {
     const d = countsBetween(a, b);
     expect(d).toEqual({ total: 58, byCategory: { 'PUT actors/WorkflowActor/method/update': 40, 'POST publish/baton-pubsub': 18 } });
     const inbound = { total: 22, byCategory: { 'PUT actors/WorkflowActor/method/update': 20, 'GET healthz/': 2 } };
-    const p = perTask([d], [inbound], { cassandraRequests: 100, esIndexed: 40, esBulkRequests: 4, esQueries: 0, redisCommands: 300 }, 20);
+    const p = perTask(
+      [d],
+      [inbound],
+      { cassandraRequests: 100, esIndexed: 40, esBulkRequests: 4, esQueries: 0, redisCommands: 300, redisByCommand: { evalsha: 60, hget: 100, publish: 0.05 }, cassandraLwt: 30 },
+      20,
+    );
     expect(p.sidecarCallsPerTask).toBe(2.9);
     expect(p.sidecarDeliveriesPerTask).toBe(1);
     expect(p.sidecarHousekeepingCalls).toBe(2);
@@ -220,7 +237,37 @@ describe('perTask and the counting proxy', () => {
       'daprd→app PUT actors/WorkflowActor/method/update': 1,
       'app→daprd POST publish/baton-pubsub': 0.9,
     });
-    expect(p.storeCallsPerTask).toEqual({ cassandra: 5, esBulkRequests: 0.2, esIndexedDocs: 2, esQueries: 0, redisCommands: 15 });
+    expect(p.storeCallsPerTask).toEqual({ cassandra: 5, cassandraLwt: 1.5, esBulkRequests: 0.2, esIndexedDocs: 2, esQueries: 0, redisCommands: 15 });
+    // most first; a command below 0.01 per task is left out
+    expect(Object.entries(p.redisCommandsPerTaskByName)).toEqual([
+      ['hget', 5],
+      ['evalsha', 3],
+    ]);
+  });
+
+  it('reads Redis commandstats and sums Prometheus samples by label', () => {
+    expect(parseCommandStats('# Commandstats\r\ncmdstat_evalsha:calls=12,usec=3\r\ncmdstat_hget:calls=40,usec=1\r\n')).toEqual({ evalsha: 12, hget: 40 });
+    const text = [
+      '# HELP baton_store_operation_duration_seconds Store calls',
+      'baton_store_operation_duration_seconds_bucket{le="0.1",store="execution",operation="commit"} 7',
+      'baton_store_operation_duration_seconds_count{store="execution",operation="commit"} 9',
+      'baton_store_operation_duration_seconds_count{store="execution",operation="load"} 4',
+      'baton_store_operation_duration_seconds_count{store="metadata",operation="commit"} 100',
+    ].join('\n');
+    expect(sumSamples(text, 'baton_store_operation_duration_seconds_count', { store: 'execution', operation: 'commit' })).toBe(9);
+    expect(sumSamples(text, 'baton_store_operation_duration_seconds_count', { store: 'execution' })).toBe(13);
+    const delta = storeDelta(
+      { cassandraRequests: 1, esIndexed: 1, esBulkRequests: 1, esQueries: 1, redisCommands: 10, redisByCommand: { get: 2 }, cassandraLwt: 3, errors: [] },
+      { cassandraRequests: 4, esIndexed: 1, esBulkRequests: 1, esQueries: 1, redisCommands: 30, redisByCommand: { get: 5, set: 1 }, cassandraLwt: null, errors: [] },
+    );
+    expect(delta.redisByCommand).toEqual({ get: 3, set: 1 });
+    expect(delta.cassandraLwt).toBeNull();
+  });
+
+  it('turns cores over a window into CPU milliseconds per task', () => {
+    expect(cpuMsPerTask(0.5, 100)).toBe(5);
+    expect(cpuMsPerTask(null, 100)).toBeNull();
+    expect(cpuMsPerTask(0.5, 0)).toBeNull();
   });
 
   it('gives null figures when nothing was counted or no task completed', () => {
