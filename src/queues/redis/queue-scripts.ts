@@ -1,13 +1,18 @@
 /**
  * Lua commands of a task-queue partition kept in Redis. Each runs atomically inside Redis, so replicas
  * never see a half-applied push or lease. All keys of one partition share a hash tag (one cluster slot).
+ * Every command a script runs costs Redis as much as one a client sends, so each path runs only what
+ * its case needs (a new entry is in no set yet; a leased one is in D only).
  *
  * Keys (KEYS[1..5]):
- *   E  hash    taskId -> JSON [workflowId, priority, visibleAt, seq, leasedUntil (0: not leased)]
+ *   E  hash    taskId -> JSON [workflowId, priority, visibleAt, seq, 0] (the 0: records of older
+ *              versions kept a lease time there; leases are told by L alone)
  *   R  zset    ready entries, scored priority * 1e13 + seq (lower priority first, then first in)
  *   D  zset    delayed entries scored by visibleAt, and leased ones by leasedUntil
  *   L  set     leased task ids
  *   S  string  the partition's push counter (the seq of new entries)
+ *
+ * Invariant: an id in R, D or L has its record in E, and is in exactly one of R and D; L's ids are in D.
  */
 
 const PRELUDE = `
@@ -30,22 +35,20 @@ local now = tonumber(ARGV[1])
 local changed = 0
 for i = 2, #ARGV, 4 do
   local id, vis = ARGV[i], tonumber(ARGV[i + 3])
-  local old = redis.call('HGET', E, id)
-  local seq
-  local skip = false
-  if old then
-    local rec = cjson.decode(old)
-    if rec[5] == 0 and rec[3] <= vis then skip = true end
-    seq = rec[4]
-  else
-    seq = redis.call('INCR', S)
-  end
-  if not skip then
-    local rec = { ARGV[i + 1], tonumber(ARGV[i + 2]), vis, seq, 0 }
-    redis.call('HSET', E, id, cjson.encode(rec))
-    redis.call('SREM', L, id)
-    place(id, rec, now)
+  -- A seq drawn for an id already there is skipped: the order only needs seqs to grow.
+  local rec = { ARGV[i + 1], tonumber(ARGV[i + 2]), vis, redis.call('INCR', S), 0 }
+  if redis.call('HSETNX', E, id, cjson.encode(rec)) == 1 then
+    if vis <= now then redis.call('ZADD', R, score(rec), id) else redis.call('ZADD', D, vis, id) end
     changed = changed + 1
+  else
+    rec = cjson.decode(redis.call('HGET', E, id))
+    local leased = redis.call('SREM', L, id) == 1
+    if leased or rec[3] > vis then
+      rec = { ARGV[i + 1], tonumber(ARGV[i + 2]), vis, rec[4], 0 }
+      redis.call('HSET', E, id, cjson.encode(rec))
+      place(id, rec, now)
+      changed = changed + 1
+    end
   end
 end
 return changed
@@ -55,23 +58,18 @@ return changed
  * Lease up to ARGV count visible entries for leaseMs; an entry not removed or released by then becomes
  * visible again. Due delayed entries and expired leases are moved to ready first (at most 1000 a call).
  * ARGV: now, count, leaseMs. Returns JSON {entries: [[taskId, workflowId, priority, visibleAt]...], next}
- * (cjson writes an empty entries list as {}).
+ * (cjson writes an empty entries list as {}); `next`, the earliest time in D, only when nothing was
+ * leased (a poll that got entries does not wait).
  */
 export const LEASE = `${PRELUDE}
 local now, count, leaseMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', D, '-inf', now, 'LIMIT', 0, 1000)) do
   local raw = redis.call('HGET', E, id)
-  redis.call('ZREM', D, id)
   if raw then
-    local rec = cjson.decode(raw)
-    if rec[5] ~= 0 then
-      rec[5] = 0
-      rec[3] = now
-      redis.call('SREM', L, id)
-      redis.call('HSET', E, id, cjson.encode(rec))
-    end
-    redis.call('ZADD', R, score(rec), id)
+    redis.call('SREM', L, id)
+    redis.call('ZADD', R, score(cjson.decode(raw)), id)
   end
+  redis.call('ZREM', D, id)
 end
 local out = {}
 if count > 0 then
@@ -81,17 +79,17 @@ if count > 0 then
     local raw = redis.call('HGET', E, id)
     if raw then
       local rec = cjson.decode(raw)
-      rec[5] = now + leaseMs
-      redis.call('HSET', E, id, cjson.encode(rec))
       redis.call('SADD', L, id)
-      redis.call('ZADD', D, rec[5], id)
+      redis.call('ZADD', D, now + leaseMs, id)
       out[#out + 1] = { id, rec[1], rec[2], rec[3] }
     end
   end
 end
-local first = redis.call('ZRANGE', D, 0, 0, 'WITHSCORES')
 local result = { entries = out }
-if #first > 0 then result.next = tonumber(first[2]) end
+if #out == 0 then
+  local first = redis.call('ZRANGE', D, 0, 0, 'WITHSCORES')
+  if #first > 0 then result.next = tonumber(first[2]) end
+end
 return cjson.encode(result)
 `;
 
@@ -99,10 +97,11 @@ return cjson.encode(result)
 export const REMOVE = `${PRELUDE}
 local removed = 0
 for _, id in ipairs(ARGV) do
-  removed = removed + redis.call('HDEL', E, id)
-  redis.call('ZREM', R, id)
-  redis.call('ZREM', D, id)
-  redis.call('SREM', L, id)
+  if redis.call('HDEL', E, id) == 1 then
+    removed = removed + 1
+    if redis.call('SREM', L, id) == 0 then redis.call('ZREM', R, id) end
+    redis.call('ZREM', D, id)
+  end
 end
 return removed
 `;

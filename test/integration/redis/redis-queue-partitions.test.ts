@@ -94,6 +94,64 @@ describe('RedisQueuePartitions on a redis-server of its own', () => {
     expect(await q.size({ now })).toBe(199_999);
   });
 
+  /** Commands Redis ran while `body` ran, a script's own commands included (what INFO's total counts). */
+  const commandsDuring = async (body: () => Promise<void>): Promise<number> => {
+    const probe = new Redis(url);
+    try {
+      const total = async (): Promise<number> => Number(/total_commands_processed:(\d+)/.exec(await probe.info('stats'))?.[1]);
+      const before = await total();
+      await body();
+      return (await total()) - before - 1; // the first INFO counts itself
+    } finally {
+      probe.disconnect();
+    }
+  };
+
+  test("a task's way through a partition (pushed, leased, removed once claimed) costs Redis at most 14 commands", async () => {
+    const q = fresh();
+    await q.push(entry('warm')); // loads the scripts on this connection
+    await q.removeMany({ taskIds: (await q.lease({ count: 1, now, leaseMs: 60_000 })).entries.map((e) => e.taskId) });
+    const spent = await commandsDuring(async () => {
+      expect(await q.push(entry('t1'))).toBe(true);
+      expect(await leaseIds(q, 1)).toEqual(['t1']);
+      await q.removeMany({ taskIds: ['t1'] });
+    });
+    expect(await q.stats()).toEqual({ size: 0, leased: 0 });
+    expect(spent).toBeLessThanOrEqual(14);
+  });
+
+  test('leases of a batch cost each entry at most 11 commands from its push to its removal', async () => {
+    const q = fresh();
+    await q.push(entry('warm'));
+    await q.removeMany({ taskIds: await leaseIds(q, 1) });
+    const ids = Array.from({ length: 10 }, (_, i) => `b${i}`);
+    const spent = await commandsDuring(async () => {
+      for (const id of ids) await q.push(entry(id));
+      expect(await leaseIds(q, 10)).toEqual(ids);
+      await q.removeMany({ taskIds: ids });
+    });
+    expect(await q.stats()).toEqual({ size: 0, leased: 0 });
+    expect(spent / ids.length).toBeLessThanOrEqual(11);
+  });
+
+  test('an entry whose lease ran out, pushed again or removed, leaves no trace in any set', async () => {
+    const q = fresh();
+    await q.pushMany([entry('x'), entry('y', { visibleAt: now + 100 })]);
+    expect(await leaseIds(q, 2, 50)).toEqual(['x']);
+    now += 100;
+    // x's lease ran out and y came due: both are ready again, x first (it came first)
+    expect(await leaseIds(q, 2)).toEqual(['x', 'y']);
+    expect(await q.push(entry('x'))).toBe(true);
+    expect(await q.stats()).toEqual({ size: 2, leased: 1 });
+    await q.removeMany({ taskIds: ['x', 'y'] });
+    expect(await q.stats()).toEqual({ size: 0, leased: 0 });
+    const probe = new Redis(url);
+    const keys = await probe.keys(`t${process.pid}:queue:{q${seq}:0}:*`);
+    const left = keys.filter((k) => !k.endsWith(':s'));
+    probe.disconnect();
+    expect(left).toEqual([]); // every hash and set emptied, so Redis dropped them
+  });
+
   test('two replicas leasing one partition at once never get the same entry', async () => {
     const id = `shared${++seq}:0`;
     const [a, b] = [partitions().partition(id), partitions().partition(id)];
