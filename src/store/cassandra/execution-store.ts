@@ -128,7 +128,7 @@ export class CassandraExecutionStore implements ExecutionStore {
     if (!next.terminal && this.runningNames.size < MAINTAINED_NAMES) this.runningNames.add(next.name);
     const deletes = effectiveDeletes(c.deleteTaskIds, c.upsertTasks);
 
-    // Lookups and the recovery entry go first: if the batch then loses, they point at nothing and readers verify.
+    // Lookups and the recovery entry (and all open-index inserts, when nothing else follows) go first: if the batch then loses, they point at nothing and readers verify.
     const newTasks = c.upsertTasks.filter((t) => !prev.taskIds?.has(t.taskId));
     const [firstStage = [], ...laterStages] = plan.before;
     await this.runStages([
@@ -140,8 +140,12 @@ export class CassandraExecutionStore implements ExecutionStore {
     const workflowJson = encodeWorkflow(c.workflow);
     const outboxJson = encodeOutbox(c.outbox);
     const keysText = encodeKeys(next);
-    const head: Write =
-      c.expectedRev === 0
+    const keysInBatch = plan.keysInBatch && !sameKeys(prev.indexed, next);
+    const head: Write = keysInBatch
+      ? c.expectedRev === 0
+        ? { query: this.q.insertExecutionIndexed, params: [id, 1, commitId, workflowJson, outboxJson, keysText, keysText] }
+        : { query: this.q.updateExecutionIndexed, params: [c.expectedRev + 1, commitId, workflowJson, outboxJson, keysText, keysText, id, c.expectedRev] }
+      : c.expectedRev === 0
         ? { query: this.q.insertExecution, params: [id, 1, commitId, workflowJson, outboxJson, keysText] }
         : { query: this.q.updateExecution, params: [c.expectedRev + 1, commitId, workflowJson, outboxJson, keysText, id, c.expectedRev] };
     const batch = [
@@ -158,7 +162,7 @@ export class CassandraExecutionStore implements ExecutionStore {
     const taskIds = prev.taskIds && new Set(prev.taskIds);
     for (const t of c.upsertTasks) taskIds?.add(t.taskId);
     for (const t of deletes) taskIds?.delete(t);
-    this.remember(id, { rev: c.expectedRev + 1, indexed: prev.indexed, taskIds });
+    this.remember(id, { rev: c.expectedRev + 1, indexed: keysInBatch ? next : prev.indexed, taskIds });
 
     try {
       await this.runStages([
@@ -171,7 +175,7 @@ export class CassandraExecutionStore implements ExecutionStore {
         ],
         ...plan.after.slice(1),
       ]);
-      if (!sameKeys(prev.indexed, next)) {
+      if (!keysInBatch && !sameKeys(prev.indexed, next)) {
         await this.run([{ query: this.q.setIndexedKeys, params: [keysText, id] }]);
         this.remember(id, { rev: c.expectedRev + 1, indexed: next, taskIds });
       }

@@ -17,6 +17,12 @@ export interface IndexPlan {
   before: Write[][];
   /** After the batch: running and correlation entries, and last the recovery delete, so a crash part-way leaves the execution recoverable. */
   after: Write[][];
+  /**
+   * True when nothing is left for after the batch: the batch itself can record the new keys as
+   * indexed (one request less). So it is when every index write is an open-index insert, which
+   * readers verify against the committed keys and may therefore precede the batch.
+   */
+  keysInBatch: boolean;
 }
 
 const stages = (...s: Write[][]): Write[][] => s.filter((stage) => stage.length > 0);
@@ -82,7 +88,9 @@ export function indexPlan(q: ExecutionStatements, workflowId: string, prev: Inde
   if (prev?.needsRecovery && (!next.needsRecovery || prev.recoveryGen !== next.recoveryGen))
     recoveryDelete.push({ query: q.deleteOpenEntry, params: [recovery.young, prev.recoveryGen, prev.recoveryShard, workflowId] });
 
-  return { before: stages(recoveryInsert), after: stages(entries, recoveryDelete) };
+  if (recoveryDelete.length === 0 && entries.every((w) => w.query === q.insertOpenEntry || w.registryKey !== undefined))
+    return { before: stages([...recoveryInsert, ...entries]), after: [], keysInBatch: true };
+  return { before: stages(recoveryInsert), after: stages(entries, recoveryDelete), keysInBatch: false };
 }
 
 /**

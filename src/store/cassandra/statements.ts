@@ -16,6 +16,9 @@ export function executionStatements(keyspace: string) {
     insertExecution: `INSERT INTO ${ks}.executions (workflow_id, rev, commit_id, workflow_json, outbox_json, keys) VALUES (?, ?, ?, ?, ?, ?) IF NOT EXISTS`,
     /** Replaces the static row when rev is still the expected one: the fence for every later turn. */
     updateExecution: `UPDATE ${ks}.executions SET rev = ?, commit_id = ?, workflow_json = ?, outbox_json = ?, keys = ? WHERE workflow_id = ? IF rev = ?`,
+    /** The two above, also recording `keys` as indexed: the turn's index writes all preceded the batch. */
+    insertExecutionIndexed: `INSERT INTO ${ks}.executions (workflow_id, rev, commit_id, workflow_json, outbox_json, keys, indexed_keys) VALUES (?, ?, ?, ?, ?, ?, ?) IF NOT EXISTS`,
+    updateExecutionIndexed: `UPDATE ${ks}.executions SET rev = ?, commit_id = ?, workflow_json = ?, outbox_json = ?, keys = ?, indexed_keys = ? WHERE workflow_id = ? IF rev = ?`,
     upsertTask: `INSERT INTO ${ks}.executions (workflow_id, task_id, task_json) VALUES (?, ?, ?)`,
     deleteTask: `DELETE FROM ${ks}.executions WHERE workflow_id = ? AND task_id = ?`,
     selectExecution: `SELECT rev, workflow_json, outbox_json, keys, indexed_keys, task_id, task_json FROM ${ks}.executions WHERE workflow_id = ?`,

@@ -87,6 +87,28 @@ describe('CassandraExecutionStore commit', () => {
     expect(client.calls[5]!.params).toEqual(['running:fixture_wf', gen, 0, 'wf-1', 1, gen]);
   });
 
+  it('without a correlation id a new execution costs one request less: its entries precede the batch, which records them as indexed', async () => {
+    const { client, store, commit, workflow } = setup();
+    const plain = { ...workflow, correlationId: undefined };
+    await store.commit(commit({ workflow: plain }));
+    expect(names(client.calls)).toEqual([
+      'upsertTaskLookup',
+      'insertOpenEntry',
+      'insertOpenGen',
+      'insertOpenPage',
+      'insertOpenEntry',
+      'insertOpenGen',
+      'insertOpenPage',
+      'batch[insertExecutionIndexed,upsertTask]',
+    ]);
+    const batch = client.calls[7]!.params as unknown[][];
+    expect(batch[0]![5]).toBe(batch[0]![6]); // keys and indexed_keys alike
+    // The process knows what is indexed: the completion deletes the running and recovery entries, then records the keys.
+    client.calls = [];
+    await store.commit(commit({ expectedRev: 1, upsertTasks: [], workflow: { ...plain, status: 'COMPLETED' } }));
+    expect(names(client.calls)).toEqual(['batch[updateExecution]', 'deleteOpenEntry', 'deleteOpenEntry', 'setIndexedKeys']);
+  });
+
   it('writes the registry rows of a generation once per process', async () => {
     const { client, store, commit, workflow } = setup();
     await store.commit(commit());

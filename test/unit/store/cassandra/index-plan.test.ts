@@ -44,7 +44,7 @@ describe('indexPlan', () => {
   });
 
   it('writes nothing when the keys did not change (the common turn)', () => {
-    expect(indexPlan(q, 'wf', running, { ...running }, L, NOW)).toEqual({ before: [], after: [] });
+    expect(indexPlan(q, 'wf', running, { ...running }, L, NOW)).toEqual({ before: [], after: [], keysInBatch: true });
   });
 
   it('on completion removes the running entry from its generation, flips the correlation flag, and deletes the recovery entry last', () => {
@@ -81,12 +81,29 @@ describe('indexPlan', () => {
   it('writes an entry of a generation sealed meanwhile (a late repair) to the carried index of the day, from that generation', () => {
     const plan = indexPlan(q, 'wf', undefined, { ...running, runningGen: OLD, recoveryGen: OLD, correlationId: null }, L, NOW);
     expect(names(plan.before)[0]![0]).toBe(`insertOpenEntry(recovery-carried,${100 * DAY},2,wf,,${OLD})`);
-    expect(names(plan.after)[0]![0]).toBe(`insertOpenEntry(running-carried:order,${100 * DAY},0,wf,1,${OLD})`);
+    expect(names(plan.before)[0]![3]).toBe(`insertOpenEntry(running-carried:order,${100 * DAY},0,wf,1,${OLD})`);
   });
 
-  it('writes no correlation entry without a correlation id', () => {
+  it('without a correlation id, writes every entry of a new execution before the batch, which then records the keys itself', () => {
     const plan = indexPlan(q, 'wf', undefined, { ...running, correlationId: null }, L, NOW);
-    expect(names(plan.after)[0]!.filter((w) => w.includes('Correlation'))).toEqual([]);
+    expect(names(plan.before)).toEqual([
+      [
+        `insertOpenEntry(recovery,${GEN},2,wf,,${GEN})`,
+        `insertOpenGen(recovery,${GEN},${GEN})`,
+        `insertOpenPage(recovery,${GEN})`,
+        `insertOpenEntry(running:order,${GEN},0,wf,1,${GEN})`,
+        `insertOpenGen(running:order,${GEN},${GEN})`,
+        `insertOpenPage(running:order,${GEN})`,
+      ],
+    ]);
+    expect(plan.after).toEqual([]);
+    expect(plan.keysInBatch).toBe(true);
+  });
+
+  it('leaves the keys to a write after the batch whenever a delete or a correlation entry follows it', () => {
+    expect(indexPlan(q, 'wf', undefined, running, L, NOW).keysInBatch).toBe(false);
+    const old = { ...running, correlationId: null, runningGen: OLD, recoveryGen: OLD };
+    expect(indexPlan(q, 'wf', old, { ...completed, correlationId: null }, L, NOW).keysInBatch).toBe(false);
   });
 });
 
