@@ -6,7 +6,12 @@ module.exports = {
   // The three-node Cassandra suite needs `npm run services -- cassandra-cluster` and ~30 min: run it with
   // `npm run test:faults:cassandra-nodes` (not yet in CI: it has not passed five rounds in one run here).
   testPathIgnorePatterns: ['/node_modules/', '/test/real/faults-cassandra-nodes\\.test\\.ts$'],
-  testMatch: ['<rootDir>/test/real/**/*.test.ts', '<rootDir>/test/oracle/**/*.test.ts', '<rootDir>/test/contracts/*.cassandra.test.ts', '<rootDir>/test/contracts/*.elasticsearch.test.ts'],
+  testMatch: [
+    '<rootDir>/test/real/**/*.test.ts',
+    '<rootDir>/test/oracle/**/*.test.ts',
+    '<rootDir>/test/contracts/*.cassandra.test.ts',
+    '<rootDir>/test/contracts/*.elasticsearch.test.ts',
+  ],
   setupFiles: ['<rootDir>/test/support/real-engines-setup.ts'],
   // Each real-engine cluster starts its own redis-server.
   globalSetup: undefined,

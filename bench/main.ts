@@ -17,7 +17,18 @@ import { StoreCounters, StoreCounts, storeDelta } from './processes/store-counte
 import { killAllManagedChildren } from './processes/managed-child';
 import { ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
 import { RunningRedis, startRedis } from './processes/redis-server';
-import { buildLatest, ConductorFigures, cpuMsPerTask, DistributedFigures, InFlightFigures, Machine, Outcome, perTask, RunRecord, ServerWindow } from './report/results';
+import {
+  buildLatest,
+  ConductorFigures,
+  cpuMsPerTask,
+  DistributedFigures,
+  InFlightFigures,
+  Machine,
+  Outcome,
+  perTask,
+  RunRecord,
+  ServerWindow,
+} from './report/results';
 import { fmt, renderReport } from './report/table';
 import { CpuProfile, hotFunctions } from './stats/cpu-profile';
 import { judgeHeapFloor, judgeRssTrend, type HeapSample, RssSample } from './stats/rss-trend';
@@ -46,7 +57,8 @@ function machine(): Machine {
   };
 }
 
-const sumOrNull = (xs: (number | null)[]): number | null => (xs.some((x) => x === null) ? null : Math.round(xs.reduce<number>((a, x) => a + (x ?? 0), 0) * 100) / 100);
+const sumOrNull = (xs: (number | null)[]): number | null =>
+  xs.some((x) => x === null) ? null : Math.round(xs.reduce<number>((a, x) => a + (x ?? 0), 0) * 100) / 100;
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -181,7 +193,12 @@ class Bench {
     }
   }
 
-  private async drive<T>(command: LoadCommand, pid: number | number[], timeoutMs: number, hook?: (name: string, data: Record<string, number | string>) => void): Promise<{ result: T; cpuCores: number | null }> {
+  private async drive<T>(
+    command: LoadCommand,
+    pid: number | number[],
+    timeoutMs: number,
+    hook?: (name: string, data: Record<string, number | string>) => void,
+  ): Promise<{ result: T; cpuCores: number | null }> {
     const cpu = new WindowCpu(typeof pid === 'number' ? [pid] : pid);
     let lastProgressLog = 0;
     const result = await this.driver.run<T>(
@@ -191,7 +208,11 @@ class Bench {
         hook?.(name, data);
         if (name === 'progress' && performance.now() - lastProgressLog > 5000) {
           lastProgressLog = performance.now();
-          log(`  ${command.kind}: ${Object.entries(data).map(([k, v]) => `${k} ${typeof v === 'number' ? fmt(v) : v}`).join(', ')}`);
+          log(
+            `  ${command.kind}: ${Object.entries(data)
+              .map(([k, v]) => `${k} ${typeof v === 'number' ? fmt(v) : v}`)
+              .join(', ')}`,
+          );
         }
       },
       timeoutMs,
@@ -210,7 +231,11 @@ class Bench {
     let app: RunningCeiling | undefined;
     try {
       app = await startCeilingApp(kind);
-      const r = await this.drive<CeilingResult>({ kind: 'ceiling', baseUrl: app.baseUrl, inFlight, timing: this.opts.timing }, app.child.pid, this.windowTimeout());
+      const r = await this.drive<CeilingResult>(
+        { kind: 'ceiling', baseUrl: app.baseUrl, inFlight, timing: this.opts.timing },
+        app.child.pid,
+        this.windowTimeout(),
+      );
       log(`  ${fmt(r.result.requestsPerSecond)} req/s`);
       return { ok: true, result: r.result, server: { cpuCores: r.cpuCores, rssMbPeak: null } };
     } catch (e) {
@@ -245,12 +270,29 @@ class Bench {
       const pid = server.child.pid;
       const timing: Timing = { warmupMs: this.opts.conductorWarmupMs, windowMs: this.opts.timing.windowMs };
       const max = await this.drive<ThroughputResult>(
-        { kind: 'closed-loop', baseUrl: server.baseUrl, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2: false, soakWorkflows: 0, soakTimeoutMs: 60_000 },
+        {
+          kind: 'closed-loop',
+          baseUrl: server.baseUrl,
+          shape: 'simple3',
+          settings: this.opts.worker,
+          inFlightWorkflows: 3 * this.opts.inFlightPerType,
+          timing,
+          useUpdateV2: false,
+          soakWorkflows: 0,
+          soakTimeoutMs: 60_000,
+        },
         pid,
         timing.warmupMs + timing.windowMs + 90_000,
       );
       log(`  ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(max.result.workflowsPerSecond, 1)} workflows/s, errors ${max.result.errors.count}`);
-      const figures: ConductorFigures = { version: server.version, startSeconds, throughput: max.result, throughputCpuCores: max.cpuCores, latency: null, latencyCpuCores: null };
+      const figures: ConductorFigures = {
+        version: server.version,
+        startSeconds,
+        throughput: max.result,
+        throughputCpuCores: max.cpuCores,
+        latency: null,
+        latencyCpuCores: null,
+      };
       if (max.result.workflowsPerSecond > 0) {
         const rate = Math.max(1, Math.round(max.result.workflowsPerSecond * this.opts.latencyLoad * 10) / 10);
         log(`  Conductor latency: open loop at ${fmt(rate, 1)} workflow starts/s (${this.opts.latencyLoad * 100}% of its max)`);
@@ -262,7 +304,9 @@ class Bench {
           );
           figures.latency = lat.result;
           figures.latencyCpuCores = lat.cpuCores;
-          log(`  start p99 ${fmt(lat.result.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(lat.result.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(lat.result.scheduleToPollMs?.p99, 1)} ms`);
+          log(
+            `  start p99 ${fmt(lat.result.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(lat.result.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(lat.result.scheduleToPollMs?.p99, 1)} ms`,
+          );
         } catch (e) {
           figures.latencyError = errorText(e);
           log(`  Conductor latency FAILED: ${errorText(e)}`);
@@ -330,7 +374,17 @@ class Bench {
     if (esPid) groups.elasticsearch = new WindowCpu([esPid]);
     const timing: Timing = { warmupMs: Math.max(this.opts.timing.warmupMs, 10_000), windowMs: this.opts.timing.windowMs };
     const max = await this.drive<ThroughputResult>(
-      { kind: 'closed-loop', baseUrl: urls, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2, soakWorkflows: 0, soakTimeoutMs: 60_000 },
+      {
+        kind: 'closed-loop',
+        baseUrl: urls,
+        shape: 'simple3',
+        settings: this.opts.worker,
+        inFlightWorkflows: 3 * this.opts.inFlightPerType,
+        timing,
+        useUpdateV2,
+        soakWorkflows: 0,
+        soakTimeoutMs: 60_000,
+      },
       [...c.batonPids(), ...c.daprPids()],
       timing.warmupMs + timing.windowMs + 120_000,
       (name) => {
@@ -386,18 +440,27 @@ class Bench {
     try {
       cluster = await startDistributedCluster(this.root, replicaNames, log, { cpuProfileDir: profileDir });
       const c = cluster;
-      const store = new StoreCounters(c.keyspace, c.indexPrefix, c.redisPort, c.replicas.map((r) => r.url));
+      const store = new StoreCounters(
+        c.keyspace,
+        c.indexPrefix,
+        c.redisPort,
+        c.replicas.map((r) => r.url),
+      );
       counters = store;
       const urls = c.replicas.map((r) => r.url);
       const counted = await this.countedDistributedWindow(c, store, urls, false);
       const figures: DistributedFigures = { replicas: c.replicas.length, ...counted.figures, latency: null, updateV2: null };
       const max = counted.max;
-      log(`  poll-and-update workers: ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(figures.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(figures.sidecarDeliveriesPerTask, 2)} deliveries from daprd per task, ${fmt(figures.storeCallsPerTask.cassandra, 2)} Cassandra requests per task`);
+      log(
+        `  poll-and-update workers: ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(figures.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(figures.sidecarDeliveriesPerTask, 2)} deliveries from daprd per task, ${fmt(figures.storeCallsPerTask.cassandra, 2)} Cassandra requests per task`,
+      );
       // The official JS SDK's TaskRunner updates through update-v2, which hands the next task over in the same call.
       try {
         const v2 = await this.countedDistributedWindow(c, store, urls, true);
         figures.updateV2 = { ...v2.figures, replicas: c.replicas.length };
-        log(`  update-v2 workers: ${fmt(v2.max.result.tasksPerSecond)} tasks/s, ${fmt(v2.figures.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(v2.figures.sidecarDeliveriesPerTask, 2)} deliveries from daprd per task`);
+        log(
+          `  update-v2 workers: ${fmt(v2.max.result.tasksPerSecond)} tasks/s, ${fmt(v2.figures.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(v2.figures.sidecarDeliveriesPerTask, 2)} deliveries from daprd per task`,
+        );
       } catch (e) {
         figures.updateV2Error = errorText(e);
         log(`  distributed update-v2 FAILED: ${errorText(e)}`);
@@ -412,7 +475,9 @@ class Bench {
             this.windowTimeout() + 60_000,
           );
           figures.latency = lat.result;
-          log(`  start p99 ${fmt(lat.result.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(lat.result.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(lat.result.scheduleToPollMs?.p99, 1)} ms`);
+          log(
+            `  start p99 ${fmt(lat.result.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(lat.result.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(lat.result.scheduleToPollMs?.p99, 1)} ms`,
+          );
         } catch (e) {
           figures.latencyError = errorText(e);
           log(`  distributed latency FAILED: ${errorText(e)}`);
@@ -520,7 +585,9 @@ class Bench {
       );
       cpuCores = r.cpuCores;
       const l = r.result;
-      log(`  start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`);
+      log(
+        `  start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`,
+      );
       return l;
     });
     this.run.latency = outcome.ok ? { ...outcome, server: { ...outcome.server, cpuCores } } : outcome;
@@ -578,7 +645,17 @@ class Bench {
         const cpu = new WindowCpu([b.child.pid]);
         return driver
           .run<ThroughputResult>(
-            { kind: 'closed-loop', baseUrl: b.baseUrl, shape: 'simple3', settings: this.opts.worker, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing, useUpdateV2: false, soakWorkflows: 0, soakTimeoutMs: 60_000 },
+            {
+              kind: 'closed-loop',
+              baseUrl: b.baseUrl,
+              shape: 'simple3',
+              settings: this.opts.worker,
+              inFlightWorkflows: 3 * this.opts.inFlightPerType,
+              timing,
+              useUpdateV2: false,
+              soakWorkflows: 0,
+              soakTimeoutMs: 60_000,
+            },
             (name) => cpu.onEvent(name),
             timing.warmupMs + timing.windowMs + 45_000,
           )
@@ -589,7 +666,11 @@ class Bench {
       log(`  alone: ${fmt(alone.throughput.tasksPerSecond)} tasks/s`);
       const together = await Promise.all([closedLoop(first, this.driver), closedLoop(other, second)]);
       log(`  together: ${together.map((r) => `${fmt(r.throughput.tasksPerSecond)} tasks/s`).join(' + ')}`);
-      this.run.twoServers = { ok: true, result: { alone, servers: together }, server: { cpuCores: sumOrNull(together.map((r) => r.cpuCores)), rssMbPeak: null } };
+      this.run.twoServers = {
+        ok: true,
+        result: { alone, servers: together },
+        server: { cpuCores: sumOrNull(together.map((r) => r.cpuCores)), rssMbPeak: null },
+      };
     } catch (e) {
       this.run.twoServers = { ok: false, error: errorText(e) };
       log(`  FAILED: ${errorText(e)}`);

@@ -1,8 +1,21 @@
 /** Command line of `npm run bench` to the settings of a run (pure). */
 import type { Timing, WorkerSettings } from './load/protocol';
 
-export type PhaseName = 'ceiling' | 'bullmq' | 'simple3' | 'steps13' | 'update-v2' | 'latency' | 'in-flight' | 'two-servers' | 'conductor' | 'dapr-workflow' | 'distributed';
-export const ALL_PHASES: readonly PhaseName[] = ['ceiling', 'bullmq', 'simple3', 'steps13', 'update-v2', 'latency', 'in-flight', 'two-servers', 'conductor', 'dapr-workflow', 'distributed'];
+export type PhaseName =
+  'ceiling' | 'bullmq' | 'simple3' | 'steps13' | 'update-v2' | 'latency' | 'in-flight' | 'two-servers' | 'conductor' | 'dapr-workflow' | 'distributed';
+export const ALL_PHASES: readonly PhaseName[] = [
+  'ceiling',
+  'bullmq',
+  'simple3',
+  'steps13',
+  'update-v2',
+  'latency',
+  'in-flight',
+  'two-servers',
+  'conductor',
+  'dapr-workflow',
+  'distributed',
+];
 /** Phases whose servers take minutes to start (a JVM, two replicas on real engines): a quick run leaves them out unless --only names them. */
 export const SLOW_START_PHASES: Readonly<Partial<Record<PhaseName, string>>> = {
   conductor: "Conductor's JVM takes one to two minutes to start here",
@@ -55,7 +68,21 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
       flags.set(arg.slice(2), true);
     }
   }
-  const known = new Set(['quick', 'concurrency', 'starters', 'in-flight-per-type', 'window', 'warmup', 'levels', 'soak', 'only', 'no-build', 'profile', 'out', 'help']);
+  const known = new Set([
+    'quick',
+    'concurrency',
+    'starters',
+    'in-flight-per-type',
+    'window',
+    'warmup',
+    'levels',
+    'soak',
+    'only',
+    'no-build',
+    'profile',
+    'out',
+    'help',
+  ]);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
   if (flags.has('help')) throw new UsageRequested();
 
@@ -71,7 +98,10 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     const v = flags.get(name);
     if (v === undefined) return undefined;
     if (v === true) throw new Error(`--${name} needs a comma-separated list`);
-    return v.split(',').map((x) => x.trim()).filter(Boolean);
+    return v
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   };
 
   const windowS = num('window', quick ? 3 : 20, 1);
@@ -100,7 +130,8 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     inFlightLevels: levels,
     soakWorkflows: num('soak', quick ? 0 : 100_000, 0),
     phases: only ? (only as PhaseName[]) : ALL_PHASES.filter((p) => !(quick && SLOW_START_PHASES[p])),
-    skippedPhases: only || !quick ? [] : ALL_PHASES.flatMap((p) => (SLOW_START_PHASES[p] ? [{ phase: p, reason: `--quick: ${SLOW_START_PHASES[p] as string}` }] : [])),
+    skippedPhases:
+      only || !quick ? [] : ALL_PHASES.flatMap((p) => (SLOW_START_PHASES[p] ? [{ phase: p, reason: `--quick: ${SLOW_START_PHASES[p] as string}` }] : [])),
     conductorWarmupMs: Math.max(warmupS * 1000, quick ? 10_000 : 30_000),
     build: !flags.has('no-build'),
     profile: flags.get('profile') === true,

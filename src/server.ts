@@ -72,10 +72,18 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         executions: timedCalls(adapters.stores.executions, (op, s) => metrics.storeOperation('execution', op, s), tracer && { tracer, prefix: 'store' }),
         metadata: timedCalls(adapters.stores.metadata, (op, s) => metrics.storeOperation('metadata', op, s), tracer && { tracer, prefix: 'metadata' }),
         schedules: timedCalls(adapters.stores.schedules, (op, s) => metrics.storeOperation('schedule', op, s), tracer && { tracer, prefix: 'schedules' }),
-        idempotencyKeys: timedCalls(adapters.stores.idempotencyKeys, (op, s) => metrics.storeOperation('idempotency', op, s), tracer && { tracer, prefix: 'idempotency' }),
+        idempotencyKeys: timedCalls(
+          adapters.stores.idempotencyKeys,
+          (op, s) => metrics.storeOperation('idempotency', op, s),
+          tracer && { tracer, prefix: 'idempotency' },
+        ),
         schemas: timedCalls(adapters.stores.schemas, (op, s) => metrics.storeOperation('schema', op, s), tracer && { tracer, prefix: 'schemas' }),
         secrets: timedCalls(adapters.stores.secrets, (op, s) => metrics.storeOperation('secret', op, s), tracer && { tracer, prefix: 'secrets' }),
-        authorization: timedCalls(adapters.stores.authorization, (op, s) => metrics.storeOperation('authorization', op, s), tracer && { tracer, prefix: 'authorization' }),
+        authorization: timedCalls(
+          adapters.stores.authorization,
+          (op, s) => metrics.storeOperation('authorization', op, s),
+          tracer && { tracer, prefix: 'authorization' },
+        ),
       }
     : adapters.stores;
   const index = observed ? timedCalls(adapters.index, (op, s) => metrics.indexOperation(op, s), tracer && { tracer, prefix: 'index' }) : adapters.index;
@@ -88,9 +96,17 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     queueTimeoutMs: cfg.BATON_SCRIPT_QUEUE_TIMEOUT_MS,
     maxResultBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES,
   });
-  const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS, { maxBytes: cfg.BATON_MAX_DEFINITION_BYTES, maxCount: cfg.BATON_MAX_DEFINITIONS });
+  const metadata = new MetadataService(stores.metadata, cfg.BATON_METADATA_CACHE_TTL_MS, {
+    maxBytes: cfg.BATON_MAX_DEFINITION_BYTES,
+    maxCount: cfg.BATON_MAX_DEFINITIONS,
+  });
   await metadata.start();
-  const secrets = new SecretService(stores.secrets, secretKeyOf({ configured: cfg.BATON_SECRETS_KEY, profile: cfg.BATON_PROFILE, dataDir: cfg.BATON_DATA_DIR }), Date.now, cfg.BATON_MAX_SECRETS);
+  const secrets = new SecretService(
+    stores.secrets,
+    secretKeyOf({ configured: cfg.BATON_SECRETS_KEY, profile: cfg.BATON_PROFILE, dataDir: cfg.BATON_DATA_DIR }),
+    Date.now,
+    cfg.BATON_MAX_SECRETS,
+  );
   const access = await createAccessControl(auth, { metadata: stores.metadata, authorization: stores.authorization }, log, adapters.attempts);
   await adapters.watchDefinitions(() => metadata.refresh());
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
@@ -98,14 +114,44 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   // Queue partitions: the profile's own (Redis) or QueueActors on the actor host.
   const queueStore = adapters.queues;
   const queues = queueStore ? (id: string) => queueStore.partition(id) : (id: string) => queueActor(host, id);
-  const tasks = new TaskService({ host, queues, partitions, store: stores.executions, metadata, limits, wakeUps, log, directory: adapters.directory, directoryRefreshMs: adapters.directoryRefreshMs, longPolls: new LongPollSlots(cfg.BATON_MAX_LONG_POLLS_PER_CLIENT) });
-  const schemaEnforcer = new SchemaEnforcer(stores.schemas, stores.executions, (name) => metadata.taskDef(name), () => metadata.anyTaskOutputSchema());
+  const tasks = new TaskService({
+    host,
+    queues,
+    partitions,
+    store: stores.executions,
+    metadata,
+    limits,
+    wakeUps,
+    log,
+    directory: adapters.directory,
+    directoryRefreshMs: adapters.directoryRefreshMs,
+    longPolls: new LongPollSlots(cfg.BATON_MAX_LONG_POLLS_PER_CLIENT),
+  });
+  const schemaEnforcer = new SchemaEnforcer(
+    stores.schemas,
+    stores.executions,
+    (name) => metadata.taskDef(name),
+    () => metadata.anyTaskOutputSchema(),
+  );
   const admission = new StartAdmission(adapters.lineage, {
     maxGenerations: cfg.BATON_MAX_WORKFLOW_GENERATIONS,
     maxDescendantsPerRoot: cfg.BATON_MAX_DESCENDANTS_PER_ROOT,
     maxStartsPerRootPerSecond: cfg.BATON_MAX_STARTS_PER_ROOT_PER_SECOND,
   });
-  const effects = new EffectRunner({ host, queues, partitions, store: stores.executions, metadata, indexer, bus, limits, wakeUps, log, schemas: schemaEnforcer, admission });
+  const effects = new EffectRunner({
+    host,
+    queues,
+    partitions,
+    store: stores.executions,
+    metadata,
+    indexer,
+    bus,
+    limits,
+    wakeUps,
+    log,
+    schemas: schemaEnforcer,
+    admission,
+  });
   const hostName = os.hostname();
   // Wakes execute/signal requests waiting on an execution as soon as one of its turns commits.
   const waiter = new ExecutionWaiter();
@@ -126,30 +172,34 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     isDomainActive: tasks.isDomainActive,
     hostName,
   });
-  registerActor(WorkflowCalls.type, (ctx) =>
-    new WorkflowActor(ctx, {
-      store: stores.executions,
-      env,
-      runEffects: async (id, e, state) => (adapters.queueEffects === 'afterTurn' ? effects.runAfterTurn(id, e, state) : effects.runImmediate(id, e, state)),
-      scripts,
-      runDeferred: (id, e) => effects.runDeferred(id, e),
-      index: (state, changed, workflowChanged) => {
-        indexer.add(workflowChanged ? state.workflow : undefined, changed);
-        waiter.changed(state.workflow.workflowId);
-      },
-      removeFromIndex: (id) => indexer.remove(id),
-      actorOf: (id) => workflowActor(host, id),
-      log,
-      sweepIntervalMs: cfg.BATON_SWEEP_INTERVAL_MS,
-      metrics,
-    }),
+  registerActor(
+    WorkflowCalls.type,
+    (ctx) =>
+      new WorkflowActor(ctx, {
+        store: stores.executions,
+        env,
+        runEffects: async (id, e, state) => (adapters.queueEffects === 'afterTurn' ? effects.runAfterTurn(id, e, state) : effects.runImmediate(id, e, state)),
+        scripts,
+        runDeferred: (id, e) => effects.runDeferred(id, e),
+        index: (state, changed, workflowChanged) => {
+          indexer.add(workflowChanged ? state.workflow : undefined, changed);
+          waiter.changed(state.workflow.workflowId);
+        },
+        removeFromIndex: (id) => indexer.remove(id),
+        actorOf: (id) => workflowActor(host, id),
+        log,
+        sweepIntervalMs: cfg.BATON_SWEEP_INTERVAL_MS,
+        metrics,
+      }),
   );
   // Wake-ups are per queue name; the partition's actor id encodes it (queueActorId).
   if (!adapters.queues)
-    registerActor(QueueCalls.type, (ctx) =>
-      new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)), {
-        onDepth: prometheus && ((id, entries) => metrics.queueDepth(id, queueNameOfActorId(id), entries)),
-      }),
+    registerActor(
+      QueueCalls.type,
+      (ctx) =>
+        new QueueActor(ctx, (id) => wakeUps.notify(queueNameOfActorId(id)), {
+          onDepth: prometheus && ((id, entries) => metrics.queueDepth(id, queueNameOfActorId(id), entries)),
+        }),
     );
   else
     prometheus?.readClusterQueueDepths(async () => {
@@ -161,18 +211,20 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     });
   adapters.onTaskCompletion(completionHandler(host, log));
   const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer, admission);
-  registerActor(ScheduleCalls.type, (ctx) =>
-    new ScheduleActor(ctx, {
-      store: stores.schedules,
-      startWorkflow: (req, workflowId) => workflows.start(req, { workflowId }),
-      derivedId: derivedUuid,
-      now: Date.now,
-      graceMs: cfg.BATON_SCHEDULE_GRACE_MS,
-      maxCatchUp: cfg.BATON_SCHEDULE_MAX_CATCHUP,
-      log,
-      afterTurn: (work) => void outsideTurn(work),
-      self: (name) => scheduleActor(host, name),
-    }),
+  registerActor(
+    ScheduleCalls.type,
+    (ctx) =>
+      new ScheduleActor(ctx, {
+        store: stores.schedules,
+        startWorkflow: (req, workflowId) => workflows.start(req, { workflowId }),
+        derivedId: derivedUuid,
+        now: Date.now,
+        graceMs: cfg.BATON_SCHEDULE_GRACE_MS,
+        maxCatchUp: cfg.BATON_SCHEDULE_MAX_CATCHUP,
+        log,
+        afterTurn: (work) => void outsideTurn(work),
+        self: (name) => scheduleActor(host, name),
+      }),
   );
   const schedules = new ScheduleService(stores.schedules, host, Date.now, cfg.BATON_MAX_SCHEDULES);
   // Every schedule that is not paused gets its reminder (idempotent: an armed one is re-armed at the same slot).
@@ -189,7 +241,9 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     let recovered = 0;
     for await (const id of stores.executions.idsNeedingRecovery()) {
       if (stopping) return;
-      await workflowActor(host, id).recover().catch((e) => log.error({ err: e, workflowId: id }, 'recovery failed'));
+      await workflowActor(host, id)
+        .recover()
+        .catch((e) => log.error({ err: e, workflowId: id }, 'recovery failed'));
       recovered++;
     }
     if (recovered > 0) log.info({ recovered }, 'recovered open executions');
@@ -214,7 +268,30 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
   });
 
-  const handler = createRequestHandler({ workflows, tasks, metadata, secrets, store: stores.executions, index, log, maxBodyBytes: cfg.BATON_MAX_BODY_BYTES, maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH, version: VERSION, mount: adapters.mount, waiter, config: cfg, access, schedules, incomingEvents: eventProcessor.handle, schemas: stores.schemas, maxSchemas: cfg.BATON_MAX_SCHEMAS, schemaEnforcer, metrics: prometheus, tracer, healthy: host.healthy && (() => host.healthy!()) });
+  const handler = createRequestHandler({
+    workflows,
+    tasks,
+    metadata,
+    secrets,
+    store: stores.executions,
+    index,
+    log,
+    maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
+    maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH,
+    version: VERSION,
+    mount: adapters.mount,
+    waiter,
+    config: cfg,
+    access,
+    schedules,
+    incomingEvents: eventProcessor.handle,
+    schemas: stores.schemas,
+    maxSchemas: cfg.BATON_MAX_SCHEMAS,
+    schemaEnforcer,
+    metrics: prometheus,
+    tracer,
+    healthy: host.healthy && (() => host.healthy!()),
+  });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -250,7 +327,18 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   }
   // An HTTP task must not call Baton itself, nor its sidecar.
   httpWorker.start(cfg.BATON_PROFILE === 'distributed' ? [port, cfg.DAPR_HTTP_PORT] : [port]);
-  log.info({ port, bind: auth.bind, auth: auth.enabled ? 'on' : 'off', profile: cfg.BATON_PROFILE, store: cfg.BATON_STORE, index: cfg.BATON_INDEX, dataDir: cfg.BATON_DATA_DIR }, 'Baton listening');
+  log.info(
+    {
+      port,
+      bind: auth.bind,
+      auth: auth.enabled ? 'on' : 'off',
+      profile: cfg.BATON_PROFILE,
+      store: cfg.BATON_STORE,
+      index: cfg.BATON_INDEX,
+      dataDir: cfg.BATON_DATA_DIR,
+    },
+    'Baton listening',
+  );
 
   let closing: Promise<void> | undefined;
   return {

@@ -11,7 +11,6 @@ const MAX_OUTSTANDING_STARTS = 2000;
 /** Longest wait after the warm-up for the backlog of a cold server to drain before the window opens. */
 const MAX_SETTLE_MS = 5000;
 
-
 /**
  * Latency at a fixed load: workflows start on a fixed schedule whatever the server does (open loop), so a
  * slow answer delays nothing else; start latency counts from the scheduled instant (no coordinated omission).

@@ -36,7 +36,16 @@ export async function startConductor(opts: { heap?: string; startTimeoutMs?: num
   const child = ManagedChild.spawn(
     'conductor',
     java,
-    [`-Xms${opts.heap ?? '2g'}`, `-Xmx${opts.heap ?? '2g'}`, '-XX:+UseG1GC', `-Duser.home=${dir}`, '-jar', jar, `--server.port=${port}`, '--server.address=127.0.0.1'],
+    [
+      `-Xms${opts.heap ?? '2g'}`,
+      `-Xmx${opts.heap ?? '2g'}`,
+      '-XX:+UseG1GC',
+      `-Duser.home=${dir}`,
+      '-jar',
+      jar,
+      `--server.port=${port}`,
+      '--server.address=127.0.0.1',
+    ],
     // user.home too: its AI module writes worker payloads there
     { cwd: dir },
   );
@@ -47,7 +56,10 @@ export async function startConductor(opts: { heap?: string; startTimeoutMs?: num
   };
   try {
     // the REST API answers only once every bean is up, so a metadata read is the readiness probe
-    await child.waitReady(async () => (await fetch(`${baseUrl}/api/metadata/taskdefs`, { signal: AbortSignal.timeout(5000) })).ok, opts.startTimeoutMs ?? 300_000);
+    await child.waitReady(
+      async () => (await fetch(`${baseUrl}/api/metadata/taskdefs`, { signal: AbortSignal.timeout(5000) })).ok,
+      opts.startTimeoutMs ?? 300_000,
+    );
   } catch (e) {
     await stop();
     throw e;

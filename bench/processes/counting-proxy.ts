@@ -15,7 +15,8 @@ export function callCategory(method: string, url: string): string {
     const name = what === 'method' || what === 'reminders' || what === 'timers' ? `/${p.slice(start + 4).join('/')}` : '';
     return `${method} actors/${type}/${what || 'deactivate'}${name}`;
   }
-  if (kind === 'publish' || kind === 'state' || kind === 'invoke' || kind === 'bindings' || kind === 'metadata' || kind === 'healthz') return `${method} ${kind}/${p[start + 1] ?? ''}`;
+  if (kind === 'publish' || kind === 'state' || kind === 'invoke' || kind === 'bindings' || kind === 'metadata' || kind === 'healthz')
+    return `${method} ${kind}/${p[start + 1] ?? ''}`;
   return `${method} ${p.slice(0, 2).join('/')}`;
 }
 
@@ -61,13 +62,10 @@ export class CountingProxy {
     this.total++;
     const cat = callCategory(req.method ?? 'GET', req.url ?? '/');
     this.byCategory.set(cat, (this.byCategory.get(cat) ?? 0) + 1);
-    const upstream = request(
-      { host: '127.0.0.1', port: this.targetPort, method: req.method, path: req.url, headers: req.headers, agent: this.agent },
-      (up) => {
-        res.writeHead(up.statusCode ?? 502, up.headers);
-        up.pipe(res);
-      },
-    );
+    const upstream = request({ host: '127.0.0.1', port: this.targetPort, method: req.method, path: req.url, headers: req.headers, agent: this.agent }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
     upstream.on('error', (e) => {
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
       res.end(`counting proxy ${this.name}: ${e.message}`);

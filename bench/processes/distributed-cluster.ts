@@ -63,7 +63,10 @@ export async function startDistributedCluster(
   const appToken = randomBytes(16).toString('hex');
   const daprToken = randomBytes(16).toString('hex');
   const dapr: DaprdCluster = await startDaprdCluster({ pubsubName: 'baton-pubsub', redisAof: true });
-  const untrack: (() => void)[] = dapr.processes().flatMap(pidOf).map((pid) => trackForeignPid(pid));
+  const untrack: (() => void)[] = dapr
+    .processes()
+    .flatMap(pidOf)
+    .map((pid) => trackForeignPid(pid));
   const logs = join(dapr.dir, 'baton');
   mkdirSync(logs, { recursive: true });
   const replicas: DistributedReplica[] = [];
@@ -127,7 +130,10 @@ export async function startDistributedCluster(
         const rt = meta?.actorRuntime;
         if (rt?.hostReady && /connected/i.test(rt.placement ?? '') && (rt.activeActors ?? []).some((a) => a.type === 'WorkflowActor')) break;
       }
-      if (Date.now() > deadline) throw new Error(`Baton replica ${name} not ready (health and actor registration) after 180 s:\n${baton.tail(20)}\n--- daprd\n${daprd.process.tail(20)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `Baton replica ${name} not ready (health and actor registration) after 180 s:\n${baton.tail(20)}\n--- daprd\n${daprd.process.tail(20)}`,
+        );
       await new Promise((res) => setTimeout(res, 250));
     }
     log(`distributed: replica ${name} ready at ${r.url} (daprd HTTP ${daprd.daprHttpPort})`);
@@ -162,7 +168,10 @@ export async function startDistributedCluster(
 /** Best effort: the engines are shared by everything on this machine, so the run removes its keyspace and indices. */
 async function dropRunData(keyspace: string, indexPrefix: string): Promise<void> {
   const { Client } = await import('cassandra-driver');
-  const cassandra = new Client({ contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '').split(','), localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1' });
+  const cassandra = new Client({
+    contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '').split(','),
+    localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+  });
   try {
     await cassandra.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`);
   } catch {

@@ -15,7 +15,24 @@ export interface RunningRedis {
 export async function startRedis(binary = '/usr/bin/redis-server'): Promise<RunningRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'baton-bench-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', '', '--dir', dir, '--daemonize', 'no', '--loglevel', 'warning'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--appendonly',
+    'yes',
+    '--appendfsync',
+    'everysec',
+    '--save',
+    '',
+    '--dir',
+    dir,
+    '--daemonize',
+    'no',
+    '--loglevel',
+    'warning',
+  ];
   const child = ManagedChild.spawn('redis-server', binary, args, { cwd: dir });
   const stop = async (): Promise<void> => {
     await child.stop(5000);

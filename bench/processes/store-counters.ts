@@ -22,7 +22,13 @@ export type StoreDelta = Omit<StoreCounts, 'errors'>;
 export function storeDelta(a: StoreCounts, b: StoreCounts): StoreDelta {
   const d = (x: number | null, y: number | null): number | null => (x === null || y === null ? null : y - x);
   const byCommand = (x: Record<string, number> | null, y: Record<string, number> | null): Record<string, number> | null =>
-    x === null || y === null ? null : Object.fromEntries(Object.entries(y).map(([k, n]) => [k, n - (x[k] ?? 0)]).filter(([, n]) => (n as number) > 0));
+    x === null || y === null
+      ? null
+      : Object.fromEntries(
+          Object.entries(y)
+            .map(([k, n]) => [k, n - (x[k] ?? 0)])
+            .filter(([, n]) => (n as number) > 0),
+        );
   return {
     cassandraRequests: d(a.cassandraRequests, b.cassandraRequests),
     esIndexed: d(a.esIndexed, b.esIndexed),
@@ -108,11 +114,16 @@ export class StoreCounters {
   private async cassandraCount(): Promise<number> {
     if (!this.cassandra) {
       const { Client } = await import('cassandra-driver');
-      this.cassandra = new Client({ contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '').split(','), localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1' });
+      this.cassandra = new Client({
+        contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '').split(','),
+        localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+      });
     }
     let total = 0;
     for (const table of ['coordinator_read_latency', 'coordinator_write_latency', 'coordinator_scan_latency']) {
-      const rs = await this.cassandra.execute(`SELECT count FROM system_views.${table} WHERE keyspace_name = ? ALLOW FILTERING`, [this.keyspace], { prepare: false });
+      const rs = await this.cassandra.execute(`SELECT count FROM system_views.${table} WHERE keyspace_name = ? ALLOW FILTERING`, [this.keyspace], {
+        prepare: false,
+      });
       for (const row of rs.rows) total += Number(row.get('count') ?? 0);
     }
     return total;
@@ -121,7 +132,11 @@ export class StoreCounters {
   private async esCounts(): Promise<{ indexed: number; bulk: number; queries: number }> {
     const res = await fetch(`${process.env.ELASTICSEARCH_URL}/${this.indexPrefix}*/_stats/indexing,search,bulk`);
     if (!res.ok) throw new Error(`_stats answered ${res.status}`);
-    const total = ((await res.json()) as { _all?: { total?: { indexing?: { index_total?: number }; search?: { query_total?: number }; bulk?: { total_operations?: number } } } })._all?.total;
+    const total = (
+      (await res.json()) as {
+        _all?: { total?: { indexing?: { index_total?: number }; search?: { query_total?: number }; bulk?: { total_operations?: number } } };
+      }
+    )._all?.total;
     return { indexed: total?.indexing?.index_total ?? 0, bulk: total?.bulk?.total_operations ?? 0, queries: total?.search?.query_total ?? 0 };
   }
 

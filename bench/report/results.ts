@@ -117,7 +117,11 @@ export function perTask(toSidecar: ProxyCounts[], fromSidecar: ProxyCounts[], st
   return {
     sidecarCallsPerTask: toSidecar.length > 0 ? per(out, tasks) : null,
     sidecarDeliveriesPerTask: fromSidecar.length > 0 ? per(inbound, tasks) : null,
-    sidecarCallsPerTaskByCategory: Object.fromEntries(Object.entries(byCategory).map(([k, v]) => [k, per(v, tasks) ?? 0]).sort((a, b) => (b[1] as number) - (a[1] as number))),
+    sidecarCallsPerTaskByCategory: Object.fromEntries(
+      Object.entries(byCategory)
+        .map(([k, v]) => [k, per(v, tasks) ?? 0])
+        .sort((a, b) => (b[1] as number) - (a[1] as number)),
+    ),
     sidecarHousekeepingCalls: housekeeping,
     storeCallsPerTask: {
       cassandra: per(stores?.cassandraRequests, tasks),
@@ -263,7 +267,8 @@ export const DEFINITIONS: Record<string, string> = {
   bullmqTasksPerSecond: 'BullMQ job completions per second, 3-job chains, in-process workers, Redis appendonly + appendfsync everysec',
   taskRatioToHttpCeiling: 'tasksPerSecond / httpCeilingRps (each task costs at least one update request plus its share of polls and starts)',
   ratioToBullmq: 'tasksPerSecond / bullmqTasksPerSecond',
-  updateV2TasksPerSecond: 'as tasksPerSecond, with workers reporting through POST /api/tasks/update-v2 and running the task it returns, as the official JS SDK 4 TaskRunner does',
+  updateV2TasksPerSecond:
+    'as tasksPerSecond, with workers reporting through POST /api/tasks/update-v2 and running the task it returns, as the official JS SDK 4 TaskRunner does',
   ratioToBullmqUpdateV2: 'updateV2TasksPerSecond / bullmqTasksPerSecond',
   startP99Ms: 'p99 of POST /api/workflow at 70% of the max workflow rate, from the scheduled send instant (open loop)',
   updateP99Ms: 'p99 of POST /api/tasks (send to answer) at 70% load',
@@ -278,25 +283,34 @@ export const DEFINITIONS: Record<string, string> = {
   conductorStartP99Ms: 'as startP99Ms, for Conductor at 70% of its own maximum',
   conductorUpdateP99Ms: 'as updateP99Ms, for Conductor at 70% of its own maximum',
   conductorScheduleToPollP99Ms: 'as scheduleToPollP99Ms, for Conductor at 70% of its own maximum',
-  daprWorkflowsPerSecond: 'Dapr Workflow on a real daprd: the same 3-step chain as three activities, scheduled and awaited by the load process (closed loop, steady window)',
+  daprWorkflowsPerSecond:
+    'Dapr Workflow on a real daprd: the same 3-step chain as three activities, scheduled and awaited by the load process (closed loop, steady window)',
   ratioToDaprWorkflow: 'workflowsPerSecond / daprWorkflowsPerSecond',
   distributedTasksPerSecond: 'tasksPerSecond of two Baton replicas on real daprd, Cassandra, Elasticsearch and Redis (requests balanced over both)',
-  sidecarCallsPerTask: 'round trips the replicas start to their daprd (app → daprd; health and metadata left out) in the distributed window / tasks completed in it, counted by proxies',
+  sidecarCallsPerTask:
+    'round trips the replicas start to their daprd (app → daprd; health and metadata left out) in the distributed window / tasks completed in it, counted by proxies',
   sidecarDeliveriesPerTask: 'calls daprd makes into the replicas (actor method deliveries, reminders, pub/sub; health probes left out) per task, same window',
-  cassandraRequestsPerTask: "Cassandra coordinator requests on the run's keyspace per task (system_views.coordinator_{read,write,scan}_latency counts), same window",
-  cassandraLwtPerTask: 'lightweight transactions per task: execution-store commits (one conditional batch each) the replicas counted in their /metrics, distributed window',
-  redisCommandsPerTask: "commands the run's redis-server processed per task (INFO stats total_commands_processed: a Lua script and each command it runs count), distributed window",
+  cassandraRequestsPerTask:
+    "Cassandra coordinator requests on the run's keyspace per task (system_views.coordinator_{read,write,scan}_latency counts), same window",
+  cassandraLwtPerTask:
+    'lightweight transactions per task: execution-store commits (one conditional batch each) the replicas counted in their /metrics, distributed window',
+  redisCommandsPerTask:
+    "commands the run's redis-server processed per task (INFO stats total_commands_processed: a Lua script and each command it runs count), distributed window",
   esDocumentsPerTask: "Elasticsearch documents indexed per task on the run's indices (_stats indexing.index_total), distributed window",
-  distributedReplicaCpuMsPerTask: 'CPU ms of both Baton replicas per task completion (/proc/<pid>/stat over the distributed window ÷ tasks); an upper bound on a shared machine',
+  distributedReplicaCpuMsPerTask:
+    'CPU ms of both Baton replicas per task completion (/proc/<pid>/stat over the distributed window ÷ tasks); an upper bound on a shared machine',
   distributedSidecarCpuMsPerTask: 'CPU ms of daprd ×2, placement, scheduler and redis-server per task completion, same window',
-  embeddedCpuMsPerTask: "CPU ms of the embedded server per task completion in the simple3 window (its CPU cores × 1000 ÷ tasksPerSecond)",
-  distributedTasksPerSecondUpdateV2: 'as distributedTasksPerSecond, with workers that update through update-v2 (the official JS SDK TaskRunner), in a window of its own',
+  embeddedCpuMsPerTask: 'CPU ms of the embedded server per task completion in the simple3 window (its CPU cores × 1000 ÷ tasksPerSecond)',
+  distributedTasksPerSecondUpdateV2:
+    'as distributedTasksPerSecond, with workers that update through update-v2 (the official JS SDK TaskRunner), in a window of its own',
   sidecarCallsPerTaskUpdateV2: 'as sidecarCallsPerTask, in the update-v2 window',
   distributedStartP99Ms: 'as startP99Ms, distributed profile at 70% of its maximum',
   distributedUpdateP99Ms: 'as updateP99Ms, distributed profile at 70% of its maximum',
   distributedScheduleToPollP99Ms: 'as scheduleToPollP99Ms, distributed profile at 70% of its maximum',
-  twoServersTasksPerSecond: 'tasks/s of two independent embedded Batons together (own data directories, own load processes, the 3-task closed loop on both at once): what this machine carries over two event loops; not a Baton figure',
-  twoServersToOne: 'twoServersTasksPerSecond / the tasks/s of the first server alone in the window just before (same warm-up): the most a sharded embedded profile could gain on this machine',
+  twoServersTasksPerSecond:
+    'tasks/s of two independent embedded Batons together (own data directories, own load processes, the 3-task closed loop on both at once): what this machine carries over two event loops; not a Baton figure',
+  twoServersToOne:
+    'twoServersTasksPerSecond / the tasks/s of the first server alone in the window just before (same warm-up): the most a sharded embedded profile could gain on this machine',
   twoServersRatioToRawHttp: "the two servers' HTTP requests per second together / rawHttpCeilingRps (compare ratioToRawHttp)",
   twoServersRatioToBullmq: 'twoServersTasksPerSecond / bullmqTasksPerSecond (compare ratioToBullmq)',
 };
@@ -312,7 +326,8 @@ export function buildLatest(run: RunRecord): LatestJson {
   const dwf = value(run.daprWorkflow);
   const dist = value(run.distributed);
   const two = value(run.twoServers);
-  const twoSum = (pick: (t: ThroughputResult) => number): number | null => (two ? Math.round(two.servers.reduce((a, x) => a + pick(x.throughput), 0) * 10) / 10 : null);
+  const twoSum = (pick: (t: ThroughputResult) => number): number | null =>
+    two ? Math.round(two.servers.reduce((a, x) => a + pick(x.throughput), 0) * 10) / 10 : null;
   const twoTasks = twoSum((t) => t.tasksPerSecond);
   const soakDone = run.memory.soakTarget > 0 && (run.memory.soakCompleted ?? 0) >= run.memory.soakTarget;
   const rssMbAfter100k = soakDone && run.memory.soakTarget >= 100_000 ? run.memory.rssMbAfterSoak : null;
@@ -358,7 +373,10 @@ export function buildLatest(run: RunRecord): LatestJson {
     distributedScheduleToPollP99Ms: dist?.latency?.scheduleToPollMs?.p99 ?? null,
     twoServersTasksPerSecond: twoTasks,
     twoServersToOne: ratio(twoTasks, two?.alone.throughput.tasksPerSecond),
-    twoServersRatioToRawHttp: ratio(twoSum((t) => t.httpRequestsPerSecond), raw?.requestsPerSecond),
+    twoServersRatioToRawHttp: ratio(
+      twoSum((t) => t.httpRequestsPerSecond),
+      raw?.requestsPerSecond,
+    ),
     twoServersRatioToBullmq: ratio(twoTasks, bull?.jobsPerSecond),
   };
   const targets: Target[] = [

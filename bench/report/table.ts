@@ -5,9 +5,12 @@ import type { LatestJson, Outcome, Target } from './results';
 /** Columns padded to their widest cell; numbers right-aligned. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => /^[-\d.,/ ×%]*$/.test(r[i] ?? '') ));
+  const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => /^[-\d.,/ ×%]*$/.test(r[i] ?? '')));
   const line = (cells: readonly string[]): string =>
-    cells.map((c, i) => (numeric[i] && i > 0 ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (numeric[i] && i > 0 ? c.padStart(widths[i] as number) : c.padEnd(widths[i] as number)))
+      .join('  ')
+      .trimEnd();
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
@@ -16,13 +19,15 @@ export const fmt = (n: number | null | undefined, digits = 0): string =>
 
 const pair = (l: LatencySummary | null | undefined): string => (l ? `${fmt(l.p50, 1)} / ${fmt(l.p99, 1)}` : '–');
 
-const failed = (o: Outcome<unknown> | undefined): string | null => (o && !o.ok ? o.error.split('\n')[0] ?? 'failed' : null);
+const failed = (o: Outcome<unknown> | undefined): string | null => (o && !o.ok ? (o.error.split('\n')[0] ?? 'failed') : null);
 
 export function renderReport(j: LatestJson): string {
   const d = j.details;
   const out: string[] = [];
   const m = j.machine;
-  out.push(`Baton benchmark (${j.mode}) — ${m.cores} cores (${m.cpuModel}), Node ${m.nodeVersion}, load average at start ${m.loadAverageAtStart.map((x) => x.toFixed(2)).join(' ')}`);
+  out.push(
+    `Baton benchmark (${j.mode}) — ${m.cores} cores (${m.cpuModel}), Node ${m.nodeVersion}, load average at start ${m.loadAverageAtStart.map((x) => x.toFixed(2)).join(' ')}`,
+  );
   out.push(`Server, load process and references all share this machine. Run took ${fmt(d.durationSeconds)} s.`);
   out.push('');
 
@@ -30,15 +35,30 @@ export function renderReport(j: LatestJson): string {
   const refRows: string[][] = [];
   if (d.ceiling) {
     const c = d.ceiling.ok ? d.ceiling.result : null;
-    refRows.push(['HTTP ceiling: express 5, trivial JSON POST', c ? `${fmt(c.requestsPerSecond)} req/s` : `FAILED: ${failed(d.ceiling)}`, c ? pair(c.latencyMs) : '', cpu(d.ceiling)]);
+    refRows.push([
+      'HTTP ceiling: express 5, trivial JSON POST',
+      c ? `${fmt(c.requestsPerSecond)} req/s` : `FAILED: ${failed(d.ceiling)}`,
+      c ? pair(c.latencyMs) : '',
+      cpu(d.ceiling),
+    ]);
   }
   if (d.rawCeiling) {
     const c = d.rawCeiling.ok ? d.rawCeiling.result : null;
-    refRows.push(['HTTP ceiling: bare node:http, trivial JSON POST', c ? `${fmt(c.requestsPerSecond)} req/s` : `FAILED: ${failed(d.rawCeiling)}`, c ? pair(c.latencyMs) : '', cpu(d.rawCeiling)]);
+    refRows.push([
+      'HTTP ceiling: bare node:http, trivial JSON POST',
+      c ? `${fmt(c.requestsPerSecond)} req/s` : `FAILED: ${failed(d.rawCeiling)}`,
+      c ? pair(c.latencyMs) : '',
+      cpu(d.rawCeiling),
+    ]);
   }
   if (d.bullmq) {
     const b = d.bullmq.ok ? d.bullmq.result : null;
-    refRows.push(['BullMQ: 3-job chains, Redis AOF everysec', b ? `${fmt(b.jobsPerSecond)} jobs/s` : `FAILED: ${failed(d.bullmq)}`, b ? pair(b.jobLatencyMs) : '', cpu(d.bullmq)]);
+    refRows.push([
+      'BullMQ: 3-job chains, Redis AOF everysec',
+      b ? `${fmt(b.jobsPerSecond)} jobs/s` : `FAILED: ${failed(d.bullmq)}`,
+      b ? pair(b.jobLatencyMs) : '',
+      cpu(d.bullmq),
+    ]);
   }
   if (d.conductor) {
     const c = d.conductor.ok ? d.conductor.result : null;
@@ -51,7 +71,12 @@ export function renderReport(j: LatestJson): string {
   }
   if (d.daprWorkflow) {
     const w = d.daprWorkflow.ok ? d.daprWorkflow.result : null;
-    refRows.push(['Dapr Workflow: 3-activity chain, real daprd', w ? `${fmt(w.workflowsPerSecond, 1)} workflows/s` : `FAILED: ${failed(d.daprWorkflow)}`, w ? pair(w.completionLatencyMs) : '', cpu(d.daprWorkflow)]);
+    refRows.push([
+      'Dapr Workflow: 3-activity chain, real daprd',
+      w ? `${fmt(w.workflowsPerSecond, 1)} workflows/s` : `FAILED: ${failed(d.daprWorkflow)}`,
+      w ? pair(w.completionLatencyMs) : '',
+      cpu(d.daprWorkflow),
+    ]);
   }
   for (const s of d.skipped ?? []) refRows.push([s.phase, `skipped: ${s.reason}`, '', '']);
   out.push(formatTable(['reference', 'rate', 'latency p50 / p99 ms', 'server CPU cores'], refRows));
@@ -89,7 +114,20 @@ export function renderReport(j: LatestJson): string {
   }
   out.push(
     formatTable(
-      ['workflow', 'tasks/s', 'workflows/s', 'HTTP req/s', 'tasks/poll', 'start p50/p99', 'update p50/p99', 'sched→poll p50/p99', 'CPU server/load', 'tasks per server CPU-s', 'errors', 'verified'],
+      [
+        'workflow',
+        'tasks/s',
+        'workflows/s',
+        'HTTP req/s',
+        'tasks/poll',
+        'start p50/p99',
+        'update p50/p99',
+        'sched→poll p50/p99',
+        'CPU server/load',
+        'tasks per server CPU-s',
+        'errors',
+        'verified',
+      ],
       tRows,
     ),
   );
@@ -100,8 +138,18 @@ export function renderReport(j: LatestJson): string {
     if (!d.latency.ok) out.push(`FAILED: ${failed(d.latency)}`);
     else {
       const l = d.latency.result;
-      out.push(`target ${fmt(l.targetStartsPerSecond, 1)} starts/s, achieved ${fmt(l.achievedStartsPerSecond, 1)}/s, ${fmt(l.tasksPerSecond)} tasks/s, ${fmt(l.tasksPerPoll, 2)} tasks per poll, ${l.startsSkipped} starts skipped, ${fmt(l.backlogAtWindowStart)} in flight when the window opened, errors ${l.errors.count}`);
-      const row = (name: string, s: LatencySummary | null): string[] => [name, fmt(s?.p50, 2), fmt(s?.p90, 2), fmt(s?.p99, 2), fmt(s?.p999, 2), fmt(s?.max, 2), fmt(s?.count)];
+      out.push(
+        `target ${fmt(l.targetStartsPerSecond, 1)} starts/s, achieved ${fmt(l.achievedStartsPerSecond, 1)}/s, ${fmt(l.tasksPerSecond)} tasks/s, ${fmt(l.tasksPerPoll, 2)} tasks per poll, ${l.startsSkipped} starts skipped, ${fmt(l.backlogAtWindowStart)} in flight when the window opened, errors ${l.errors.count}`,
+      );
+      const row = (name: string, s: LatencySummary | null): string[] => [
+        name,
+        fmt(s?.p50, 2),
+        fmt(s?.p90, 2),
+        fmt(s?.p99, 2),
+        fmt(s?.p999, 2),
+        fmt(s?.max, 2),
+        fmt(s?.count),
+      ];
       out.push(
         formatTable(
           ['measure', 'p50', 'p90', 'p99', 'p99.9', 'max', 'samples'],
@@ -134,7 +182,12 @@ export function renderReport(j: LatestJson): string {
         String(r.errors.count),
       ];
     });
-    out.push(formatTable(['in flight', 'starts', 'start p50/p99', 'drained', 'tasks/s', 'update p50/p99', 'sched→poll p50/p99', 'RSS MB backlog/after', 'errors'], rows));
+    out.push(
+      formatTable(
+        ['in flight', 'starts', 'start p50/p99', 'drained', 'tasks/s', 'update p50/p99', 'sched→poll p50/p99', 'RSS MB backlog/after', 'errors'],
+        rows,
+      ),
+    );
     out.push('');
   }
 
@@ -145,20 +198,35 @@ export function renderReport(j: LatestJson): string {
       const { alone, servers } = d.twoServers.result;
       const rows = [alone, ...servers].map((x, i) => {
         const t = x.throughput;
-        return [i === 0 ? 'server 1 alone' : `server ${i}`, fmt(t.tasksPerSecond), fmt(t.httpRequestsPerSecond), pair(t.updateLatencyMs), fmt(x.cpuCores, 2), fmt(t.loadProcessCpuCores, 2), String(t.errors.count), `${t.verification.completed}/${t.verification.checked}`];
+        return [
+          i === 0 ? 'server 1 alone' : `server ${i}`,
+          fmt(t.tasksPerSecond),
+          fmt(t.httpRequestsPerSecond),
+          pair(t.updateLatencyMs),
+          fmt(x.cpuCores, 2),
+          fmt(t.loadProcessCpuCores, 2),
+          String(t.errors.count),
+          `${t.verification.completed}/${t.verification.checked}`,
+        ];
       });
       out.push(formatTable(['', 'tasks/s', 'HTTP req/s', 'update p50/p99', 'CPU server', 'CPU load', 'errors', 'verified'], rows));
-      out.push(`together ${fmt(j.twoServersTasksPerSecond)} tasks/s, ${fmt(j.twoServersToOne, 2)}× server 1 alone; vs bare node:http ${fmt(j.twoServersRatioToRawHttp, 3)}, vs BullMQ ${fmt(j.twoServersRatioToBullmq, 3)}`);
+      out.push(
+        `together ${fmt(j.twoServersTasksPerSecond)} tasks/s, ${fmt(j.twoServersToOne, 2)}× server 1 alone; vs bare node:http ${fmt(j.twoServersRatioToRawHttp, 3)}, vs BullMQ ${fmt(j.twoServersRatioToBullmq, 3)}`,
+      );
     }
     out.push('');
   }
 
   const cond = d.conductor?.ok ? d.conductor.result : null;
   if (cond) {
-    out.push(`Conductor OSS ${cond.version} (started in ${fmt(cond.startSeconds, 1)} s; ${fmt(cond.throughput.tasksPerSecond)} tasks/s at max, ${fmt(cond.throughput.tasksPerPoll, 2)} tasks per poll, errors ${cond.throughput.errors.count}, verified ${cond.throughput.verification.completed}/${cond.throughput.verification.checked})`);
+    out.push(
+      `Conductor OSS ${cond.version} (started in ${fmt(cond.startSeconds, 1)} s; ${fmt(cond.throughput.tasksPerSecond)} tasks/s at max, ${fmt(cond.throughput.tasksPerPoll, 2)} tasks per poll, errors ${cond.throughput.errors.count}, verified ${cond.throughput.verification.completed}/${cond.throughput.verification.checked})`,
+    );
     if (cond.latency) {
       const l = cond.latency;
-      out.push(`at ${fmt(l.targetStartsPerSecond, 1)} starts/s (70% of its max), achieved ${fmt(l.achievedStartsPerSecond, 1)}/s, errors ${l.errors.count}: start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`);
+      out.push(
+        `at ${fmt(l.targetStartsPerSecond, 1)} starts/s (70% of its max), achieved ${fmt(l.achievedStartsPerSecond, 1)}/s, errors ${l.errors.count}: start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`,
+      );
     } else if (cond.latencyError) out.push(`latency at 70%: FAILED: ${cond.latencyError.split('\n')[0]}`);
     out.push('');
   }
@@ -169,22 +237,53 @@ export function renderReport(j: LatestJson): string {
     else {
       const x = d.distributed.result;
       const t = x.throughput;
-      out.push(`${fmt(t.tasksPerSecond)} tasks/s, ${fmt(t.workflowsPerSecond, 1)} workflows/s at max (update p50/p99 ${pair(t.updateLatencyMs)} ms, errors ${t.errors.count}, verified ${t.verification.completed}/${t.verification.checked}); CPU of replicas + Dapr processes ${fmt(x.cpuCoresBatonAndDapr, 2)} cores`);
+      out.push(
+        `${fmt(t.tasksPerSecond)} tasks/s, ${fmt(t.workflowsPerSecond, 1)} workflows/s at max (update p50/p99 ${pair(t.updateLatencyMs)} ms, errors ${t.errors.count}, verified ${t.verification.completed}/${t.verification.checked}); CPU of replicas + Dapr processes ${fmt(x.cpuCoresBatonAndDapr, 2)} cores`,
+      );
       if (x.latency) {
         const l = x.latency;
-        out.push(`at 70% (${fmt(l.targetStartsPerSecond, 1)} starts/s): start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`);
+        out.push(
+          `at 70% (${fmt(l.targetStartsPerSecond, 1)} starts/s): start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`,
+        );
       } else if (x.latencyError) out.push(`latency at 70%: FAILED: ${x.latencyError.split('\n')[0]}`);
-      out.push(`CPU cores in the window: ${Object.entries(x.cpuCoresByGroup).map(([k, v]) => `${k} ${fmt(v, 2)}`).join(', ')}`);
+      out.push(
+        `CPU cores in the window: ${Object.entries(x.cpuCoresByGroup)
+          .map(([k, v]) => `${k} ${fmt(v, 2)}`)
+          .join(', ')}`,
+      );
       const s = x.storeCallsPerTask;
-      out.push(`per task completion (counted over ${fmt(x.tasksInWindow)} tasks): ${fmt(x.sidecarCallsPerTask, 2)} sidecar round trips (app → daprd) and ${fmt(x.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(s.cassandra, 2)} Cassandra requests, ${fmt(s.esBulkRequests, 2)} ES bulk requests (${fmt(s.esIndexedDocs, 2)} docs), ${fmt(s.esQueries, 2)} ES queries, ${fmt(s.redisCommands, 2)} Redis commands`);
-      out.push(`CPU ms per task: ${Object.entries(x.cpuMsPerTaskByGroup).map(([k, v]) => `${k} ${fmt(v, 2)}`).join(', ')}; ${fmt(s.cassandraLwt, 2)} of the Cassandra requests lightweight transactions`);
-      out.push(formatTable(['sidecar call (direction, kind)', 'per task'], Object.entries(x.sidecarCallsPerTaskByCategory).map(([k, v]) => [k, fmt(v, 3)])));
-      out.push(formatTable(['Redis command (a script and what it runs)', 'per task'], Object.entries(x.redisCommandsPerTaskByName).map(([k, v]) => [k, fmt(v, 2)])));
+      out.push(
+        `per task completion (counted over ${fmt(x.tasksInWindow)} tasks): ${fmt(x.sidecarCallsPerTask, 2)} sidecar round trips (app → daprd) and ${fmt(x.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(s.cassandra, 2)} Cassandra requests, ${fmt(s.esBulkRequests, 2)} ES bulk requests (${fmt(s.esIndexedDocs, 2)} docs), ${fmt(s.esQueries, 2)} ES queries, ${fmt(s.redisCommands, 2)} Redis commands`,
+      );
+      out.push(
+        `CPU ms per task: ${Object.entries(x.cpuMsPerTaskByGroup)
+          .map(([k, v]) => `${k} ${fmt(v, 2)}`)
+          .join(', ')}; ${fmt(s.cassandraLwt, 2)} of the Cassandra requests lightweight transactions`,
+      );
+      out.push(
+        formatTable(
+          ['sidecar call (direction, kind)', 'per task'],
+          Object.entries(x.sidecarCallsPerTaskByCategory).map(([k, v]) => [k, fmt(v, 3)]),
+        ),
+      );
+      out.push(
+        formatTable(
+          ['Redis command (a script and what it runs)', 'per task'],
+          Object.entries(x.redisCommandsPerTaskByName).map(([k, v]) => [k, fmt(v, 2)]),
+        ),
+      );
       if (x.storeErrors.length) out.push(`store counters: ${x.storeErrors.join('; ')}`);
       if (x.updateV2) {
         const v = x.updateV2;
-        out.push(`update-v2 workers (the official JS SDK's way), a window of their own: ${fmt(v.throughput.tasksPerSecond)} tasks/s; per task completion (counted over ${fmt(v.tasksInWindow)} tasks): ${fmt(v.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(v.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(v.storeCallsPerTask.cassandra, 2)} Cassandra requests (${fmt(v.storeCallsPerTask.cassandraLwt, 2)} LWT), ${fmt(v.storeCallsPerTask.esIndexedDocs, 2)} ES docs, ${fmt(v.storeCallsPerTask.redisCommands, 2)} Redis commands; CPU ms per task: replicas ${fmt(v.cpuMsPerTaskByGroup.batonReplicas, 2)}, daprd and company ${fmt(v.cpuMsPerTaskByGroup.daprdPlacementSchedulerRedis, 2)}`);
-        out.push(formatTable(['sidecar call (direction, kind), update-v2', 'per task'], Object.entries(v.sidecarCallsPerTaskByCategory).map(([k, val]) => [k, fmt(val, 3)])));
+        out.push(
+          `update-v2 workers (the official JS SDK's way), a window of their own: ${fmt(v.throughput.tasksPerSecond)} tasks/s; per task completion (counted over ${fmt(v.tasksInWindow)} tasks): ${fmt(v.sidecarCallsPerTask, 2)} sidecar round trips and ${fmt(v.sidecarDeliveriesPerTask, 2)} calls from daprd into the app, ${fmt(v.storeCallsPerTask.cassandra, 2)} Cassandra requests (${fmt(v.storeCallsPerTask.cassandraLwt, 2)} LWT), ${fmt(v.storeCallsPerTask.esIndexedDocs, 2)} ES docs, ${fmt(v.storeCallsPerTask.redisCommands, 2)} Redis commands; CPU ms per task: replicas ${fmt(v.cpuMsPerTaskByGroup.batonReplicas, 2)}, daprd and company ${fmt(v.cpuMsPerTaskByGroup.daprdPlacementSchedulerRedis, 2)}`,
+        );
+        out.push(
+          formatTable(
+            ['sidecar call (direction, kind), update-v2', 'per task'],
+            Object.entries(v.sidecarCallsPerTaskByCategory).map(([k, val]) => [k, fmt(val, 3)]),
+          ),
+        );
       } else if (x.updateV2Error) out.push(`update-v2 window: FAILED: ${x.updateV2Error.split('\n')[0]}`);
     }
     out.push('');
@@ -192,15 +291,22 @@ export function renderReport(j: LatestJson): string {
 
   out.push('Memory (Baton, /proc/<pid>/status)');
   const mem = d.memory;
-  out.push(`peak RSS ${fmt(mem.rssMbPeak)} MB; ` + (mem.soakTarget > 0 ? `RSS after ${fmt(mem.soakCompleted)} completed workflows ${fmt(mem.rssMbAfterSoak)} MB` : 'no 100k soak in quick mode'));
+  out.push(
+    `peak RSS ${fmt(mem.rssMbPeak)} MB; ` +
+      (mem.soakTarget > 0 ? `RSS after ${fmt(mem.soakCompleted)} completed workflows ${fmt(mem.rssMbAfterSoak)} MB` : 'no 100k soak in quick mode'),
+  );
   if (mem.trend) {
     const t = mem.trend;
     out.push(`whole soak: first reading ${fmt(t.firstMb)} MB, highest ${fmt(t.maxMb)} MB`);
-    out.push(`second half: ${fmt(t.baselineMb)} MB -> ${fmt(t.finalMb)} MB (${t.growthMb >= 0 ? '+' : ''}${t.growthMb} MB, trend ${t.slopeMbPer10k} MB per 10k workflows): ${t.flat ? 'flat' : 'GROWING'}`);
+    out.push(
+      `second half: ${fmt(t.baselineMb)} MB -> ${fmt(t.finalMb)} MB (${t.growthMb >= 0 ? '+' : ''}${t.growthMb} MB, trend ${t.slopeMbPer10k} MB per 10k workflows): ${t.flat ? 'flat' : 'GROWING'}`,
+    );
   }
   if (mem.heapFloor) {
     const h = mem.heapFloor;
-    out.push(`used JS heap, lowest reading per half of the second half (what stays alive): ${fmt(h.firstHalfMb)} MB -> ${fmt(h.secondHalfMb)} MB (${h.growthMb >= 0 ? '+' : ''}${h.growthMb} MB): ${h.flat ? 'flat' : 'GROWING'}`);
+    out.push(
+      `used JS heap, lowest reading per half of the second half (what stays alive): ${fmt(h.firstHalfMb)} MB -> ${fmt(h.secondHalfMb)} MB (${h.growthMb >= 0 ? '+' : ''}${h.growthMb} MB): ${h.flat ? 'flat' : 'GROWING'}`,
+    );
   }
   out.push('');
 
@@ -208,7 +314,12 @@ export function renderReport(j: LatestJson): string {
     out.push('CPU profiles of Baton (node --cpu-prof; profiling slows every figure above)');
     for (const [phase, hot] of Object.entries(d.profiles)) {
       out.push(`${phase}:`);
-      out.push(formatTable(['self %', 'self ms', 'function', 'where'], hot.map((h) => [fmt(h.selfPercent, 1), fmt(h.selfMs), h.name, h.where])));
+      out.push(
+        formatTable(
+          ['self %', 'self ms', 'function', 'where'],
+          hot.map((h) => [fmt(h.selfPercent, 1), fmt(h.selfMs), h.name, h.where]),
+        ),
+      );
     }
     out.push('');
   }
@@ -226,19 +337,31 @@ export function renderReport(j: LatestJson): string {
         ['ratioToRawHttp', fmt(j.ratioToRawHttp, 3)],
         ['conductorTasksPerSecond', fmt(j.conductorTasksPerSecond)],
         ['ratioToConductor', fmt(j.ratioToConductor, 3)],
-        ['conductorStartP99Ms / UpdateP99Ms / ScheduleToPollP99Ms', `${fmt(j.conductorStartP99Ms, 2)} / ${fmt(j.conductorUpdateP99Ms, 2)} / ${fmt(j.conductorScheduleToPollP99Ms, 2)}`],
+        [
+          'conductorStartP99Ms / UpdateP99Ms / ScheduleToPollP99Ms',
+          `${fmt(j.conductorStartP99Ms, 2)} / ${fmt(j.conductorUpdateP99Ms, 2)} / ${fmt(j.conductorScheduleToPollP99Ms, 2)}`,
+        ],
         ['daprWorkflowsPerSecond', fmt(j.daprWorkflowsPerSecond, 1)],
         ['ratioToDaprWorkflow', fmt(j.ratioToDaprWorkflow, 3)],
         ['updateV2ToClassic', fmt(j.updateV2ToClassic, 3)],
         ['distributedTasksPerSecond', fmt(j.distributedTasksPerSecond)],
         ['sidecarCallsPerTask (app → daprd round trips)', fmt(j.sidecarCallsPerTask, 2)],
         ['sidecarDeliveriesPerTask (daprd → app)', fmt(j.sidecarDeliveriesPerTask, 2)],
-        ['distributedTasksPerSecondUpdateV2 / sidecarCallsPerTaskUpdateV2', `${fmt(j.distributedTasksPerSecondUpdateV2)} / ${fmt(j.sidecarCallsPerTaskUpdateV2, 2)}`],
+        [
+          'distributedTasksPerSecondUpdateV2 / sidecarCallsPerTaskUpdateV2',
+          `${fmt(j.distributedTasksPerSecondUpdateV2)} / ${fmt(j.sidecarCallsPerTaskUpdateV2, 2)}`,
+        ],
         ['cassandraRequestsPerTask / cassandraLwtPerTask', `${fmt(j.cassandraRequestsPerTask, 2)} / ${fmt(j.cassandraLwtPerTask, 2)}`],
         ['redisCommandsPerTask / esDocumentsPerTask', `${fmt(j.redisCommandsPerTask, 2)} / ${fmt(j.esDocumentsPerTask, 2)}`],
-        ['distributedReplicaCpuMsPerTask / distributedSidecarCpuMsPerTask', `${fmt(j.distributedReplicaCpuMsPerTask, 2)} / ${fmt(j.distributedSidecarCpuMsPerTask, 2)}`],
+        [
+          'distributedReplicaCpuMsPerTask / distributedSidecarCpuMsPerTask',
+          `${fmt(j.distributedReplicaCpuMsPerTask, 2)} / ${fmt(j.distributedSidecarCpuMsPerTask, 2)}`,
+        ],
         ['embeddedCpuMsPerTask', fmt(j.embeddedCpuMsPerTask, 2)],
-        ['distributed start / update / schedule-to-poll p99 ms', `${fmt(j.distributedStartP99Ms, 2)} / ${fmt(j.distributedUpdateP99Ms, 2)} / ${fmt(j.distributedScheduleToPollP99Ms, 2)}`],
+        [
+          'distributed start / update / schedule-to-poll p99 ms',
+          `${fmt(j.distributedStartP99Ms, 2)} / ${fmt(j.distributedUpdateP99Ms, 2)} / ${fmt(j.distributedScheduleToPollP99Ms, 2)}`,
+        ],
         ['tasksPerSecond', fmt(j.tasksPerSecond)],
         ['workflowsPerSecond', fmt(j.workflowsPerSecond, 1)],
         ['httpCeilingRps', fmt(j.httpCeilingRps)],
@@ -274,23 +397,54 @@ const verdict = (t: Target | undefined): string => (!t || t.met === null ? 'not 
 /** Every peer and ratio beside its target, one row each. */
 function peerRows(j: LatestJson): string[][] {
   const target = (name: string): Target | undefined => j.targets.find((t) => t.name === name);
-  const row = (label: string, baton: string, peer: string, r: number | null, name: string): string[] => [label, baton, peer, fmt(r, 3), target(name)?.target ?? '', verdict(target(name))];
+  const row = (label: string, baton: string, peer: string, r: number | null, name: string): string[] => [
+    label,
+    baton,
+    peer,
+    fmt(r, 3),
+    target(name)?.target ?? '',
+    verdict(target(name)),
+  ];
   const batonRps = j.details.simple3?.ok ? j.details.simple3.result.httpRequestsPerSecond : null;
   return [
     row('tasks/s vs Conductor OSS (3-task SIMPLE)', fmt(j.tasksPerSecond), fmt(j.conductorTasksPerSecond), j.ratioToConductor, 'ratioToConductor (tasks/s)'),
-    row('workflows/s vs Dapr Workflow (3 steps)', fmt(j.workflowsPerSecond, 1), fmt(j.daprWorkflowsPerSecond, 1), j.ratioToDaprWorkflow, 'ratioToDaprWorkflow (workflows/s)'),
+    row(
+      'workflows/s vs Dapr Workflow (3 steps)',
+      fmt(j.workflowsPerSecond, 1),
+      fmt(j.daprWorkflowsPerSecond, 1),
+      j.ratioToDaprWorkflow,
+      'ratioToDaprWorkflow (workflows/s)',
+    ),
     row('HTTP req/s vs bare node:http', fmt(batonRps), fmt(j.rawHttpCeilingRps), j.ratioToRawHttp, 'ratioToRawHttp (HTTP requests)'),
     row('HTTP req/s vs express 5', fmt(batonRps), fmt(j.httpCeilingRps), j.ratioToHttpCeiling, 'ratioToHttpCeiling'),
     row('tasks/s vs BullMQ jobs/s (poll + update)', fmt(j.tasksPerSecond), fmt(j.bullmqTasksPerSecond), j.ratioToBullmq, 'ratioToBullmq'),
-    row('tasks/s vs BullMQ jobs/s (update-v2)', fmt(j.updateV2TasksPerSecond), fmt(j.bullmqTasksPerSecond), j.ratioToBullmqUpdateV2, 'ratioToBullmq, update-v2 workers'),
+    row(
+      'tasks/s vs BullMQ jobs/s (update-v2)',
+      fmt(j.updateV2TasksPerSecond),
+      fmt(j.bullmqTasksPerSecond),
+      j.ratioToBullmqUpdateV2,
+      'ratioToBullmq, update-v2 workers',
+    ),
     row('update-v2 vs poll + update workers', fmt(j.updateV2TasksPerSecond), fmt(j.tasksPerSecond), j.updateV2ToClassic, 'updateV2ToClassic'),
     row('update p99 ms at 70% (Conductor at 70% of its max)', fmt(j.updateP99Ms, 1), fmt(j.conductorUpdateP99Ms, 1), null, 'updateP99Ms at 70%'),
     row('schedule-to-poll p99 ms at 70%', fmt(j.scheduleToPollP99Ms, 1), fmt(j.conductorScheduleToPollP99Ms, 1), null, 'scheduleToPollP99Ms at 70%'),
     row('start p99 ms at 70%', fmt(j.startP99Ms, 1), fmt(j.conductorStartP99Ms, 1), null, 'startP99Ms at 70%'),
     row('distributed: sidecar calls per task', fmt(j.sidecarCallsPerTask, 2), '', null, 'sidecarCallsPerTask (distributed)'),
-    row('distributed: sidecar calls per task, update-v2 workers', fmt(j.sidecarCallsPerTaskUpdateV2, 2), '', null, 'sidecarCallsPerTask (distributed, update-v2 workers)'),
+    row(
+      'distributed: sidecar calls per task, update-v2 workers',
+      fmt(j.sidecarCallsPerTaskUpdateV2, 2),
+      '',
+      null,
+      'sidecarCallsPerTask (distributed, update-v2 workers)',
+    ),
     row('distributed: replicas CPU ms per task', fmt(j.distributedReplicaCpuMsPerTask, 2), '', null, 'distributedReplicaCpuMsPerTask'),
-    row('distributed: daprd, placement, scheduler, Redis CPU ms per task', fmt(j.distributedSidecarCpuMsPerTask, 2), '', null, 'distributedSidecarCpuMsPerTask'),
+    row(
+      'distributed: daprd, placement, scheduler, Redis CPU ms per task',
+      fmt(j.distributedSidecarCpuMsPerTask, 2),
+      '',
+      null,
+      'distributedSidecarCpuMsPerTask',
+    ),
     row('distributed: Redis commands per task', fmt(j.redisCommandsPerTask, 2), '', null, 'redisCommandsPerTask'),
     row('distributed: Cassandra requests per task', fmt(j.cassandraRequestsPerTask, 2), '', null, 'cassandraRequestsPerTask'),
     row('distributed: Cassandra LWTs per task', fmt(j.cassandraLwtPerTask, 2), '', null, 'cassandraLwtPerTask'),

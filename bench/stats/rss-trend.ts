@@ -23,10 +23,7 @@ export interface RssTrend {
  * nor the least-squares trend rises by more than max(absoluteMb, relative * baseline); a single reading
  * alone would judge garbage-collector timing rather than memory held.
  */
-export function judgeRssTrend(
-  samples: readonly RssSample[],
-  opts: { warmupShare?: number; absoluteMb?: number; relative?: number } = {},
-): RssTrend | null {
+export function judgeRssTrend(samples: readonly RssSample[], opts: { warmupShare?: number; absoluteMb?: number; relative?: number } = {}): RssTrend | null {
   const warmupShare = opts.warmupShare ?? 0.5;
   const absoluteMb = opts.absoluteMb ?? 16;
   const relative = opts.relative ?? 0.1;

@@ -33,7 +33,11 @@ function inputFiles(base = root) {
 function inputsDigest(base = root) {
   const hash = createHash('sha256');
   for (const file of inputFiles(base)) {
-    hash.update(file).update('\0').update(fs.readFileSync(path.join(base, file))).update('\0');
+    hash
+      .update(file)
+      .update('\0')
+      .update(fs.readFileSync(path.join(base, file)))
+      .update('\0');
   }
   return hash.digest('hex');
 }

@@ -11,11 +11,15 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** N distinct free ports on 127.0.0.1, all held open at once so none is handed out twice. */
 async function freePorts(n) {
   const servers = await Promise.all(
-    Array.from({ length: n }, () => new Promise((resolve, reject) => {
-      const s = net.createServer();
-      s.once('error', reject);
-      s.listen(0, '127.0.0.1', () => resolve(s));
-    })),
+    Array.from(
+      { length: n },
+      () =>
+        new Promise((resolve, reject) => {
+          const s = net.createServer();
+          s.once('error', reject);
+          s.listen(0, '127.0.0.1', () => resolve(s));
+        }),
+    ),
   );
   const ports = servers.map((s) => s.address().port);
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
@@ -48,7 +52,10 @@ async function actorsHosted(daprHttpPort, token) {
 
 function cassandraClient() {
   const { Client } = require('cassandra-driver');
-  return new Client({ contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '127.0.0.1:9042').split(','), localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1' });
+  return new Client({
+    contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '127.0.0.1:9042').split(','),
+    localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+  });
 }
 
 /** Index names and template names of a run's prefix (Elasticsearch 8 refuses wildcard deletes, so they are listed first). */
@@ -89,7 +96,9 @@ async function leftovers(keyspace, prefix) {
   const cassandra = cassandraClient();
   let keyspaces;
   try {
-    keyspaces = (await cassandra.execute('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace])).rows.map((r) => r.keyspace_name);
+    keyspaces = (await cassandra.execute('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace])).rows.map(
+      (r) => r.keyspace_name,
+    );
   } finally {
     await cassandra.shutdown();
   }
@@ -112,7 +121,9 @@ async function main() {
       console.log(JSON.stringify(await leftovers(args[0], args[1])));
       return;
     default:
-      throw new Error(`usage: ${path.basename(__filename)} ports N | wait-http URL [S] | wait-actors DAPR_HTTP_PORT TOKEN [S] | drop-data KEYSPACE PREFIX | leftovers KEYSPACE PREFIX`);
+      throw new Error(
+        `usage: ${path.basename(__filename)} ports N | wait-http URL [S] | wait-actors DAPR_HTTP_PORT TOKEN [S] | drop-data KEYSPACE PREFIX | leftovers KEYSPACE PREFIX`,
+      );
   }
 }
 

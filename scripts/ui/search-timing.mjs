@@ -17,13 +17,23 @@ const N = Number(process.argv[2] ?? 100_000);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-ui-timing-'));
 const server = await createServer(loadConfig({ PORT: '0', BATON_DATA_DIR: dataDir, LOG_LEVEL: 'silent' }), pino({ level: 'silent' }));
 const base = `http://127.0.0.1:${server.port}`;
-const post = (p, body) => fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.text());
+const post = (p, body) =>
+  fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.text());
 const get = (p) => fetch(base + p).then((r) => r.json());
 
 try {
   // Three kinds, most completed at once (as history piles up), some left running.
-  for (const [name, type] of [['timing_done', 'SET_VARIABLE'], ['timing_other', 'SET_VARIABLE'], ['timing_waiting', 'WAIT']])
-    await post('/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: 't', taskReferenceName: 't', type, inputParameters: { v: 1 } }] });
+  for (const [name, type] of [
+    ['timing_done', 'SET_VARIABLE'],
+    ['timing_other', 'SET_VARIABLE'],
+    ['timing_waiting', 'WAIT'],
+  ])
+    await post('/api/metadata/workflowdef', {
+      name,
+      version: 1,
+      schemaVersion: 2,
+      tasks: [{ name: 't', taskReferenceName: 't', type, inputParameters: { v: 1 } }],
+    });
   const started = Date.now();
   let next = 0;
   const worker = async () => {
@@ -42,12 +52,10 @@ try {
 
   const STATUSES = ['RUNNING', 'PAUSED', 'COMPLETED', 'FAILED', 'TIMED_OUT', 'TERMINATED'];
   const page = async (where, freeText, start) => {
-    const q = (query, size, s = 0) => `/api/workflow/search?start=${s}&size=${size}&sort=startTime:DESC&freeText=${encodeURIComponent(freeText)}&query=${encodeURIComponent(query)}`;
+    const q = (query, size, s = 0) =>
+      `/api/workflow/search?start=${s}&size=${size}&sort=startTime:DESC&freeText=${encodeURIComponent(freeText)}&query=${encodeURIComponent(query)}`;
     const t = performance.now();
-    const [results] = await Promise.all([
-      get(q(where, 25, start)),
-      ...STATUSES.map((s) => get(q(where ? `${where} AND status = ${s}` : `status = ${s}`, 0))),
-    ]);
+    const [results] = await Promise.all([get(q(where, 25, start)), ...STATUSES.map((s) => get(q(where ? `${where} AND status = ${s}` : `status = ${s}`, 0)))]);
     return { ms: performance.now() - t, totalHits: results.totalHits };
   };
   const cases = [

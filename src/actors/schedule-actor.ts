@@ -93,7 +93,14 @@ export class ScheduleActor implements Actor {
     }
     const stored = await this.d.store.lastSlot(this.name);
     const now = this.d.now();
-    const plan = planSlots({ ...this.window(s), now, lastSlot: stored ?? s.createTime, catchUp: s.runCatchupScheduleInstances, maxCatchUp: this.d.maxCatchUp, graceMs: this.d.graceMs });
+    const plan = planSlots({
+      ...this.window(s),
+      now,
+      lastSlot: stored ?? s.createTime,
+      catchUp: s.runCatchupScheduleInstances,
+      maxCatchUp: this.d.maxCatchUp,
+      graceMs: this.d.graceMs,
+    });
     // "Pause all" skips the slots (they are marked handled) but keeps the reminder going.
     if (plan.fire.length === 0 || (await this.d.store.allPaused())) {
       if (plan.lastSlot !== stored && !(await this.d.store.advanceSlot(this.name, stored, plan.lastSlot))) {
@@ -119,14 +126,17 @@ export class ScheduleActor implements Actor {
   /** The slots up to `to` were started: the mark moves past them and the reminder goes to the next slot. */
   private async advance(from: number | undefined, to: number): Promise<{ nextRunTime?: number }> {
     // Lost race: another activation handled these slots (the same ids, so nothing was started twice); follow its mark.
-    if (from !== to && !(await this.d.store.advanceSlot(this.name, from, to))) this.d.log.warn({ schedule: this.name }, 'schedule slot mark moved by another activation');
+    if (from !== to && !(await this.d.store.advanceSlot(this.name, from, to)))
+      this.d.log.warn({ schedule: this.name }, 'schedule slot mark moved by another activation');
     return this.sync();
   }
 
   /** This actor as a caller sees it: in this process where the host allows, else through the host. */
   private self(): ScheduleActorClient {
     const { callSelf } = this.ctx;
-    return callSelf ? ScheduleCalls.client({ invoke: (_type, _id, method, arg) => callSelf(method, arg) as Promise<never> }, this.name) : this.d.self(this.name);
+    return callSelf
+      ? ScheduleCalls.client({ invoke: (_type, _id, method, arg) => callSelf(method, arg) as Promise<never> }, this.name)
+      : this.d.self(this.name);
   }
 
   private async fireSlot(s: WorkflowSchedule, slot: number): Promise<void> {

@@ -33,9 +33,7 @@ export async function settleScripts(turn: Turn, scripts: ScriptEngine, nextEnv: 
   for (;;) {
     const batch = turn.log.dispatchScripts();
     if (batch.length === 0) return;
-    const outcomes = await Promise.all(
-      batch.map((request) => (scriptStillWanted(turn.state, request) ? evaluateScript(scripts, request.call) : undefined)),
-    );
+    const outcomes = await Promise.all(batch.map((request) => (scriptStillWanted(turn.state, request) ? evaluateScript(scripts, request.call) : undefined)));
     turn.env = nextEnv();
     turn.log.resetJsonPathBudget();
     batch.forEach((request, i) => {

@@ -200,7 +200,8 @@ export class WorkflowActor implements Actor {
     const wf = state.workflow;
     const m = this.deps.metrics!;
     if (before === undefined) m.workflowStarted(wf.workflowName);
-    if (isTerminalWorkflow(wf.status) && (before === undefined || !isTerminalWorkflow(before))) m.workflowEnded(wf.workflowName, wf.status, (wf.endTime || this.now()) - wf.startTime);
+    if (isTerminalWorkflow(wf.status) && (before === undefined || !isTerminalWorkflow(before)))
+      m.workflowEnded(wf.workflowName, wf.status, (wf.endTime || this.now()) - wf.startTime);
   }
 
   /** A worker update that ended a task its worker held: the task's execution time (polled to ended). */
@@ -239,7 +240,9 @@ export class WorkflowActor implements Actor {
           this.deps.log.warn({ err: e, workflowId: this.id }, 'outbox effects failed; retrying by reminder');
           // Unarmed (sidecar gone at shutdown): the stored outbox is re-run by the next recovery pass.
           this.outboxArmed = true;
-          this.ctx.setReminder('outbox', this.now() + 2000).catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
+          this.ctx
+            .setReminder('outbox', this.now() + 2000)
+            .catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
         }),
     );
   }
@@ -247,7 +250,9 @@ export class WorkflowActor implements Actor {
   /** This actor as a caller sees it: in this process where the host allows, else through the host. */
   private self(): WorkflowActorClient {
     const { callSelf } = this.ctx;
-    return callSelf ? WorkflowCalls.client({ invoke: (_type, _id, method, arg) => callSelf(method, arg) as Promise<never> }, this.id) : this.deps.actorOf(this.id);
+    return callSelf
+      ? WorkflowCalls.client({ invoke: (_type, _id, method, arg) => callSelf(method, arg) as Promise<never> }, this.id)
+      : this.deps.actorOf(this.id);
   }
 
   private async updateReminder(): Promise<void> {
@@ -418,7 +423,14 @@ export class WorkflowActor implements Actor {
       return false;
     });
     if (remaining.length === this.outbox.length) return;
-    await this.deps.store.commit({ workflow: this.state.workflow, upsertTasks: [], deleteTaskIds: [], outbox: remaining, expectedRev: this.rev, workflowUnchanged: true });
+    await this.deps.store.commit({
+      workflow: this.state.workflow,
+      upsertTasks: [],
+      deleteTaskIds: [],
+      outbox: remaining,
+      expectedRev: this.rev,
+      workflowUnchanged: true,
+    });
     this.rev += 1;
     this.outbox = remaining;
     this.reportOutbox();
@@ -430,9 +442,7 @@ export class WorkflowActor implements Actor {
     if (archive && !isTerminalWorkflow(state.workflow.status)) {
       throw Errors.WORKFLOW_NOT_ARCHIVABLE(this.id, state.workflow.status);
     }
-    const dequeues: Effect[] = state.tasks
-      .filter((t) => isQueuedType(t.taskType) && !isTerminalTask(t.status))
-      .map((t) => dequeueEffect(t));
+    const dequeues: Effect[] = state.tasks.filter((t) => isQueuedType(t.taskType) && !isTerminalTask(t.status)).map((t) => dequeueEffect(t));
     await this.deps.store.remove(this.id);
     // Here, beside the indexer its turns fed: documents of this execution still queued there must go too.
     if (!archive) await this.deps.removeFromIndex(this.id);

@@ -35,50 +35,69 @@ export interface AdminDeps {
 
 /** Declares the routes under `r` (mounted at /api/admin). */
 export function adminRoutes(r: RouteTable, d: AdminDeps): void {
-
-  r.get('/config', { permission: 'admin', summary: 'The running configuration (secrets redacted)', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => {
-    res.json({ ...redactConfig(d.config), version: d.version });
-  });
+  r.get(
+    '/config',
+    { permission: 'admin', summary: 'The running configuration (secrets redacted)', res: { inline: z.record(z.string(), z.unknown()) } },
+    (_req, res) => {
+      res.json({ ...redactConfig(d.config), version: d.version });
+    },
+  );
 
   // The search index finds the candidates (its lag is the flush interval); the store has the say on
   // what is still pending, so a task that ended since it was indexed is left out.
-  r.get('/task/{tasktype}', { permission: 'admin', summary: 'Pending (SCHEDULED or IN_PROGRESS) tasks of a type', query: { start: range(0), count: range(0, 5000) }, res: { list: 'Task' } }, async (req, res) => {
-    const start = intParam(req, 'start', 0, 0)!;
-    const count = intParam(req, 'count', 100, 0, 5000)!;
-    const hits = await d.index.searchTasks({
-      query: {
-        op: 'and',
-        left: { op: 'cmp', field: 'taskType', cmp: '=', value: req.params.tasktype },
-        right: { op: 'in', field: 'status', values: ['SCHEDULED', 'IN_PROGRESS'] },
-      },
-      freeText: { kind: 'all' },
-      sort: [{ field: 'scheduledTime', order: 'ASC' }],
-      start,
-      size: count,
-    });
-    const out: Task[] = [];
-    for (const s of hits.results) {
-      const t = await d.store.getTask(s.taskId);
-      if (t && !isTerminalTask(t.status)) out.push(withComputed(t));
-    }
-    res.json(out);
-  });
+  r.get(
+    '/task/{tasktype}',
+    {
+      permission: 'admin',
+      summary: 'Pending (SCHEDULED or IN_PROGRESS) tasks of a type',
+      query: { start: range(0), count: range(0, 5000) },
+      res: { list: 'Task' },
+    },
+    async (req, res) => {
+      const start = intParam(req, 'start', 0, 0)!;
+      const count = intParam(req, 'count', 100, 0, 5000)!;
+      const hits = await d.index.searchTasks({
+        query: {
+          op: 'and',
+          left: { op: 'cmp', field: 'taskType', cmp: '=', value: req.params.tasktype },
+          right: { op: 'in', field: 'status', values: ['SCHEDULED', 'IN_PROGRESS'] },
+        },
+        freeText: { kind: 'all' },
+        sort: [{ field: 'scheduledTime', order: 'ASC' }],
+        start,
+        size: count,
+      });
+      const out: Task[] = [];
+      for (const s of hits.results) {
+        const t = await d.store.getTask(s.taskId);
+        if (t && !isTerminalTask(t.status)) out.push(withComputed(t));
+      }
+      res.json(out);
+    },
+  );
 
   // Conductor pushes the workflow to its sweeper queue; Baton asks the actor to re-push its SCHEDULED tasks and re-arm its deadline.
-  r.post('/sweep/requeue/{workflowId}', { permission: 'admin', summary: "Re-push an execution's scheduled tasks and re-arm its deadline; answers true.<workflowId>", res: 'text' }, async (req, res) => {
-    const id = req.params.workflowId;
-    if (!(await d.workflows.exists(id))) throw Errors.WORKFLOW_NOT_FOUND(id);
-    await d.workflows.reevaluate(id);
-    sendText(res, `true.${id}`);
-  });
+  r.post(
+    '/sweep/requeue/{workflowId}',
+    { permission: 'admin', summary: "Re-push an execution's scheduled tasks and re-arm its deadline; answers true.<workflowId>", res: 'text' },
+    async (req, res) => {
+      const id = req.params.workflowId;
+      if (!(await d.workflows.exists(id))) throw Errors.WORKFLOW_NOT_FOUND(id);
+      await d.workflows.reevaluate(id);
+      sendText(res, `true.${id}`);
+    },
+  );
 
   // Conductor's consistency check repairs queue state against the stored execution; in Baton the execution's
   // actor does exactly that on recover (re-push SCHEDULED tasks, re-arm its deadline, re-run its outbox).
-  r.post('/consistency/verifyAndRepair/{workflowId}', { permission: 'admin', summary: "Repair an execution's queue entries, deadline and outbox from its stored state; answers true", res: 'text' }, async (req, res) => {
-    const id = req.params.workflowId;
-    if (!(await d.workflows.exists(id))) throw Errors.WORKFLOW_NOT_FOUND(id);
-    await d.workflows.reevaluate(id);
-    sendText(res, 'true');
-  });
-
+  r.post(
+    '/consistency/verifyAndRepair/{workflowId}',
+    { permission: 'admin', summary: "Repair an execution's queue entries, deadline and outbox from its stored state; answers true", res: 'text' },
+    async (req, res) => {
+      const id = req.params.workflowId;
+      if (!(await d.workflows.exists(id))) throw Errors.WORKFLOW_NOT_FOUND(id);
+      await d.workflows.reevaluate(id);
+      sendText(res, 'true');
+    },
+  );
 }

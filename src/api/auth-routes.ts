@@ -37,28 +37,48 @@ const authOff = (): ApiError => notFound('Authentication is off on this server (
 export function tokenRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutesDeps } }): void {
   const issuer = () => deps.access?.routes.issuer;
 
-  r.post('/', { permission: 'public', summary: 'An access token for an access key (send it as X-Authorization); 404 while auth is off', body: { inline: TokenRequestSchema }, res: { inline: z.object({ token: z.string() }) } }, async (req, res) => {
-    const d = { issuer: issuer() };
-    if (!d.issuer) throw authOff();
-    const { keyId, keySecret } = parseBody(TokenRequestSchema, req.body, 'generateTokenRequest');
-    const { directory, guard } = d.issuer;
-    // Forwarded-for headers are not trusted: behind a proxy every client shares its address (BATON_TOKEN_MAX_FAILURES_PER_CLIENT).
-    const client = req.socket.remoteAddress ?? 'unknown';
-    const principal = await guard.attempt(keyId, client, () => directory.authenticate(keyId, keySecret)).catch((err: unknown) => {
-      if (err instanceof RetryLater) res.setHeader('Retry-After', String(err.retryAfterSeconds));
-      throw err;
-    });
-    // No `error` code here: the SDKs refresh on INVALID_TOKEN, and refreshing is this very call.
-    if (!principal) throw new ApiError(401, 'Invalid access key id or secret, or the key is disabled');
-    res.json({ token: await d.issuer.tokens.issue(principal.keyId, principal.applicationId) });
-  });
+  r.post(
+    '/',
+    {
+      permission: 'public',
+      summary: 'An access token for an access key (send it as X-Authorization); 404 while auth is off',
+      body: { inline: TokenRequestSchema },
+      res: { inline: z.object({ token: z.string() }) },
+    },
+    async (req, res) => {
+      const d = { issuer: issuer() };
+      if (!d.issuer) throw authOff();
+      const { keyId, keySecret } = parseBody(TokenRequestSchema, req.body, 'generateTokenRequest');
+      const { directory, guard } = d.issuer;
+      // Forwarded-for headers are not trusted: behind a proxy every client shares its address (BATON_TOKEN_MAX_FAILURES_PER_CLIENT).
+      const client = req.socket.remoteAddress ?? 'unknown';
+      const principal = await guard
+        .attempt(keyId, client, () => directory.authenticate(keyId, keySecret))
+        .catch((err: unknown) => {
+          if (err instanceof RetryLater) res.setHeader('Retry-After', String(err.retryAfterSeconds));
+          throw err;
+        });
+      // No `error` code here: the SDKs refresh on INVALID_TOKEN, and refreshing is this very call.
+      if (!principal) throw new ApiError(401, 'Invalid access key id or secret, or the key is disabled');
+      res.json({ token: await d.issuer.tokens.issue(principal.keyId, principal.applicationId) });
+    },
+  );
 
-  r.get('/userInfo', { permission: 'authenticated', summary: 'The application of the calling token and its roles', res: { inline: z.record(z.string(), z.unknown()) } }, (req, res) => {
-    const p = principalOf(req);
-    if (!issuer() || !p) throw authOff();
-    res.json({ id: `app:${p.applicationId}`, name: p.applicationName, applicationUser: true, roles: p.roles.map((name) => ({ name })), accessKeyId: p.keyId });
-  });
-
+  r.get(
+    '/userInfo',
+    { permission: 'authenticated', summary: 'The application of the calling token and its roles', res: { inline: z.record(z.string(), z.unknown()) } },
+    (req, res) => {
+      const p = principalOf(req);
+      if (!issuer() || !p) throw authOff();
+      res.json({
+        id: `app:${p.applicationId}`,
+        name: p.applicationName,
+        applicationUser: true,
+        roles: p.roles.map((name) => ({ name })),
+        accessKeyId: p.keyId,
+      });
+    },
+  );
 }
 
 /** Declares the routes under `r` (mounted at /api/applications; served only where access control is wired). */
@@ -66,44 +86,114 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
   const apps = (): ApplicationService => deps.access!.routes.applications;
   const role = { role: { schema: oneOf(OrkesRoleSchema.options) } };
 
-  r.get('/', { permission: 'admin', summary: 'All applications', res: { inline: z.array(ApplicationRecordSchema) } }, async (_req, res) => void res.json(await apps().list()));
-  r.post('/', { permission: 'admin', summary: 'Create an application (no roles, no keys yet)', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationRecordSchema } }, async (req, res) => {
-    const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
-    res.json(await apps().create(name, actor(req)));
-  });
+  r.get(
+    '/',
+    { permission: 'admin', summary: 'All applications', res: { inline: z.array(ApplicationRecordSchema) } },
+    async (_req, res) => void res.json(await apps().list()),
+  );
+  r.post(
+    '/',
+    {
+      permission: 'admin',
+      summary: 'Create an application (no roles, no keys yet)',
+      body: { inline: ApplicationRequestSchema },
+      res: { inline: ApplicationRecordSchema },
+    },
+    async (req, res) => {
+      const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
+      res.json(await apps().create(name, actor(req)));
+    },
+  );
   // Before /:id, which would take "key" as an application id.
-  r.get('/key/{accessKeyId}', { permission: 'admin', summary: 'The application an access key belongs to', res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().byAccessKey(req.params.accessKeyId)));
-  r.get('/{id}', { permission: 'admin', summary: 'An application', res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().get(req.params.id)));
-  r.put('/{id}', { permission: 'admin', summary: 'Rename an application', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationRecordSchema } }, async (req, res) => {
-    const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
-    res.json(await apps().rename(req.params.id, name, actor(req)));
-  });
+  r.get(
+    '/key/{accessKeyId}',
+    { permission: 'admin', summary: 'The application an access key belongs to', res: { inline: ApplicationRecordSchema } },
+    async (req, res) => void res.json(await apps().byAccessKey(req.params.accessKeyId)),
+  );
+  r.get(
+    '/{id}',
+    { permission: 'admin', summary: 'An application', res: { inline: ApplicationRecordSchema } },
+    async (req, res) => void res.json(await apps().get(req.params.id)),
+  );
+  r.put(
+    '/{id}',
+    { permission: 'admin', summary: 'Rename an application', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationRecordSchema } },
+    async (req, res) => {
+      const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
+      res.json(await apps().rename(req.params.id, name, actor(req)));
+    },
+  );
   r.delete('/{id}', { permission: 'admin', summary: 'Delete an application and its access keys', res: 'empty' }, async (req, res) => {
     await apps().delete(req.params.id);
     res.status(200).end();
   });
 
-  r.get('/{id}/accessKeys', { permission: 'admin', summary: "An application's access keys (never their secrets)", res: { inline: z.array(AccessKeyInfoSchema) } }, async (req, res) => void res.json(await apps().keys(req.params.id)));
-  r.post('/{id}/accessKeys', { permission: 'admin', summary: 'Create an access key; its secret is in this answer only', res: { inline: z.object({ id: z.string(), secret: z.string() }) } }, async (req, res) => void res.json(await apps().createKey(req.params.id)));
+  r.get(
+    '/{id}/accessKeys',
+    { permission: 'admin', summary: "An application's access keys (never their secrets)", res: { inline: z.array(AccessKeyInfoSchema) } },
+    async (req, res) => void res.json(await apps().keys(req.params.id)),
+  );
+  r.post(
+    '/{id}/accessKeys',
+    {
+      permission: 'admin',
+      summary: 'Create an access key; its secret is in this answer only',
+      res: { inline: z.object({ id: z.string(), secret: z.string() }) },
+    },
+    async (req, res) => void res.json(await apps().createKey(req.params.id)),
+  );
   r.delete('/{applicationId}/accessKeys/{keyId}', { permission: 'admin', summary: 'Delete an access key', res: 'empty' }, async (req, res) => {
     await apps().deleteKey(req.params.applicationId, req.params.keyId);
     res.status(200).end();
   });
-  r.post('/{applicationId}/accessKeys/{keyId}/status', { permission: 'admin', summary: 'Toggle an access key between ACTIVE and INACTIVE', res: { inline: AccessKeyInfoSchema } }, async (req, res) => void res.json(await apps().toggleKey(req.params.applicationId, req.params.keyId)));
+  r.post(
+    '/{applicationId}/accessKeys/{keyId}/status',
+    { permission: 'admin', summary: 'Toggle an access key between ACTIVE and INACTIVE', res: { inline: AccessKeyInfoSchema } },
+    async (req, res) => void res.json(await apps().toggleKey(req.params.applicationId, req.params.keyId)),
+  );
 
   // The SDKs add a role with POST; PUT is accepted too.
-  r.post('/{applicationId}/roles/{role}', { permission: 'admin', summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')})`, pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))));
-  r.put('/{applicationId}/roles/{role}', { permission: 'admin', summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')})`, pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))));
-  r.delete('/{applicationId}/roles/{role}', { permission: 'admin', summary: 'Take a role away', pathParams: role, res: { inline: ApplicationRecordSchema } }, async (req, res) => void res.json(await apps().removeRole(req.params.applicationId, req.params.role, actor(req))));
+  r.post(
+    '/{applicationId}/roles/{role}',
+    {
+      permission: 'admin',
+      summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')})`,
+      pathParams: role,
+      res: { inline: ApplicationRecordSchema },
+    },
+    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))),
+  );
+  r.put(
+    '/{applicationId}/roles/{role}',
+    {
+      permission: 'admin',
+      summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')})`,
+      pathParams: role,
+      res: { inline: ApplicationRecordSchema },
+    },
+    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))),
+  );
+  r.delete(
+    '/{applicationId}/roles/{role}',
+    { permission: 'admin', summary: 'Take a role away', pathParams: role, res: { inline: ApplicationRecordSchema } },
+    async (req, res) => void res.json(await apps().removeRole(req.params.applicationId, req.params.role, actor(req))),
+  );
 
-  r.get('/{id}/tags', { permission: 'admin', summary: "An application's tags", res: { inline: z.array(TagSchema) } }, async (req, res) => void res.json(await apps().tags(req.params.id)));
+  r.get(
+    '/{id}/tags',
+    { permission: 'admin', summary: "An application's tags", res: { inline: z.array(TagSchema) } },
+    async (req, res) => void res.json(await apps().tags(req.params.id)),
+  );
   r.put('/{id}/tags', { permission: 'admin', summary: 'Add tags to an application', body: { inline: z.array(TagSchema) }, res: 'empty' }, async (req, res) => {
     await apps().addTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
     res.status(200).end();
   });
-  r.delete('/{id}/tags', { permission: 'admin', summary: 'Remove tags from an application', body: { inline: z.array(TagSchema) }, res: 'empty' }, async (req, res) => {
-    await apps().removeTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
-    res.status(200).end();
-  });
-
+  r.delete(
+    '/{id}/tags',
+    { permission: 'admin', summary: 'Remove tags from an application', body: { inline: z.array(TagSchema) }, res: 'empty' },
+    async (req, res) => {
+      await apps().removeTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
+      res.status(200).end();
+    },
+  );
 }

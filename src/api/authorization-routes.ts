@@ -75,7 +75,12 @@ export function userRoutes(r: RouteTable, deps: Deps): void {
   );
   r.put(
     '/{id}',
-    { permission: 'admin', summary: 'Create or update a user (roles by Orkes name, groups by id)', body: { inline: UpsertUserRequestSchema }, res: { inline: UserOut } },
+    {
+      permission: 'admin',
+      summary: 'Create or update a user (roles by Orkes name, groups by id)',
+      body: { inline: UpsertUserRequestSchema },
+      res: { inline: UserOut },
+    },
     async (req, res) => {
       const body = parseBody(UpsertUserRequestSchema, req.body, 'upsertUserRequest');
       res.json(await userOut(await authz().upsertUser(idOf(req.params.id, 'id'), body)));
@@ -109,16 +114,24 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
   const usersOut = (users: UserRecord[]) =>
     users.map((u) => ({ id: u.id, name: u.name, roles: rolesOut(u.roles), uuid: u.id, applicationUser: u.id.startsWith('app:') }));
 
-  r.get('/', { permission: 'admin', summary: 'All groups', res: { inline: z.array(GroupOut) } }, async (_req, res) => void res.json((await authz().listGroups()).map(groupOut)));
+  r.get(
+    '/',
+    { permission: 'admin', summary: 'All groups', res: { inline: z.array(GroupOut) } },
+    async (_req, res) => void res.json((await authz().listGroups()).map(groupOut)),
+  );
   r.get(
     '/{id}',
     { permission: 'admin', summary: 'A group', res: { inline: GroupOut } },
     async (req, res) => void res.json(groupOut(await authz().getGroup(idOf(req.params.id, 'id')))),
   );
-  r.put('/{id}', { permission: 'admin', summary: 'Create or update a group', body: { inline: UpsertGroupRequestSchema }, res: { inline: GroupOut } }, async (req, res) => {
-    const body = parseBody(UpsertGroupRequestSchema, req.body, 'upsertGroupRequest');
-    res.json(groupOut(await authz().upsertGroup(idOf(req.params.id, 'id'), body)));
-  });
+  r.put(
+    '/{id}',
+    { permission: 'admin', summary: 'Create or update a group', body: { inline: UpsertGroupRequestSchema }, res: { inline: GroupOut } },
+    async (req, res) => {
+      const body = parseBody(UpsertGroupRequestSchema, req.body, 'upsertGroupRequest');
+      res.json(groupOut(await authz().upsertGroup(idOf(req.params.id, 'id'), body)));
+    },
+  );
   r.delete('/{id}', { permission: 'admin', summary: 'Delete a group, its grants and its memberships', res: 'empty' }, async (req, res) => {
     await authz().deleteGroup(idOf(req.params.id, 'id'));
     res.status(200).end();
@@ -132,10 +145,14 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
     await authz().addUsers(idOf(req.params.groupId, 'groupId'), parseBody(UserIdsSchema, req.body, 'userIds'));
     res.status(200).end();
   });
-  r.delete('/{groupId}/users', { permission: 'admin', summary: 'Remove users from a group', body: { inline: UserIdsSchema }, res: 'empty' }, async (req, res) => {
-    await authz().removeUsers(idOf(req.params.groupId, 'groupId'), parseBody(UserIdsSchema, req.body, 'userIds'));
-    res.status(200).end();
-  });
+  r.delete(
+    '/{groupId}/users',
+    { permission: 'admin', summary: 'Remove users from a group', body: { inline: UserIdsSchema }, res: 'empty' },
+    async (req, res) => {
+      await authz().removeUsers(idOf(req.params.groupId, 'groupId'), parseBody(UserIdsSchema, req.body, 'userIds'));
+      res.status(200).end();
+    },
+  );
   r.post('/{groupId}/users/{userId}', { permission: 'admin', summary: 'Add a user to a group', res: 'empty' }, async (req, res) => {
     await authz().addUsers(idOf(req.params.groupId, 'groupId'), [idOf(req.params.userId, 'userId')]);
     res.status(200).end();
@@ -160,10 +177,14 @@ export function grantRoutes(r: RouteTable, deps: Deps): void {
       res.status(200).end();
     },
   );
-  r.delete('/', { permission: 'admin', summary: 'Take access to a target away from a subject', body: { inline: AuthorizationRequestSchema }, res: 'empty' }, async (req, res) => {
-    await authz().revoke(parseBody(AuthorizationRequestSchema, req.body, 'authorizationRequest'));
-    res.status(200).end();
-  });
+  r.delete(
+    '/',
+    { permission: 'admin', summary: 'Take access to a target away from a subject', body: { inline: AuthorizationRequestSchema }, res: 'empty' },
+    async (req, res) => {
+      await authz().revoke(parseBody(AuthorizationRequestSchema, req.body, 'authorizationRequest'));
+      res.status(200).end();
+    },
+  );
   r.get(
     '/{type}/{id}',
     {

@@ -34,19 +34,61 @@ export function bulkRoutes(r: RouteTable, d: BulkDeps): void {
       res.json(out);
     };
   const none = (): void => undefined;
-  const doc = (summary: string, query?: RouteDoc['query']): RouteDoc => ({ permission: 'executions:manage', summary: `${summary} (up to 1000 ids)`, query, body: 'WorkflowIds', res: 'BulkResponse' });
+  const doc = (summary: string, query?: RouteDoc['query']): RouteDoc => ({
+    permission: 'executions:manage',
+    summary: `${summary} (up to 1000 ids)`,
+    query,
+    body: 'WorkflowIds',
+    res: 'BulkResponse',
+  });
 
   const w = () => d.workflows;
-  r.put('/pause', doc('Pause executions'), bulk(none, (id) => w().pause(id)));
-  r.put('/resume', doc('Resume executions'), bulk(none, (id) => w().resume(id)));
-  r.post('/restart', doc('Restart executions', { useLatestDefinitions: 'boolean' }), bulk((req) => boolParam(req, 'useLatestDefinitions', false), (id, latest) => w().restart(id, latest)));
+  r.put(
+    '/pause',
+    doc('Pause executions'),
+    bulk(none, (id) => w().pause(id)),
+  );
+  r.put(
+    '/resume',
+    doc('Resume executions'),
+    bulk(none, (id) => w().resume(id)),
+  );
+  r.post(
+    '/restart',
+    doc('Restart executions', { useLatestDefinitions: 'boolean' }),
+    bulk(
+      (req) => boolParam(req, 'useLatestDefinitions', false),
+      (id, latest) => w().restart(id, latest),
+    ),
+  );
   // Conductor's bulk retry never descends into sub-workflows.
-  r.post('/retry', doc('Retry executions'), bulk(none, (id) => w().retry(id, false)));
-  r.post('/terminate', doc('Terminate executions', { reason: 'string' }), bulk((req) => strParam(req, 'reason'), (id, reason) => w().terminate(id, reason)));
-  r.delete('/remove', doc('Remove executions', { archiveWorkflow: 'boolean' }), bulk((req) => boolParam(req, 'archiveWorkflow', true), (id, archive) => w().remove(id, archive)));
+  r.post(
+    '/retry',
+    doc('Retry executions'),
+    bulk(none, (id) => w().retry(id, false)),
+  );
+  r.post(
+    '/terminate',
+    doc('Terminate executions', { reason: 'string' }),
+    bulk(
+      (req) => strParam(req, 'reason'),
+      (id, reason) => w().terminate(id, reason),
+    ),
+  );
+  r.delete(
+    '/remove',
+    doc('Remove executions', { archiveWorkflow: 'boolean' }),
+    bulk(
+      (req) => boolParam(req, 'archiveWorkflow', true),
+      (id, archive) => w().remove(id, archive),
+    ),
+  );
   r.delete(
     '/terminate-remove',
     doc('Terminate, then remove, executions', { archiveWorkflow: 'boolean', reason: 'string' }),
-    bulk((req) => ({ reason: strParam(req, 'reason'), archive: boolParam(req, 'archiveWorkflow', true) }), (id, a) => w().terminateAndRemove(id, a.reason, a.archive)),
+    bulk(
+      (req) => ({ reason: strParam(req, 'reason'), archive: boolParam(req, 'archiveWorkflow', true) }),
+      (id, a) => w().terminateAndRemove(id, a.reason, a.archive),
+    ),
   );
 }

@@ -63,7 +63,15 @@ export const CONSOLE_ROUTES = {
 export type ConsoleRoute = keyof typeof CONSOLE_ROUTES;
 
 type Output<N extends ComponentName> = z.output<(typeof COMPONENTS)[N]['schema']>;
-type Payload<A> = A extends ComponentName ? Output<A> : A extends { list: infer N extends ComponentName } ? Array<Output<N>> : A extends 'text' ? string : A extends Inline<infer T> ? T : undefined;
+type Payload<A> = A extends ComponentName
+  ? Output<A>
+  : A extends { list: infer N extends ComponentName }
+    ? Array<Output<N>>
+    : A extends 'text'
+      ? string
+      : A extends Inline<infer T>
+        ? T
+        : undefined;
 
 /** What the route answers, typed from its zod schema (or the console's own type of an inline answer). */
 export type AnswerOf<R extends ConsoleRoute> = Payload<(typeof CONSOLE_ROUTES)[R]['res']>;

@@ -3,5 +3,15 @@
 /** Every path but the API, its document, health and the Dapr app channel: the console routes on the client. */
 export function isConsolePath(urlPath: string): boolean {
   const p = urlPath.toLowerCase();
-  return !(p === '/api' || p.startsWith('/api/') || p.startsWith('/api-docs') || p.startsWith('/apitasks') || p === '/health' || p === '/healthz' || p === '/healthz/' || p.startsWith('/dapr/') || p.startsWith('/actors/'));
+  return !(
+    p === '/api' ||
+    p.startsWith('/api/') ||
+    p.startsWith('/api-docs') ||
+    p.startsWith('/apitasks') ||
+    p === '/health' ||
+    p === '/healthz' ||
+    p === '/healthz/' ||
+    p.startsWith('/dapr/') ||
+    p.startsWith('/actors/')
+  );
 }

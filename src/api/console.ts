@@ -14,7 +14,8 @@ export const DEFAULT_CONSOLE_DIR = path.resolve(__dirname, '../../dist/ui');
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 // The console loads only its own scripts; React Flow and CodeMirror set inline styles.
 const SECURITY_HEADERS: Record<string, string> = {
-  'Content-Security-Policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
   'X-Content-Type-Options': 'nosniff',
   // frame-ancestors for browsers that predate it.
   'X-Frame-Options': 'DENY',
@@ -24,8 +25,10 @@ const SECURITY_HEADERS: Record<string, string> = {
 export function consoleRouter(dir: string = DEFAULT_CONSOLE_DIR): Router {
   const r = express.Router();
   const index = path.join(dir, 'index.html');
-  const only = (handler: RequestHandler): RequestHandler => (req, res, next) =>
-    (req.method === 'GET' || req.method === 'HEAD') && isConsolePath(req.path) ? handler(req, res, next) : next();
+  const only =
+    (handler: RequestHandler): RequestHandler =>
+    (req, res, next) =>
+      (req.method === 'GET' || req.method === 'HEAD') && isConsolePath(req.path) ? handler(req, res, next) : next();
 
   // Every console answer carries the headers, index.html served as a file included (it must not be framed).
   r.use(

@@ -12,9 +12,21 @@ export { zodValidationErrors } from '../services/error-catalogue';
 const INSTANCE = os.hostname();
 
 export function toErrorBody(err: unknown): ErrorBody {
-  const body = (status: number, message: string, extra: Partial<ErrorBody> = {}): ErrorBody => ({ status, message, instance: INSTANCE, retryable: false, code: codeOfStatus(status), ...extra });
+  const body = (status: number, message: string, extra: Partial<ErrorBody> = {}): ErrorBody => ({
+    status,
+    message,
+    instance: INSTANCE,
+    retryable: false,
+    code: codeOfStatus(status),
+    ...extra,
+  });
   const known = errorEntry(err);
-  if (known) return body(known.status, known.message, { retryable: known.retryable, code: known.code, ...(known.validationErrors ? { validationErrors: known.validationErrors } : {}) });
+  if (known)
+    return body(known.status, known.message, {
+      retryable: known.retryable,
+      code: known.code,
+      ...(known.validationErrors ? { validationErrors: known.validationErrors } : {}),
+    });
   // express's own (body parser) errors.
   const e = err as { type?: string; status?: number; message?: string };
   if (e?.type === 'entity.parse.failed') return body(400, `Malformed JSON body: ${e.message}`);
@@ -32,5 +44,7 @@ export const errorHandler =
   };
 
 export const notFoundHandler: RequestHandler = (req, res) => {
-  res.status(404).json({ status: 404, message: `No resource found for ${req.method} ${req.path}`, instance: INSTANCE, retryable: false, code: codeOfStatus(404) });
+  res
+    .status(404)
+    .json({ status: 404, message: `No resource found for ${req.method} ${req.path}`, instance: INSTANCE, retryable: false, code: codeOfStatus(404) });
 };

@@ -31,7 +31,8 @@ function actionProblems(h: EventHandler): Array<{ path: string; message: string 
     if ((a.action === 'complete_task' || a.action === 'fail_task') && !has('taskId') && !(has('workflowId') && has('taskRefName'))) {
       problems.push({ path, message: 'taskId, or workflowId and taskRefName, are required' });
     }
-    if ((a.action === 'terminate_workflow' || a.action === 'update_workflow_variables') && !has('workflowId')) problems.push({ path: `${path}.workflowId`, message: 'workflowId is required' });
+    if ((a.action === 'terminate_workflow' || a.action === 'update_workflow_variables') && !has('workflowId'))
+      problems.push({ path: `${path}.workflowId`, message: 'workflowId is required' });
   });
   return problems;
 }
@@ -49,59 +50,98 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
   const limits = () => deps.metadata.limits;
 
   // Orkes (and the SDK's EventClient) send a list of handlers; Conductor OSS one handler.
-  r.post('/', { permission: 'definitions:write', summary: 'Add an event handler, or a list of them (409 when a name exists)', body: 'EventHandlerRequest', res: 'empty' }, async (req, res) => {
-    const list = Array.isArray(req.body) ? req.body : [req.body];
-    if (list.length === 0) throw new ApiError(400, 'Missing request body: eventHandler expected');
-    const handlers = list.map(parseHandler);
-    for (const h of handlers) {
-      checkDefinitionSize('EventHandler', h.name, h, limits());
-      if (await store().getEventHandler(h.name)) throw conflict(`EventHandler with name ${h.name} already exists!`);
-    }
-    if (new Set(handlers.map((h) => h.name)).size !== handlers.length) throw new ApiError(400, 'Event handler names in one request must differ');
-    checkDefinitionCount('EventHandler', (await store().listEventHandlers()).length + handlers.length - 1, limits());
-    for (const h of handlers) await store().putEventHandler(h);
-    res.status(200).end();
-  });
+  r.post(
+    '/',
+    { permission: 'definitions:write', summary: 'Add an event handler, or a list of them (409 when a name exists)', body: 'EventHandlerRequest', res: 'empty' },
+    async (req, res) => {
+      const list = Array.isArray(req.body) ? req.body : [req.body];
+      if (list.length === 0) throw new ApiError(400, 'Missing request body: eventHandler expected');
+      const handlers = list.map(parseHandler);
+      for (const h of handlers) {
+        checkDefinitionSize('EventHandler', h.name, h, limits());
+        if (await store().getEventHandler(h.name)) throw conflict(`EventHandler with name ${h.name} already exists!`);
+      }
+      if (new Set(handlers.map((h) => h.name)).size !== handlers.length) throw new ApiError(400, 'Event handler names in one request must differ');
+      checkDefinitionCount('EventHandler', (await store().listEventHandlers()).length + handlers.length - 1, limits());
+      for (const h of handlers) await store().putEventHandler(h);
+      res.status(200).end();
+    },
+  );
 
-  r.put('/', { permission: 'definitions:write', summary: 'Update an event handler (404 when unknown)', body: 'EventHandlerRequest', res: 'empty' }, async (req, res) => {
-    const h = parseHandler(req.body);
-    checkDefinitionSize('EventHandler', h.name, h, limits());
-    if (!(await store().getEventHandler(h.name))) throw Errors.EVENT_HANDLER_NOT_FOUND(h.name);
-    await store().putEventHandler(h);
-    res.status(200).end();
-  });
+  r.put(
+    '/',
+    { permission: 'definitions:write', summary: 'Update an event handler (404 when unknown)', body: 'EventHandlerRequest', res: 'empty' },
+    async (req, res) => {
+      const h = parseHandler(req.body);
+      checkDefinitionSize('EventHandler', h.name, h, limits());
+      if (!(await store().getEventHandler(h.name))) throw Errors.EVENT_HANDLER_NOT_FOUND(h.name);
+      await store().putEventHandler(h);
+      res.status(200).end();
+    },
+  );
 
   r.get('/', { permission: 'definitions:read', summary: 'All event handlers', res: { list: 'EventHandler' } }, async (_req, res) => {
     res.json(await store().listEventHandlers());
   });
 
-  r.get('/handler/{name}', { permission: 'definitions:read', summary: 'An event handler by its name (404 when unknown)', pathParams: { name: { description: 'the event handler name' } }, res: 'EventHandler' }, async (req, res) => {
-    const h = await store().getEventHandler(req.params.name);
-    if (!h) throw Errors.EVENT_HANDLER_NOT_FOUND(req.params.name);
-    res.json(h);
-  });
+  r.get(
+    '/handler/{name}',
+    {
+      permission: 'definitions:read',
+      summary: 'An event handler by its name (404 when unknown)',
+      pathParams: { name: { description: 'the event handler name' } },
+      res: 'EventHandler',
+    },
+    async (req, res) => {
+      const h = await store().getEventHandler(req.params.name);
+      if (!h) throw Errors.EVENT_HANDLER_NOT_FOUND(req.params.name);
+      res.json(h);
+    },
+  );
 
   // Orkes' handleIncomingEvent: the handlers run before the answer, so their executions can be read right after.
-  r.post('/handleIncomingEvent', { permission: 'executions:start', summary: "Run the active handlers of the body's `event` on the body as payload", body: { inline: IncomingEventSchema }, res: 'empty' }, async (req, res) => {
-    if (!deps.incomingEvents) throw new ApiError(501, 'Event handling is not available in this server');
-    const payload = parseBody(IncomingEventSchema, req.body, 'event');
-    await deps.incomingEvents({ id: newId(), event: payload.event, payload });
-    res.status(200).end();
-  });
+  r.post(
+    '/handleIncomingEvent',
+    {
+      permission: 'executions:start',
+      summary: "Run the active handlers of the body's `event` on the body as payload",
+      body: { inline: IncomingEventSchema },
+      res: 'empty',
+    },
+    async (req, res) => {
+      if (!deps.incomingEvents) throw new ApiError(501, 'Event handling is not available in this server');
+      const payload = parseBody(IncomingEventSchema, req.body, 'event');
+      await deps.incomingEvents({ id: newId(), event: payload.event, payload });
+      res.status(200).end();
+    },
+  );
 
   // Registered before `/:event`: `execution` and `message` are not event names.
   eventExecutionRoutes(r, deps);
 
   // One path item: GET reads {name} as an event, DELETE as a handler name (Conductor's two templates are the same path).
-  r.delete('/{name}', { permission: 'definitions:write', summary: 'Remove an event handler', pathParams: { name: { description: 'the event handler name' } }, res: 'empty' }, async (req, res) => {
-    if (!(await store().deleteEventHandler(req.params.name))) throw Errors.EVENT_HANDLER_NOT_FOUND(req.params.name);
-    res.status(200).end();
-  });
+  r.delete(
+    '/{name}',
+    { permission: 'definitions:write', summary: 'Remove an event handler', pathParams: { name: { description: 'the event handler name' } }, res: 'empty' },
+    async (req, res) => {
+      if (!(await store().deleteEventHandler(req.params.name))) throw Errors.EVENT_HANDLER_NOT_FOUND(req.params.name);
+      res.status(200).end();
+    },
+  );
 
   // `/:name` as DELETE spells it (one template for the document), read here as the event.
-  r.get('/{name}', { permission: 'definitions:read', summary: 'Handlers of an event (e.g. conductor:wf:ref)', pathParams: { name: { description: 'the event' } }, query: { activeOnly: 'boolean' }, res: { list: 'EventHandler' } }, async (req, res) => {
-    const activeOnly = boolParam(req, 'activeOnly', true);
-    res.json((await store().listEventHandlers()).filter((h) => h.event === req.params.name && (!activeOnly || h.active)));
-  });
-
+  r.get(
+    '/{name}',
+    {
+      permission: 'definitions:read',
+      summary: 'Handlers of an event (e.g. conductor:wf:ref)',
+      pathParams: { name: { description: 'the event' } },
+      query: { activeOnly: 'boolean' },
+      res: { list: 'EventHandler' },
+    },
+    async (req, res) => {
+      const activeOnly = boolParam(req, 'activeOnly', true);
+      res.json((await store().listEventHandlers()).filter((h) => h.event === req.params.name && (!activeOnly || h.active)));
+    },
+  );
 }

@@ -33,7 +33,10 @@ function returnStrategyOf(req: Request): ReturnStrategy {
   const v = strParam(req, 'returnStrategy');
   if (!v) return 'TARGET_WORKFLOW';
   const r = ReturnStrategySchema.safeParse(v);
-  if (!r.success) throw new ApiError(400, `Invalid returnStrategy '${v}'; expected one of ${ReturnStrategySchema.options.join(', ')}`, [{ path: 'returnStrategy', message: 'unknown return strategy', invalidValue: v }]);
+  if (!r.success)
+    throw new ApiError(400, `Invalid returnStrategy '${v}'; expected one of ${ReturnStrategySchema.options.join(', ')}`, [
+      { path: 'returnStrategy', message: 'unknown return strategy', invalidValue: v },
+    ]);
   return r.data;
 }
 
@@ -46,7 +49,10 @@ function consistencyOf(req: Request): (typeof CONSISTENCIES)[number] {
   const v = strParam(req, 'consistency');
   if (!v) return 'DURABLE';
   const found = CONSISTENCIES.find((c) => c === v);
-  if (!found) throw new ApiError(400, `Invalid consistency '${v}'; expected one of ${CONSISTENCIES.join(', ')}`, [{ path: 'consistency', message: 'unknown consistency', invalidValue: v }]);
+  if (!found)
+    throw new ApiError(400, `Invalid consistency '${v}'; expected one of ${CONSISTENCIES.join(', ')}`, [
+      { path: 'consistency', message: 'unknown consistency', invalidValue: v },
+    ]);
   return found;
 }
 
@@ -61,10 +67,17 @@ function abortOnClose(res: Response): AbortSignal {
 export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
   r.post(
     '/execute/{name}/{version}',
-    { permission: 'executions:start',
+    {
+      permission: 'executions:start',
       summary: 'Start an execution and wait until it ends, blocks (WAIT/HUMAN/YIELD), or a named task ends; version 0 is the latest',
       pathParams: { version: { schema: { type: 'integer', minimum: 0 } } },
-      query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: range(0, 600), consistency: { schema: oneOf(CONSISTENCIES) }, returnStrategy: { schema: oneOf(ReturnStrategySchema.options) } },
+      query: {
+        requestId: 'string',
+        waitUntilTaskRef: 'list',
+        waitForSeconds: range(0, 600),
+        consistency: { schema: oneOf(CONSISTENCIES) },
+        returnStrategy: { schema: oneOf(ReturnStrategySchema.options) },
+      },
       body: 'StartWorkflowRequest',
       bodyOptional: true,
       res: 'SignalResponse',
@@ -75,7 +88,11 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
       const body = req.body === undefined ? {} : req.body;
       if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'The body must be a StartWorkflowRequest object');
       // The path names the workflow; version 0 means the latest.
-      const request = parseBody(StartWorkflowRequestSchema, { ...body, name: req.params.name, version: version === 0 ? undefined : version }, 'startWorkflowRequest');
+      const request = parseBody(
+        StartWorkflowRequestSchema,
+        { ...body, name: req.params.name, version: version === 0 ? undefined : version },
+        'startWorkflowRequest',
+      );
       const requestId = strParam(req, 'requestId') || randomUUID();
       const untilRefs = listParam(req, 'waitUntilTaskRef');
       const waitForSeconds = intParam(req, 'waitForSeconds', 10, 0, MAX_WAIT_SECONDS)!;
@@ -89,15 +106,28 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
     },
   );
 
-  r.post('/test', { permission: 'executions:start', summary: 'A run driven by mocked task results, in a task domain no worker polls', body: 'WorkflowTestRequest', res: 'Workflow' }, async (req, res) => {
-    const request = parseBody(WorkflowTestRequestSchema, req.body, 'workflowTestRequest');
-    res.json(await d.testRunner.run(request));
-  });
+  r.post(
+    '/test',
+    {
+      permission: 'executions:start',
+      summary: 'A run driven by mocked task results, in a task domain no worker polls',
+      body: 'WorkflowTestRequest',
+      res: 'Workflow',
+    },
+    async (req, res) => {
+      const request = parseBody(WorkflowTestRequestSchema, req.body, 'workflowTestRequest');
+      res.json(await d.testRunner.run(request));
+    },
+  );
 
-  r.delete('/{workflowId}/terminate-remove', { permission: 'executions:manage', summary: 'Terminate, then remove, an execution', query: { reason: 'string', archiveWorkflow: 'boolean' }, res: 'empty' }, async (req, res) => {
-    await d.workflows.terminateAndRemove(req.params.workflowId, strParam(req, 'reason'), boolParam(req, 'archiveWorkflow', true));
-    res.status(200).end();
-  });
+  r.delete(
+    '/{workflowId}/terminate-remove',
+    { permission: 'executions:manage', summary: 'Terminate, then remove, an execution', query: { reason: 'string', archiveWorkflow: 'boolean' }, res: 'empty' },
+    async (req, res) => {
+      await d.workflows.terminateAndRemove(req.params.workflowId, strParam(req, 'reason'), boolParam(req, 'archiveWorkflow', true));
+      res.status(200).end();
+    },
+  );
 }
 
 /** Completes (or updates) the first blocking task of an execution tree; returns it. */
@@ -116,23 +146,46 @@ async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText
 
 /** /api/tasks/{workflowId}/{status}/signal[/sync]. */
 export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
-  const signal: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional'> = { pathParams: { status: { schema: oneOf(TaskResultStatus.options) } }, body: { inline: jsonObject }, bodyOptional: true };
+  const signal: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional'> = {
+    pathParams: { status: { schema: oneOf(TaskResultStatus.options) } },
+    body: { inline: jsonObject },
+    bodyOptional: true,
+  };
 
-  r.post('/{workflowId}/{status}/signal', { permission: 'tasks:update', summary: 'Signal the first waiting (WAIT/HUMAN/YIELD) task, in the execution or its running sub-workflows', ...signal, res: 'empty' }, async (req, res) => {
-    await applySignal(d, req.params.workflowId, req.params.status, req.body);
-    res.status(200).end();
-  });
+  r.post(
+    '/{workflowId}/{status}/signal',
+    {
+      permission: 'tasks:update',
+      summary: 'Signal the first waiting (WAIT/HUMAN/YIELD) task, in the execution or its running sub-workflows',
+      ...signal,
+      res: 'empty',
+    },
+    async (req, res) => {
+      await applySignal(d, req.params.workflowId, req.params.status, req.body);
+      res.status(200).end();
+    },
+  );
 
   r.post(
     '/{workflowId}/{status}/signal/sync',
-    { permission: 'tasks:update', summary: 'Signal, then wait for the next blocking point', query: { returnStrategy: { schema: oneOf(ReturnStrategySchema.options) }, timeoutMillis: range(0, 600_000) }, ...signal, res: 'SignalResponse' },
+    {
+      permission: 'tasks:update',
+      summary: 'Signal, then wait for the next blocking point',
+      query: { returnStrategy: { schema: oneOf(ReturnStrategySchema.options) }, timeoutMillis: range(0, 600_000) },
+      ...signal,
+      res: 'SignalResponse',
+    },
     async (req, res) => {
       const strategy = returnStrategyOf(req);
       const timeoutMs = intParam(req, 'timeoutMillis', 5000, 0, MAX_WAIT_SECONDS * 1000)!;
       const signal = abortOnClose(res);
       const applied = await applySignal(d, req.params.workflowId, req.params.status, req.body);
       // Wait for the next blocking point; an IN_PROGRESS signal leaves its task blocking, which is an answer already.
-      const waited = await waitForBlockingPoint(d.store, d.waiter, req.params.workflowId, { exceptTaskId: applied.ended ? applied.taskId : undefined, deadline: Date.now() + timeoutMs, signal });
+      const waited = await waitForBlockingPoint(d.store, d.waiter, req.params.workflowId, {
+        exceptTaskId: applied.ended ? applied.taskId : undefined,
+        deadline: Date.now() + timeoutMs,
+        signal,
+      });
       if (!waited) throw Errors.WORKFLOW_NOT_FOUND(req.params.workflowId);
       res.json(signalResponse(strategy, waited.snap, undefined, waited.timedOut));
     },

@@ -26,8 +26,10 @@ export function externalStorageLocation(req: Request): never {
   const operation = strParam(req, 'operation');
   const payloadType = strParam(req, 'payloadType');
   if (!path) errors.push({ path: 'path', message: 'is required' });
-  if (!operation || !OPERATIONS.includes(operation.toUpperCase())) errors.push({ path: 'operation', message: `must be one of ${OPERATIONS.join(', ')}`, invalidValue: operation });
-  if (!payloadType || !PAYLOAD_TYPES.includes(payloadType.toUpperCase())) errors.push({ path: 'payloadType', message: `must be one of ${PAYLOAD_TYPES.join(', ')}`, invalidValue: payloadType });
+  if (!operation || !OPERATIONS.includes(operation.toUpperCase()))
+    errors.push({ path: 'operation', message: `must be one of ${OPERATIONS.join(', ')}`, invalidValue: operation });
+  if (!payloadType || !PAYLOAD_TYPES.includes(payloadType.toUpperCase()))
+    errors.push({ path: 'payloadType', message: `must be one of ${PAYLOAD_TYPES.join(', ')}`, invalidValue: payloadType });
   if (errors.length > 0) throw new ApiError(400, `Invalid input - ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, errors);
   throw new ApiError(
     501,

@@ -44,7 +44,10 @@ function plainJsonBody(req: IncomingMessage): boolean {
   const semi = type.indexOf(';');
   if ((semi < 0 ? type : type.slice(0, semi)).trim().toLowerCase() !== 'application/json') return false;
   if (semi < 0) return true;
-  const params = type.slice(semi + 1).trim().toLowerCase();
+  const params = type
+    .slice(semi + 1)
+    .trim()
+    .toLowerCase();
   return params === '' || params === 'charset=utf-8' || params === 'charset="utf-8"';
 }
 
@@ -109,7 +112,10 @@ function sendError(res: ServerResponse, err: unknown, log: Logger, req: Incoming
 }
 
 /** Returns a handler that answers the hot calls and reports false for every other request; it reads the canonical target (request-target.ts) and the route the front matched in the table, as the gate did. */
-export function hotPath(calls: WorkerCalls, opts: { maxBodyBytes: number; maxJsonDepth: number; log: Logger }): (req: IncomingMessage, res: ServerResponse, target: RequestTarget, found: RouteMatch<Route> | undefined) => boolean {
+export function hotPath(
+  calls: WorkerCalls,
+  opts: { maxBodyBytes: number; maxJsonDepth: number; log: Logger },
+): (req: IncomingMessage, res: ServerResponse, target: RequestTarget, found: RouteMatch<Route> | undefined) => boolean {
   const serve = async (route: HotRoute, req: IncomingMessage, res: ServerResponse, search: string): Promise<void> => {
     if (route.call === 'pollBatch') {
       const ac = new AbortController();

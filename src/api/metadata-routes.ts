@@ -26,49 +26,112 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
     r.get(base, { permission: 'definitions:read', summary: 'All workflow definitions (every version)', res: { list: 'WorkflowDef' } }, async (_req, res) => {
       res.json(await deps.metadata.store.listWorkflowDefs());
     });
-    r.post(base, { permission: 'definitions:write', summary: 'Register a workflow definition (409 when name and version exist, unless overwrite)', query: { overwrite: 'boolean' }, body: 'WorkflowDefRequest', res: 'empty' }, async (req, res) => {
-      const def = parseBody(WorkflowDefSchema, req.body, 'workflowDef');
-      await registerWorkflow(def, boolParam(req, 'overwrite', false));
-      res.status(200).end();
-    });
-    r.post(`${base}/validate`, { permission: 'definitions:read', summary: 'Validate a workflow definition', body: 'WorkflowDefRequest', res: 'empty' }, async (req, res) => {
-      parseBody(WorkflowDefSchema, req.body, 'workflowDef');
-      res.status(200).end();
-    });
-    r.put(base, { permission: 'definitions:write', summary: 'Create or update workflow definitions', body: { inline: z.array(WorkflowDefSchema).min(1) }, res: 'BulkResponse' }, async (req, res) => {
-      const defs = parseBody(z.array(WorkflowDefSchema).min(1, 'WorkflowDef list cannot be empty'), req.body, 'workflowDefs');
-      for (const def of defs) await registerWorkflow(def, true);
-      res.json({ bulkErrorResults: {}, bulkSuccessfulResults: defs.map((d) => d.name) });
-    });
-    r.get(`${base}/names-and-versions`, { permission: 'definitions:read', summary: 'Versions of every workflow definition by name', res: { inline: z.record(z.string(), z.array(z.object({ name: z.string(), version: z.number().int(), createTime: z.number(), updateTime: z.number() }))) } }, async (_req, res) => {
-      const out: Record<string, DefSummary[]> = {};
-      for (const d of await deps.metadata.store.listWorkflowDefs()) (out[d.name] ??= []).push(defSummary(d));
-      res.json(out);
-    });
-    r.get(`${base}/{name}/versions`, { permission: 'definitions:read', summary: 'Versions of one workflow definition', res: { inline: z.array(z.object({ name: z.string(), version: z.number().int(), createTime: z.number(), updateTime: z.number() })) } }, async (req, res) => {
-      const defs = (await deps.metadata.store.listWorkflowDefs()).filter((d) => d.name === req.params.name);
-      res.json(defs.sort((a, b) => a.version - b.version).map(defSummary));
-    });
-    r.get(`${base}/latest-versions`, { permission: 'definitions:read', summary: 'The latest version of every workflow definition', res: { list: 'WorkflowDef' } }, async (_req, res) => {
-      const latest = new Map<string, WorkflowDef>();
-      for (const d of await deps.metadata.store.listWorkflowDefs()) if ((latest.get(d.name)?.version ?? -1) < d.version) latest.set(d.name, d);
-      res.json([...latest.values()]);
-    });
-    r.get(`${base}/names`, { permission: 'definitions:read', summary: 'Workflow definition names', res: { inline: z.array(z.string()) } }, async (_req, res) => {
-      res.json([...new Set((await deps.metadata.store.listWorkflowDefs()).map((d) => d.name))]);
-    });
-    r.get(`${base}/{name}`, { permission: 'definitions:read', summary: 'A workflow definition (latest version unless given)', query: { version: 'integer' }, res: 'WorkflowDef' }, async (req, res) => {
-      const version = intParam(req, 'version', undefined);
-      const def = await deps.metadata.store.getWorkflowDef(req.params.name, version);
-      if (!def) throw Errors.WORKFLOW_DEF_NOT_FOUND(req.params.name, version);
-      res.json(def);
-    });
-    r.delete(`${base}/{name}/{version}`, { permission: 'definitions:write', summary: 'Delete a workflow definition version', pathParams: { version: { schema: { type: 'integer' } } }, res: 'empty' }, async (req, res) => {
-      const version = Number(req.params.version);
-      if (!Number.isInteger(version)) throw new ApiError(400, `Invalid version '${req.params.version}'`);
-      if (!(await deps.metadata.deleteWorkflowDef(req.params.name, version))) throw notFound(`No such workflow definition: ${req.params.name} version: ${version}`);
-      res.status(200).end();
-    });
+    r.post(
+      base,
+      {
+        permission: 'definitions:write',
+        summary: 'Register a workflow definition (409 when name and version exist, unless overwrite)',
+        query: { overwrite: 'boolean' },
+        body: 'WorkflowDefRequest',
+        res: 'empty',
+      },
+      async (req, res) => {
+        const def = parseBody(WorkflowDefSchema, req.body, 'workflowDef');
+        await registerWorkflow(def, boolParam(req, 'overwrite', false));
+        res.status(200).end();
+      },
+    );
+    r.post(
+      `${base}/validate`,
+      { permission: 'definitions:read', summary: 'Validate a workflow definition', body: 'WorkflowDefRequest', res: 'empty' },
+      async (req, res) => {
+        parseBody(WorkflowDefSchema, req.body, 'workflowDef');
+        res.status(200).end();
+      },
+    );
+    r.put(
+      base,
+      {
+        permission: 'definitions:write',
+        summary: 'Create or update workflow definitions',
+        body: { inline: z.array(WorkflowDefSchema).min(1) },
+        res: 'BulkResponse',
+      },
+      async (req, res) => {
+        const defs = parseBody(z.array(WorkflowDefSchema).min(1, 'WorkflowDef list cannot be empty'), req.body, 'workflowDefs');
+        for (const def of defs) await registerWorkflow(def, true);
+        res.json({ bulkErrorResults: {}, bulkSuccessfulResults: defs.map((d) => d.name) });
+      },
+    );
+    r.get(
+      `${base}/names-and-versions`,
+      {
+        permission: 'definitions:read',
+        summary: 'Versions of every workflow definition by name',
+        res: {
+          inline: z.record(z.string(), z.array(z.object({ name: z.string(), version: z.number().int(), createTime: z.number(), updateTime: z.number() }))),
+        },
+      },
+      async (_req, res) => {
+        const out: Record<string, DefSummary[]> = {};
+        for (const d of await deps.metadata.store.listWorkflowDefs()) (out[d.name] ??= []).push(defSummary(d));
+        res.json(out);
+      },
+    );
+    r.get(
+      `${base}/{name}/versions`,
+      {
+        permission: 'definitions:read',
+        summary: 'Versions of one workflow definition',
+        res: { inline: z.array(z.object({ name: z.string(), version: z.number().int(), createTime: z.number(), updateTime: z.number() })) },
+      },
+      async (req, res) => {
+        const defs = (await deps.metadata.store.listWorkflowDefs()).filter((d) => d.name === req.params.name);
+        res.json(defs.sort((a, b) => a.version - b.version).map(defSummary));
+      },
+    );
+    r.get(
+      `${base}/latest-versions`,
+      { permission: 'definitions:read', summary: 'The latest version of every workflow definition', res: { list: 'WorkflowDef' } },
+      async (_req, res) => {
+        const latest = new Map<string, WorkflowDef>();
+        for (const d of await deps.metadata.store.listWorkflowDefs()) if ((latest.get(d.name)?.version ?? -1) < d.version) latest.set(d.name, d);
+        res.json([...latest.values()]);
+      },
+    );
+    r.get(
+      `${base}/names`,
+      { permission: 'definitions:read', summary: 'Workflow definition names', res: { inline: z.array(z.string()) } },
+      async (_req, res) => {
+        res.json([...new Set((await deps.metadata.store.listWorkflowDefs()).map((d) => d.name))]);
+      },
+    );
+    r.get(
+      `${base}/{name}`,
+      { permission: 'definitions:read', summary: 'A workflow definition (latest version unless given)', query: { version: 'integer' }, res: 'WorkflowDef' },
+      async (req, res) => {
+        const version = intParam(req, 'version', undefined);
+        const def = await deps.metadata.store.getWorkflowDef(req.params.name, version);
+        if (!def) throw Errors.WORKFLOW_DEF_NOT_FOUND(req.params.name, version);
+        res.json(def);
+      },
+    );
+    r.delete(
+      `${base}/{name}/{version}`,
+      {
+        permission: 'definitions:write',
+        summary: 'Delete a workflow definition version',
+        pathParams: { version: { schema: { type: 'integer' } } },
+        res: 'empty',
+      },
+      async (req, res) => {
+        const version = Number(req.params.version);
+        if (!Number.isInteger(version)) throw new ApiError(400, `Invalid version '${req.params.version}'`);
+        if (!(await deps.metadata.deleteWorkflowDef(req.params.name, version)))
+          throw notFound(`No such workflow definition: ${req.params.name} version: ${version}`);
+        res.status(200).end();
+      },
+    );
   }
 
   const upsertTaskDef = async (def: TaskDef): Promise<void> => {
@@ -80,16 +143,24 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
     r.get(base, { permission: 'definitions:read', summary: 'All task definitions', res: { list: 'TaskDef' } }, async (_req, res) => {
       res.json(await deps.metadata.store.listTaskDefs());
     });
-    r.post(base, { permission: 'definitions:write', summary: 'Create or update task definitions', body: { inline: z.array(TaskDefSchema).min(1) }, res: 'empty' }, async (req, res) => {
-      const defs = parseBody(z.array(TaskDefSchema).min(1, 'TaskDef list cannot be empty'), req.body, 'taskDefinitions');
-      for (const d of defs) await upsertTaskDef(d);
-      res.status(200).end();
-    });
+    r.post(
+      base,
+      { permission: 'definitions:write', summary: 'Create or update task definitions', body: { inline: z.array(TaskDefSchema).min(1) }, res: 'empty' },
+      async (req, res) => {
+        const defs = parseBody(z.array(TaskDefSchema).min(1, 'TaskDef list cannot be empty'), req.body, 'taskDefinitions');
+        for (const d of defs) await upsertTaskDef(d);
+        res.status(200).end();
+      },
+    );
     // Conductor answers 404 for an unknown name here; SDK workers register with PUT, so Baton upserts.
-    r.put(base, { permission: 'definitions:write', summary: 'Create or update one task definition', body: 'TaskDefRequest', res: 'empty' }, async (req, res) => {
-      await upsertTaskDef(parseBody(TaskDefSchema, req.body, 'taskDefinition'));
-      res.status(200).end();
-    });
+    r.put(
+      base,
+      { permission: 'definitions:write', summary: 'Create or update one task definition', body: 'TaskDefRequest', res: 'empty' },
+      async (req, res) => {
+        await upsertTaskDef(parseBody(TaskDefSchema, req.body, 'taskDefinition'));
+        res.status(200).end();
+      },
+    );
     r.get(`${base}/{name}`, { permission: 'definitions:read', summary: 'A task definition', res: 'TaskDef' }, async (req, res) => {
       const def = await deps.metadata.store.getTaskDef(req.params.name);
       if (!def) throw notFound(`No such taskType found by name: ${req.params.name}`);

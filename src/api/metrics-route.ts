@@ -11,9 +11,17 @@ export interface MetricsExposition {
  * series carry workflow and task names, never ids or payloads). Each replica serves its own.
  */
 export function metricsRoute(t: RouteTable, metrics: MetricsExposition | undefined): void {
-  t.get('/metrics', { permission: 'public', summary: "Prometheus metrics of this process (text exposition format); docs/operations.md 'Metrics and traces' lists them", res: 'text' }, async (_req, res) => {
-    if (!metrics) throw notFound('Metrics are off on this server (BATON_METRICS_ENABLED=false)');
-    const { contentType, text } = await metrics.exposition();
-    res.type(contentType).send(text);
-  });
+  t.get(
+    '/metrics',
+    {
+      permission: 'public',
+      summary: "Prometheus metrics of this process (text exposition format); docs/operations.md 'Metrics and traces' lists them",
+      res: 'text',
+    },
+    async (_req, res) => {
+      if (!metrics) throw notFound('Metrics are off on this server (BATON_METRICS_ENABLED=false)');
+      const { contentType, text } = await metrics.exposition();
+      res.type(contentType).send(text);
+    },
+  );
 }

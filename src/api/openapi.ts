@@ -49,7 +49,14 @@ function toComponent(name: string, schema: z.ZodType, io: 'input' | 'output', in
     if (Array.isArray(v)) return v.map(rewrite);
     if (!v || typeof v !== 'object') return v;
     return Object.fromEntries(
-      Object.entries(v).map(([k, x]) => [k, k === '$ref' && typeof x === 'string' && x.startsWith('#/$defs/') ? `#/components/schemas/${name}_${x.slice(8)}` : k === '$ref' && x === '#' ? `#/components/schemas/${name}` : rewrite(x)]),
+      Object.entries(v).map(([k, x]) => [
+        k,
+        k === '$ref' && typeof x === 'string' && x.startsWith('#/$defs/')
+          ? `#/components/schemas/${name}_${x.slice(8)}`
+          : k === '$ref' && x === '#'
+            ? `#/components/schemas/${name}`
+            : rewrite(x),
+      ]),
     );
   };
   for (const [def, s] of Object.entries($defs ?? {})) into[`${name}_${def}`] = rewrite(s) as JsonSchema;
@@ -78,7 +85,10 @@ export function openApiDocument(version: string, routes: readonly Route[]): Reco
   for (const [name, c] of Object.entries(COMPONENTS)) schemas[name] = toComponent(name, c.schema, c.io, schemas);
   let n = 0;
   // Request bodies as accepted (defaults optional, unknown properties ignored as Conductor does), responses as written.
-  const inline = (io: 'input' | 'output') => (s: z.ZodType): JsonSchema => toComponent(`Inline${++n}`, s, io, schemas);
+  const inline =
+    (io: 'input' | 'output') =>
+    (s: z.ZodType): JsonSchema =>
+      toComponent(`Inline${++n}`, s, io, schemas);
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const pathParams = [...r.path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => {

@@ -29,7 +29,10 @@ export function boolParam(req: WithQuery, name: string, def: boolean): boolean {
   if (v === undefined) return def;
   const b = typeof v === 'string' ? parseSpringBoolean(v) : null;
   if (b === undefined) return def;
-  if (b === null) throw new ApiError(400, `Invalid value for query parameter '${name}': expected true or false`, [{ path: name, message: 'must be true or false', invalidValue: v }]);
+  if (b === null)
+    throw new ApiError(400, `Invalid value for query parameter '${name}': expected true or false`, [
+      { path: name, message: 'must be true or false', invalidValue: v },
+    ]);
   return b;
 }
 
@@ -37,9 +40,14 @@ export function intParam(req: WithQuery, name: string, def: number | undefined, 
   const v = req.query[name];
   if (v === undefined || v === '') return def;
   const n = Number(v);
-  if (typeof v !== 'string' || !Number.isInteger(n)) throw new ApiError(400, `Invalid value for query parameter '${name}': expected an integer`, [{ path: name, message: 'must be an integer', invalidValue: v }]);
-  if (min !== undefined && n < min) throw new ApiError(400, `${name} must be at least ${min}`, [{ path: name, message: `must be greater than or equal to ${min}`, invalidValue: n }]);
-  if (max !== undefined && n > max) throw new ApiError(400, `${name} must be at most ${max}`, [{ path: name, message: `must be less than or equal to ${max}`, invalidValue: n }]);
+  if (typeof v !== 'string' || !Number.isInteger(n))
+    throw new ApiError(400, `Invalid value for query parameter '${name}': expected an integer`, [
+      { path: name, message: 'must be an integer', invalidValue: v },
+    ]);
+  if (min !== undefined && n < min)
+    throw new ApiError(400, `${name} must be at least ${min}`, [{ path: name, message: `must be greater than or equal to ${min}`, invalidValue: n }]);
+  if (max !== undefined && n > max)
+    throw new ApiError(400, `${name} must be at most ${max}`, [{ path: name, message: `must be less than or equal to ${max}`, invalidValue: n }]);
   return n;
 }
 
@@ -59,7 +67,10 @@ export function checkName(param: string, value: string): void {
 export function listParam(req: WithQuery, name: string): string[] {
   const v = req.query[name];
   if (v === undefined) return [];
-  return (Array.isArray(v) ? v : [v]).flatMap((x) => String(x).split(',')).map((s) => s.trim()).filter(Boolean);
+  return (Array.isArray(v) ? v : [v])
+    .flatMap((x) => String(x).split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** Parses a body with a zod schema; failures are 400s with validationErrors. */

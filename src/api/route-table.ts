@@ -77,7 +77,9 @@ export interface Route extends RouteDoc {
 }
 
 // Constraints the handlers enforce (intParam bounds, enums), so generated requests and the document agree.
-export const range = (minimum: number, maximum?: number): QueryParam => ({ schema: { type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }) } });
+export const range = (minimum: number, maximum?: number): QueryParam => ({
+  schema: { type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }) },
+});
 export const oneOf = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
 export const requiredText: QueryParam = { schema: { type: 'string', minLength: 1 }, required: true };
 
@@ -119,11 +121,15 @@ export function mountRoutes(app: Express, routes: readonly Route[]): void {
 }
 
 /** Every (method, path), with the closed sets of values of its path parameters (for 405 answers and the auth table's test). */
-export function routeTemplates(routes: readonly Route[]): Array<{ method: Method; path: string; permission: Permission; pathEnums: Record<string, readonly string[]> }> {
+export function routeTemplates(
+  routes: readonly Route[],
+): Array<{ method: Method; path: string; permission: Permission; pathEnums: Record<string, readonly string[]> }> {
   return routes.map(({ method, path, permission, pathParams }) => ({
     method,
     path,
     permission,
-    pathEnums: Object.fromEntries(Object.entries(pathParams ?? {}).flatMap(([name, p]) => (Array.isArray(p.schema?.enum) ? [[name, p.schema.enum as string[]]] : []))),
+    pathEnums: Object.fromEntries(
+      Object.entries(pathParams ?? {}).flatMap(([name, p]) => (Array.isArray(p.schema?.enum) ? [[name, p.schema.enum as string[]]] : [])),
+    ),
   }));
 }

@@ -68,12 +68,22 @@ export function apiRoutes(d: ApiDeps): Route[] {
   const t = new RouteTable();
   const healthy = { healthy: true, indicators: [] };
   const wedged = { healthy: false, indicators: [{ name: 'actors', healthy: false, message: 'actor calls through this replica keep failing (self-probe)' }] };
-  t.get(['/health', '/api/health'], { permission: 'public', summary: 'Liveness: 503 while actor calls through this replica keep failing', res: { inline: z.object({ healthy: z.boolean(), indicators: z.array(z.unknown()) }) } }, (_req, res) =>
-    d.healthy?.() === false ? void res.status(503).json(wedged) : void res.json(healthy),
+  t.get(
+    ['/health', '/api/health'],
+    {
+      permission: 'public',
+      summary: 'Liveness: 503 while actor calls through this replica keep failing',
+      res: { inline: z.object({ healthy: z.boolean(), indicators: z.array(z.unknown()) }) },
+    },
+    (_req, res) => (d.healthy?.() === false ? void res.status(503).json(wedged) : void res.json(healthy)),
   );
   t.get('/api/version', { permission: 'authenticated', summary: 'Baton version', res: 'text' }, (_req, res) => void res.type('text/plain').send(d.version));
   let docs: Record<string, unknown> | undefined; // built on first request: most processes never serve it
-  t.get('/api-docs', { permission: 'authenticated', summary: 'This OpenAPI document', res: { inline: z.record(z.string(), z.unknown()) } }, (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))));
+  t.get(
+    '/api-docs',
+    { permission: 'authenticated', summary: 'This OpenAPI document', res: { inline: z.record(z.string(), z.unknown()) } },
+    (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))),
+  );
   metricsRoute(t, d.metrics);
   definitionTagRoutes(t.under('/api/metadata'), d);
   metadataRoutes(t.under('/api/metadata'), d);
@@ -89,7 +99,11 @@ export function apiRoutes(d: ApiDeps): Route[] {
   workflowRoutes(t.under('/api/workflow'), d);
   for (const base of TASK_BASES) taskRoutes(t.under(base), d);
   // Task details also answer at `/apitasks/{taskId}`, the path without its slash after /api.
-  t.get('/apitasks/{taskId}', { permission: 'executions:read', summary: 'A task (the interface spells this path without its slash)', res: 'Task' }, taskById(d));
+  t.get(
+    '/apitasks/{taskId}',
+    { permission: 'executions:read', summary: 'A task (the interface spells this path without its slash)', res: 'Task' },
+    taskById(d),
+  );
   queueRoutes(t.under('/api/queue'), d);
   schedulerRoutes(t.under('/api/scheduler'), d);
   if (d.access) {

@@ -16,7 +16,10 @@ const TagsSchema = z.array(ScheduleTagSchema);
 
 /** `key:value` tag filters of GET /schedules/tags (one parameter, comma-separated, or repeated). */
 function tagFilters(raw: string | undefined): Array<{ key: string; value?: string }> {
-  const parts = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (parts.length === 0) throw new ApiError(400, "Query parameter 'tag' is required (key:value)", [{ path: 'tag', message: 'required' }]);
   return parts.map((p) => {
     const i = p.indexOf(':');
@@ -28,7 +31,8 @@ function tagFilters(raw: string | undefined): Array<{ key: string; value?: strin
 function ascendingOf(sort: string | undefined): boolean {
   if (!sort) return false;
   const m = /^(\w+)(?::(ASC|DESC))?$/i.exec(sort.trim());
-  if (!m || !['scheduledTime', 'startTime', 'executionTime'].includes(m[1]!)) throw badRequest(`Invalid sort: ${sort} (scheduledTime:ASC or scheduledTime:DESC)`);
+  if (!m || !['scheduledTime', 'startTime', 'executionTime'].includes(m[1]!))
+    throw badRequest(`Invalid sort: ${sort} (scheduledTime:ASC or scheduledTime:DESC)`);
   return (m[2] ?? 'ASC').toUpperCase() === 'ASC';
 }
 
@@ -40,38 +44,76 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
   };
   const nameParam = { name: { description: 'the schedule name' } };
 
-  r.post('/schedules', { permission: 'executions:start', summary: 'Create or update a schedule', body: { inline: SaveScheduleRequestSchema }, res: 'empty' }, async (req, res) => {
-    await svc().save(parseBody(SaveScheduleRequestSchema, req.body, 'saveScheduleRequest'));
-    res.status(200).end();
-  });
+  r.post(
+    '/schedules',
+    { permission: 'executions:start', summary: 'Create or update a schedule', body: { inline: SaveScheduleRequestSchema }, res: 'empty' },
+    async (req, res) => {
+      await svc().save(parseBody(SaveScheduleRequestSchema, req.body, 'saveScheduleRequest'));
+      res.status(200).end();
+    },
+  );
 
-  r.get('/schedules', { permission: 'definitions:read', summary: 'All schedules, optionally of one workflow', query: { workflowName: 'string' }, res: { inline: z.array(ScheduleViewSchema) } }, async (req, res) => {
-    res.json(await svc().list(strParam(req, 'workflowName') || undefined));
-  });
+  r.get(
+    '/schedules',
+    {
+      permission: 'definitions:read',
+      summary: 'All schedules, optionally of one workflow',
+      query: { workflowName: 'string' },
+      res: { inline: z.array(ScheduleViewSchema) },
+    },
+    async (req, res) => {
+      res.json(await svc().list(strParam(req, 'workflowName') || undefined));
+    },
+  );
 
   // Before `/schedules/{name}`: `tags` is not a schedule name here.
-  r.get('/schedules/tags', { permission: 'definitions:read', summary: 'Schedules carrying any of the tags (key:value)', query: { tag: requiredText }, res: { inline: z.array(ScheduleViewSchema) } }, async (req, res) => {
-    res.json(await svc().byTag(tagFilters(strParam(req, 'tag'))));
-  });
+  r.get(
+    '/schedules/tags',
+    {
+      permission: 'definitions:read',
+      summary: 'Schedules carrying any of the tags (key:value)',
+      query: { tag: requiredText },
+      res: { inline: z.array(ScheduleViewSchema) },
+    },
+    async (req, res) => {
+      res.json(await svc().byTag(tagFilters(strParam(req, 'tag'))));
+    },
+  );
 
-  r.get('/schedules/{name}', { permission: 'definitions:read', summary: 'A schedule', pathParams: nameParam, res: { inline: ScheduleViewSchema } }, async (req, res) => {
-    res.json(await svc().get(req.params.name!));
-  });
+  r.get(
+    '/schedules/{name}',
+    { permission: 'definitions:read', summary: 'A schedule', pathParams: nameParam, res: { inline: ScheduleViewSchema } },
+    async (req, res) => {
+      res.json(await svc().get(req.params.name!));
+    },
+  );
 
-  r.delete('/schedules/{name}', { permission: 'executions:manage', summary: 'Delete a schedule (its executions stay until they expire)', pathParams: nameParam, res: 'empty' }, async (req, res) => {
-    await svc().delete(req.params.name!);
-    res.status(200).end();
-  });
+  r.delete(
+    '/schedules/{name}',
+    { permission: 'executions:manage', summary: 'Delete a schedule (its executions stay until they expire)', pathParams: nameParam, res: 'empty' },
+    async (req, res) => {
+      await svc().delete(req.params.name!);
+      res.status(200).end();
+    },
+  );
 
   for (const method of ['get', 'put'] as const) {
-    r[method]('/schedules/{name}/pause', { permission: 'executions:manage', summary: 'Pause a schedule', pathParams: nameParam, query: { reason: 'string' }, res: 'empty' }, async (req, res) => {
-      await svc().pause(req.params.name!, strParam(req, 'reason') || undefined);
-      res.status(200).end();
-    });
-    r[method]('/schedules/{name}/resume', { permission: 'executions:manage', summary: 'Resume a schedule (slots missed while paused do not fire)', pathParams: nameParam, res: 'empty' }, async (req, res) => {
-      await svc().resume(req.params.name!);
-      res.status(200).end();
-    });
+    r[method](
+      '/schedules/{name}/pause',
+      { permission: 'executions:manage', summary: 'Pause a schedule', pathParams: nameParam, query: { reason: 'string' }, res: 'empty' },
+      async (req, res) => {
+        await svc().pause(req.params.name!, strParam(req, 'reason') || undefined);
+        res.status(200).end();
+      },
+    );
+    r[method](
+      '/schedules/{name}/resume',
+      { permission: 'executions:manage', summary: 'Resume a schedule (slots missed while paused do not fire)', pathParams: nameParam, res: 'empty' },
+      async (req, res) => {
+        await svc().resume(req.params.name!);
+        res.status(200).end();
+      },
+    );
     r[method]('/admin/pause', { permission: 'admin', summary: 'Pause every schedule (their slots pass without firing)', res: 'empty' }, async (_req, res) => {
       await svc().pauseAll();
       res.status(200).end();
@@ -89,7 +131,8 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
 
   r.get(
     '/nextFewSchedules',
-    { permission: 'definitions:read',
+    {
+      permission: 'definitions:read',
       summary: 'The next run times of a cron expression (default 5; a larger limit answers 5, as Conductor does)',
       query: { cronExpression: requiredText, zoneId: 'string', scheduleStartTime: range(0), scheduleEndTime: range(0), limit: range(1) },
       res: { inline: z.array(z.number()) },
@@ -99,13 +142,22 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
       if (!cron) throw new ApiError(400, "Query parameter 'cronExpression' is required", [{ path: 'cronExpression', message: 'required' }]);
       // Conductor caps the list at 5 rather than refusing a larger limit.
       const limit = Math.min(intParam(req, 'limit', MAX_NEXT_SCHEDULES, 1)!, MAX_NEXT_SCHEDULES);
-      res.json(svc().nextFew(cron, strParam(req, 'zoneId') || undefined, intParam(req, 'scheduleStartTime', undefined, 0) || undefined, intParam(req, 'scheduleEndTime', undefined, 0) || undefined, limit));
+      res.json(
+        svc().nextFew(
+          cron,
+          strParam(req, 'zoneId') || undefined,
+          intParam(req, 'scheduleStartTime', undefined, 0) || undefined,
+          intParam(req, 'scheduleEndTime', undefined, 0) || undefined,
+          limit,
+        ),
+      );
     },
   );
 
   r.get(
     '/search/executions',
-    { permission: 'executions:read',
+    {
+      permission: 'executions:read',
       summary: 'Executions of schedules, newest first; query: scheduleName=, workflowName=, state= joined by AND',
       query: { start: range(0), size: range(1, 1000), sort: 'string', freeText: 'string', query: 'string' },
       res: { inline: ScheduleExecutionSearchResultSchema },
@@ -124,15 +176,27 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
     },
   );
 
-  r.get('/schedules/{name}/tags', { permission: 'definitions:read', summary: 'The tags of a schedule', pathParams: nameParam, res: { inline: TagsSchema } }, async (req, res) => {
-    res.json(await svc().tags(req.params.name!));
-  });
-  r.put('/schedules/{name}/tags', { permission: 'executions:start', summary: 'Set the tags of a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' }, async (req, res) => {
-    await svc().setTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
-    res.status(200).end();
-  });
-  r.delete('/schedules/{name}/tags', { permission: 'executions:manage', summary: 'Remove tags from a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' }, async (req, res) => {
-    await svc().deleteTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
-    res.status(200).end();
-  });
+  r.get(
+    '/schedules/{name}/tags',
+    { permission: 'definitions:read', summary: 'The tags of a schedule', pathParams: nameParam, res: { inline: TagsSchema } },
+    async (req, res) => {
+      res.json(await svc().tags(req.params.name!));
+    },
+  );
+  r.put(
+    '/schedules/{name}/tags',
+    { permission: 'executions:start', summary: 'Set the tags of a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' },
+    async (req, res) => {
+      await svc().setTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
+      res.status(200).end();
+    },
+  );
+  r.delete(
+    '/schedules/{name}/tags',
+    { permission: 'executions:manage', summary: 'Remove tags from a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' },
+    async (req, res) => {
+      await svc().deleteTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
+      res.status(200).end();
+    },
+  );
 }

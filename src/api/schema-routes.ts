@@ -14,7 +14,8 @@ const versionParam = { pathParams: { version: { schema: { type: 'integer', minim
 
 function versionOf(text: string): number {
   const v = Number(text);
-  if (!Number.isInteger(v) || v < 1 || v > 2_147_483_647) throw new ApiError(400, `Invalid version '${text}'`, [{ path: 'version', message: 'must be a positive integer', invalidValue: text }]);
+  if (!Number.isInteger(v) || v < 1 || v > 2_147_483_647)
+    throw new ApiError(400, `Invalid version '${text}'`, [{ path: 'version', message: 'must be a positive integer', invalidValue: text }]);
   return v;
 }
 
@@ -32,7 +33,8 @@ export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined
 
   r.post(
     '/',
-    { permission: 'definitions:write',
+    {
+      permission: 'definitions:write',
       summary: 'Save schemas; with newVersion each becomes the next version of its name, otherwise its version (1 when absent) is written',
       query: { newVersion: 'boolean' },
       body: { inline: z.array(SchemaDefSchema) },
@@ -81,14 +83,22 @@ export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined
     res.status(200).end();
   });
 
-  r.get('/{name}/{version}', { permission: 'definitions:read', summary: 'One version of a schema', ...versionParam, res: { inline: SchemaDefSchema } }, async (req, res) => {
-    const version = versionOf(req.params.version);
-    res.json(found(await schemas().get(req.params.name, version), `${req.params.name}:${version}`));
-  });
+  r.get(
+    '/{name}/{version}',
+    { permission: 'definitions:read', summary: 'One version of a schema', ...versionParam, res: { inline: SchemaDefSchema } },
+    async (req, res) => {
+      const version = versionOf(req.params.version);
+      res.json(found(await schemas().get(req.params.name, version), `${req.params.name}:${version}`));
+    },
+  );
 
-  r.delete('/{name}/{version}', { permission: 'definitions:write', summary: 'Delete one version of a schema', ...versionParam, res: 'empty' }, async (req, res) => {
-    const version = versionOf(req.params.version);
-    if (!(await schemas().delete(req.params.name, version))) throw notFound(`Schema ${req.params.name}:${version} not found`);
-    res.status(200).end();
-  });
+  r.delete(
+    '/{name}/{version}',
+    { permission: 'definitions:write', summary: 'Delete one version of a schema', ...versionParam, res: 'empty' },
+    async (req, res) => {
+      const version = versionOf(req.params.version);
+      if (!(await schemas().delete(req.params.name, version))) throw notFound(`Schema ${req.params.name}:${version} not found`);
+      res.status(200).end();
+    },
+  );
 }

@@ -23,7 +23,11 @@ export function searchRequestOf(req: Request, target: SearchTarget): SearchReque
  * Conductor's answer when index hits are replaced by records read from the store (the -v2 and
  * by-tasks searches): keys that no longer load are dropped and totalHits is lowered by as many.
  */
-export async function loadHits<T>(hits: { totalHits: number; results: unknown[] }, keys: string[], load: (key: string) => Promise<T | undefined>): Promise<SearchResult<T>> {
+export async function loadHits<T>(
+  hits: { totalHits: number; results: unknown[] },
+  keys: string[],
+  load: (key: string) => Promise<T | undefined>,
+): Promise<SearchResult<T>> {
   const results: T[] = [];
   for (const k of keys) {
     const v = await load(k);

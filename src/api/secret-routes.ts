@@ -46,40 +46,73 @@ export function secretRoutes(r: RouteTable, deps: SecretRouteDeps): void {
   };
   const names = { inline: z.array(z.string()) } as const;
 
-  r.get('/secrets', { permission: 'definitions:read', summary: 'Names of the secrets the caller can use (every secret: no per-secret grants)', res: names }, async (_req, res) => {
-    res.json(await secrets().names());
-  });
+  r.get(
+    '/secrets',
+    { permission: 'definitions:read', summary: 'Names of the secrets the caller can use (every secret: no per-secret grants)', res: names },
+    async (_req, res) => {
+      res.json(await secrets().names());
+    },
+  );
   r.post('/secrets', { permission: 'definitions:read', summary: 'Names of every secret', res: names }, async (_req, res) => {
     res.json(await secrets().names());
   });
-  r.get('/secrets-v2', { permission: 'definitions:read', summary: 'Secrets with their tags (no values)', res: { inline: z.array(z.object({ name: z.string(), tags: TagListSchema })) } }, async (_req, res) => {
-    const s = secrets();
-    res.json(await Promise.all((await s.names()).map(async (name) => ({ name, tags: await s.tags(name).catch(() => []) }))));
-  });
+  r.get(
+    '/secrets-v2',
+    {
+      permission: 'definitions:read',
+      summary: 'Secrets with their tags (no values)',
+      res: { inline: z.array(z.object({ name: z.string(), tags: TagListSchema })) },
+    },
+    async (_req, res) => {
+      const s = secrets();
+      res.json(await Promise.all((await s.names()).map(async (name) => ({ name, tags: await s.tags(name).catch(() => []) }))));
+    },
+  );
   r.get('/secrets/{key}/exists', { permission: 'definitions:read', summary: 'Whether a secret exists', res: { inline: z.boolean() } }, async (req, res) => {
     res.json(await secrets().exists(req.params.key));
   });
   r.get('/secrets/{key}/tags', { permission: 'definitions:read', summary: "A secret's tags", res: { inline: TagListSchema } }, async (req, res) => {
     res.json(await secrets().tags(req.params.key));
   });
-  r.put('/secrets/{key}/tags', { permission: 'definitions:write', summary: 'Add tags to a secret', body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
-    await secrets().addTags(req.params.key, tagsOf(req.body));
-    res.status(200).end();
-  });
-  r.delete('/secrets/{key}/tags', { permission: 'definitions:write', summary: 'Remove tags from a secret', body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
-    await secrets().removeTags(req.params.key, tagsOf(req.body));
-    res.status(200).end();
-  });
+  r.put(
+    '/secrets/{key}/tags',
+    { permission: 'definitions:write', summary: 'Add tags to a secret', body: { inline: TagListSchema }, res: 'empty' },
+    async (req, res) => {
+      await secrets().addTags(req.params.key, tagsOf(req.body));
+      res.status(200).end();
+    },
+  );
+  r.delete(
+    '/secrets/{key}/tags',
+    { permission: 'definitions:write', summary: 'Remove tags from a secret', body: { inline: TagListSchema }, res: 'empty' },
+    async (req, res) => {
+      await secrets().removeTags(req.params.key, tagsOf(req.body));
+      res.status(200).end();
+    },
+  );
   // As text: the JS SDK reads a text/plain answer as is, the Java client takes the body as the string, the Python SDK falls back to the text.
-  r.get('/secrets/{key}', { permission: 'admin', summary: 'A secret value, as plain text (admins only when access control is on; 404 when missing)', res: 'text' }, async (req, res) => {
-    const value = await secrets().get(req.params.key);
-    res.type('text/plain').send(value);
-  });
+  r.get(
+    '/secrets/{key}',
+    { permission: 'admin', summary: 'A secret value, as plain text (admins only when access control is on; 404 when missing)', res: 'text' },
+    async (req, res) => {
+      const value = await secrets().get(req.params.key);
+      res.type('text/plain').send(value);
+    },
+  );
   // Documented as text: the Python SDK sends bare text under application/json, which is not JSON, so no JSON schema describes what is accepted.
-  r.put('/secrets/{key}', { permission: 'definitions:write', summary: 'Create or replace a secret: the body is the value as text (a JSON string body, as the JS and Java clients send, is that string)', body: 'text', res: 'empty' }, async (req, res) => {
-    await secrets().put(req.params.key, typeof req.body === 'string' ? secretValueOf(req.body) : req.body);
-    res.status(200).end();
-  });
+  r.put(
+    '/secrets/{key}',
+    {
+      permission: 'definitions:write',
+      summary: 'Create or replace a secret: the body is the value as text (a JSON string body, as the JS and Java clients send, is that string)',
+      body: 'text',
+      res: 'empty',
+    },
+    async (req, res) => {
+      await secrets().put(req.params.key, typeof req.body === 'string' ? secretValueOf(req.body) : req.body);
+      res.status(200).end();
+    },
+  );
   r.delete('/secrets/{key}', { permission: 'definitions:write', summary: 'Delete a secret (404 when missing)', res: 'empty' }, async (req, res) => {
     await secrets().delete(req.params.key);
     res.status(200).end();

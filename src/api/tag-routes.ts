@@ -38,49 +38,79 @@ export function definitionTagRoutes(r: RouteTable, deps: { metadata: MetadataSer
     await deps.metadata.putTaskDef({ ...def, tags: change(tagsField(def)) });
   };
 
-  r.get('/tags', { permission: 'definitions:read', summary: 'Every tag on workflow definitions, task definitions and event handlers', res: list }, async (_req, res) => {
-    const all = [...(await store().listWorkflowDefs()), ...(await store().listTaskDefs()), ...(await store().listEventHandlers())].flatMap((d) => tagsField(d as Tagged));
-    res.json(dedupe(all));
-  });
+  r.get(
+    '/tags',
+    { permission: 'definitions:read', summary: 'Every tag on workflow definitions, task definitions and event handlers', res: list },
+    async (_req, res) => {
+      const all = [...(await store().listWorkflowDefs()), ...(await store().listTaskDefs()), ...(await store().listEventHandlers())].flatMap((d) =>
+        tagsField(d as Tagged),
+      );
+      res.json(dedupe(all));
+    },
+  );
 
   r.get('/workflow/{name}/tags', { permission: 'definitions:read', summary: "A workflow definition's tags", res: list }, async (req, res) => {
     const versions = await workflowVersions(req.params.name);
     res.json(tagsField(versions[versions.length - 1]));
   });
-  r.put('/workflow/{name}/tags', { permission: 'definitions:write', summary: "Replace a workflow definition's tags", body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
-    const tags = dedupe(tagsOf(req.body));
-    await changeWorkflowTags(req.params.name, () => tags);
-    res.status(200).end();
-  });
-  r.post('/workflow/{name}/tags', { permission: 'definitions:write', summary: 'Add a tag to a workflow definition', body: { inline: TagSchema }, res: 'empty' }, async (req, res) => {
-    const tags = tagsOf(req.body);
-    await changeWorkflowTags(req.params.name, (old) => addTags(old, tags));
-    res.status(200).end();
-  });
-  r.delete('/workflow/{name}/tags', { permission: 'definitions:write', summary: 'Remove a tag from a workflow definition', body: { inline: TagSchema }, res: 'empty' }, async (req, res) => {
-    const tags = tagsOf(req.body);
-    await changeWorkflowTags(req.params.name, (old) => removeTags(old, tags));
-    res.status(200).end();
-  });
+  r.put(
+    '/workflow/{name}/tags',
+    { permission: 'definitions:write', summary: "Replace a workflow definition's tags", body: { inline: TagListSchema }, res: 'empty' },
+    async (req, res) => {
+      const tags = dedupe(tagsOf(req.body));
+      await changeWorkflowTags(req.params.name, () => tags);
+      res.status(200).end();
+    },
+  );
+  r.post(
+    '/workflow/{name}/tags',
+    { permission: 'definitions:write', summary: 'Add a tag to a workflow definition', body: { inline: TagSchema }, res: 'empty' },
+    async (req, res) => {
+      const tags = tagsOf(req.body);
+      await changeWorkflowTags(req.params.name, (old) => addTags(old, tags));
+      res.status(200).end();
+    },
+  );
+  r.delete(
+    '/workflow/{name}/tags',
+    { permission: 'definitions:write', summary: 'Remove a tag from a workflow definition', body: { inline: TagSchema }, res: 'empty' },
+    async (req, res) => {
+      const tags = tagsOf(req.body);
+      await changeWorkflowTags(req.params.name, (old) => removeTags(old, tags));
+      res.status(200).end();
+    },
+  );
 
   r.get('/task/{taskName}/tags', { permission: 'definitions:read', summary: "A task definition's tags", res: list }, async (req, res) => {
     res.json(tagsField(await taskDef(req.params.taskName)));
   });
-  r.put('/task/{taskName}/tags', { permission: 'definitions:write', summary: "Replace a task definition's tags", body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
-    const tags = dedupe(tagsOf(req.body));
-    await changeTaskTags(req.params.taskName, () => tags);
-    res.status(200).end();
-  });
-  r.post('/task/{taskName}/tags', { permission: 'definitions:write', summary: 'Add a tag to a task definition', body: { inline: TagSchema }, res: 'empty' }, async (req, res) => {
-    const tags = tagsOf(req.body);
-    await changeTaskTags(req.params.taskName, (old) => addTags(old, tags));
-    res.status(200).end();
-  });
-  r.delete('/task/{taskName}/tags', { permission: 'definitions:write', summary: 'Remove a tag from a task definition', body: { inline: TagSchema }, res: 'empty' }, async (req, res) => {
-    const tags = tagsOf(req.body);
-    await changeTaskTags(req.params.taskName, (old) => removeTags(old, tags));
-    res.status(200).end();
-  });
+  r.put(
+    '/task/{taskName}/tags',
+    { permission: 'definitions:write', summary: "Replace a task definition's tags", body: { inline: TagListSchema }, res: 'empty' },
+    async (req, res) => {
+      const tags = dedupe(tagsOf(req.body));
+      await changeTaskTags(req.params.taskName, () => tags);
+      res.status(200).end();
+    },
+  );
+  r.post(
+    '/task/{taskName}/tags',
+    { permission: 'definitions:write', summary: 'Add a tag to a task definition', body: { inline: TagSchema }, res: 'empty' },
+    async (req, res) => {
+      const tags = tagsOf(req.body);
+      await changeTaskTags(req.params.taskName, (old) => addTags(old, tags));
+      res.status(200).end();
+    },
+  );
+  r.delete(
+    '/task/{taskName}/tags',
+    { permission: 'definitions:write', summary: 'Remove a tag from a task definition', body: { inline: TagSchema }, res: 'empty' },
+    async (req, res) => {
+      const tags = tagsOf(req.body);
+      await changeTaskTags(req.params.taskName, (old) => removeTags(old, tags));
+      res.status(200).end();
+    },
+  );
 }
 
 /** Declares the event handler tag routes under `r` (mounted at /api/event). */
@@ -98,14 +128,22 @@ export function eventHandlerTagRoutes(r: RouteTable, deps: { metadata: MetadataS
   r.get('/{name}/tags', { permission: 'definitions:read', summary: "An event handler's tags", res: { inline: TagListSchema } }, async (req, res) => {
     res.json(tagsField((await handler(req.params.name)) as Tagged));
   });
-  r.put('/{name}/tags', { permission: 'definitions:write', summary: 'Add tags to an event handler', body: { inline: TagListSchema }, res: 'empty' }, async (req, res) => {
-    const tags = tagsOf(req.body);
-    await change(req.params.name, (old) => addTags(old, tags));
-    res.status(200).end();
-  });
-  r.delete('/{name}/tags', { permission: 'definitions:write', summary: 'Remove tags from an event handler', body: { inline: z.union([TagListSchema, TagSchema]) }, res: 'empty' }, async (req, res) => {
-    const tags = tagsOf(req.body);
-    await change(req.params.name, (old) => removeTags(old, tags));
-    res.status(200).end();
-  });
+  r.put(
+    '/{name}/tags',
+    { permission: 'definitions:write', summary: 'Add tags to an event handler', body: { inline: TagListSchema }, res: 'empty' },
+    async (req, res) => {
+      const tags = tagsOf(req.body);
+      await change(req.params.name, (old) => addTags(old, tags));
+      res.status(200).end();
+    },
+  );
+  r.delete(
+    '/{name}/tags',
+    { permission: 'definitions:write', summary: 'Remove tags from an event handler', body: { inline: z.union([TagListSchema, TagSchema]) }, res: 'empty' },
+    async (req, res) => {
+      const tags = tagsOf(req.body);
+      await change(req.params.name, (old) => removeTags(old, tags));
+      res.status(200).end();
+    },
+  );
 }

@@ -32,7 +32,12 @@ export interface TaskRouteDeps {
   secrets?: SecretService;
 }
 
-const byRefDoc: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional' | 'query'> = { pathParams: { status: { schema: oneOf(TaskResultStatus.options) } }, query: { workerid: 'string' }, body: { inline: jsonObject }, bodyOptional: true };
+const byRefDoc: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional' | 'query'> = {
+  pathParams: { status: { schema: oneOf(TaskResultStatus.options) } },
+  query: { workerid: 'string' },
+  body: { inline: jsonObject },
+  bodyOptional: true,
+};
 
 /** GET a task by id (also served at `/apitasks/{taskId}`). */
 export const taskById =
@@ -53,80 +58,173 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
     return ac.signal;
   };
 
-  r.get('/poll/batch/{taskType}', { permission: 'tasks:poll', summary: 'Long-poll up to count tasks', query: POLL_BATCH_QUERY, res: { list: 'Task' }, hot: 'pollBatch' }, async (req, res) => {
-    sendJson(res, await calls.pollBatch(req.params.taskType, req, abortOnClose(req), clientOf(req)));
-  });
+  r.get(
+    '/poll/batch/{taskType}',
+    { permission: 'tasks:poll', summary: 'Long-poll up to count tasks', query: POLL_BATCH_QUERY, res: { list: 'Task' }, hot: 'pollBatch' },
+    async (req, res) => {
+      sendJson(res, await calls.pollBatch(req.params.taskType, req, abortOnClose(req), clientOf(req)));
+    },
+  );
 
-  r.get('/poll/{taskType}', { permission: 'tasks:poll', summary: 'Poll one task (204 when none)', query: { workerid: 'string', domain: 'string' }, res: 'Task', empty: 204 }, async (req, res) => {
-    const workerId = strParam(req, 'workerid');
-    const domain = strParam(req, 'domain') || undefined;
-    checkName('taskType', req.params.taskType);
-    if (workerId !== undefined) checkName('workerid', workerId);
-    if (domain !== undefined) checkName('domain', domain);
-    const [t] = await revealForWorker(await tasks.poll(req.params.taskType, { workerId, domain, count: 1, timeoutMs: POLL_LIMITS.timeout.fallback, signal: abortOnClose(req), client: clientOf(req) }), deps.secrets, tasks);
-    if (!t) res.status(204).end();
-    else sendJson(res, t);
-  });
+  r.get(
+    '/poll/{taskType}',
+    { permission: 'tasks:poll', summary: 'Poll one task (204 when none)', query: { workerid: 'string', domain: 'string' }, res: 'Task', empty: 204 },
+    async (req, res) => {
+      const workerId = strParam(req, 'workerid');
+      const domain = strParam(req, 'domain') || undefined;
+      checkName('taskType', req.params.taskType);
+      if (workerId !== undefined) checkName('workerid', workerId);
+      if (domain !== undefined) checkName('domain', domain);
+      const [t] = await revealForWorker(
+        await tasks.poll(req.params.taskType, {
+          workerId,
+          domain,
+          count: 1,
+          timeoutMs: POLL_LIMITS.timeout.fallback,
+          signal: abortOnClose(req),
+          client: clientOf(req),
+        }),
+        deps.secrets,
+        tasks,
+      );
+      if (!t) res.status(204).end();
+      else sendJson(res, t);
+    },
+  );
 
-  r.post('/', { permission: 'tasks:update', summary: 'Update a task with its result; answers the task id', body: 'TaskResult', res: 'text', hot: 'update' }, async (req, res) => {
-    sendText(res, await calls.update(req.body));
-  });
+  r.post(
+    '/',
+    { permission: 'tasks:update', summary: 'Update a task with its result; answers the task id', body: 'TaskResult', res: 'text', hot: 'update' },
+    async (req, res) => {
+      sendText(res, await calls.update(req.body));
+    },
+  );
 
-  r.post('/update-v2', { permission: 'tasks:poll', summary: 'Update a task, then poll the next of its type (204 when none)', body: 'TaskResult', res: 'Task', empty: 204, hot: 'updateV2' }, async (req, res) => {
-    const next = await calls.updateV2(req.body);
-    if (!next) res.status(204).end();
-    else sendJson(res, next);
-  });
+  r.post(
+    '/update-v2',
+    {
+      permission: 'tasks:poll',
+      summary: 'Update a task, then poll the next of its type (204 when none)',
+      body: 'TaskResult',
+      res: 'Task',
+      empty: 204,
+      hot: 'updateV2',
+    },
+    async (req, res) => {
+      const next = await calls.updateV2(req.body);
+      if (!next) res.status(204).end();
+      else sendJson(res, next);
+    },
+  );
 
   r.get('/search', { permission: 'executions:read', summary: 'Search tasks', query: SEARCH_QUERY, res: 'SearchResultTaskSummary' }, async (req, res) => {
     res.json(await deps.index.searchTasks(searchRequestOf(req, 'task')));
   });
 
-  r.get('/search-v2', { permission: 'executions:read', summary: 'Search tasks; answers the tasks themselves', query: SEARCH_QUERY, res: 'SearchResultTask' }, async (req, res) => {
-    const hits = await deps.index.searchTasks(searchRequestOf(req, 'task'));
-    res.json(await loadHits(hits, hits.results.map((t) => t.taskId), (id) => tasks.getTask(id)));
-  });
+  r.get(
+    '/search-v2',
+    { permission: 'executions:read', summary: 'Search tasks; answers the tasks themselves', query: SEARCH_QUERY, res: 'SearchResultTask' },
+    async (req, res) => {
+      const hits = await deps.index.searchTasks(searchRequestOf(req, 'task'));
+      res.json(
+        await loadHits(
+          hits,
+          hits.results.map((t) => t.taskId),
+          (id) => tasks.getTask(id),
+        ),
+      );
+    },
+  );
 
-  r.post('/queue/requeue/{taskType}', { permission: 'admin', summary: 'Re-push the scheduled tasks of a type to their queues; answers how many', res: 'text' }, async (req, res) => {
-    sendText(res, String(await requeueByType(deps, req.params.taskType)));
-  });
+  r.post(
+    '/queue/requeue/{taskType}',
+    { permission: 'admin', summary: 'Re-push the scheduled tasks of a type to their queues; answers how many', res: 'text' },
+    async (req, res) => {
+      sendText(res, String(await requeueByType(deps, req.params.taskType)));
+    },
+  );
 
   // Conductor 2.x clients acknowledge each polled task; a poll already claims it, so this only says whether the task exists.
-  r.post('/{taskId}/ack', { permission: 'tasks:poll', summary: 'Conductor 2.x acknowledgement: a poll already claims the task; answers whether it exists', query: { workerid: 'string' }, res: 'text' }, async (req, res) => {
-    const task = await store.getTask(req.params.taskId);
-    // A skipped task's acknowledgement is refused: its worker must not go on with it.
-    sendText(res, String(task !== undefined && task.status !== 'SKIPPED'));
-  });
+  r.post(
+    '/{taskId}/ack',
+    {
+      permission: 'tasks:poll',
+      summary: 'Conductor 2.x acknowledgement: a poll already claims the task; answers whether it exists',
+      query: { workerid: 'string' },
+      res: 'text',
+    },
+    async (req, res) => {
+      const task = await store.getTask(req.params.taskId);
+      // A skipped task's acknowledgement is refused: its worker must not go on with it.
+      sendText(res, String(task !== undefined && task.status !== 'SKIPPED'));
+    },
+  );
 
-  r.get('/queue/all', { permission: 'queues:read', summary: 'Size of every queue', res: { inline: z.record(z.string(), z.number().int()) } }, async (_req, res) => {
-    const out: Record<string, number> = {};
-    for (const name of await tasks.knownQueues()) setOwn(out, name, await tasks.queueSizeByName(name));
-    res.json(out);
-  });
+  r.get(
+    '/queue/all',
+    { permission: 'queues:read', summary: 'Size of every queue', res: { inline: z.record(z.string(), z.number().int()) } },
+    async (_req, res) => {
+      const out: Record<string, number> = {};
+      for (const name of await tasks.knownQueues()) setOwn(out, name, await tasks.queueSizeByName(name));
+      res.json(out);
+    },
+  );
 
-  r.get('/queue/all/verbose', { permission: 'queues:read', summary: 'Size and leased count of every queue partition', res: { inline: z.record(z.string(), z.record(z.string(), z.object({ size: z.number().int(), uacked: z.number().int() }))) } }, async (_req, res) => {
-    const out: Record<string, Record<string, { size: number; uacked: number }>> = {};
-    for (const name of await tasks.knownQueues()) setOwn(out, name, await tasks.queueShards(name));
-    res.json(out);
-  });
+  r.get(
+    '/queue/all/verbose',
+    {
+      permission: 'queues:read',
+      summary: 'Size and leased count of every queue partition',
+      res: { inline: z.record(z.string(), z.record(z.string(), z.object({ size: z.number().int(), uacked: z.number().int() }))) },
+    },
+    async (_req, res) => {
+      const out: Record<string, Record<string, { size: number; uacked: number }>> = {};
+      for (const name of await tasks.knownQueues()) setOwn(out, name, await tasks.queueShards(name));
+      res.json(out);
+    },
+  );
 
-  r.get('/queue/sizes', { permission: 'queues:read', summary: 'Queue sizes of task types', query: { taskType: 'list' }, res: { inline: z.record(z.string(), z.number().int()) } }, async (req, res) => {
-    const out: Record<string, number> = {};
-    for (const t of listParam(req, 'taskType')) setOwn(out, t, await tasks.queueSize({ taskType: t }));
-    res.json(out);
-  });
+  r.get(
+    '/queue/sizes',
+    { permission: 'queues:read', summary: 'Queue sizes of task types', query: { taskType: 'list' }, res: { inline: z.record(z.string(), z.number().int()) } },
+    async (req, res) => {
+      const out: Record<string, number> = {};
+      for (const t of listParam(req, 'taskType')) setOwn(out, t, await tasks.queueSize({ taskType: t }));
+      res.json(out);
+    },
+  );
 
-  r.get('/queue/size', { permission: 'queues:read', summary: 'Size of one queue', query: { taskType: requiredText, domain: 'string', isolationGroupId: 'string', executionNamespace: 'string' }, res: { inline: z.number().int() } }, async (req, res) => {
-    const taskType = strParam(req, 'taskType');
-    if (!taskType) throw new ApiError(400, "Required query parameter 'taskType' is missing");
-    res.json(await tasks.queueSize({ taskType, domain: strParam(req, 'domain') || undefined, isolationGroupId: strParam(req, 'isolationGroupId') || undefined, executionNameSpace: strParam(req, 'executionNamespace') || undefined }));
-  });
+  r.get(
+    '/queue/size',
+    {
+      permission: 'queues:read',
+      summary: 'Size of one queue',
+      query: { taskType: requiredText, domain: 'string', isolationGroupId: 'string', executionNamespace: 'string' },
+      res: { inline: z.number().int() },
+    },
+    async (req, res) => {
+      const taskType = strParam(req, 'taskType');
+      if (!taskType) throw new ApiError(400, "Required query parameter 'taskType' is missing");
+      res.json(
+        await tasks.queueSize({
+          taskType,
+          domain: strParam(req, 'domain') || undefined,
+          isolationGroupId: strParam(req, 'isolationGroupId') || undefined,
+          executionNameSpace: strParam(req, 'executionNamespace') || undefined,
+        }),
+      );
+    },
+  );
 
-  r.get('/queue/polldata', { permission: 'queues:read', summary: 'Last polls of a task type', query: { taskType: requiredText }, res: { list: 'PollData' } }, async (req, res) => {
-    const taskType = strParam(req, 'taskType');
-    if (!taskType) throw new ApiError(400, "Required query parameter 'taskType' is missing");
-    res.json(await tasks.listPollData(taskType));
-  });
+  r.get(
+    '/queue/polldata',
+    { permission: 'queues:read', summary: 'Last polls of a task type', query: { taskType: requiredText }, res: { list: 'PollData' } },
+    async (req, res) => {
+      const taskType = strParam(req, 'taskType');
+      if (!taskType) throw new ApiError(400, "Required query parameter 'taskType' is missing");
+      res.json(await tasks.listPollData(taskType));
+    },
+  );
 
   r.get('/queue/polldata/all', { permission: 'queues:read', summary: 'Last polls of every task type', res: { list: 'PollData' } }, async (_req, res) => {
     res.json(await tasks.listPollData());
@@ -143,11 +241,15 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
     res.status(200).end();
   });
 
-  r.get('/{taskId}/log', { permission: 'executions:read', summary: 'Log lines of a task (204 when none)', res: { list: 'TaskExecLog' }, empty: 204 }, async (req, res) => {
-    const logs = await store.taskLogs(req.params.taskId);
-    if (logs.length === 0) return void res.status(204).end();
-    res.json(logs);
-  });
+  r.get(
+    '/{taskId}/log',
+    { permission: 'executions:read', summary: 'Log lines of a task (204 when none)', res: { list: 'TaskExecLog' }, empty: 204 },
+    async (req, res) => {
+      const logs = await store.taskLogs(req.params.taskId);
+      if (logs.length === 0) return void res.status(204).end();
+      res.json(logs);
+    },
+  );
 
   r.get(EXTERNAL_STORAGE_PATHS, EXTERNAL_STORAGE_DOC, (req) => externalStorageLocation(req));
 
@@ -160,16 +262,24 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
     return workflows.completeTask(workflowId, { ref, status: status.data, output, workerId });
   };
 
-  r.post('/{workflowId}/{taskRefName}/{status}', { permission: 'tasks:update', summary: 'Update a pending task by reference, merging the body into its output; answers its id', ...byRefDoc, res: 'text' }, async (req, res) => {
-    const id = await byRef(req.params.workflowId, req.params.taskRefName, req.params.status, req.body, strParam(req, 'workerid'));
-    sendText(res, id ?? '');
-  });
+  r.post(
+    '/{workflowId}/{taskRefName}/{status}',
+    { permission: 'tasks:update', summary: 'Update a pending task by reference, merging the body into its output; answers its id', ...byRefDoc, res: 'text' },
+    async (req, res) => {
+      const id = await byRef(req.params.workflowId, req.params.taskRefName, req.params.status, req.body, strParam(req, 'workerid'));
+      sendText(res, id ?? '');
+    },
+  );
 
-  r.post('/{workflowId}/{taskRefName}/{status}/sync', { permission: 'tasks:update', summary: 'Update a pending task by reference; answers the execution', ...byRefDoc, res: 'Workflow' }, async (req, res) => {
-    const id = await byRef(req.params.workflowId, req.params.taskRefName, req.params.status, req.body, strParam(req, 'workerid'));
-    if (!id) throw Errors.PENDING_TASK_NOT_FOUND(req.params.taskRefName, req.params.workflowId);
-    res.json(await workflows.get(req.params.workflowId, true));
-  });
+  r.post(
+    '/{workflowId}/{taskRefName}/{status}/sync',
+    { permission: 'tasks:update', summary: 'Update a pending task by reference; answers the execution', ...byRefDoc, res: 'Workflow' },
+    async (req, res) => {
+      const id = await byRef(req.params.workflowId, req.params.taskRefName, req.params.status, req.body, strParam(req, 'workerid'));
+      if (!id) throw Errors.PENDING_TASK_NOT_FOUND(req.params.taskRefName, req.params.workflowId);
+      res.json(await workflows.get(req.params.workflowId, true));
+    },
+  );
 }
 
 /** /api/queue: completing a HUMAN task by reference or id (Conductor's QueueAdminResource); the body becomes the task output. */
@@ -182,12 +292,20 @@ export function queueRoutes(r: RouteTable, deps: { workflows: WorkflowService })
     const id = await deps.workflows.completeTask(workflowId, { ...target, status: status.data, output });
     if (!id) throw Errors.PENDING_TASK_NOT_FOUND(String(target.ref ?? target.taskId), workflowId);
   };
-  r.post('/update/{workflowId}/task/{taskId}/{status}', { permission: 'tasks:update', summary: 'Complete a pending task by id with the body as output', ...byId, res: 'empty' }, async (req, res) => {
-    await update(req.params.workflowId, { taskId: req.params.taskId }, req.params.status, req.body);
-    res.status(200).end();
-  });
-  r.post('/update/{workflowId}/{taskRefName}/{status}', { permission: 'tasks:update', summary: 'Complete a pending task by reference with the body as output', ...byId, res: 'empty' }, async (req, res) => {
-    await update(req.params.workflowId, { ref: req.params.taskRefName }, req.params.status, req.body);
-    res.status(200).end();
-  });
+  r.post(
+    '/update/{workflowId}/task/{taskId}/{status}',
+    { permission: 'tasks:update', summary: 'Complete a pending task by id with the body as output', ...byId, res: 'empty' },
+    async (req, res) => {
+      await update(req.params.workflowId, { taskId: req.params.taskId }, req.params.status, req.body);
+      res.status(200).end();
+    },
+  );
+  r.post(
+    '/update/{workflowId}/{taskRefName}/{status}',
+    { permission: 'tasks:update', summary: 'Complete a pending task by reference with the body as output', ...byId, res: 'empty' },
+    async (req, res) => {
+      await update(req.params.workflowId, { ref: req.params.taskRefName }, req.params.status, req.body);
+      res.status(200).end();
+    },
+  );
 }

@@ -37,7 +37,13 @@ export interface WorkerCalls {
   start(body: unknown, check?: GrantCheck): Promise<string>;
 }
 
-export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowService; store: ExecutionStore; schemaEnforcer?: SchemaEnforcer; secrets?: SecretService }): WorkerCalls {
+export function workerCalls(deps: {
+  tasks: TaskService;
+  workflows: WorkflowService;
+  store: ExecutionStore;
+  schemaEnforcer?: SchemaEnforcer;
+  secrets?: SecretService;
+}): WorkerCalls {
   const { tasks, workflows, store, secrets } = deps;
   // A COMPLETED result whose output breaks its task definition's output schema is applied as FAILED.
   const checked = async (result: TaskResult): Promise<TaskResult> => (deps.schemaEnforcer ? deps.schemaEnforcer.checkTaskResult(result) : result);
@@ -47,7 +53,8 @@ export function workerCalls(deps: { tasks: TaskService; workflows: WorkflowServi
   // Once the update is applied: a refused one (unknown task or workflow, a payload too large) leaves no log lines
   // behind, and one ignored because the task had ended adds none either (Conductor's WorkflowExecutor.updateTask).
   const appendLogs = async (result: TaskResult, outcome: 'applied' | 'ignored'): Promise<void> => {
-    if (outcome === 'applied' && result.logs?.length) await store.appendTaskLogs(result.logs.slice(0, 10).map((l) => ({ ...l, taskId: result.taskId, createdTime: l.createdTime ?? Date.now() })));
+    if (outcome === 'applied' && result.logs?.length)
+      await store.appendTaskLogs(result.logs.slice(0, 10).map((l) => ({ ...l, taskId: result.taskId, createdTime: l.createdTime ?? Date.now() })));
   };
 
   return {

@@ -31,14 +31,20 @@ function idempotencyHeaders(req: Request): { idempotencyKey?: string; idempotenc
   const strategy = req.get('X-on-conflict');
   if (!strategy) return { idempotencyKey: key };
   const parsed = IdempotencyStrategySchema.safeParse(strategy);
-  if (!parsed.success) throw new ApiError(400, `Invalid X-on-conflict '${strategy}'; expected one of ${IdempotencyStrategySchema.options.join(', ')}`, [{ path: 'X-on-conflict', message: 'unknown idempotency strategy', invalidValue: strategy }]);
+  if (!parsed.success)
+    throw new ApiError(400, `Invalid X-on-conflict '${strategy}'; expected one of ${IdempotencyStrategySchema.options.join(', ')}`, [
+      { path: 'X-on-conflict', message: 'unknown idempotency strategy', invalidValue: strategy },
+    ]);
   return { idempotencyKey: key, idempotencyStrategy: parsed.data };
 }
 
 // /api/workflow: start, read, search and manage executions (Conductor's WorkflowResource).
 
 /** Declares the routes under `r` (mounted at /api/workflow, after the bulk and execution routes). */
-export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService; calls: WorkerCalls }): void {
+export function workflowRoutes(
+  r: RouteTable,
+  deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService; calls: WorkerCalls },
+): void {
   const { workflows, store, index } = deps;
 
   const loadMany = async (ids: string[], includeTasks: boolean): Promise<Workflow[]> => {
@@ -50,48 +56,98 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
     return out.sort((a, b) => a.createTime - b.createTime);
   };
 
-  r.post('/', { permission: 'executions:start', summary: 'Start an execution; answers its id', body: 'StartWorkflowRequest', res: 'text', hot: 'start' }, async (req, res) => {
-    sendText(res, await deps.calls.start(req.body, grantCheckOf(req)));
-  });
+  r.post(
+    '/',
+    { permission: 'executions:start', summary: 'Start an execution; answers its id', body: 'StartWorkflowRequest', res: 'text', hot: 'start' },
+    async (req, res) => {
+      sendText(res, await deps.calls.start(req.body, grantCheckOf(req)));
+    },
+  );
 
-  r.get('/search', { permission: 'executions:read', summary: 'Search executions', query: SEARCH_QUERY, res: 'SearchResultWorkflowSummary' }, async (req, res) => {
-    res.json(await index.searchWorkflows(searchRequestOf(req, 'workflow')));
-  });
+  r.get(
+    '/search',
+    { permission: 'executions:read', summary: 'Search executions', query: SEARCH_QUERY, res: 'SearchResultWorkflowSummary' },
+    async (req, res) => {
+      res.json(await index.searchWorkflows(searchRequestOf(req, 'workflow')));
+    },
+  );
 
   // The -v2 forms answer the executions themselves (without tasks); the by-tasks forms run the query
   // over task records and answer each matching task's execution once.
   const execution = (id: string) => workflows.get(id, false).catch(() => undefined);
-  r.get('/search-v2', { permission: 'executions:read', summary: 'Search executions; answers the executions (without tasks)', query: SEARCH_QUERY, res: 'SearchResultWorkflow' }, async (req, res) => {
-    const hits = await index.searchWorkflows(searchRequestOf(req, 'workflow'));
-    res.json(await loadHits(hits, hits.results.map((w) => w.workflowId), execution));
-  });
+  r.get(
+    '/search-v2',
+    { permission: 'executions:read', summary: 'Search executions; answers the executions (without tasks)', query: SEARCH_QUERY, res: 'SearchResultWorkflow' },
+    async (req, res) => {
+      const hits = await index.searchWorkflows(searchRequestOf(req, 'workflow'));
+      res.json(
+        await loadHits(
+          hits,
+          hits.results.map((w) => w.workflowId),
+          execution,
+        ),
+      );
+    },
+  );
   const byTasks = async (req: Request) => {
     const hits = await index.searchTasks(searchRequestOf(req, 'task'));
     return loadHits(hits, [...new Set(hits.results.map((t) => t.workflowId))], execution);
   };
-  r.get('/search-by-tasks', { permission: 'executions:read', summary: 'Search task records; answers the summaries of their executions, each once', query: SEARCH_QUERY, res: 'SearchResultWorkflowSummary' }, async (req, res) => {
-    const found = await byTasks(req);
-    res.json({ totalHits: found.totalHits, results: found.results.map(summarizeWorkflow) });
-  });
-  r.get('/search-by-tasks-v2', { permission: 'executions:read', summary: 'Search task records; answers their executions (without tasks), each once', query: SEARCH_QUERY, res: 'SearchResultWorkflow' }, async (req, res) => {
-    res.json(await byTasks(req));
-  });
+  r.get(
+    '/search-by-tasks',
+    {
+      permission: 'executions:read',
+      summary: 'Search task records; answers the summaries of their executions, each once',
+      query: SEARCH_QUERY,
+      res: 'SearchResultWorkflowSummary',
+    },
+    async (req, res) => {
+      const found = await byTasks(req);
+      res.json({ totalHits: found.totalHits, results: found.results.map(summarizeWorkflow) });
+    },
+  );
+  r.get(
+    '/search-by-tasks-v2',
+    {
+      permission: 'executions:read',
+      summary: 'Search task records; answers their executions (without tasks), each once',
+      query: SEARCH_QUERY,
+      res: 'SearchResultWorkflow',
+    },
+    async (req, res) => {
+      res.json(await byTasks(req));
+    },
+  );
 
-  r.get('/running/{name}', { permission: 'executions:read', summary: 'Ids of running executions of a definition', query: { version: 'integer', startTime: 'integer', endTime: 'integer' }, res: { inline: z.array(z.string()) } }, async (req, res) => {
-    const version = intParam(req, 'version', undefined);
-    const start = intParam(req, 'startTime', 0)!;
-    const end = intParam(req, 'endTime', 0)!;
-    let ids = await store.runningWorkflowIds(req.params.name, version);
-    if (start > 0 && end > 0) ids = (await loadMany(ids, false)).filter((w) => w.createTime >= start && w.createTime <= end).map((w) => w.workflowId);
-    res.json(ids);
-  });
+  r.get(
+    '/running/{name}',
+    {
+      permission: 'executions:read',
+      summary: 'Ids of running executions of a definition',
+      query: { version: 'integer', startTime: 'integer', endTime: 'integer' },
+      res: { inline: z.array(z.string()) },
+    },
+    async (req, res) => {
+      const version = intParam(req, 'version', undefined);
+      const start = intParam(req, 'startTime', 0)!;
+      const end = intParam(req, 'endTime', 0)!;
+      let ids = await store.runningWorkflowIds(req.params.name, version);
+      if (start > 0 && end > 0) ids = (await loadMany(ids, false)).filter((w) => w.createTime >= start && w.createTime <= end).map((w) => w.workflowId);
+      res.json(ids);
+    },
+  );
 
   const correlated = async (req: Request, name: string, correlationId: string): Promise<Workflow[]> => {
     const ids = await store.workflowIdsByCorrelationId(name, correlationId, boolParam(req, 'includeClosed', false));
     return loadMany(ids, boolParam(req, 'includeTasks', false));
   };
   const correlatedQuery = { includeClosed: 'boolean', includeTasks: 'boolean' } as const;
-  const correlatedDoc = { permission: 'executions:read', summary: 'Executions of a definition with a correlation id', query: correlatedQuery, res: { list: 'Workflow' } } as const;
+  const correlatedDoc = {
+    permission: 'executions:read',
+    summary: 'Executions of a definition with a correlation id',
+    query: correlatedQuery,
+    res: { list: 'Workflow' },
+  } as const;
   r.get('/running/{name}/correlated/{correlationId}', correlatedDoc, async (req, res) => {
     res.json(await correlated(req, req.params.name, req.params.correlationId));
   });
@@ -125,15 +181,47 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
     await workflows.skipTask(workflowId, ref, payload.taskInput, payload.taskOutput);
     res.status(200).end();
   };
-  r.put('/skiptask', { permission: 'executions:manage', summary: 'Skip a task (ids in the query)', query: { workflowId: requiredText, taskReferenceName: requiredText, taskInput: 'string', taskOutput: 'string' }, body: 'SkipTaskRequest', bodyOptional: true, res: 'empty' }, skip);
-  r.put('/{workflowId}/skiptask/{taskReferenceName}', { permission: 'executions:manage', summary: 'Skip a task', query: { taskInput: 'string', taskOutput: 'string' }, body: 'SkipTaskRequest', bodyOptional: true, res: 'empty' }, skip);
+  r.put(
+    '/skiptask',
+    {
+      permission: 'executions:manage',
+      summary: 'Skip a task (ids in the query)',
+      query: { workflowId: requiredText, taskReferenceName: requiredText, taskInput: 'string', taskOutput: 'string' },
+      body: 'SkipTaskRequest',
+      bodyOptional: true,
+      res: 'empty',
+    },
+    skip,
+  );
+  r.put(
+    '/{workflowId}/skiptask/{taskReferenceName}',
+    {
+      permission: 'executions:manage',
+      summary: 'Skip a task',
+      query: { taskInput: 'string', taskOutput: 'string' },
+      body: 'SkipTaskRequest',
+      bodyOptional: true,
+      res: 'empty',
+    },
+    skip,
+  );
 
-  r.post('/{name}/correlated', { permission: 'executions:read', summary: 'Executions by correlation id, for each id given', query: correlatedQuery, body: { inline: CorrelationIdListSchema }, res: { inline: z.record(z.string(), z.array(WorkflowSchema)) } }, async (req, res) => {
-    const ids = parseBody(CorrelationIdListSchema, req.body, 'correlationIds');
-    const out: Record<string, Workflow[]> = {};
-    for (const id of ids) setOwn(out, id, await correlated(req, req.params.name, id));
-    res.json(out);
-  });
+  r.post(
+    '/{name}/correlated',
+    {
+      permission: 'executions:read',
+      summary: 'Executions by correlation id, for each id given',
+      query: correlatedQuery,
+      body: { inline: CorrelationIdListSchema },
+      res: { inline: z.record(z.string(), z.array(WorkflowSchema)) },
+    },
+    async (req, res) => {
+      const ids = parseBody(CorrelationIdListSchema, req.body, 'correlationIds');
+      const out: Record<string, Workflow[]> = {};
+      for (const id of ids) setOwn(out, id, await correlated(req, req.params.name, id));
+      res.json(out);
+    },
+  );
 
   r.get('/{name}/correlated/{correlationId}', correlatedDoc, async (req, res) => {
     res.json(await correlated(req, req.params.name, req.params.correlationId));
@@ -143,7 +231,8 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
   // Conductor's POST /workflow/{name} and GET/DELETE /workflow/{workflowId} are one path: the template takes one name.
   r.post(
     '/{workflowId}',
-    { permission: 'executions:start',
+    {
+      permission: 'executions:start',
       summary: 'Start an execution of a definition with the body as input; answers its id',
       pathParams: { workflowId: { description: 'the name of the workflow definition to start' } },
       query: { version: 'integer', correlationId: 'string', priority: range(0, 99) },
@@ -153,12 +242,20 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
     },
     async (req, res) => {
       // A JSON `null` body is no input object: parseBody refuses it with a 400 (Object.keys(null) threw a 500).
-      const empty = req.body === undefined || (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) && Object.keys(req.body).length === 0);
+      const empty =
+        req.body === undefined || (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) && Object.keys(req.body).length === 0);
       const input = empty ? {} : parseBody(jsonObject, req.body, 'input');
       const priority = intParam(req, 'priority', 0);
       const p = PrioritySchema.safeParse(priority);
       if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
-      const request = { name: req.params.workflowId, version: intParam(req, 'version', undefined), correlationId: strParam(req, 'correlationId'), priority, input, ...idempotencyHeaders(req) };
+      const request = {
+        name: req.params.workflowId,
+        version: intParam(req, 'version', undefined),
+        correlationId: strParam(req, 'correlationId'),
+        priority,
+        input,
+        ...idempotencyHeaders(req),
+      };
       sendText(res, await workflows.start(request));
     },
   );
@@ -171,10 +268,19 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
 
   r.get(
     '/{workflowId}/status',
-    { permission: 'executions:read',
+    {
+      permission: 'executions:read',
       summary: 'Status of an execution',
       query: { includeOutput: 'boolean', includeVariables: 'boolean' },
-      res: { inline: z.object({ workflowId: z.string(), correlationId: z.string().optional(), output: jsonObject.optional(), variables: jsonObject.optional(), status: WorkflowStatus }) },
+      res: {
+        inline: z.object({
+          workflowId: z.string(),
+          correlationId: z.string().optional(),
+          output: jsonObject.optional(),
+          variables: jsonObject.optional(),
+          status: WorkflowStatus,
+        }),
+      },
     },
     async (req, res) => {
       const w = await workflows.get(req.params.workflowId, false);
@@ -188,24 +294,41 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
     },
   );
 
-  r.get('/{workflowId}/tasks', { permission: 'executions:read', summary: 'Tasks of an execution, a page at a time', query: { start: range(0), count: range(0), status: 'list' }, res: 'SearchResultTask' }, async (req, res) => {
-    const w = await workflows.get(req.params.workflowId, true);
-    const statuses = ([] as string[]).concat((req.query.status as string | string[] | undefined) ?? []).map((s) => s.toUpperCase());
-    const all = statuses.length ? w.tasks.filter((t) => statuses.includes(t.status)) : w.tasks;
-    const start = intParam(req, 'start', 0, 0)!;
-    const count = intParam(req, 'count', 15, 0)!;
-    res.json({ totalHits: all.length, results: all.slice(start, start + count) });
-  });
+  r.get(
+    '/{workflowId}/tasks',
+    {
+      permission: 'executions:read',
+      summary: 'Tasks of an execution, a page at a time',
+      query: { start: range(0), count: range(0), status: 'list' },
+      res: 'SearchResultTask',
+    },
+    async (req, res) => {
+      const w = await workflows.get(req.params.workflowId, true);
+      const statuses = ([] as string[]).concat((req.query.status as string | string[] | undefined) ?? []).map((s) => s.toUpperCase());
+      const all = statuses.length ? w.tasks.filter((t) => statuses.includes(t.status)) : w.tasks;
+      const start = intParam(req, 'start', 0, 0)!;
+      const count = intParam(req, 'count', 15, 0)!;
+      res.json({ totalHits: all.length, results: all.slice(start, start + count) });
+    },
+  );
 
-  r.delete('/{workflowId}', { permission: 'executions:manage', summary: 'Terminate an execution', query: { reason: 'string' }, res: 'empty' }, async (req, res) => {
-    await workflows.terminate(req.params.workflowId, strParam(req, 'reason'));
-    res.status(200).end();
-  });
+  r.delete(
+    '/{workflowId}',
+    { permission: 'executions:manage', summary: 'Terminate an execution', query: { reason: 'string' }, res: 'empty' },
+    async (req, res) => {
+      await workflows.terminate(req.params.workflowId, strParam(req, 'reason'));
+      res.status(200).end();
+    },
+  );
 
-  r.delete('/{workflowId}/remove', { permission: 'executions:manage', summary: 'Remove an execution', query: { archiveWorkflow: 'boolean' }, res: 'empty' }, async (req, res) => {
-    await workflows.remove(req.params.workflowId, boolParam(req, 'archiveWorkflow', true));
-    res.status(200).end();
-  });
+  r.delete(
+    '/{workflowId}/remove',
+    { permission: 'executions:manage', summary: 'Remove an execution', query: { archiveWorkflow: 'boolean' }, res: 'empty' },
+    async (req, res) => {
+      await workflows.remove(req.params.workflowId, boolParam(req, 'archiveWorkflow', true));
+      res.status(200).end();
+    },
+  );
 
   r.put('/{workflowId}/pause', { permission: 'executions:manage', summary: 'Pause an execution', res: 'empty' }, async (req, res) => {
     await workflows.pause(req.params.workflowId);
@@ -217,24 +340,45 @@ export function workflowRoutes(r: RouteTable, deps: { workflows: WorkflowService
     res.status(200).end();
   });
 
-  r.post('/{workflowId}/rerun', { permission: 'executions:manage', summary: 'Rerun an ended execution; answers its id', body: 'RerunWorkflowRequest', bodyOptional: true, res: 'text' }, async (req, res) => {
-    const body = parseBody(RerunWorkflowRequestSchema, req.body === undefined ? {} : req.body, 'rerunWorkflowRequest');
-    sendText(res, String(await workflows.rerun(req.params.workflowId, body)));
-  });
+  r.post(
+    '/{workflowId}/rerun',
+    { permission: 'executions:manage', summary: 'Rerun an ended execution; answers its id', body: 'RerunWorkflowRequest', bodyOptional: true, res: 'text' },
+    async (req, res) => {
+      const body = parseBody(RerunWorkflowRequestSchema, req.body === undefined ? {} : req.body, 'rerunWorkflowRequest');
+      sendText(res, String(await workflows.rerun(req.params.workflowId, body)));
+    },
+  );
 
-  r.post('/{workflowId}/restart', { permission: 'executions:manage', summary: 'Restart an ended execution', query: { useLatestDefinitions: 'boolean' }, res: 'empty', status: 204 }, async (req, res) => {
-    await workflows.restart(req.params.workflowId, boolParam(req, 'useLatestDefinitions', false));
-    res.status(204).end();
-  });
+  r.post(
+    '/{workflowId}/restart',
+    { permission: 'executions:manage', summary: 'Restart an ended execution', query: { useLatestDefinitions: 'boolean' }, res: 'empty', status: 204 },
+    async (req, res) => {
+      await workflows.restart(req.params.workflowId, boolParam(req, 'useLatestDefinitions', false));
+      res.status(204).end();
+    },
+  );
 
-  r.post('/{workflowId}/resetcallbacks', { permission: 'executions:manage', summary: 'Make scheduled worker tasks waiting for callbackAfterSeconds pollable now', res: 'empty', status: 204 }, async (req, res) => {
-    await workflows.resetCallbacks(req.params.workflowId);
-    res.status(204).end();
-  });
+  r.post(
+    '/{workflowId}/resetcallbacks',
+    { permission: 'executions:manage', summary: 'Make scheduled worker tasks waiting for callbackAfterSeconds pollable now', res: 'empty', status: 204 },
+    async (req, res) => {
+      await workflows.resetCallbacks(req.params.workflowId);
+      res.status(204).end();
+    },
+  );
 
-  r.post('/{workflowId}/retry', { permission: 'executions:manage', summary: 'Retry a failed execution from its failed tasks', query: { resumeSubworkflowTasks: 'boolean' }, res: 'empty', status: 204 }, async (req, res) => {
-    await workflows.retry(req.params.workflowId, boolParam(req, 'resumeSubworkflowTasks', false));
-    res.status(204).end();
-  });
-
+  r.post(
+    '/{workflowId}/retry',
+    {
+      permission: 'executions:manage',
+      summary: 'Retry a failed execution from its failed tasks',
+      query: { resumeSubworkflowTasks: 'boolean' },
+      res: 'empty',
+      status: 204,
+    },
+    async (req, res) => {
+      await workflows.retry(req.params.workflowId, boolParam(req, 'resumeSubworkflowTasks', false));
+      res.status(204).end();
+    },
+  );
 }

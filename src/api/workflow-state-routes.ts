@@ -29,7 +29,8 @@ export interface WorkflowStateRouteDeps {
 export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): void {
   r.post(
     '/correlated/batch',
-    { permission: 'executions:read',
+    {
+      permission: 'executions:read',
       summary: 'Executions by correlation id, for each correlation id given, over the definitions named',
       query: { includeClosed: 'boolean', includeTasks: 'boolean' },
       body: { inline: CorrelationIdsSearchRequestSchema },
@@ -48,21 +49,35 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
             if (w) found.push(w);
           }
         }
-        setOwn(out, correlationId, found.sort((a, b) => a.createTime - b.createTime));
+        setOwn(
+          out,
+          correlationId,
+          found.sort((a, b) => a.createTime - b.createTime),
+        );
       }
       res.json(out);
     },
   );
 
-  r.post('/{workflowId}/variables', { permission: 'executions:manage', summary: 'Update the variables of a running execution (each key replaced); answers the execution', body: { inline: jsonObject }, res: 'Workflow' }, async (req, res) => {
-    const variables = parseBody(jsonObject, req.body, 'variables');
-    await d.workflows.updateVariables(req.params.workflowId, variables, false);
-    res.json(await d.workflows.get(req.params.workflowId, true));
-  });
+  r.post(
+    '/{workflowId}/variables',
+    {
+      permission: 'executions:manage',
+      summary: 'Update the variables of a running execution (each key replaced); answers the execution',
+      body: { inline: jsonObject },
+      res: 'Workflow',
+    },
+    async (req, res) => {
+      const variables = parseBody(jsonObject, req.body, 'variables');
+      await d.workflows.updateVariables(req.params.workflowId, variables, false);
+      res.json(await d.workflows.get(req.params.workflowId, true));
+    },
+  );
 
   r.post(
     '/{workflowId}/state',
-    { permission: 'executions:manage',
+    {
+      permission: 'executions:manage',
       summary: 'Update the variables, then a pending task by reference; wait until the execution ends, blocks or a named task ends; answers the execution',
       query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: range(0, MAX_WAIT_SECONDS) },
       body: { inline: WorkflowStateUpdateSchema },
@@ -72,7 +87,8 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
       const update = parseBody(WorkflowStateUpdateSchema, req.body, 'workflowStateUpdate');
       const workflowId = req.params.workflowId;
       const ref = update.taskReferenceName ?? undefined;
-      if (update.taskResult && !ref) throw new ApiError(400, 'taskReferenceName is required with a taskResult', [{ path: 'taskReferenceName', message: 'required with taskResult' }]);
+      if (update.taskResult && !ref)
+        throw new ApiError(400, 'taskReferenceName is required with a taskResult', [{ path: 'taskReferenceName', message: 'required with taskResult' }]);
       const requestId = strParam(req, 'requestId') || randomUUID();
       const untilRefs = listParam(req, 'waitUntilTaskRef');
       const waitForSeconds = intParam(req, 'waitForSeconds', 10, 0, MAX_WAIT_SECONDS)!;
@@ -80,16 +96,27 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
       res.on('close', () => ac.abort());
       // Checked before anything changes, so a result for no pending task leaves the variables as they were.
       const current = await d.workflows.get(workflowId, true);
-      if (ref && update.taskResult && !current.tasks.some((t) => t.referenceTaskName === ref && !isTerminalTask(t.status))) throw Errors.PENDING_TASK_NOT_FOUND(ref, workflowId);
+      if (ref && update.taskResult && !current.tasks.some((t) => t.referenceTaskName === ref && !isTerminalTask(t.status)))
+        throw Errors.PENDING_TASK_NOT_FOUND(ref, workflowId);
       if (update.variables && Object.keys(update.variables).length > 0) await d.workflows.updateVariables(workflowId, update.variables, false);
       let updatedTaskId: string | undefined;
       if (ref && update.taskResult) {
         const t = update.taskResult;
-        const id = await d.workflows.completeTask(workflowId, { ref, status: t.status, output: t.outputData ?? {}, ...(t.workerId ? { workerId: t.workerId } : {}) });
+        const id = await d.workflows.completeTask(workflowId, {
+          ref,
+          status: t.status,
+          output: t.outputData ?? {},
+          ...(t.workerId ? { workerId: t.workerId } : {}),
+        });
         if (!id) throw Errors.PENDING_TASK_NOT_FOUND(ref, workflowId);
         if (t.status !== 'IN_PROGRESS') updatedTaskId = id;
       }
-      const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, { untilRefs, exceptTaskId: updatedTaskId, deadline: Date.now() + waitForSeconds * 1000, signal: ac.signal });
+      const waited = await waitForBlockingPoint(d.store, d.waiter, workflowId, {
+        untilRefs,
+        exceptTaskId: updatedTaskId,
+        deadline: Date.now() + waitForSeconds * 1000,
+        signal: ac.signal,
+      });
       if (!waited) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
       res.json({ ...workflowRun(waited.snap.target), requestId });
     },

@@ -24,7 +24,12 @@ export interface AccessControl {
 export const TOKEN_SECRET_SETTING = 'auth.token-signing-key';
 
 /** `settings` from authSettings(cfg), checked before any adapter opens; `attempts` counts failed token requests (shared by replicas). */
-export async function createAccessControl(settings: AuthSettings, stores: { metadata: MetadataStore; authorization: AuthorizationStore }, log: Logger, attempts: FailedAttempts): Promise<AccessControl> {
+export async function createAccessControl(
+  settings: AuthSettings,
+  stores: { metadata: MetadataStore; authorization: AuthorizationStore },
+  log: Logger,
+  attempts: FailedAttempts,
+): Promise<AccessControl> {
   const store = stores.metadata;
   const authorization = new AuthorizationService(stores.authorization, { cacheMs: settings.cacheMs, maxRecords: settings.maxAuthorizationRecords });
   for (const w of settings.warnings) log.warn({ bind: settings.bind, auth: settings.enabled ? 'on' : 'off' }, w);
@@ -36,5 +41,9 @@ export async function createAccessControl(settings: AuthSettings, stores: { meta
 
   const secret = settings.tokenSecret ?? (await store.putSettingIfAbsent(TOKEN_SECRET_SETTING, newTokenSecret()));
   const tokens = new AccessTokens(secret, settings.tokenTtlSeconds);
-  return { settings, gate: requestGate({ browser, auth: { tokens, directory, grants: authorization }, log }), routes: { applications, authorization, issuer: { directory, tokens, guard: new SignInGuard(attempts, settings.signIn) } } };
+  return {
+    settings,
+    gate: requestGate({ browser, auth: { tokens, directory, grants: authorization }, log }),
+    routes: { applications, authorization, issuer: { directory, tokens, guard: new SignInGuard(attempts, settings.signIn) } },
+  };
 }

@@ -36,10 +36,18 @@ export class AccessDirectory {
   ) {}
 
   /** `hashing` bounds the scrypt work of token requests and new keys (defaults: 2 at a time, 64 waiting). */
-  static async create(store: MetadataStore, opts: { adminKey?: { id: string; secret: string }; cacheMs: number; now?: () => number; hashing?: HashingSlots }): Promise<AccessDirectory> {
+  static async create(
+    store: MetadataStore,
+    opts: { adminKey?: { id: string; secret: string }; cacheMs: number; now?: () => number; hashing?: HashingSlots },
+  ): Promise<AccessDirectory> {
     const hasher = await SecretHasher.create(opts.hashing ?? new HashingSlots(2, 64));
     const admin = opts.adminKey && {
-      principal: { keyId: opts.adminKey.id, applicationId: ADMIN_APPLICATION_ID, applicationName: 'Baton admin (BATON_ADMIN_KEY_ID)', roles: ['ADMIN'] as const },
+      principal: {
+        keyId: opts.adminKey.id,
+        applicationId: ADMIN_APPLICATION_ID,
+        applicationName: 'Baton admin (BATON_ADMIN_KEY_ID)',
+        roles: ['ADMIN'] as const,
+      },
       secretHash: await hasher.hash(opts.adminKey.secret),
     };
     return new AccessDirectory(store, admin, opts.cacheMs, opts.now ?? Date.now, hasher);

@@ -90,7 +90,13 @@ export class ApplicationService {
     if ((await this.store.listAccessKeys(applicationId)).length >= MAX_KEYS_PER_APPLICATION)
       throw new ApiError(409, `Application ${applicationId} already has ${MAX_KEYS_PER_APPLICATION} access keys: delete one first`);
     const key = newAccessKey();
-    await this.store.putAccessKey({ id: key.id, applicationId, secretHash: await this.directory.hashSecret(key.secret), status: 'ACTIVE', createdAt: this.now() });
+    await this.store.putAccessKey({
+      id: key.id,
+      applicationId,
+      secretHash: await this.directory.hashSecret(key.secret),
+      status: 'ACTIVE',
+      createdAt: this.now(),
+    });
     return key;
   }
 

@@ -86,7 +86,9 @@ export function parseOrigins(value: string): Set<string> {
       url = undefined;
     }
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || url.pathname !== '/')
-      throw new ConfigError(`Invalid configuration:\n  BATON_CORS_ORIGINS: ${JSON.stringify(raw)} is not an origin such as https://ui.example.com or http://localhost:3000`);
+      throw new ConfigError(
+        `Invalid configuration:\n  BATON_CORS_ORIGINS: ${JSON.stringify(raw)} is not an origin such as https://ui.example.com or http://localhost:3000`,
+      );
     out.add(url.origin);
   }
   return out;
@@ -105,7 +107,10 @@ export function parseAllowedHosts(value: string, bind: string): Set<string> | 'a
   const names = new Set(['localhost', '127.0.0.1', '[::1]']);
   if (bind !== '0.0.0.0' && bind !== '::') names.add(hostName(bind));
   for (const h of given) {
-    if (/[/\s@]/.test(h)) throw new ConfigError(`Invalid configuration:\n  BATON_ALLOWED_HOSTS: ${JSON.stringify(h)} is not a host name (names or addresses, comma-separated, without ports)`);
+    if (/[/\s@]/.test(h))
+      throw new ConfigError(
+        `Invalid configuration:\n  BATON_ALLOWED_HOSTS: ${JSON.stringify(h)} is not a host name (names or addresses, comma-separated, without ports)`,
+      );
     names.add(hostName(h));
   }
   return names;
@@ -126,12 +131,17 @@ export function authSettings(cfg: AuthConfig): AuthSettings {
     const { BATON_ADMIN_KEY_ID: id, BATON_ADMIN_KEY_SECRET: secret } = cfg;
     if (!id || !secret) {
       const missing = [!id && 'BATON_ADMIN_KEY_ID', !secret && 'BATON_ADMIN_KEY_SECRET'].filter(Boolean).join(' and ');
-      problems.push(`${missing}: required, auth is on (${why}). Set the first admin key (any id, a secret of at least ${MIN_ADMIN_SECRET_LENGTH} characters), or set BATON_AUTH=off on purpose`);
-    } else if (secret.length < MIN_ADMIN_SECRET_LENGTH) problems.push(`BATON_ADMIN_KEY_SECRET: must be at least ${MIN_ADMIN_SECRET_LENGTH} characters (got ${secret.length})`);
+      problems.push(
+        `${missing}: required, auth is on (${why}). Set the first admin key (any id, a secret of at least ${MIN_ADMIN_SECRET_LENGTH} characters), or set BATON_AUTH=off on purpose`,
+      );
+    } else if (secret.length < MIN_ADMIN_SECRET_LENGTH)
+      problems.push(`BATON_ADMIN_KEY_SECRET: must be at least ${MIN_ADMIN_SECRET_LENGTH} characters (got ${secret.length})`);
     else adminKey = { id, secret };
     const tokenSecret = cfg.BATON_AUTH_TOKEN_SECRET;
     if (tokenSecret !== undefined && tokenSecret.length < MIN_TOKEN_SECRET_LENGTH)
-      problems.push(`BATON_AUTH_TOKEN_SECRET: must be at least ${MIN_TOKEN_SECRET_LENGTH} characters (got ${tokenSecret.length}); leave it unset to have one generated and kept in the metadata store`);
+      problems.push(
+        `BATON_AUTH_TOKEN_SECRET: must be at least ${MIN_TOKEN_SECRET_LENGTH} characters (got ${tokenSecret.length}); leave it unset to have one generated and kept in the metadata store`,
+      );
   } else if (exposed || distributed) {
     warnings.push(
       `AUTHENTICATION IS OFF (BATON_AUTH=off) while Baton ${exposed ? `listens on ${bind}:${cfg.PORT}` : 'runs the distributed profile'}: ` +
@@ -151,7 +161,11 @@ export function authSettings(cfg: AuthConfig): AuthSettings {
     cacheMs: cfg.BATON_AUTH_CACHE_MS,
     corsOrigins: parseOrigins(cfg.BATON_CORS_ORIGINS),
     allowedHosts,
-    signIn: { perKey: cfg.BATON_TOKEN_MAX_FAILURES_PER_KEY, perClient: cfg.BATON_TOKEN_MAX_FAILURES_PER_CLIENT, windowMs: cfg.BATON_TOKEN_FAILURE_WINDOW_SECONDS * 1000 },
+    signIn: {
+      perKey: cfg.BATON_TOKEN_MAX_FAILURES_PER_KEY,
+      perClient: cfg.BATON_TOKEN_MAX_FAILURES_PER_CLIENT,
+      windowMs: cfg.BATON_TOKEN_FAILURE_WINDOW_SECONDS * 1000,
+    },
     hashing: { concurrency: cfg.BATON_AUTH_HASH_CONCURRENCY, maxQueued: cfg.BATON_AUTH_HASH_QUEUE },
     maxApplications: cfg.BATON_MAX_APPLICATIONS,
     maxAuthorizationRecords: cfg.BATON_MAX_AUTHORIZATION_RECORDS,

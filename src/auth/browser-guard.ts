@@ -18,9 +18,7 @@ export interface BrowserPolicy {
 }
 
 export type BrowserVerdict =
-  | { kind: 'pass'; headers?: Record<string, string> }
-  | { kind: 'preflight'; headers: Record<string, string> }
-  | { kind: 'refuse'; message: string };
+  { kind: 'pass'; headers?: Record<string, string> } | { kind: 'preflight'; headers: Record<string, string> } | { kind: 'refuse'; message: string };
 
 const ALLOWED_METHODS = 'GET, HEAD, POST, PUT, DELETE';
 
@@ -51,13 +49,17 @@ export function browserVerdict(method: string | undefined, path: string, headers
   if (policy.checkHost && policy.allowedHosts !== 'any' && host !== undefined && !isHealthPath(path)) {
     const name = hostOfHeader(host);
     if (!policy.allowedHosts.has(name))
-      return { kind: 'refuse', message: `Host ${JSON.stringify(name)} is not allowed: with auth off Baton answers only the names in BATON_ALLOWED_HOSTS (and localhost), against DNS rebinding` };
+      return {
+        kind: 'refuse',
+        message: `Host ${JSON.stringify(name)} is not allowed: with auth off Baton answers only the names in BATON_ALLOWED_HOSTS (and localhost), against DNS rebinding`,
+      };
   }
 
   const origin = headers.origin;
   const site = headers['sec-fetch-site'];
   // Browsers set Sec-Fetch-Site themselves (pages cannot): 'same-origin' holds behind a proxy that rewrites Host too.
-  const crossOrigin = site === 'same-origin' ? false : origin !== undefined ? originHost(origin) !== host?.toLowerCase() : site === 'cross-site' || site === 'same-site';
+  const crossOrigin =
+    site === 'same-origin' ? false : origin !== undefined ? originHost(origin) !== host?.toLowerCase() : site === 'cross-site' || site === 'same-site';
   if (!crossOrigin) return { kind: 'pass' };
   if (origin === undefined || !policy.corsOrigins.has(origin))
     return { kind: 'refuse', message: `Cross-origin request refused: origin ${JSON.stringify(origin ?? site)} is not listed in BATON_CORS_ORIGINS` };

@@ -20,7 +20,12 @@ import type { AccessTokens, TokenFailure } from './tokens';
 // (src/api/request-target.ts), never `req.url` on its own, so express routes the path it judged.
 
 /** true: go on; false: already answered; a promise of either while a token or key is looked up. */
-export type RequestGate = (req: IncomingMessage, res: ServerResponse, target: RequestTarget, found: RouteMatch<MatchableRoute> | undefined) => boolean | Promise<boolean>;
+export type RequestGate = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  target: RequestTarget,
+  found: RouteMatch<MatchableRoute> | undefined,
+) => boolean | Promise<boolean>;
 
 /** What the gate decided a request needs: a route's permission, or the Dapr app channel's own token. */
 export type GateDecision = Permission | 'app-channel';
@@ -69,10 +74,19 @@ export function requestGate(d: GateDeps): RequestGate {
   const verified = new Map<string, { keyId: string; expiresAt: number }>();
 
   const grants = d.auth?.grants;
-  const decide = (principal: Principal | undefined, permission: Permission, req: IncomingMessage, found: RouteMatch<MatchableRoute> | undefined): Refusal | undefined | Promise<Refusal | undefined> => {
+  const decide = (
+    principal: Principal | undefined,
+    permission: Permission,
+    req: IncomingMessage,
+    found: RouteMatch<MatchableRoute> | undefined,
+  ): Refusal | undefined | Promise<Refusal | undefined> => {
     if (!principal) return { status: 401, error: 'INVALID_TOKEN', message: 'The access key of this token is disabled or deleted' };
     if (!allows(principal.roles, permission))
-      return { status: 403, error: 'ACCESS_DENIED', message: `Access denied: ${permission} is not granted to application ${principal.applicationId} (roles: ${principal.roles.join(', ') || 'none'})` };
+      return {
+        status: 403,
+        error: 'ACCESS_DENIED',
+        message: `Access denied: ${permission} is not granted to application ${principal.applicationId} (roles: ${principal.roles.join(', ') || 'none'})`,
+      };
     principals.set(req, principal);
     if (!grants) return undefined;
     grantChecks.set(req, async (target, access) => {
@@ -80,18 +94,40 @@ export function requestGate(d: GateDeps): RequestGate {
     });
     const need = resourceNeedOf(req.method, found);
     if (!need) return undefined;
-    const denied = (ok: boolean): Refusal | undefined => (ok ? undefined : { status: 403, error: 'ACCESS_DENIED', message: grantRefusal(principal, need.target, need.access) });
+    const denied = (ok: boolean): Refusal | undefined =>
+      ok ? undefined : { status: 403, error: 'ACCESS_DENIED', message: grantRefusal(principal, need.target, need.access) };
     const ok = grants.allows(principal.applicationId, principal.roles, need.target, need.access);
     return ok instanceof Promise ? ok.then(denied) : denied(ok);
   };
 
   const answer = (res: ServerResponse, r: Refusal | undefined): boolean => (r ? refuse(res, r.status, r.message, r.error) : true);
-  const answerEither = (req: IncomingMessage, res: ServerResponse, path: string, r: Refusal | undefined | Promise<Refusal | undefined>): boolean | Promise<boolean> =>
-    r instanceof Promise ? r.then((x) => answer(res, x), (err) => failed(err, req, res, path)) : answer(res, r);
+  const answerEither = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    r: Refusal | undefined | Promise<Refusal | undefined>,
+  ): boolean | Promise<boolean> =>
+    r instanceof Promise
+      ? r.then(
+          (x) => answer(res, x),
+          (err) => failed(err, req, res, path),
+        )
+      : answer(res, r);
 
-  const authenticate = async (token: string, permission: Permission, req: IncomingMessage, found: RouteMatch<MatchableRoute> | undefined, auth: NonNullable<GateDeps['auth']>): Promise<Refusal | undefined> => {
+  const authenticate = async (
+    token: string,
+    permission: Permission,
+    req: IncomingMessage,
+    found: RouteMatch<MatchableRoute> | undefined,
+    auth: NonNullable<GateDeps['auth']>,
+  ): Promise<Refusal | undefined> => {
     const checked = await auth.tokens.check(token);
-    if (!checked.ok) return { status: 401, error: checked.failure, message: checked.failure === 'EXPIRED_TOKEN' ? 'Token expired: ask /api/token for a new one' : 'Invalid token' };
+    if (!checked.ok)
+      return {
+        status: 401,
+        error: checked.failure,
+        message: checked.failure === 'EXPIRED_TOKEN' ? 'Token expired: ask /api/token for a new one' : 'Invalid token',
+      };
     if (verified.size >= TOKEN_CACHE_MAX) verified.clear();
     verified.set(token, { keyId: checked.keyId, expiresAt: checked.expiresAt });
     return decide(await auth.directory.principal(checked.keyId), permission, req, found);

@@ -15,7 +15,11 @@ export interface RouteRule extends MatchableRoute {
 }
 
 /** Every route's (method, path, permission), in table order. */
-export const ROUTE_PERMISSIONS: readonly RouteRule[] = allRouteTemplates().map(({ method, path, permission }) => ({ method: method.toUpperCase() as Method, path, permission }));
+export const ROUTE_PERMISSIONS: readonly RouteRule[] = allRouteTemplates().map(({ method, path, permission }) => ({
+  method: method.toUpperCase() as Method,
+  path,
+  permission,
+}));
 
 /** The routes a request may name, each with its permission: the whole table unless given others. */
 export class RoutePermissions<R extends MatchableRoute = RouteRule> {

@@ -37,7 +37,8 @@ export class SignInGuard {
     const decision = await this.attempts.begin(subjects, this.limits.windowMs, this.now()).catch(() => {
       throw new ApiError(503, 'Token requests cannot be checked against their limits right now: retry in a moment');
     });
-    if (!decision.allowed) throw new RetryLater('Too many failed token requests for this access key or from this client: retry later', retryAfterSeconds(decision.retryAfterMs));
+    if (!decision.allowed)
+      throw new RetryLater('Too many failed token requests for this access key or from this client: retry later', retryAfterSeconds(decision.retryAfterMs));
     let result: T | undefined;
     try {
       result = await check();

@@ -35,7 +35,12 @@ export class AccessTokens {
 
   async check(token: string): Promise<TokenCheck> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: ISSUER, currentDate: new Date(this.now()), requiredClaims: ['sub', 'exp'] });
+      const { payload } = await jwtVerify(token, this.key, {
+        algorithms: ['HS256'],
+        issuer: ISSUER,
+        currentDate: new Date(this.now()),
+        requiredClaims: ['sub', 'exp'],
+      });
       if (typeof payload.app !== 'string' || typeof payload.sub !== 'string') return { ok: false, failure: 'INVALID_TOKEN' };
       return { ok: true, keyId: payload.sub, applicationId: payload.app, expiresAt: payload.exp! * 1000 };
     } catch (e) {

@@ -69,7 +69,9 @@ export const recoveringOnActivation =
       due = false;
       if (method !== undefined && SKIP_RECOVERY.has(method)) return;
       // A failed pass is not fatal: the sweep reminder re-pushes, a failed outbox re-arms itself.
-      await inner.invoke('recover' satisfies keyof typeof WorkflowCalls.calls, undefined).catch((err) => log.warn({ err, type: ctx.type, id: ctx.id }, 'recovery on activation failed'));
+      await inner
+        .invoke('recover' satisfies keyof typeof WorkflowCalls.calls, undefined)
+        .catch((err) => log.warn({ err, type: ctx.type, id: ctx.id }, 'recovery on activation failed'));
     };
     return {
       async onActivate() {

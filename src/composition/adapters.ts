@@ -11,7 +11,15 @@ import type { ScheduleStore } from '../store/schedule-store';
 
 /** What a profile plugs into the one composition root (src/server.ts); both profiles return this set. */
 export interface Adapters {
-  stores: { executions: ExecutionStore; metadata: MetadataStore; schedules: ScheduleStore; idempotencyKeys: IdempotencyKeyStore; schemas: SchemaStore; secrets: SecretStore; authorization: AuthorizationStore };
+  stores: {
+    executions: ExecutionStore;
+    metadata: MetadataStore;
+    schedules: ScheduleStore;
+    idempotencyKeys: IdempotencyKeyStore;
+    schemas: SchemaStore;
+    secrets: SecretStore;
+    authorization: AuthorizationStore;
+  };
   index: SearchIndex;
   host: ActorHost;
   wakeUps: WakeUps;

@@ -31,7 +31,10 @@ import { reviveBatonError } from './remote-errors';
 /** Settings of the Cassandra store, from the validated configuration. */
 export function cassandraConfig(cfg: Config, log?: Pick<Logger, 'warn'>): CassandraStoreConfig {
   return {
-    contactPoints: (cfg.CASSANDRA_CONTACT_POINTS ?? '').split(',').map((p) => p.trim()).filter(Boolean),
+    contactPoints: (cfg.CASSANDRA_CONTACT_POINTS ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean),
     localDataCenter: cfg.CASSANDRA_LOCAL_DC,
     keyspace: cfg.CASSANDRA_KEYSPACE,
     username: cfg.CASSANDRA_USERNAME,
@@ -62,7 +65,17 @@ interface OpenedStores {
 export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promise<OpenedStores> {
   if (cfg.BATON_STORE === 'cassandra') return openCassandraStores(cassandraConfig(cfg, log));
   const s = openSqliteStores(cfg.BATON_DATA_DIR, payloadLimitsOf(cfg));
-  return { executions: s.executions, metadata: s.metadata, schedules: s.schedules, idempotencyKeys: s.idempotencyKeys, schemas: s.schemas, secrets: s.secrets, authorization: s.authorization, sqlite: s.db, close: () => s.close() };
+  return {
+    executions: s.executions,
+    metadata: s.metadata,
+    schedules: s.schedules,
+    idempotencyKeys: s.idempotencyKeys,
+    schemas: s.schemas,
+    secrets: s.secrets,
+    authorization: s.authorization,
+    sqlite: s.db,
+    close: () => s.close(),
+  };
 }
 
 /** Elasticsearch, or (BATON_INDEX=sqlite, tests only) the SQLite file of BATON_DATA_DIR. */
@@ -129,7 +142,12 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       recoverableRemindersInMemory: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS > 0,
       liveness:
         cfg.BATON_LIVENESS_PROBE_INTERVAL_MS > 0
-          ? { intervalMs: cfg.BATON_LIVENESS_PROBE_INTERVAL_MS, timeoutMs: cfg.BATON_LIVENESS_PROBE_TIMEOUT_MS, failures: cfg.BATON_LIVENESS_FAILURES, windowMs: cfg.BATON_LIVENESS_WINDOW_MS }
+          ? {
+              intervalMs: cfg.BATON_LIVENESS_PROBE_INTERVAL_MS,
+              timeoutMs: cfg.BATON_LIVENESS_PROBE_TIMEOUT_MS,
+              failures: cfg.BATON_LIVENESS_FAILURES,
+              windowMs: cfg.BATON_LIVENESS_WINDOW_MS,
+            }
           : undefined,
     });
     const { wakeUps, taskLimits, lineage } = createRedisLimits({ url: cfg.REDIS_URL, keyPrefix: prefix, onError: redisError });
@@ -168,7 +186,15 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       maxBodyBytes: cfg.BATON_MAX_BODY_BYTES,
     });
     return {
-      stores: { executions: stores.executions, metadata: changes.announcing(stores.metadata), schedules: stores.schedules, idempotencyKeys: stores.idempotencyKeys, schemas: stores.schemas, secrets: stores.secrets, authorization: stores.authorization },
+      stores: {
+        executions: stores.executions,
+        metadata: changes.announcing(stores.metadata),
+        schedules: stores.schedules,
+        idempotencyKeys: stores.idempotencyKeys,
+        schemas: stores.schemas,
+        secrets: stores.secrets,
+        authorization: stores.authorization,
+      },
       index: search.index,
       host,
       wakeUps,
@@ -188,7 +214,11 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       queueEffects: redisQueues ? 'inTurn' : 'afterTurn',
       scanLease,
       wrapActor: (type, factory) => {
-        if (type === WorkflowCalls.type) return wireCalls(gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()), WorkflowCalls);
+        if (type === WorkflowCalls.type)
+          return wireCalls(
+            gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()),
+            WorkflowCalls,
+          );
         if (type === ScheduleCalls.type) return wireCalls(factory, ScheduleCalls);
         return type === QueueCalls.type ? wireCalls(factory, QueueCalls) : factory;
       },

@@ -15,11 +15,12 @@ import type { Adapters } from './adapters';
 
 /** The embedded profile: one process, one SQLite file (executions, definitions, search, reminders). */
 export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapters> {
-  const stores = openSqliteStores(cfg.BATON_DATA_DIR, payloadLimitsOf(cfg), (m) =>
-    log.warn({ error: m }, 'WAL checkpoint failed'),
-  );
+  const stores = openSqliteStores(cfg.BATON_DATA_DIR, payloadLimitsOf(cfg), (m) => log.warn({ error: m }, 'WAL checkpoint failed'));
   const index = new SqliteSearchIndex(stores.db);
-  const host = new LocalActorHost(new SqliteReminderStore(stores.db), log, { idleTimeoutMs: cfg.BATON_ACTOR_IDLE_TIMEOUT_MS, maxActive: cfg.BATON_ACTOR_MAX_ACTIVE });
+  const host = new LocalActorHost(new SqliteReminderStore(stores.db), log, {
+    idleTimeoutMs: cfg.BATON_ACTOR_IDLE_TIMEOUT_MS,
+    maxActive: cfg.BATON_ACTOR_MAX_ACTIVE,
+  });
   const wakeUps = new LocalWakeUps();
   const limits = new LocalTaskLimits();
   const lineage = new LocalLineageCounters();

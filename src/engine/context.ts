@@ -57,6 +57,11 @@ export function lookupFor(state: ExecutionState, extra?: Record<string, unknown>
   };
 }
 
-export function resolveInput(state: ExecutionState, params: Record<string, unknown> | undefined, extra?: Record<string, unknown>, budget?: JsonPathBudget): Record<string, unknown> {
+export function resolveInput(
+  state: ExecutionState,
+  params: Record<string, unknown> | undefined,
+  extra?: Record<string, unknown>,
+  budget?: JsonPathBudget,
+): Record<string, unknown> {
   return resolveParams(params, lookupFor(state, extra), budget);
 }

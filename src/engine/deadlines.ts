@@ -34,11 +34,19 @@ export function taskDeadlines(t: Task, def: TaskDef): readonly TaskDeadline[] {
     (deadlines ??= []).push({ kind: 'timeout', at: t.startTime + t.startDelayInSeconds * 1000 + def.timeoutSeconds * 1000, timesOutWorkflow });
   }
   if (t.status === 'IN_PROGRESS' && t.responseTimeoutSeconds > 0 && isQueuedType(t.taskType)) {
-    (deadlines ??= []).push({ kind: 'responseTimeout', at: t.updateTime + (t.responseTimeoutSeconds + t.callbackAfterSeconds) * 1000, timesOutWorkflow: false });
+    (deadlines ??= []).push({
+      kind: 'responseTimeout',
+      at: t.updateTime + (t.responseTimeoutSeconds + t.callbackAfterSeconds) * 1000,
+      timesOutWorkflow: false,
+    });
   }
   const pollTimeout = def.pollTimeoutSeconds ?? 0;
   if (t.status === 'SCHEDULED' && pollTimeout > 0 && def.timeoutPolicy !== 'ALERT_ONLY' && isWorkerType(t.taskType)) {
-    (deadlines ??= []).push({ kind: 'pollTimeout', at: t.scheduledTime + t.startDelayInSeconds * 1000 + (pollTimeout + t.callbackAfterSeconds) * 1000, timesOutWorkflow });
+    (deadlines ??= []).push({
+      kind: 'pollTimeout',
+      at: t.scheduledTime + t.startDelayInSeconds * 1000 + (pollTimeout + t.callbackAfterSeconds) * 1000,
+      timesOutWorkflow,
+    });
   }
   return deadlines ?? NO_DEADLINES;
 }

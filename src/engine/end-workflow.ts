@@ -44,7 +44,12 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
   wf.status = status;
   wf.reasonForIncompletion = truncate(reason) ?? (status === 'COMPLETED' ? undefined : wf.reasonForIncompletion);
   // Conductor's SubWorkflow.cancel: the parent's reason when it has one (a TERMINATE task's), else its status.
-  cancelPending(turn, wf.reasonForIncompletion ? `Parent workflow has been terminated with reason: ${wf.reasonForIncompletion}` : `Parent workflow has been terminated with status ${status}`);
+  cancelPending(
+    turn,
+    wf.reasonForIncompletion
+      ? `Parent workflow has been terminated with reason: ${wf.reasonForIncompletion}`
+      : `Parent workflow has been terminated with status ${status}`,
+  );
   try {
     wf.output = workflowOutput(turn, opts);
   } catch (e) {
@@ -78,7 +83,14 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
     log.emit({ kind: 'notifyParent', parentWorkflowId: wf.parentWorkflowId, parentTaskId: wf.parentWorkflowTaskId, childWorkflowId: wf.workflowId });
   }
   if (wf.workflowDefinition.workflowStatusListenerEnabled) {
-    log.emit({ kind: 'statusChange', eventId: `${wf.workflowId}:${status}:${env.now}`, workflowId: wf.workflowId, workflowName: wf.workflowName, status, lineage: lineageOf(wf) });
+    log.emit({
+      kind: 'statusChange',
+      eventId: `${wf.workflowId}:${status}:${env.now}`,
+      workflowId: wf.workflowId,
+      workflowName: wf.workflowName,
+      status,
+      lineage: lineageOf(wf),
+    });
   }
   const failureWf = wf.workflowDefinition.failureWorkflow;
   if (failureWf && !opts.byApi && (status === 'FAILED' || status === 'TIMED_OUT' || status === 'TERMINATED')) {

@@ -139,7 +139,10 @@ function stringify(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'string') return v;
   if (Array.isArray(v)) return `[${v.map(stringify).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${k}=${stringify(x)}`).join(', ')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${k}=${stringify(x)}`)
+      .join(', ')}}`;
   return String(v);
 }
 
@@ -206,6 +209,10 @@ export function resolveValue(v: unknown, lookup: RootLookup, budget: JsonPathBud
   return v;
 }
 
-export function resolveParams(params: Record<string, unknown> | undefined, lookup: RootLookup, budget: JsonPathBudget = new JsonPathBudget()): Record<string, unknown> {
+export function resolveParams(
+  params: Record<string, unknown> | undefined,
+  lookup: RootLookup,
+  budget: JsonPathBudget = new JsonPathBudget(),
+): Record<string, unknown> {
   return (resolveValue(params ?? {}, lookup, budget) as Record<string, unknown>) ?? {};
 }

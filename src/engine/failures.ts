@@ -24,7 +24,9 @@ export function scheduleRetry(turn: Turn, t: Task, def: TaskDef, ignoreLimit = f
   const expected = t.workflowTask.retryCount ?? def.retryCount ?? 0;
   if (!ignoreLimit && (!isRetriableTask(t.status) || isBuiltInType(t.taskType) || t.retryCount >= expected)) return false;
   if (turn.state.tasks.length >= turn.env.maxTasksPerExecution) {
-    t.reasonForIncompletion = truncate(`${t.reasonForIncompletion ? `${t.reasonForIncompletion}; ` : ''}not retried: ${tooManyTasks(turn, t.referenceTaskName)}`);
+    t.reasonForIncompletion = truncate(
+      `${t.reasonForIncompletion ? `${t.reasonForIncompletion}; ` : ''}not retried: ${tooManyTasks(turn, t.referenceTaskName)}`,
+    );
     turn.log.touch(t);
     return false;
   }
@@ -76,6 +78,9 @@ export function handleFailure(turn: Turn, t: Task): boolean {
   // A permissive task stays failed and the workflow goes on: its JOIN, or the completion, fails it later.
   if (t.workflowTask.permissive) return true;
   const wfStatus: WorkflowStatus = t.status === 'CANCELED' ? 'TERMINATED' : t.status === 'TIMED_OUT' ? 'TIMED_OUT' : 'FAILED';
-  endWorkflow(turn, wfStatus, `Task ${t.taskId} failed with status: ${wfStatus} and reason: '${t.reasonForIncompletion ?? ''}'`, { lastTask: t, failedTask: t });
+  endWorkflow(turn, wfStatus, `Task ${t.taskId} failed with status: ${wfStatus} and reason: '${t.reasonForIncompletion ?? ''}'`, {
+    lastTask: t,
+    failedTask: t,
+  });
   return false;
 }

@@ -76,7 +76,8 @@ export class JsonPathBudget {
       this.used += cost;
       if (this.used > maxSteps) fail(`JSONPath expression '${shown(expr)}' exceeded the evaluation budget of ${maxSteps} steps`);
     };
-    if (expr.length > MAX_EXPRESSION_LENGTH) fail(`JSONPath expression '${shown(expr)}' is ${expr.length} characters long, more than the ${MAX_EXPRESSION_LENGTH} Baton reads`);
+    if (expr.length > MAX_EXPRESSION_LENGTH)
+      fail(`JSONPath expression '${shown(expr)}' is ${expr.length} characters long, more than the ${MAX_EXPRESSION_LENGTH} Baton reads`);
     charge(Math.ceil((expr.length * expr.length) / SPLIT_CHARS_SQUARED_PER_STEP));
     const wrap = (value: object, depth: number): object => {
       const known = proxyOf.get(value);

@@ -27,7 +27,22 @@ const REGEX_STEPS_PER_BUDGET_STEP = 16;
 /** Characters a native string or array method goes through per budget step. */
 const CHARS_PER_BUDGET_STEP = 256;
 
-const STRING_METHODS = new Set(['startsWith', 'endsWith', 'includes', 'indexOf', 'lastIndexOf', 'toLowerCase', 'toUpperCase', 'trim', 'trimStart', 'trimEnd', 'charAt', 'at', 'slice', 'substring']);
+const STRING_METHODS = new Set([
+  'startsWith',
+  'endsWith',
+  'includes',
+  'indexOf',
+  'lastIndexOf',
+  'toLowerCase',
+  'toUpperCase',
+  'trim',
+  'trimStart',
+  'trimEnd',
+  'charAt',
+  'at',
+  'slice',
+  'substring',
+]);
 const ARRAY_METHODS = new Set(['includes', 'indexOf', 'lastIndexOf']);
 const ALLOWED_METHODS = new Set(['test', ...STRING_METHODS, ...ARRAY_METHODS]);
 const ALLOWED_LIST = [...ALLOWED_METHODS].sort().join(', ');
@@ -83,7 +98,8 @@ interface Scope {
 type Evaluate = (scope: Scope) => unknown;
 
 /** The filter as its author wrote it: jsonpath-plus renames `@` to `_$_v`, `@root` to `_$_root`, … */
-const asWritten = (code: string): string => code.replace(/_\$_(v|root|parentProperty|parent|property|path)\b/g, (_, name: string) => (name === 'v' ? '@' : `@${name}`));
+const asWritten = (code: string): string =>
+  code.replace(/_\$_(v|root|parentProperty|parent|property|path)\b/g, (_, name: string) => (name === 'v' ? '@' : `@${name}`));
 
 const refuse = (code: string, why: string): never => {
   const shown = asWritten(code);
@@ -111,7 +127,8 @@ function callMethod(receiver: unknown, method: string, args: unknown[], work: Fi
     return (String.prototype as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!.apply(receiver, args);
   }
   // Array methods read each element through the budget's view, which charges them.
-  if (Array.isArray(receiver) && ARRAY_METHODS.has(method)) return (Array.prototype as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!.apply(receiver, args);
+  if (Array.isArray(receiver) && ARRAY_METHODS.has(method))
+    return (Array.prototype as unknown as Record<string, (...a: unknown[]) => unknown>)[method]!.apply(receiver, args);
   throw new TypeError(`${method} is not a function of ${receiver instanceof RegexLiteral ? 'a regular expression' : typeof receiver}`);
 }
 
@@ -158,7 +175,13 @@ function compileNode(node: jsep.Expression, code: string): Evaluate {
       }
       const receiver = compileNode(callee.object, code);
       const args = c.arguments.map((a) => compileNode(a, code));
-      return (scope) => callMethod(receiver(scope), method, args.map((a) => a(scope)), scope.work);
+      return (scope) =>
+        callMethod(
+          receiver(scope),
+          method,
+          args.map((a) => a(scope)),
+          scope.work,
+        );
     }
     case 'BinaryExpression': {
       const b = node as jsep.BinaryExpression;

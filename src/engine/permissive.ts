@@ -5,7 +5,8 @@ import { isSuccessfulTask, isTerminalTask } from '../model/statuses';
 // JOIN that waits on the task, or the workflow's completion, fails instead once everything else has ended.
 
 /** A failed permissive task the decider has moved past (its JOIN may count it as ended). */
-export const isPassedPermissiveFailure = (t: Task): boolean => !!t.workflowTask.permissive && !t.workflowTask.optional && t.executed && !t.retried && isTerminalTask(t.status) && !isSuccessfulTask(t.status);
+export const isPassedPermissiveFailure = (t: Task): boolean =>
+  !!t.workflowTask.permissive && !t.workflowTask.optional && t.executed && !t.retried && isTerminalTask(t.status) && !isSuccessfulTask(t.status);
 
 /**
  * Why a workflow whose tasks have all ended cannot complete: the failed permissive tasks, latest attempt of each

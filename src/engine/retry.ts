@@ -1,7 +1,10 @@
 import type { TaskDef } from '../model/definitions';
 
 // Retry delay of an automatic retry (Conductor's DeciderService.retry); `attempt` is the failed attempt's retryCount.
-export function retryDelaySeconds(def: Pick<TaskDef, 'retryLogic' | 'retryDelaySeconds' | 'backoffScaleFactor' | 'maxRetryDelaySeconds'>, attempt: number): number {
+export function retryDelaySeconds(
+  def: Pick<TaskDef, 'retryLogic' | 'retryDelaySeconds' | 'backoffScaleFactor' | 'maxRetryDelaySeconds'>,
+  attempt: number,
+): number {
   const base = def.retryDelaySeconds ?? 0;
   let delay: number;
   switch (def.retryLogic) {

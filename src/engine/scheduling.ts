@@ -117,7 +117,14 @@ function resolvingInput<T>(turn: Turn, wt: WorkflowTask, suffix: string, iterati
 
 /** Records a task that cannot be scheduled and fails the workflow, as Conductor's TerminateWorkflowException does. */
 function failInvalidTask(turn: Turn, wt: WorkflowTask, suffix: string, iteration: number, reason: string, input?: Record<string, unknown>): void {
-  const t = makeTask(turn, wt, { suffix, iteration, input: input ?? {}, taskType: taskTypeNameOf(wt), taskDefName: wt.name, status: 'FAILED_WITH_TERMINAL_ERROR' });
+  const t = makeTask(turn, wt, {
+    suffix,
+    iteration,
+    input: input ?? {},
+    taskType: taskTypeNameOf(wt),
+    taskDefName: wt.name,
+    status: 'FAILED_WITH_TERMINAL_ERROR',
+  });
   if (taskPayloadProblem(t, 'input', jsonSize(t.inputData), turn.env.taskPayloadMaxBytes)) t.inputData = {};
   t.reasonForIncompletion = truncate(reason);
   t.endTime = turn.env.now;

@@ -15,7 +15,10 @@ function domainFor(turn: Turn, taskType: string): string | undefined {
   const map = turn.state.workflow.taskToDomain ?? {};
   const spec = ownValue(map, taskType) ?? ownValue(map, '*');
   if (!spec) return undefined;
-  const candidates = spec.split(',').map((s) => s.trim()).filter(Boolean);
+  const candidates = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const c of candidates) {
     if (c === 'NO_DOMAIN') return undefined;
     if (turn.env.isDomainActive(taskType, c)) return c;
@@ -91,7 +94,11 @@ export function makeTask(turn: Turn, wt: WorkflowTask, o: NewTaskOptions): Task 
     executed: false,
     callbackFromWorker: true,
     // A queued system task (HTTP) is as lost as a worker's when Baton's own worker dies mid-call.
-    responseTimeoutSeconds: worker ? def.responseTimeoutSeconds : taskTypeNamed(taskType).kind === 'queued' ? def.responseTimeoutSeconds || QUEUED_SYSTEM_RESPONSE_TIMEOUT_SECONDS : 0,
+    responseTimeoutSeconds: worker
+      ? def.responseTimeoutSeconds
+      : taskTypeNamed(taskType).kind === 'queued'
+        ? def.responseTimeoutSeconds || QUEUED_SYSTEM_RESPONSE_TIMEOUT_SECONDS
+        : 0,
     callbackAfterSeconds: delay,
     reasonForIncompletion: o.retryOf?.reasonForIncompletion,
     workflowTask: wt,

@@ -38,6 +38,10 @@ export function checkWorkflowTimeout(turn: Turn): boolean {
   const at = workflowDeadline(wf);
   if (at === undefined || turn.env.now < at) return false;
   const def = wf.workflowDefinition;
-  endWorkflow(turn, 'TIMED_OUT', `Workflow timed out after ${def.timeoutSeconds} seconds. Timeout configured as ${def.timeoutSeconds} seconds. Timeout policy configured to ${def.timeoutPolicy}`);
+  endWorkflow(
+    turn,
+    'TIMED_OUT',
+    `Workflow timed out after ${def.timeoutSeconds} seconds. Timeout configured as ${def.timeoutSeconds} seconds. Timeout policy configured to ${def.timeoutPolicy}`,
+  );
   return true;
 }

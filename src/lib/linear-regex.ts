@@ -52,7 +52,8 @@ export interface LinearRegex {
 }
 
 function compile(source: string, flags: string): LinearRegex {
-  if (source.length > MAX_PATTERN_LENGTH) throw new RegexRefusedError(`regular expression /${shown(source)}/ is too long: ${source.length} characters, at most ${MAX_PATTERN_LENGTH}`);
+  if (source.length > MAX_PATTERN_LENGTH)
+    throw new RegexRefusedError(`regular expression /${shown(source)}/ is too long: ${source.length} characters, at most ${MAX_PATTERN_LENGTH}`);
   let bits = 0;
   for (const f of flags) {
     const bit = FLAG_BITS[f];
@@ -64,9 +65,7 @@ function compile(source: string, flags: string): LinearRegex {
     re = RE2JS.compile(RE2JS.translateRegExp(source), bits);
   } catch (e) {
     const why = e instanceof Error ? e.message.replace(/^error parsing regexp: /, '') : String(e);
-    throw new RegexRefusedError(
-      `regular expression /${shown(source)}/ cannot run in linear time (RE2 syntax: no backreferences or lookaround): ${why}`,
-    );
+    throw new RegexRefusedError(`regular expression /${shown(source)}/ cannot run in linear time (RE2 syntax: no backreferences or lookaround): ${why}`);
   }
   const size = re.programSize();
   if (size > MAX_PROGRAM_SIZE) {

@@ -73,7 +73,12 @@ export class PrometheusMetrics implements Metrics {
   constructor(opts: { defaultMetrics?: boolean; maxLabelValues?: number } = {}) {
     const registers = [this.registry];
     const max = opts.maxLabelValues ?? DEFAULT_MAX_LABEL_VALUES;
-    [this.workflowNames, this.taskTypes, this.queues, this.actorMethods] = [new LabelValues(max), new LabelValues(max), new LabelValues(max), new LabelValues(max)];
+    [this.workflowNames, this.taskTypes, this.queues, this.actorMethods] = [
+      new LabelValues(max),
+      new LabelValues(max),
+      new LabelValues(max),
+      new LabelValues(max),
+    ];
     if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
     const counter = (name: string, help: string, labelNames: string[]) => new Counter({ name, help, labelNames, registers });
     const histogram = (name: string, help: string, labelNames: string[], buckets: number[]) => new Histogram({ name, help, labelNames, buckets, registers });
@@ -81,14 +86,40 @@ export class PrometheusMetrics implements Metrics {
 
     this.started = byValues(counter('baton_workflow_start_success_total', 'Executions started, by workflow name', ['workflow_name']), 1);
     this.completed = byValues(counter('baton_workflow_completed_total', 'Executions that ended COMPLETED, by workflow name', ['workflow_name']), 1);
-    this.failed = byValues(counter('baton_workflow_failure_total', 'Executions that ended FAILED, TIMED_OUT or TERMINATED, by workflow name and status', ['workflow_name', 'status']), 2);
-    this.workflowSeconds = byValues(histogram('baton_workflow_execution_seconds', 'Start to end of executions, by workflow name and terminal status', ['workflow_name', 'status'], LONG_BUCKETS), 2);
+    this.failed = byValues(
+      counter('baton_workflow_failure_total', 'Executions that ended FAILED, TIMED_OUT or TERMINATED, by workflow name and status', [
+        'workflow_name',
+        'status',
+      ]),
+      2,
+    );
+    this.workflowSeconds = byValues(
+      histogram(
+        'baton_workflow_execution_seconds',
+        'Start to end of executions, by workflow name and terminal status',
+        ['workflow_name', 'status'],
+        LONG_BUCKETS,
+      ),
+      2,
+    );
     this.queueWait = byValues(histogram('baton_task_queue_wait_seconds', 'Scheduled to polled, by task type', ['task_type'], LONG_BUCKETS), 1);
-    this.taskExecution = byValues(histogram('baton_task_execution_seconds', 'Polled to ended by a worker update, by task type and status', ['task_type', 'status'], LONG_BUCKETS), 2);
-    this.http = byValues(histogram('baton_http_request_duration_seconds', 'HTTP requests, by method, route template and status', ['method', 'route', 'status'], CALL_BUCKETS), 3);
+    this.taskExecution = byValues(
+      histogram('baton_task_execution_seconds', 'Polled to ended by a worker update, by task type and status', ['task_type', 'status'], LONG_BUCKETS),
+      2,
+    );
+    this.http = byValues(
+      histogram('baton_http_request_duration_seconds', 'HTTP requests, by method, route template and status', ['method', 'route', 'status'], CALL_BUCKETS),
+      3,
+    );
     this.activations = byValues(counter('baton_actor_activations_total', 'Actor activations on this replica, by actor type', ['actor_type']), 1);
-    this.turns = byValues(histogram('baton_actor_turn_duration_seconds', 'Actor turns (calls and reminders), by actor type and method', ['actor_type', 'method'], CALL_BUCKETS), 2);
-    this.store = byValues(histogram('baton_store_operation_duration_seconds', 'Store calls, by store (execution, metadata) and operation', ['store', 'operation'], CALL_BUCKETS), 2);
+    this.turns = byValues(
+      histogram('baton_actor_turn_duration_seconds', 'Actor turns (calls and reminders), by actor type and method', ['actor_type', 'method'], CALL_BUCKETS),
+      2,
+    );
+    this.store = byValues(
+      histogram('baton_store_operation_duration_seconds', 'Store calls, by store (execution, metadata) and operation', ['store', 'operation'], CALL_BUCKETS),
+      2,
+    );
     this.index = byValues(histogram('baton_index_operation_duration_seconds', 'Search index calls, by operation', ['operation'], CALL_BUCKETS), 1);
     this.outbox = new Gauge({ name: 'baton_outbox_backlog', help: 'Outbox effects owed by the executions active on this replica', registers });
     const partitions = this.partitions;

@@ -83,20 +83,18 @@ export const EmbeddedTaskDefSchema = z.looseObject({
 });
 export type EmbeddedTaskDef = z.infer<typeof EmbeddedTaskDefSchema>;
 
-export const TaskDefSchema = z
-  .looseObject(taskDefFields)
-  .superRefine((d, ctx) => {
-    if (d.timeoutSeconds > 0 && d.responseTimeoutSeconds > d.timeoutSeconds) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['responseTimeoutSeconds'],
-        message: `TaskDef: ${d.name} responseTimeoutSeconds: ${d.responseTimeoutSeconds} must be less than timeoutSeconds: ${d.timeoutSeconds}`,
-      });
-    }
-    // The template of an HTTP task's definition carries its request; its literal timeouts are checked here too.
-    for (const m of literalTimeoutIssues(d.inputTemplate.http_request))
-      ctx.addIssue({ code: 'custom', path: ['inputTemplate', 'http_request'], message: `TaskDef: ${d.name} http_request.${m}` });
-  });
+export const TaskDefSchema = z.looseObject(taskDefFields).superRefine((d, ctx) => {
+  if (d.timeoutSeconds > 0 && d.responseTimeoutSeconds > d.timeoutSeconds) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['responseTimeoutSeconds'],
+      message: `TaskDef: ${d.name} responseTimeoutSeconds: ${d.responseTimeoutSeconds} must be less than timeoutSeconds: ${d.timeoutSeconds}`,
+    });
+  }
+  // The template of an HTTP task's definition carries its request; its literal timeouts are checked here too.
+  for (const m of literalTimeoutIssues(d.inputTemplate.http_request))
+    ctx.addIssue({ code: 'custom', path: ['inputTemplate', 'http_request'], message: `TaskDef: ${d.name} http_request.${m}` });
+});
 export type TaskDef = z.infer<typeof TaskDefSchema>;
 
 export interface WorkflowTask {
@@ -250,8 +248,7 @@ function validateWorkflowTree(tasks: WorkflowTask[]): TreeIssue[] {
           issues.push({ path: at, message: `decisionCases should have atleast one task for task: ${ref}` });
         break;
       case TaskTypeName.DECISION:
-        if (!t.caseValueParam && !t.caseExpression)
-          issues.push({ path: at, message: `caseValueParam or caseExpression field is required for task: ${ref}` });
+        if (!t.caseValueParam && !t.caseExpression) issues.push({ path: at, message: `caseValueParam or caseExpression field is required for task: ${ref}` });
         if (!t.decisionCases || Object.keys(t.decisionCases).length === 0)
           issues.push({ path: at, message: `decisionCases should have atleast one task for task: ${ref}` });
         break;
@@ -279,8 +276,7 @@ function validateWorkflowTree(tasks: WorkflowTask[]): TreeIssue[] {
         if (!t.subWorkflowParam) issues.push({ path: at, message: `subWorkflowParam field is required for task: ${ref}` });
         break;
       case TaskTypeName.JSON_JQ_TRANSFORM:
-        if (!t.inputParameters || !('queryExpression' in t.inputParameters))
-          issues.push({ path: at, message: `queryExpression is required for task: ${ref}` });
+        if (!t.inputParameters || !('queryExpression' in t.inputParameters)) issues.push({ path: at, message: `queryExpression is required for task: ${ref}` });
         break;
       case TaskTypeName.TERMINATE: {
         if (t.optional) issues.push({ path: at, message: `terminate task cannot be optional, taskName: ${t.name}` });

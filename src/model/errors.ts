@@ -4,7 +4,8 @@ import type { ValidationErrors } from './responses';
 // with it, so the API and the Dapr error transport read them instead of testing classes one by one.
 
 /** Conductor's ApplicationException codes (≤ 3.9, then its exception classes), plus the ones Baton adds. */
-export type ErrorCode = 'INVALID_INPUT' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'TOO_MANY_REQUESTS' | 'UNAVAILABLE' | 'INTERNAL_ERROR';
+export type ErrorCode =
+  'INVALID_INPUT' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'TOO_MANY_REQUESTS' | 'UNAVAILABLE' | 'INTERNAL_ERROR';
 
 const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
   400: 'INVALID_INPUT',

@@ -27,9 +27,7 @@ export const EventActionSchema = z.looseObject({
   complete_task: TaskDetails.nullish(),
   fail_task: TaskDetails.nullish(),
   terminate_workflow: z.looseObject({ workflowId: z.string().nullish(), terminationReason: z.string().nullish() }).nullish(),
-  update_workflow_variables: z
-    .looseObject({ workflowId: z.string().nullish(), variables: jsonObject.nullish(), appendArray: z.boolean().nullish() })
-    .nullish(),
+  update_workflow_variables: z.looseObject({ workflowId: z.string().nullish(), variables: jsonObject.nullish(), appendArray: z.boolean().nullish() }).nullish(),
   expandInlineJSON: z.boolean().default(false),
 });
 export type EventAction = z.infer<typeof EventActionSchema>;

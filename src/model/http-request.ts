@@ -45,7 +45,8 @@ export type TimeoutParse = { ok: true; ms: number | undefined } | { ok: false; m
 export function parseTimeout(value: unknown): TimeoutParse {
   if (value === undefined || value === null || value === '') return { ok: true, ms: undefined };
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  if (!Number.isFinite(n) || n < 0) return { ok: false, message: `must be a number of seconds (or milliseconds above 1000) at least 0, got ${JSON.stringify(value)}` };
+  if (!Number.isFinite(n) || n < 0)
+    return { ok: false, message: `must be a number of seconds (or milliseconds above 1000) at least 0, got ${JSON.stringify(value)}` };
   if (n > MAX_TIMEOUT_VALUE) return { ok: false, message: `must be at most ${MAX_TIMEOUT_VALUE} milliseconds, got ${JSON.stringify(value)}` };
   return { ok: true, ms: n > 1000 ? Math.round(n) : Math.round(n * 1000) };
 }

@@ -25,35 +25,73 @@ function named<A extends unknown[]>(code: string, def: ErrorDef<A>): NamedError<
   return Object.assign(raise, { code, status: def.status });
 }
 
-const define = <T extends Record<string, ErrorDef<never[]>>>(defs: { [K in keyof T]: T[K] }): { [K in keyof T]: T[K] extends ErrorDef<infer A> ? NamedError<A> : never } =>
-  Object.fromEntries(Object.entries(defs).map(([code, def]) => [code, named(code, def as ErrorDef<unknown[]>)])) as never;
+const define = <T extends Record<string, ErrorDef<never[]>>>(defs: { [K in keyof T]: T[K] }): {
+  [K in keyof T]: T[K] extends ErrorDef<infer A> ? NamedError<A> : never;
+} => Object.fromEntries(Object.entries(defs).map(([code, def]) => [code, named(code, def as ErrorDef<unknown[]>)])) as never;
 
 export const Errors = define({
   WORKFLOW_NOT_FOUND: { status: 404, message: (workflowId: string) => `No such workflow found by id: ${workflowId}` },
-  WORKFLOW_DEF_NOT_FOUND: { status: 404, message: (name: string, version: number | null | undefined) => `No such workflow found by name: ${name}, version: ${version ?? null}` },
+  WORKFLOW_DEF_NOT_FOUND: {
+    status: 404,
+    message: (name: string, version: number | null | undefined) => `No such workflow found by name: ${name}, version: ${version ?? null}`,
+  },
   TASK_NOT_FOUND: { status: 404, engine: true, message: (taskId: string) => `No such task found by id: ${taskId}` },
   PENDING_TASK_NOT_FOUND: { status: 404, message: (ref: string, workflowId: string) => `No pending task ${ref} in workflow ${workflowId}` },
   EVENT_HANDLER_NOT_FOUND: { status: 404, message: (name: string) => `EventHandler with name ${name} not found!` },
   // Conductor's WorkflowExecutor.retry answers a running workflow with 404.
   RETRY_OF_RUNNING_WORKFLOW: { status: 404, engine: true, message: (status: string) => `Workflow is still running.  status=${status}` },
   WORKFLOW_NOT_STARTED: { status: 409, engine: true, message: () => 'Workflow has not started yet' },
-  NO_RETRYABLE_TASKS: { status: 409, engine: true, message: () => 'There are no retryable tasks! Use restart if you want to attempt entire workflow execution again.' },
+  NO_RETRYABLE_TASKS: {
+    status: 409,
+    engine: true,
+    message: () => 'There are no retryable tasks! Use restart if you want to attempt entire workflow execution again.',
+  },
   WORKFLOW_TERMINAL: { status: 409, engine: true, message: (status: string) => `Workflow is in terminal state. Status = ${status}` },
-  WORKFLOW_NOT_PAUSED: { status: 409, engine: true, message: (workflowId: string, status: string) => `The workflow ${workflowId} is not paused, it is in ${status} state.` },
+  WORKFLOW_NOT_PAUSED: {
+    status: 409,
+    engine: true,
+    message: (workflowId: string, status: string) => `The workflow ${workflowId} is not paused, it is in ${status} state.`,
+  },
   WORKFLOW_COMPLETED: { status: 409, engine: true, message: (workflowId: string) => `Cannot terminate a COMPLETED workflow ${workflowId}` },
-  WORKFLOW_STILL_RUNNING: { status: 409, engine: true, message: (workflowId: string, status: string, what: string) => `Workflow ${workflowId} is still running (${status}); it cannot be ${what}.` },
+  WORKFLOW_STILL_RUNNING: {
+    status: 409,
+    engine: true,
+    message: (workflowId: string, status: string, what: string) => `Workflow ${workflowId} is still running (${status}); it cannot be ${what}.`,
+  },
   WORKFLOW_NOT_RESTARTABLE: {
     status: 404,
     engine: true,
-    message: (workflowId: string, name: string, version: number) => `WorkflowId: ${workflowId} is an instance of WorkflowDef: ${name} and version: ${version} and is non restartable`,
+    message: (workflowId: string, name: string, version: number) =>
+      `WorkflowId: ${workflowId} is an instance of WorkflowDef: ${name} and version: ${version} and is non restartable`,
   },
-  WORKFLOW_NOT_RUNNING: { status: 409, engine: true, message: (workflowId: string, status: string) => `The workflow ${workflowId} is not running, status: ${status}` },
+  WORKFLOW_NOT_RUNNING: {
+    status: 409,
+    engine: true,
+    message: (workflowId: string, status: string) => `The workflow ${workflowId} is not running, status: ${status}`,
+  },
   WORKFLOW_ENDED: { status: 409, engine: true, message: (workflowId: string) => `Workflow ${workflowId} has ended, status cannot be updated.` },
-  WORKFLOW_VARIABLES_FINAL: { status: 409, engine: true, message: (workflowId: string, status: string) => `Workflow ${workflowId} has ended (${status}); its variables cannot be updated` },
-  WORKFLOW_NOT_ARCHIVABLE: { status: 400, engine: true, message: (workflowId: string, status: string) => `Cannot archive workflow: ${workflowId} with status: ${status}` },
+  WORKFLOW_VARIABLES_FINAL: {
+    status: 409,
+    engine: true,
+    message: (workflowId: string, status: string) => `Workflow ${workflowId} has ended (${status}); its variables cannot be updated`,
+  },
+  WORKFLOW_NOT_ARCHIVABLE: {
+    status: 400,
+    engine: true,
+    message: (workflowId: string, status: string) => `Cannot archive workflow: ${workflowId} with status: ${status}`,
+  },
   RERUN_TASK_NOT_FOUND: { status: 400, engine: true, message: (taskId: string, workflowId: string) => `Task ${taskId} not found in workflow ${workflowId}` },
-  SKIP_UNKNOWN_TASK: { status: 400, engine: true, message: (ref: string, workflowName: string) => `The task ${ref} does not exist in the definition of workflow ${workflowName}` },
-  SKIP_ENDED_TASK: { status: 409, engine: true, message: (ref: string, workflowId: string, status: string) => `The task ${ref} of workflow ${workflowId} has already ended (${status}); it cannot be skipped` },
+  SKIP_UNKNOWN_TASK: {
+    status: 400,
+    engine: true,
+    message: (ref: string, workflowName: string) => `The task ${ref} does not exist in the definition of workflow ${workflowName}`,
+  },
+  SKIP_ENDED_TASK: {
+    status: 409,
+    engine: true,
+    message: (ref: string, workflowId: string, status: string) =>
+      `The task ${ref} of workflow ${workflowId} has already ended (${status}); it cannot be skipped`,
+  },
   SKIP_RUNNING_CONTROL_TASK: {
     status: 409,
     engine: true,
@@ -61,7 +99,11 @@ export const Errors = define({
       `The task ${ref} of workflow ${workflowId} is a ${taskType} task, which cannot be skipped while it runs; only worker, HTTP, WAIT, HUMAN, EVENT and SUB_WORKFLOW tasks can`,
   },
   TASK_PAYLOAD_TOO_LARGE: { status: 400, engine: true, message: (problem: string) => problem },
-  SKIPPED_TASK_RESULT: { status: 409, engine: true, message: (taskId: string, ref: string, workflowId: string) => `Task ${taskId} (${ref}) of workflow ${workflowId} was skipped; its result is refused` },
+  SKIPPED_TASK_RESULT: {
+    status: 409,
+    engine: true,
+    message: (taskId: string, ref: string, workflowId: string) => `Task ${taskId} (${ref}) of workflow ${workflowId} was skipped; its result is refused`,
+  },
 });
 
 export type ErrorName = keyof typeof Errors;

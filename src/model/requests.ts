@@ -13,12 +13,17 @@ export const PrioritySchema = z
   .max(99, 'priority: must be less than or equal to 99');
 
 /** What a start with an idempotency key already held does (Orkes' IdempotencyStrategy; FAIL when absent). */
-export const IdempotencyStrategySchema = z.enum(['FAIL', 'RETURN_EXISTING', 'FAIL_ON_RUNNING'], { error: 'idempotencyStrategy must be one of FAIL, RETURN_EXISTING, FAIL_ON_RUNNING' });
+export const IdempotencyStrategySchema = z.enum(['FAIL', 'RETURN_EXISTING', 'FAIL_ON_RUNNING'], {
+  error: 'idempotencyStrategy must be one of FAIL, RETURN_EXISTING, FAIL_ON_RUNNING',
+});
 export type IdempotencyStrategy = z.infer<typeof IdempotencyStrategySchema>;
 
 export const StartWorkflowRequestSchema = z.looseObject({
   // Only the length: a definition with this name cannot exist otherwise, and the start answers 404 for it.
-  name: z.string({ error: 'Workflow name cannot be null or empty' }).min(1, 'Workflow name cannot be null or empty').max(MAX_NAME_LENGTH, `Workflow name must be at most ${MAX_NAME_LENGTH} characters`),
+  name: z
+    .string({ error: 'Workflow name cannot be null or empty' })
+    .min(1, 'Workflow name cannot be null or empty')
+    .max(MAX_NAME_LENGTH, `Workflow name must be at most ${MAX_NAME_LENGTH} characters`),
   version: z.number().int().nullish(),
   correlationId: z.string().nullish(),
   input: jsonObject.nullish(),

@@ -21,7 +21,10 @@ export const SaveScheduleRequestSchema = z.looseObject({
   name: z
     .string({ error: 'Schedule name cannot be null or empty' })
     .min(1, 'Schedule name cannot be null or empty')
-    .refine((n) => nameProblem(n) === undefined && SCHEDULE_NAME.test(n), 'Schedule name may contain only letters, digits, _, - and . (at most 255 characters)'),
+    .refine(
+      (n) => nameProblem(n) === undefined && SCHEDULE_NAME.test(n),
+      'Schedule name may contain only letters, digits, _, - and . (at most 255 characters)',
+    ),
   cronExpression: z.string({ error: 'Cron expression cannot be null or empty' }).min(1, 'Cron expression cannot be null or empty').max(512),
   zoneId: z.string().max(64).nullish(),
   startWorkflowRequest: StartWorkflowRequestSchema,
@@ -80,4 +83,3 @@ export type ScheduleExecution = z.infer<typeof ScheduleExecutionSchema>;
 export type ScheduleExecutionState = ScheduleExecution['state'];
 
 export const ScheduleExecutionSearchResultSchema = z.object({ totalHits: z.number().int(), results: z.array(ScheduleExecutionSchema) });
-

@@ -7,7 +7,12 @@ export const SchemaTypeSchema = z.enum(['JSON', 'AVRO', 'PROTOBUF'], { error: 't
 
 export const SchemaDefSchema = z.looseObject({
   name: nameSchema('Schema name', 'Schema name cannot be null or empty'),
-  version: z.number({ error: 'version must be a positive integer' }).int('version must be a positive integer').min(1, 'version must be a positive integer').max(2_147_483_647).optional(),
+  version: z
+    .number({ error: 'version must be a positive integer' })
+    .int('version must be a positive integer')
+    .min(1, 'version must be a positive integer')
+    .max(2_147_483_647)
+    .optional(),
   type: SchemaTypeSchema,
   data: z.record(z.string(), z.unknown()).nullish(),
   externalRef: z.string().nullish(),

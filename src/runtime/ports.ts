@@ -93,6 +93,9 @@ export class OutcomeUnknown extends BatonError {
     readonly call: { type: string; id: string; method: string },
     cause: string,
   ) {
-    super(500, `Outcome unknown: ${call.type}.${call.method} of ${call.id} was sent but its answer was lost (${cause}); it may have taken effect. Look it up (GET /api/workflow/${call.id} for an execution) before repeating it; a start repeated with the same idempotencyKey makes no second execution`);
+    super(
+      500,
+      `Outcome unknown: ${call.type}.${call.method} of ${call.id} was sent but its answer was lost (${cause}); it may have taken effect. Look it up (GET /api/workflow/${call.id} for an execution) before repeating it; a start repeated with the same idempotencyKey makes no second execution`,
+    );
   }
 }

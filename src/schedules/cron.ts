@@ -107,7 +107,12 @@ export function compileCron(expression: string, zoneId: string | null | undefine
 }
 
 /** LW, L-n or nW in the day of month: month by month, the day the form names there, then cron-parser for the time of day. */
-function compileSpringDay(expression: string, fields: string[], tz: string, parse: (text: string, currentDate: number) => ReturnType<typeof CronExpressionParser.parse>): NextSlot {
+function compileSpringDay(
+  expression: string,
+  fields: string[],
+  tz: string,
+  parse: (text: string, currentDate: number) => ReturnType<typeof CronExpressionParser.parse>,
+): NextSlot {
   const form = fields[3] as string;
   const bad = (why: string): CronError => new CronError(`Invalid cron expression "${expression}": ${why}`);
   if (fields[5] !== '*') throw bad(`day-of-week must be ? or * with ${form}`);
@@ -123,7 +128,9 @@ function compileSpringDay(expression: string, fields: string[], tz: string, pars
       if (day !== undefined) {
         let slot: number | undefined;
         try {
-          slot = parse([fields[0], fields[1], fields[2], String(day), String(month), '*'].join(' '), t).next().getTime();
+          slot = parse([fields[0], fields[1], fields[2], String(day), String(month), '*'].join(' '), t)
+            .next()
+            .getTime();
         } catch {
           slot = undefined; // no such slot left (as below)
         }

@@ -15,7 +15,8 @@
  */
 
 /** A script calls a List or Map method by name (`.size(`); a computed call (`x['size']()`) is not seen. */
-export const JAVA_METHOD_CALL = /\.\s*(get|set|size|isEmpty|contains|containsAll|add|addAll|remove|clear|toArray|getOrDefault|containsKey|containsValue|put|keySet|values|entrySet)\s*\(/;
+export const JAVA_METHOD_CALL =
+  /\.\s*(get|set|size|isEmpty|contains|containsAll|add|addAll|remove|clear|toArray|getOrDefault|containsKey|containsValue|put|keySet|values|entrySet)\s*\(/;
 export const JAVA_COLLECTIONS_SOURCE = String.raw`
 (function (parse, defineProperty, keys, hasOwn) {
   const equal = (a, b) => {

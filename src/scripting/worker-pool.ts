@@ -79,7 +79,12 @@ export class WorkerPool {
         const at = this.queue.indexOf(job);
         if (at < 0) return;
         this.queue.splice(at, 1);
-        reject(new ScriptError('busy', `${request.label} was not started: all ${this.options.size} script workers stayed busy for ${this.options.queueTimeoutMs} ms`));
+        reject(
+          new ScriptError(
+            'busy',
+            `${request.label} was not started: all ${this.options.size} script workers stayed busy for ${this.options.queueTimeoutMs} ms`,
+          ),
+        );
       }, this.options.queueTimeoutMs);
       this.queue.push(job);
       this.dispatch();

@@ -1,15 +1,10 @@
 import type { ScriptFailure } from './script-error';
 
 /** What a worker built on WORKER_PROTOCOL_SOURCE answers to one request. */
-export type WorkerReply<T> =
-  | { ok: true; value: T }
-  | { ok: false; failure: ScriptFailure; message: string; fatal: boolean };
+export type WorkerReply<T> = { ok: true; value: T } | { ok: false; failure: ScriptFailure; message: string; fatal: boolean };
 
 /** Messages a worker posts on its parent port. */
-export type WorkerMessage =
-  | { type: 'loaded' }
-  | { type: 'loadFailed'; message: string }
-  | { type: 'reply'; seq: number; reply: WorkerReply<unknown> };
+export type WorkerMessage = { type: 'loaded' } | { type: 'loadFailed'; message: string } | { type: 'reply'; seq: number; reply: WorkerReply<unknown> };
 
 /**
  * Protocol shared by worker sources: requests `{seq, body}` arrive on the parent port, one at a

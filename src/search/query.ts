@@ -52,7 +52,8 @@ export const SEARCH_LIMITS = {
 } as const;
 
 function checkLength(param: string, text: string): void {
-  if (text.length > SEARCH_LIMITS.maxTextLength) throw new QuerySyntaxError(`${param} is ${text.length} characters long, over the limit of ${SEARCH_LIMITS.maxTextLength}`);
+  if (text.length > SEARCH_LIMITS.maxTextLength)
+    throw new QuerySyntaxError(`${param} is ${text.length} characters long, over the limit of ${SEARCH_LIMITS.maxTextLength}`);
 }
 
 type CmpOp = '=' | '!=' | '>' | '<' | '>=' | '<=';
@@ -133,8 +134,7 @@ function describeToken(t: Token): string {
 }
 
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
-const ISO_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 export function toNumber(text: string): number | undefined {
   if (!NUMBER.test(text)) return undefined;
@@ -277,7 +277,10 @@ class QueryParser {
       if (kind !== 'keyword') throw new QuerySyntaxError(`STARTS_WITH needs a text field, '${field}' is a ${kind} field`, t.pos);
       return { op: 'startsWith', field, value: this.value('STARTS_WITH').text };
     }
-    throw new QuerySyntaxError(`expected an operator (=, !=, >, <, >=, <=, IN, IS, BETWEEN, STARTS_WITH) after '${field}' but found ${describeToken(t)}`, t.pos);
+    throw new QuerySyntaxError(
+      `expected an operator (=, !=, >, <, >=, <=, IN, IS, BETWEEN, STARTS_WITH) after '${field}' but found ${describeToken(t)}`,
+      t.pos,
+    );
   }
 
   private value(after: string): { text: string; pos: number } {

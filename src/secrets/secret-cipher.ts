@@ -31,7 +31,8 @@ export function sealSecret(key: Buffer, name: string, value: string): string {
 /** The value sealed under `name`; throws a SecretKeyError when the key is not the one it was sealed with or the text was altered. */
 export function openSecret(key: Buffer, name: string, sealed: string): string {
   const [version, fingerprint, iv, tag, ct] = sealed.split('.');
-  if (version !== VERSION || iv === undefined || tag === undefined || ct === undefined) throw new SecretKeyError(`secret ${name} is not in a form this version reads`);
+  if (version !== VERSION || iv === undefined || tag === undefined || ct === undefined)
+    throw new SecretKeyError(`secret ${name} is not in a form this version reads`);
   if (fingerprint !== keyFingerprint(key)) throw new SecretKeyError(`secret ${name} was sealed with another key than the configured BATON_SECRETS_KEY`);
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));

@@ -63,7 +63,9 @@ export async function snapshotTree(store: ExecutionStore, workflowId: string): P
 /** Whether a task named in `waitUntilTaskRef` has ended anywhere in the tree. */
 export function refEnded(snap: TreeSnapshot, refs: string[]): boolean {
   if (refs.length === 0) return false;
-  return snap.workflows.some((w) => w.tasks.some((t) => isTerminalTask(t.status) && (refs.includes(t.referenceTaskName) || refs.includes(t.workflowTask.taskReferenceName))));
+  return snap.workflows.some((w) =>
+    w.tasks.some((t) => isTerminalTask(t.status) && (refs.includes(t.referenceTaskName) || refs.includes(t.workflowTask.taskReferenceName))),
+  );
 }
 
 /**
@@ -132,7 +134,12 @@ function taskRun(t: Task, withOutput: boolean) {
  * in `responseType`).
  */
 export function signalResponse(strategy: ReturnStrategy, snap: TreeSnapshot, requestId: string | undefined, timedOut: boolean): SignalResponse {
-  const base = { targetWorkflowId: snap.target.workflowId, targetWorkflowStatus: snap.target.status, ...(requestId ? { requestId } : {}), signalTimeout: timedOut };
+  const base = {
+    targetWorkflowId: snap.target.workflowId,
+    targetWorkflowStatus: snap.target.status,
+    ...(requestId ? { requestId } : {}),
+    signalTimeout: timedOut,
+  };
   const blocking = snap.blocking;
   if ((strategy === 'BLOCKING_TASK' || strategy === 'BLOCKING_TASK_INPUT') && blocking) {
     return { responseType: strategy, ...base, ...taskRun(blocking.task, strategy === 'BLOCKING_TASK') };

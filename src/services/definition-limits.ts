@@ -20,7 +20,8 @@ const PLURAL: Record<DefinitionKind, string> = { WorkflowDef: 'workflow definiti
 /** 413 when the definition's JSON is larger than the limit. */
 export function checkDefinitionSize(kind: DefinitionKind, name: string, def: unknown, limits: DefinitionLimits): void {
   const bytes = Buffer.byteLength(JSON.stringify(def), 'utf8');
-  if (bytes > limits.maxBytes) throw new ApiError(413, `${kind} ${name} is ${bytes} bytes, over the limit of ${limits.maxBytes} bytes (BATON_MAX_DEFINITION_BYTES)`);
+  if (bytes > limits.maxBytes)
+    throw new ApiError(413, `${kind} ${name} is ${bytes} bytes, over the limit of ${limits.maxBytes} bytes (BATON_MAX_DEFINITION_BYTES)`);
 }
 
 /** 400 when `existing` definitions of the kind leave no room for one more. */
@@ -46,7 +47,15 @@ export interface RecordCaps {
   grants: number;
 }
 
-export const DEFAULT_RECORD_CAPS: RecordCaps = { schedules: 10_000, secrets: 10_000, schemas: 10_000, applications: 10_000, users: 10_000, groups: 10_000, grants: 10_000 };
+export const DEFAULT_RECORD_CAPS: RecordCaps = {
+  schedules: 10_000,
+  secrets: 10_000,
+  schemas: 10_000,
+  applications: 10_000,
+  users: 10_000,
+  groups: 10_000,
+  grants: 10_000,
+};
 
 const CAP_OF: Record<keyof RecordCaps, { noun: string; setting: string }> = {
   schedules: { noun: 'schedules', setting: 'BATON_MAX_SCHEDULES' },
@@ -60,5 +69,6 @@ const CAP_OF: Record<keyof RecordCaps, { noun: string; setting: string }> = {
 
 /** 400 when `existing` records of the kind leave no room for `adding` more. */
 export function checkRecordCount(kind: keyof RecordCaps, existing: number, adding: number, cap: number): void {
-  if (existing + adding > cap) throw new ApiError(400, `Cannot create more than ${cap} ${CAP_OF[kind].noun} (${CAP_OF[kind].setting}); delete unused ones first`);
+  if (existing + adding > cap)
+    throw new ApiError(400, `Cannot create more than ${cap} ${CAP_OF[kind].noun} (${CAP_OF[kind].setting}); delete unused ones first`);
 }

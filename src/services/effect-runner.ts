@@ -104,7 +104,12 @@ export class EffectRunner {
   }
 
   /** A start that cannot happen: its SUB_WORKFLOW or START_WORKFLOW task fails saying why; a failure workflow's is logged. */
-  private async refuseStart(workflowId: string, e: Extract<Effect, { kind: 'startWorkflow' }>, reason: string, status: 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR' = 'FAILED'): Promise<void> {
+  private async refuseStart(
+    workflowId: string,
+    e: Extract<Effect, { kind: 'startWorkflow' }>,
+    reason: string,
+    status: 'FAILED' | 'FAILED_WITH_TERMINAL_ERROR' = 'FAILED',
+  ): Promise<void> {
     const task = e.parent ?? e.starter;
     if (!task) {
       this.deps.log.warn({ workflowId, reason }, 'could not start workflow');
@@ -138,7 +143,12 @@ export class EffectRunner {
         }
         await workflowActor(host, e.workflowId).start({ workflowId: e.workflowId, def, request: req, parent: e.parent, lineage, event: e.event });
         if (e.starter) {
-          await workflowActor(host, e.starter.workflowId).update({ workflowInstanceId: e.starter.workflowId, taskId: e.starter.taskId, status: 'COMPLETED', outputData: { workflowId: e.workflowId } });
+          await workflowActor(host, e.starter.workflowId).update({
+            workflowInstanceId: e.starter.workflowId,
+            taskId: e.starter.taskId,
+            status: 'COMPLETED',
+            outputData: { workflowId: e.workflowId },
+          });
         }
         return;
       }
@@ -148,15 +158,26 @@ export class EffectRunner {
         const w = child.workflow;
         await workflowActor(host, e.parentWorkflowId).childChanged({
           taskId: e.parentTaskId,
-          child: { workflowId: w.workflowId, status: w.status, output: w.output, reasonForIncompletion: w.reasonForIncompletion, workflowName: w.workflowName, workflowVersion: w.workflowVersion },
+          child: {
+            workflowId: w.workflowId,
+            status: w.status,
+            output: w.output,
+            reasonForIncompletion: w.reasonForIncompletion,
+            workflowName: w.workflowName,
+            workflowVersion: w.workflowVersion,
+          },
         });
         return;
       }
       case 'terminateWorkflow':
-        await workflowActor(host, e.workflowId).terminate({ reason: e.reason }).catch(() => undefined);
+        await workflowActor(host, e.workflowId)
+          .terminate({ reason: e.reason })
+          .catch(() => undefined);
         return;
       case 'retryWorkflow':
-        await workflowActor(host, e.workflowId).retry().catch(() => undefined);
+        await workflowActor(host, e.workflowId)
+          .retry()
+          .catch(() => undefined);
         return;
       case 'publish':
         await this.deps.bus.publish({ id: e.eventId, event: e.sink, payload: e.payload, ...(e.lineage ? { lineage: e.lineage } : {}) });
@@ -166,7 +187,12 @@ export class EffectRunner {
         await this.deps.bus.publish({
           id: e.eventId,
           event: e.task ? `baton:task:${e.task.taskType}` : `baton:workflow:${e.workflowName}`,
-          payload: { workflowId: e.workflowId, workflowType: e.workflowName, status: e.status, ...(e.task ? { taskId: e.task.taskId, taskReferenceName: e.task.taskRef, taskType: e.task.taskType } : {}) },
+          payload: {
+            workflowId: e.workflowId,
+            workflowType: e.workflowName,
+            status: e.status,
+            ...(e.task ? { taskId: e.task.taskId, taskReferenceName: e.task.taskRef, taskType: e.task.taskType } : {}),
+          },
           ...(e.lineage ? { lineage: e.lineage } : {}),
         });
         return;

@@ -23,7 +23,14 @@ const entry = (status: number, message: string, validationErrors?: ValidationErr
 
 /** The catalogue entry of `err`; undefined for an error no one raised on purpose (a bug: 500). */
 export function errorEntry(err: unknown): ErrorEntry | undefined {
-  if (err instanceof BatonError) return { status: err.status, code: err.code, message: err.message, retryable: err.retryable, ...(err.validationErrors ? { validationErrors: err.validationErrors } : {}) };
+  if (err instanceof BatonError)
+    return {
+      status: err.status,
+      code: err.code,
+      message: err.message,
+      retryable: err.retryable,
+      ...(err.validationErrors ? { validationErrors: err.validationErrors } : {}),
+    };
   if (err instanceof ZodError) return entry(400, 'Validation failed, check below errors for detail.', zodValidationErrors(err));
   if (err instanceof Error && UNAVAILABLE.has(err.name)) return entry(503, err.message);
   if (cassandraUnavailable(err)) return entry(503, `Cassandra cannot serve this request now: ${(err as Error).message}`);

@@ -60,7 +60,11 @@ export function expandInlineJson(value: unknown): unknown {
  * condition as a path into the payload; any other evaluator (javascript, graaljs, none) runs it as
  * JavaScript with the payload as `$`. The result counts by Conductor's rule (true, or a number > 0).
  */
-export async function conditionHolds(h: Pick<EventHandler, 'condition' | 'evaluatorType'>, payload: Record<string, unknown>, scripts: Pick<ScriptEngine, 'evalExpression'>): Promise<boolean> {
+export async function conditionHolds(
+  h: Pick<EventHandler, 'condition' | 'evaluatorType'>,
+  payload: Record<string, unknown>,
+  scripts: Pick<ScriptEngine, 'evalExpression'>,
+): Promise<boolean> {
   const condition = h.condition?.trim();
   if (!condition) return true;
   if ((h.evaluatorType ?? '').toLowerCase() === 'value-param') return isConductorTrue(resolvePath(condition, payloadLookup(payload)));
@@ -125,7 +129,8 @@ export class EventProcessor {
           await new Promise((r) => setTimeout(r, delay));
           continue;
         }
-        if (!(err instanceof ActionError)) this.deps.log.warn({ err, handler: h.name, action: action.action, event: e.event, messageId: e.id }, 'event action failed');
+        if (!(err instanceof ActionError))
+          this.deps.log.warn({ err, handler: h.name, action: action.action, event: e.event, messageId: e.id }, 'event action failed');
         return { status: 'FAILED', output: { error: messageOf(err) } };
       }
     }
@@ -178,7 +183,8 @@ export class EventProcessor {
           ...(reason ? { reasonForIncompletion: reason } : {}),
         };
         const applied = await workflows.updateTask(result);
-        if (applied !== 'applied') throw new ActionError(`Task ${task.taskId} (${task.referenceTaskName}) of workflow ${task.workflowInstanceId} is no longer pending`);
+        if (applied !== 'applied')
+          throw new ActionError(`Task ${task.taskId} (${task.referenceTaskName}) of workflow ${task.workflowInstanceId} is no longer pending`);
         return { status: 'COMPLETED', output: { workflowId: task.workflowInstanceId, taskId: task.taskId, taskRefName: task.referenceTaskName, status } };
       }
       case 'terminate_workflow': {
@@ -214,15 +220,35 @@ export class EventProcessor {
     const s = await executions.load(workflowId);
     if (!s) throw new ActionError(`No such workflow found by id: ${workflowId}`);
     const byRef = s.tasks.filter((t) => !t.retried && (t.referenceTaskName === ref || t.workflowTask.taskReferenceName === ref));
-    const latest = (list: Task[]): Task | undefined => list.reduce<Task | undefined>((best, t) => (!best || t.iteration > best.iteration || (t.iteration === best.iteration && t.seq > best.seq) ? t : best), undefined);
+    const latest = (list: Task[]): Task | undefined =>
+      list.reduce<Task | undefined>(
+        (best, t) => (!best || t.iteration > best.iteration || (t.iteration === best.iteration && t.seq > best.seq) ? t : best),
+        undefined,
+      );
     const t = latest(byRef.filter((x) => !isTerminalTask(x.status))) ?? latest(byRef);
     if (!t) throw new ActionError(`No task ${ref} in workflow ${workflowId}`);
     return t;
   }
 
-  private async record(h: EventHandler, e: PublishedEvent, index: number, status: EventExecution['status'], action: string | undefined, output: Record<string, unknown>): Promise<void> {
+  private async record(
+    h: EventHandler,
+    e: PublishedEvent,
+    index: number,
+    status: EventExecution['status'],
+    action: string | undefined,
+    output: Record<string, unknown>,
+  ): Promise<void> {
     // Conductor's id is `<messageId>_<action index>`; the handler name keeps two handlers of one event apart.
-    const exec: EventExecution = { id: `${e.id}_${h.name}_${index}`, messageId: e.id, name: h.name, event: e.event, created: this.now(), status, ...(action ? { action } : {}), output };
+    const exec: EventExecution = {
+      id: `${e.id}_${h.name}_${index}`,
+      messageId: e.id,
+      name: h.name,
+      event: e.event,
+      created: this.now(),
+      status,
+      ...(action ? { action } : {}),
+      output,
+    };
     if (status === 'FAILED') this.deps.log.warn({ handler: h.name, event: e.event, messageId: e.id, action, error: output.error }, 'event execution failed');
     try {
       await this.deps.metadata.addEventExecution(exec);

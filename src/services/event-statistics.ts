@@ -32,7 +32,13 @@ export function handlerStatistics(handlers: readonly EventHandler[], executions:
     if (!ids) messages.set(e.name, (ids = new Set()));
     ids.add(e.messageId);
   }
-  return handlers.map((h) => ({ name: h.name, event: h.event, active: h.active, numberOfActions: actions.get(h.name) ?? 0, numberOfMessages: messages.get(h.name)?.size ?? 0 }));
+  return handlers.map((h) => ({
+    name: h.name,
+    event: h.event,
+    active: h.active,
+    numberOfActions: actions.get(h.name) ?? 0,
+    numberOfMessages: messages.get(h.name)?.size ?? 0,
+  }));
 }
 
 /** The messages of `event` that handlers acted on, oldest first, each with its executions. */
@@ -44,7 +50,8 @@ export function eventMessages(event: string, executions: readonly EventExecution
     if (m) {
       m.eventExecutions.push(e);
       m.createdAt = Math.min(m.createdAt, e.created);
-    } else byMessage.set(e.messageId, { id: e.messageId, eventTarget: event, eventType: 'MESSAGE', createdAt: e.created, status: 'HANDLED', eventExecutions: [e] });
+    } else
+      byMessage.set(e.messageId, { id: e.messageId, eventTarget: event, eventType: 'MESSAGE', createdAt: e.created, status: 'HANDLED', eventExecutions: [e] });
   }
   return [...byMessage.values()].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
 }

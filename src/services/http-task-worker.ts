@@ -43,10 +43,11 @@ export interface HttpTaskWorkerOptions {
 /** Addresses of this machine's interfaces: a task must not reach Baton's ports through them either. */
 function interfaceAddresses(): string[] {
   const out: string[] = [];
-  for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) {
-    const n = normaliseAddress(a.address);
-    if (n) out.push(n);
-  }
+  for (const list of Object.values(os.networkInterfaces()))
+    for (const a of list ?? []) {
+      const n = normaliseAddress(a.address);
+      if (n) out.push(n);
+    }
   return out;
 }
 
@@ -116,7 +117,9 @@ export class HttpTaskWorker {
       // Failed (retried per its definition) rather than left at the head of the HTTP queue, where every poll would meet it again before other hosts' tasks.
       const { running, waiting } = this.scheduler.load(host);
       const reason = `too many tasks for ${host} on this replica: ${running} in flight (BATON_HTTP_TASK_PER_HOST) and ${waiting} waiting (BATON_HTTP_TASK_QUEUE_PER_HOST)`;
-      this.report(taskResultOf(task, { kind: 'failure', reason }, this.opts.hostName)).catch((e) => this.log.warn({ err: e, taskId: task.taskId }, 'HTTP task worker error'));
+      this.report(taskResultOf(task, { kind: 'failure', reason }, this.opts.hostName)).catch((e) =>
+        this.log.warn({ err: e, taskId: task.taskId }, 'HTTP task worker error'),
+      );
       return;
     }
     if (!started.some((s) => s.item === claimed)) {
@@ -170,7 +173,11 @@ export class HttpTaskWorker {
     if ('reason' in input) return this.report(taskResultOf(task, { kind: 'invalid', reason: input.reason }, this.opts.hostName));
     // Whatever the call's outcome echoes (a reason naming the URI, a body repeating a header) is stored without the secrets.
     const report = (result: TaskResult): Promise<void> =>
-      this.report({ ...result, reasonForIncompletion: redactSecrets(result.reasonForIncompletion, input.values), outputData: redactSecrets(result.outputData, input.values) });
+      this.report({
+        ...result,
+        reasonForIncompletion: redactSecrets(result.reasonForIncompletion, input.values),
+        outputData: redactSecrets(result.outputData, input.values),
+      });
     const req = callRequestOf(input.input, { maxTimeoutMs: this.opts.maxTimeoutMs, maxRedirects: this.opts.maxRedirects });
     if (!req.ok) return report(taskResultOf(task, { kind: 'invalid', reason: req.reason }, this.opts.hostName));
     const stopHeartbeat = this.heartbeat(task);

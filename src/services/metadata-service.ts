@@ -88,7 +88,8 @@ export class MetadataService {
 
   async putWorkflowDef(def: WorkflowDef): Promise<void> {
     checkDefinitionSize('WorkflowDef', def.name, def, this.limits);
-    if (!(await this.store.getWorkflowDef(def.name, def.version))) checkDefinitionCount('WorkflowDef', (await this.store.listWorkflowDefs()).length, this.limits);
+    if (!(await this.store.getWorkflowDef(def.name, def.version)))
+      checkDefinitionCount('WorkflowDef', (await this.store.listWorkflowDefs()).length, this.limits);
     await this.store.putWorkflowDef(def);
     this.forget(def.name);
   }

@@ -35,7 +35,7 @@ export function decodeQueueName(encoded: string): string {
     if (bytes.length > 0) out += utf8.decode(Uint8Array.from(bytes));
     bytes = [];
   };
-  for (let i = 0; i < encoded.length; ) {
+  for (let i = 0; i < encoded.length;) {
     const ch = encoded[i];
     if (ch !== '.') {
       flush();

@@ -14,7 +14,11 @@ export async function requeueByType(d: { index: SearchIndex; store: ExecutionSto
   const executions = new Set<string>();
   for (let start = 0; ; start += PAGE) {
     const page = await d.index.searchTasks({
-      query: { op: 'and', left: { op: 'cmp', field: 'taskType', cmp: '=', value: taskType }, right: { op: 'cmp', field: 'status', cmp: '=', value: 'SCHEDULED' } },
+      query: {
+        op: 'and',
+        left: { op: 'cmp', field: 'taskType', cmp: '=', value: taskType },
+        right: { op: 'cmp', field: 'status', cmp: '=', value: 'SCHEDULED' },
+      },
       freeText: { kind: 'all' },
       sort: [],
       start,

@@ -10,7 +10,13 @@ import { ApiError, badRequest, notFound } from './errors';
 /** A schedule as the API answers it: the stored one, with its next run when it has one. */
 export type ScheduleView = WorkflowSchedule & { nextRunTime?: number };
 
-const SEARCH_FIELDS = { scheduleName: 'scheduleName', workflowName: 'workflowName', state: 'state', executionId: 'executionId', workflowId: 'workflowId' } as const;
+const SEARCH_FIELDS = {
+  scheduleName: 'scheduleName',
+  workflowName: 'workflowName',
+  state: 'state',
+  executionId: 'executionId',
+  workflowId: 'workflowId',
+} as const;
 
 /** `scheduleName="a" AND state IN (FAILED)` -> the fields of an executions query; 400 for what it cannot read. */
 /**
@@ -80,7 +86,8 @@ export class ScheduleService {
     const zoneId = normaliseZone(req.zoneId);
     if (!zoneId) throw new ApiError(400, `Invalid zoneId: ${req.zoneId}`, [{ path: 'zoneId', message: 'unknown time zone' }]);
     this.cron(req.cronExpression, zoneId);
-    if (req.scheduleStartTime && req.scheduleEndTime && req.scheduleEndTime < req.scheduleStartTime) throw badRequest('scheduleEndTime must not be before scheduleStartTime');
+    if (req.scheduleStartTime && req.scheduleEndTime && req.scheduleEndTime < req.scheduleStartTime)
+      throw badRequest('scheduleEndTime must not be before scheduleStartTime');
     const existing = await this.store.getSchedule(req.name);
     if (!existing) checkRecordCount('schedules', await this.store.countSchedules(this.maxSchedules), 1, this.maxSchedules);
     const now = this.now();
@@ -96,8 +103,8 @@ export class ScheduleService {
       ...(paused && existing?.pausedReason ? { pausedReason: existing.pausedReason } : {}),
       runCatchupScheduleInstances: req.runCatchupScheduleInstances ?? false,
       ...(req.description != null ? { description: req.description } : {}),
-      ...(existing?.createdBy ?? req.createdBy ? { createdBy: (existing?.createdBy ?? req.createdBy)! } : {}),
-      ...(req.updatedBy ?? req.createdBy ? { updatedBy: (req.updatedBy ?? req.createdBy)! } : {}),
+      ...((existing?.createdBy ?? req.createdBy) ? { createdBy: (existing?.createdBy ?? req.createdBy)! } : {}),
+      ...((req.updatedBy ?? req.createdBy) ? { updatedBy: (req.updatedBy ?? req.createdBy)! } : {}),
       createTime: existing?.createTime ?? now,
       updatedTime: now,
       tags: existing?.tags ?? [],
@@ -115,7 +122,10 @@ export class ScheduleService {
   private async view(s: WorkflowSchedule): Promise<ScheduleView> {
     if (s.paused) return s;
     const last = (await this.store.lastSlot(s.name)) ?? s.createTime;
-    const next = firstSlotAfter({ next: compileCron(s.cronExpression, s.zoneId), startTime: s.scheduleStartTime, endTime: s.scheduleEndTime }, Math.max(last, this.now()));
+    const next = firstSlotAfter(
+      { next: compileCron(s.cronExpression, s.zoneId), startTime: s.scheduleStartTime, endTime: s.scheduleEndTime },
+      Math.max(last, this.now()),
+    );
     return next === undefined ? s : { ...s, nextRunTime: next };
   }
 

@@ -35,7 +35,11 @@ export class SchemaEnforcer {
     if (!schema) throw new ApiError(400, `Input schema ${label(ref)} of workflow ${def.name} does not exist`);
     const violations = schemaViolations(schema, input);
     if (violations.length === 0) return;
-    throw new ApiError(400, `Workflow input does not conform to the input schema ${schema.name}:${schema.version}: ${violationText(violations)}`, violations.map((v) => ({ path: `input${v.path === '/' ? '' : v.path}`, message: v.message })));
+    throw new ApiError(
+      400,
+      `Workflow input does not conform to the input schema ${schema.name}:${schema.version}: ${violationText(violations)}`,
+      violations.map((v) => ({ path: `input${v.path === '/' ? '' : v.path}`, message: v.message })),
+    );
   }
 
   /** The result to apply: a COMPLETED one whose output breaks its task definition's output schema becomes FAILED, saying why. */
@@ -58,11 +62,15 @@ export class SchemaEnforcer {
     const schema = await this.resolve(ref);
     if (!schema) return `Input schema ${label(ref)} of task ${def.name} does not exist`;
     const violations = schemaViolations(schema, task.inputData);
-    return violations.length === 0 ? undefined : `Task input does not conform to the input schema ${schema.name}:${schema.version}: ${violationText(violations)}`;
+    return violations.length === 0
+      ? undefined
+      : `Task input does not conform to the input schema ${schema.name}:${schema.version}: ${violationText(violations)}`;
   }
 
   private outputProblem(schema: SchemaDef, output: Record<string, unknown>): string | undefined {
     const violations = schemaViolations(schema, output);
-    return violations.length === 0 ? undefined : `Task output does not conform to the output schema ${schema.name}:${schema.version}: ${violationText(violations)}`;
+    return violations.length === 0
+      ? undefined
+      : `Task output does not conform to the output schema ${schema.name}:${schema.version}: ${violationText(violations)}`;
   }
 }

@@ -19,8 +19,16 @@ export class StartAdmission {
     const s = this.settings;
     const tooDeep = generationRefusal(name, lineage, s.maxGenerations);
     if (tooDeep) return { limit: 'generations', reason: tooDeep };
-    const outcome = await this.counters.tryStart(lineage.rootWorkflowId, workflowId, { maxDescendants: s.maxDescendantsPerRoot, maxPerSecond: s.maxStartsPerRootPerSecond }, this.now());
+    const outcome = await this.counters.tryStart(
+      lineage.rootWorkflowId,
+      workflowId,
+      { maxDescendants: s.maxDescendantsPerRoot, maxPerSecond: s.maxStartsPerRootPerSecond },
+      this.now(),
+    );
     if (outcome === 'admitted') return undefined;
-    return { limit: outcome, reason: lineageRefusal(name, lineage, outcome, outcome === 'descendants' ? s.maxDescendantsPerRoot : s.maxStartsPerRootPerSecond) };
+    return {
+      limit: outcome,
+      reason: lineageRefusal(name, lineage, outcome, outcome === 'descendants' ? s.maxDescendantsPerRoot : s.maxStartsPerRootPerSecond),
+    };
   }
 }

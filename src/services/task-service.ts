@@ -135,7 +135,12 @@ export class TaskService {
     const { partitions, wakeUps } = this.deps;
     this.recordPoll(taskType, a.domain, a.workerId);
     const def = this.deps.metadata.taskDef(taskType);
-    const q: QueueKey = { taskType, domain: a.domain || undefined, isolationGroupId: def?.isolationGroupId ?? undefined, executionNameSpace: def?.executionNameSpace ?? undefined };
+    const q: QueueKey = {
+      taskType,
+      domain: a.domain || undefined,
+      isolationGroupId: def?.isolationGroupId ?? undefined,
+      executionNameSpace: def?.executionNameSpace ?? undefined,
+    };
     const name = queueName(q);
     const deadline = Date.now() + a.timeoutMs;
     const out: Task[] = [];
@@ -159,7 +164,13 @@ export class TaskService {
   }
 
   /** Claims one leased entry: the task (handed out), null (entry is stale: drop it) or undefined (leave the entry alone). */
-  private async claim(actorId: string, e: QueueEntry, workerId: string | undefined, taskDefName: string, admit?: PollArgs['admit']): Promise<Task | null | undefined> {
+  private async claim(
+    actorId: string,
+    e: QueueEntry,
+    workerId: string | undefined,
+    taskDefName: string,
+    admit?: PollArgs['admit'],
+  ): Promise<Task | null | undefined> {
     const { host, limits } = this.deps;
     if (admit) {
       const stored = await this.deps.store.getTask(e.taskId);
@@ -189,7 +200,10 @@ export class TaskService {
       // The execution could not be reached (e.g. its replica just died): hand the entry out again soon
       // rather than after the whole lease; if even the release fails, the lease expiry brings it back.
       this.deps.log.warn({ err, taskId: e.taskId }, 'claim failed; the task returns to its queue');
-      await this.deps.queues(actorId).release({ taskId: e.taskId, visibleAt: Date.now() + CLAIM_RETRY_MS }).catch(() => undefined);
+      await this.deps
+        .queues(actorId)
+        .release({ taskId: e.taskId, visibleAt: Date.now() + CLAIM_RETRY_MS })
+        .catch(() => undefined);
       return undefined;
     }
     return claimed ? withComputed(claimed) : null;

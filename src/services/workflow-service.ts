@@ -82,7 +82,14 @@ export class WorkflowService {
    * first, atomically, so of starts racing with one key (here or on other replicas) one makes the
    * execution and the others see it as the holder and follow the strategy.
    */
-  private async startWithKey(keys: IdempotencyKeyStore, name: string, req: StartWorkflowRequest, key: string, workflowId: string, launch: () => Promise<unknown>): Promise<string> {
+  private async startWithKey(
+    keys: IdempotencyKeyStore,
+    name: string,
+    req: StartWorkflowRequest,
+    key: string,
+    workflowId: string,
+    launch: () => Promise<unknown>,
+  ): Promise<string> {
     const strategy = req.idempotencyStrategy ?? 'FAIL';
     for (let attempt = 0; ; attempt++) {
       const now = Date.now();
@@ -101,7 +108,8 @@ export class WorkflowService {
       } catch (e) {
         // Give the key back only when no execution came of it (a call that failed after its commit keeps it);
         // a call whose turn may still run keeps it too: it goes stale like a crashed starter's if none appears.
-        if (!(e instanceof OutcomeUnknown) && !(await this.exists(workflowId).catch(() => true))) await keys.release(name, key, workflowId).catch(() => undefined);
+        if (!(e instanceof OutcomeUnknown) && !(await this.exists(workflowId).catch(() => true)))
+          await keys.release(name, key, workflowId).catch(() => undefined);
         throw e;
       }
       return workflowId;

@@ -13,7 +13,6 @@ import { Errors } from '../model/named-errors';
 // POST /api/workflow/test: a real execution in a private task domain, so no worker
 // ever sees its tasks, driven by mocked task results until it ends or nothing mocked is left to do.
 
-
 const TEST_RUN_LIMIT_MS = 30_000;
 
 type Step = { kind: 'progressed' } | { kind: 'ended' } | { kind: 'stuck' } | { kind: 'waiting'; watch: string[] };
@@ -44,7 +43,13 @@ export class WorkflowTestRunner {
     }, deadline);
   }
 
-  private async step(workflowId: string, mocks: Map<string, TaskMock[]>, subs: Record<string, WorkflowTestRequest>, driven: Set<string>, deadline: number): Promise<Step> {
+  private async step(
+    workflowId: string,
+    mocks: Map<string, TaskMock[]>,
+    subs: Record<string, WorkflowTestRequest>,
+    driven: Set<string>,
+    deadline: number,
+  ): Promise<Step> {
     const { store, workflows } = this.deps;
     const s = await store.load(workflowId);
     if (!s) throw Errors.WORKFLOW_NOT_FOUND(workflowId);

@@ -25,7 +25,9 @@ export const DEFAULT_PAYLOAD_LIMITS: PayloadLimits = {
 };
 
 /** The limits a store keeps, from the settings. */
-export const payloadLimitsOf = (cfg: Pick<Config, 'BATON_TASK_PAYLOAD_MAX_BYTES' | 'BATON_WORKFLOW_PAYLOAD_MAX_BYTES' | 'BATON_TASK_LOG_MAX_LINE_BYTES' | 'BATON_TASK_LOG_MAX_LINES'>): PayloadLimits => ({
+export const payloadLimitsOf = (
+  cfg: Pick<Config, 'BATON_TASK_PAYLOAD_MAX_BYTES' | 'BATON_WORKFLOW_PAYLOAD_MAX_BYTES' | 'BATON_TASK_LOG_MAX_LINE_BYTES' | 'BATON_TASK_LOG_MAX_LINES'>,
+): PayloadLimits => ({
   taskPayloadBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES,
   workflowPayloadBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES,
   taskLogs: { lineBytes: cfg.BATON_TASK_LOG_MAX_LINE_BYTES, lines: cfg.BATON_TASK_LOG_MAX_LINES },

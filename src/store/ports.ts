@@ -38,7 +38,10 @@ export interface ExecutionCommit {
 /** Thrown when expectedRev does not match: another activation of the same actor wrote first. */
 /** 503: another activation wrote first; the caller may retry (the next turn reloads). */
 export class StaleWriteError extends BatonError {
-  constructor(readonly workflowId: string, readonly expectedRev: number) {
+  constructor(
+    readonly workflowId: string,
+    readonly expectedRev: number,
+  ) {
     super(503, `stale write to workflow ${workflowId} at rev ${expectedRev}`);
   }
 }
@@ -48,8 +51,14 @@ export class StaleWriteError extends BatonError {
  * back, so it may have taken effect. Repeating the request blindly could do its work twice.
  */
 export class CommitOutcomeUnknown extends BatonError {
-  constructor(readonly workflowId: string, cause: string) {
-    super(500, `Outcome unknown: the store could not confirm whether the write to workflow ${workflowId} took effect (${cause}). Look it up (GET /api/workflow/${workflowId}) before repeating the request`);
+  constructor(
+    readonly workflowId: string,
+    cause: string,
+  ) {
+    super(
+      500,
+      `Outcome unknown: the store could not confirm whether the write to workflow ${workflowId} took effect (${cause}). Look it up (GET /api/workflow/${workflowId}) before repeating the request`,
+    );
   }
 }
 

@@ -15,7 +15,9 @@ export const observedActor =
       const start = performance.now();
       const done = (): void => metrics.actorTurn(type, method, (performance.now() - start) / 1000);
       if (!tracer) return run().finally(done);
-      const span = tracer.startSpan(`actor ${type}.${method}`, { attributes: { 'baton.actor.type': type, 'baton.actor.id': ctx.id, 'baton.actor.method': method } });
+      const span = tracer.startSpan(`actor ${type}.${method}`, {
+        attributes: { 'baton.actor.type': type, 'baton.actor.id': ctx.id, 'baton.actor.method': method },
+      });
       return context.with(trace.setSpan(context.active(), span), run).then(
         (v) => {
           done();

@@ -18,7 +18,9 @@ export function observedRequests(handler: Handler, metrics: Metrics, tracer?: Tr
   if (!tracer) {
     return (req, res) => {
       const start = performance.now();
-      res.once('close', () => metrics.httpRequest(req.method ?? 'GET', routeLabelOf(req), res.writableFinished ? res.statusCode : CLIENT_CLOSED, (performance.now() - start) / 1000));
+      res.once('close', () =>
+        metrics.httpRequest(req.method ?? 'GET', routeLabelOf(req), res.writableFinished ? res.statusCode : CLIENT_CLOSED, (performance.now() - start) / 1000),
+      );
       handler(req, res);
     };
   }

@@ -43,10 +43,14 @@ test('configured with keyId and keySecret, the SDK registers, starts and runs a 
   const executor = new WorkflowExecutor(admin);
   const id = await executor.startWorkflow({ name, version: 1, input: { n: 21 } });
 
-  const manager = new TaskManager(workerClient, [{ taskDefName: type, execute: async (t) => ({ status: 'COMPLETED', outputData: { doubled: Number(t.inputData?.n) * 2 } }) }], {
-    logger: quietLogger,
-    options: { workerID: 'auth-sdk-worker', pollInterval: 50, concurrency: 1 },
-  });
+  const manager = new TaskManager(
+    workerClient,
+    [{ taskDefName: type, execute: async (t) => ({ status: 'COMPLETED', outputData: { doubled: Number(t.inputData?.n) * 2 } }) }],
+    {
+      logger: quietLogger,
+      options: { workerID: 'auth-sdk-worker', pollInterval: 50, concurrency: 1 },
+    },
+  );
   managers.push(manager);
   manager.startPolling();
   const done = await waitForWorkflow(executor, id, 'COMPLETED');
@@ -65,7 +69,13 @@ test('configured with keyId and keySecret, the SDK registers, starts and runs a 
 test("ApplicationClient manages applications, access keys, roles and tags with the SDK's own calls", async () => {
   const apps = new ApplicationClient(await client(b.url, ADMIN_KEY));
   const app = await apps.createApplication(uniqueName('sdk_app'));
-  expect(app).toMatchObject({ id: expect.any(String), name: expect.stringMatching(/^sdk_app_/), createdBy: 'app:baton-admin', createTime: expect.any(Number), updateTime: expect.any(Number) });
+  expect(app).toMatchObject({
+    id: expect.any(String),
+    name: expect.stringMatching(/^sdk_app_/),
+    createdBy: 'app:baton-admin',
+    createTime: expect.any(Number),
+    updateTime: expect.any(Number),
+  });
   expect((await apps.getAllApplications()).map((a) => a.id)).toContain(app.id);
   expect(await apps.getApplication(app.id)).toMatchObject({ id: app.id, roles: [] });
   expect(await apps.updateApplication(app.id, 'renamed by the sdk')).toMatchObject({ id: app.id, name: 'renamed by the sdk' });
@@ -88,7 +98,10 @@ test("ApplicationClient manages applications, access keys, roles and tags with t
 
   await apps.addApplicationTags(app.id, [{ key: 'team', value: 'billing' }]);
   await apps.addApplicationTag(app.id, { key: 'env', value: 'prod' });
-  expect(await apps.getApplicationTags(app.id)).toEqual([{ key: 'team', value: 'billing' }, { key: 'env', value: 'prod' }]);
+  expect(await apps.getApplicationTags(app.id)).toEqual([
+    { key: 'team', value: 'billing' },
+    { key: 'env', value: 'prod' },
+  ]);
   await apps.deleteApplicationTag(app.id, { key: 'team', value: 'billing' });
   expect(await apps.getApplicationTags(app.id)).toEqual([{ key: 'env', value: 'prod' }]);
 
@@ -104,7 +117,12 @@ test('an SDK without keys gets 401s: it cannot silently run without auth', async
 });
 
 test('an expired token: the SDK fetches a new one and retries, the call succeeds', async () => {
-  const short = await startAuthBaton({ BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId, BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret, BATON_AUTH_TOKEN_TTL_SECONDS: '1' });
+  const short = await startAuthBaton({
+    BATON_AUTH: 'on',
+    BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId,
+    BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret,
+    BATON_AUTH_TOKEN_TTL_SECONDS: '1',
+  });
   try {
     const c = await client(short.url, ADMIN_KEY);
     const first = (await c.getAuthenticationHeaders())?.['X-Authorization'];

@@ -48,7 +48,12 @@ const EXPRESS_CALLS: Array<[string, string, unknown?]> = [
 
 describe('with auth on', () => {
   beforeAll(async () => {
-    b = await startAuthBaton({ BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId, BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret, BATON_AUTH_TOKEN_SECRET: TOKEN_SECRET });
+    b = await startAuthBaton({
+      BATON_AUTH: 'on',
+      BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId,
+      BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret,
+      BATON_AUTH_TOKEN_SECRET: TOKEN_SECRET,
+    });
     admin = await tokenFor(b.port, ADMIN_KEY);
   });
   afterAll(async () => {
@@ -66,7 +71,14 @@ describe('with auth on', () => {
       for (const [method, path, body] of [...HOT_CALLS, ...EXPRESS_CALLS]) {
         const r = await raw(b.port, method, path, { body });
         expect([method, path, r.status, r.headers['content-type']]).toEqual([method, path, 401, 'application/json; charset=utf-8']);
-        expect(r.body).toEqual({ status: 401, message: 'Missing token: send the token from POST /api/token in X-Authorization', instance: expect.any(String), retryable: false, code: 'UNAUTHORIZED', error: 'INVALID_TOKEN' });
+        expect(r.body).toEqual({
+          status: 401,
+          message: 'Missing token: send the token from POST /api/token in X-Authorization',
+          instance: expect.any(String),
+          retryable: false,
+          code: 'UNAUTHORIZED',
+          error: 'INVALID_TOKEN',
+        });
       }
       const names = await raw(b.port, 'GET', '/api/metadata/workflowdef/x', { token: admin });
       expect(names.status).toBe(404); // nothing named x was registered by the refused calls
@@ -75,8 +87,19 @@ describe('with auth on', () => {
     test('an expired token is a 401 EXPIRED_TOKEN (the SDKs refresh on it); a forged or foreign one INVALID_TOKEN', async () => {
       const key = new TextEncoder().encode(TOKEN_SECRET);
       const past = Math.floor(Date.now() / 1000) - 10;
-      const expired = await new SignJWT({ app: 'baton-admin' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('baton').setSubject(ADMIN_KEY.keyId).setIssuedAt(past - 3600).setExpirationTime(past).sign(key);
-      const foreign = await new SignJWT({ app: 'baton-admin' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('baton').setSubject(ADMIN_KEY.keyId).setExpirationTime(past + 3600).sign(new TextEncoder().encode('some-other-server-signing-key-0123456789'));
+      const expired = await new SignJWT({ app: 'baton-admin' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('baton')
+        .setSubject(ADMIN_KEY.keyId)
+        .setIssuedAt(past - 3600)
+        .setExpirationTime(past)
+        .sign(key);
+      const foreign = await new SignJWT({ app: 'baton-admin' })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer('baton')
+        .setSubject(ADMIN_KEY.keyId)
+        .setExpirationTime(past + 3600)
+        .sign(new TextEncoder().encode('some-other-server-signing-key-0123456789'));
       const [h, p, s] = admin.split('.');
       const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'someone-else' })).toString('base64url')}.${s}`;
       for (const [method, path, body] of [...HOT_CALLS, ...EXPRESS_CALLS]) {
@@ -90,7 +113,10 @@ describe('with auth on', () => {
     });
 
     test('POST /api/token refuses wrong secrets and unknown keys with a 401 carrying no token error code, and bad bodies with a 400', async () => {
-      for (const body of [{ keyId: ADMIN_KEY.keyId, keySecret: 'not-the-secret' }, { keyId: 'nobody', keySecret: ADMIN_KEY.keySecret }]) {
+      for (const body of [
+        { keyId: ADMIN_KEY.keyId, keySecret: 'not-the-secret' },
+        { keyId: 'nobody', keySecret: ADMIN_KEY.keySecret },
+      ]) {
         const r = await raw(b.port, 'POST', '/api/token', { body });
         expect(r.status).toBe(401);
         expect(r.body).toMatchObject({ status: 401, retryable: false });
@@ -98,7 +124,8 @@ describe('with auth on', () => {
         expect(r.body.error).toBeUndefined();
         expect(r.text).not.toContain(body.keySecret);
       }
-      for (const body of [{}, { keyId: ADMIN_KEY.keyId }, { keyId: 1, keySecret: 2 }, 'text']) expect((await raw(b.port, 'POST', '/api/token', { body })).status).toBe(400);
+      for (const body of [{}, { keyId: ADMIN_KEY.keyId }, { keyId: 1, keySecret: 2 }, 'text'])
+        expect((await raw(b.port, 'POST', '/api/token', { body })).status).toBe(400);
       // A stale X-Authorization on the token call itself is ignored, as the SDKs send one.
       expect((await raw(b.port, 'POST', '/api/token', { body: ADMIN_KEY, token: 'stale' })).status).toBe(200);
     });
@@ -112,7 +139,10 @@ describe('with auth on', () => {
       expect(polled.status).toBe(200);
       expect(polled.body).toHaveLength(1);
       const task = polled.body[0];
-      const done = await raw(b.port, 'POST', '/api/tasks', { token: w.token, body: { taskId: task.taskId, workflowInstanceId: wf.id, status: 'COMPLETED', outputData: { ok: true } } });
+      const done = await raw(b.port, 'POST', '/api/tasks', {
+        token: w.token,
+        body: { taskId: task.taskId, workflowInstanceId: wf.id, status: 'COMPLETED', outputData: { ok: true } },
+      });
       expect([done.status, done.text]).toEqual([200, task.taskId]);
       const sizes = await raw(b.port, 'GET', `/api/tasks/queue/sizes?taskType=${wf.type}`, { token: w.token });
       expect(sizes.status).toBe(200);
@@ -183,7 +213,13 @@ describe('with auth on', () => {
     test('GET /api/token/userInfo names the application and its roles', async () => {
       const w = await appWith(['WORKER', 'READ_ONLY']);
       const me = await raw(b.port, 'GET', '/api/token/userInfo', { token: w.token });
-      expect(me.body).toEqual({ id: `app:${w.appId}`, name: expect.any(String), applicationUser: true, roles: [{ name: 'WORKER' }, { name: 'READ_ONLY' }], accessKeyId: w.keyId });
+      expect(me.body).toEqual({
+        id: `app:${w.appId}`,
+        name: expect.any(String),
+        applicationUser: true,
+        roles: [{ name: 'WORKER' }, { name: 'READ_ONLY' }],
+        accessKeyId: w.keyId,
+      });
     });
   });
 
@@ -202,7 +238,8 @@ describe('with auth on', () => {
 
       const everything = [...b.logs, config.text, keys.text].join('\n');
       expect(b.logs.length).toBeGreaterThan(0);
-      for (const secret of [ADMIN_KEY.keySecret, TOKEN_SECRET, w.keySecret, 'typo-of-the-admin-secret', w.token, admin]) expect(everything).not.toContain(secret);
+      for (const secret of [ADMIN_KEY.keySecret, TOKEN_SECRET, w.keySecret, 'typo-of-the-admin-secret', w.token, admin])
+        expect(everything).not.toContain(secret);
     });
   });
 
@@ -243,7 +280,9 @@ describe('start-up', () => {
   });
 
   test('listening on every address needs auth: an error without keys, a loud warning with BATON_AUTH=off', async () => {
-    expect((await startError({ BATON_BIND: '0.0.0.0' })).message).toMatch(/BATON_ADMIN_KEY_ID and BATON_ADMIN_KEY_SECRET: required, auth is on \(BATON_BIND=0\.0\.0\.0 is not a loopback address\)/);
+    expect((await startError({ BATON_BIND: '0.0.0.0' })).message).toMatch(
+      /BATON_ADMIN_KEY_ID and BATON_ADMIN_KEY_SECRET: required, auth is on \(BATON_BIND=0\.0\.0\.0 is not a loopback address\)/,
+    );
     const open = await startAuthBaton({ BATON_BIND: '0.0.0.0', BATON_AUTH: 'off' });
     try {
       const warnings = open.logs.map((l) => JSON.parse(l)).filter((l) => l.level === 40);
@@ -279,27 +318,43 @@ describe('browsers on other origins (auth off, loopback)', () => {
 
   const name = uniqueName('browser_wf');
   const register = () =>
-    raw(open.port, 'POST', '/api/metadata/workflowdef', { body: { name, version: 1, schemaVersion: 2, tasks: [{ name: 'bt', taskReferenceName: 'bt', type: 'SIMPLE' }] } });
+    raw(open.port, 'POST', '/api/metadata/workflowdef', {
+      body: { name, version: 1, schemaVersion: 2, tasks: [{ name: 'bt', taskReferenceName: 'bt', type: 'SIMPLE' }] },
+    });
   const running = async () => (await raw(open.port, 'GET', `/api/workflow/running/${name}`)).body as string[];
 
   test('a page of another origin cannot start a workflow or poll (hot path) or register one (express): 403, nothing changes', async () => {
     expect((await register()).status).toBe(200);
     const evil = { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' };
-    for (const [method, path, body] of [['POST', '/api/workflow', { name }], ['POST', `/api/workflow/${name}`, {}], ['GET', '/api/tasks/poll/batch/bt?timeout=0'], ['POST', '/api/metadata/workflowdef', { name: uniqueName('x'), tasks: [] }]] as const) {
+    for (const [method, path, body] of [
+      ['POST', '/api/workflow', { name }],
+      ['POST', `/api/workflow/${name}`, {}],
+      ['GET', '/api/tasks/poll/batch/bt?timeout=0'],
+      ['POST', '/api/metadata/workflowdef', { name: uniqueName('x'), tasks: [] }],
+    ] as const) {
       const r = await raw(open.port, method, path, { body, headers: evil });
       expect([path, r.status, r.body.message]).toEqual([path, 403, expect.stringContaining('BATON_CORS_ORIGINS')]);
     }
     // Same-site pages (another port of localhost) and no-cors requests without Origin are other origins too.
-    expect((await raw(open.port, 'POST', '/api/workflow', { body: { name }, headers: { origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' } })).status).toBe(403);
+    expect(
+      (await raw(open.port, 'POST', '/api/workflow', { body: { name }, headers: { origin: 'http://localhost:5173', 'sec-fetch-site': 'same-site' } })).status,
+    ).toBe(403);
     expect((await raw(open.port, 'GET', '/api/tasks/poll/batch/bt?timeout=0', { headers: { 'sec-fetch-site': 'cross-site' } })).status).toBe(403);
     expect(await running()).toEqual([]);
   });
 
   test('an origin in BATON_CORS_ORIGINS gets CORS answers, preflight included', async () => {
     const origin = 'http://ui.example:3000';
-    const pre = await raw(open.port, 'OPTIONS', '/api/workflow', { headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' } });
+    const pre = await raw(open.port, 'OPTIONS', '/api/workflow', {
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+    });
     expect(pre.status).toBe(204);
-    expect(pre.headers).toMatchObject({ 'access-control-allow-origin': origin, 'access-control-allow-methods': 'GET, HEAD, POST, PUT, DELETE', 'access-control-allow-headers': 'content-type', vary: 'Origin' });
+    expect(pre.headers).toMatchObject({
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': 'GET, HEAD, POST, PUT, DELETE',
+      'access-control-allow-headers': 'content-type',
+      vary: 'Origin',
+    });
     const started = await raw(open.port, 'POST', '/api/workflow', { body: { name }, headers: { origin, 'sec-fetch-site': 'cross-site' } });
     expect([started.status, started.headers['access-control-allow-origin']]).toEqual([200, origin]);
     expect(await running()).toEqual([started.text]);

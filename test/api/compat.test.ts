@@ -26,20 +26,46 @@ async function startOneTask(prefix: string): Promise<{ name: string; type: strin
 /** A parent whose SUB_WORKFLOW child waits in two HUMAN tasks. */
 async function registerNestedHumans(): Promise<{ parent: string; child: string }> {
   const child = api.uniq('child');
-  await api.register({ name: child, tasks: [{ name: 'h1', taskReferenceName: 'h1', type: 'HUMAN' }, { name: 'h2', taskReferenceName: 'h2', type: 'HUMAN', inputParameters: { prev: '${h1.output.answer}' } }], outputParameters: { answer: '${h2.output.answer}' } });
+  await api.register({
+    name: child,
+    tasks: [
+      { name: 'h1', taskReferenceName: 'h1', type: 'HUMAN' },
+      { name: 'h2', taskReferenceName: 'h2', type: 'HUMAN', inputParameters: { prev: '${h1.output.answer}' } },
+    ],
+    outputParameters: { answer: '${h2.output.answer}' },
+  });
   const parent = api.uniq('parent');
-  await api.register({ name: parent, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 } }], outputParameters: { answer: '${call.output.answer}' } });
+  await api.register({
+    name: parent,
+    tasks: [{ name: 'call', taskReferenceName: 'call', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 } }],
+    outputParameters: { answer: '${call.output.answer}' },
+  });
   return { parent, child };
 }
 
 describe('POST /api/workflow/execute/{name}/{version}', () => {
   test('answers when the execution blocks in a WAIT task, with the WorkflowRun fields and the request id', async () => {
     const name = api.uniq('exec_wait');
-    await api.register({ name, tasks: [{ name: 'set', taskReferenceName: 'set', type: 'SET_VARIABLE', inputParameters: { k: '${workflow.input.k}' } }, { name: 'gate', taskReferenceName: 'gate', type: 'WAIT' }] });
+    await api.register({
+      name,
+      tasks: [
+        { name: 'set', taskReferenceName: 'set', type: 'SET_VARIABLE', inputParameters: { k: '${workflow.input.k}' } },
+        { name: 'gate', taskReferenceName: 'gate', type: 'WAIT' },
+      ],
+    });
     const r = await api.call('POST', `/api/workflow/execute/${name}/1?requestId=req-1`, { input: { k: 'v' }, correlationId: 'corr' });
     expect(r.status).toBe(200);
     expect(r.contentType).toContain('application/json');
-    expect(r.body).toMatchObject({ responseType: 'TARGET_WORKFLOW', requestId: 'req-1', targetWorkflowStatus: 'RUNNING', status: 'RUNNING', correlationId: 'corr', input: { k: 'v' }, variables: { k: 'v' }, signalTimeout: false });
+    expect(r.body).toMatchObject({
+      responseType: 'TARGET_WORKFLOW',
+      requestId: 'req-1',
+      targetWorkflowStatus: 'RUNNING',
+      status: 'RUNNING',
+      correlationId: 'corr',
+      input: { k: 'v' },
+      variables: { k: 'v' },
+      signalTimeout: false,
+    });
     expect(r.body.workflowId).toBe(r.body.targetWorkflowId);
     expect(r.body.tasks.map((t: any) => [t.referenceTaskName, t.status])).toEqual([
       ['set', 'COMPLETED'],
@@ -50,7 +76,15 @@ describe('POST /api/workflow/execute/{name}/{version}', () => {
   test('blocking strategies descend into the running sub-workflow', async () => {
     const { parent, child } = await registerNestedHumans();
     const task = await api.call('POST', `/api/workflow/execute/${parent}/1?returnStrategy=BLOCKING_TASK`, { input: {} });
-    expect(task.body).toMatchObject({ responseType: 'BLOCKING_TASK', taskType: 'HUMAN', referenceTaskName: 'h1', status: 'IN_PROGRESS', workflowType: child, targetWorkflowStatus: 'RUNNING', output: {} });
+    expect(task.body).toMatchObject({
+      responseType: 'BLOCKING_TASK',
+      taskType: 'HUMAN',
+      referenceTaskName: 'h1',
+      status: 'IN_PROGRESS',
+      workflowType: child,
+      targetWorkflowStatus: 'RUNNING',
+      output: {},
+    });
     expect(task.body.workflowId).not.toBe(task.body.targetWorkflowId);
     expect((await api.workflow(task.body.workflowId)).parentWorkflowId).toBe(task.body.targetWorkflowId);
 
@@ -67,7 +101,13 @@ describe('POST /api/workflow/execute/{name}/{version}', () => {
   test('waitUntilTaskRef answers once that task ends, before the execution does', async () => {
     const name = api.uniq('exec_until');
     const type = api.uniq('exec_worker');
-    await api.register({ name, tasks: [{ name: type, taskReferenceName: 'first', type: 'SIMPLE' }, { name: type, taskReferenceName: 'second', type: 'SIMPLE' }] });
+    await api.register({
+      name,
+      tasks: [
+        { name: type, taskReferenceName: 'first', type: 'SIMPLE' },
+        { name: type, taskReferenceName: 'second', type: 'SIMPLE' },
+      ],
+    });
     const pending = api.call('POST', `/api/workflow/execute/${name}/1?waitUntilTaskRef=first,other&waitForSeconds=30`, { input: {} });
     const first = await api.pollOne(type);
     expect(first.referenceTaskName).toBe('first');
@@ -89,8 +129,12 @@ describe('POST /api/workflow/execute/{name}/{version}', () => {
 
   test('version 0 is the latest version; the path names the workflow', async () => {
     const name = api.uniq('exec_versions');
-    for (const version of [1, 2]) await api.register({ name, version, tasks: [{ name: 'noop', taskReferenceName: 'noop', type: 'NOOP' }], outputParameters: { version } });
-    expect((await api.call('POST', `/api/workflow/execute/${name}/1`, { name: 'ignored', input: {} })).body).toMatchObject({ status: 'COMPLETED', output: { version: 1 } });
+    for (const version of [1, 2])
+      await api.register({ name, version, tasks: [{ name: 'noop', taskReferenceName: 'noop', type: 'NOOP' }], outputParameters: { version } });
+    expect((await api.call('POST', `/api/workflow/execute/${name}/1`, { name: 'ignored', input: {} })).body).toMatchObject({
+      status: 'COMPLETED',
+      output: { version: 1 },
+    });
     expect((await api.call('POST', `/api/workflow/execute/${name}/0`, {})).body).toMatchObject({ status: 'COMPLETED', output: { version: 2 } });
   });
 
@@ -127,7 +171,14 @@ describe('signals', () => {
 
     const first = await api.call('POST', `/api/task/${id}/COMPLETED/signal/sync?returnStrategy=BLOCKING_TASK`, { answer: 'yes' });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ responseType: 'BLOCKING_TASK', referenceTaskName: 'h2', workflowId: childId, targetWorkflowId: id, input: { prev: 'yes' }, signalTimeout: false });
+    expect(first.body).toMatchObject({
+      responseType: 'BLOCKING_TASK',
+      referenceTaskName: 'h2',
+      workflowId: childId,
+      targetWorkflowId: id,
+      input: { prev: 'yes' },
+      signalTimeout: false,
+    });
 
     const second = await api.call('POST', `/api/tasks/${id}/COMPLETED/signal/sync`, { answer: 'done' });
     expect(second.body).toMatchObject({ responseType: 'TARGET_WORKFLOW', workflowId: id, status: 'COMPLETED', output: { answer: 'done' } });
@@ -182,7 +233,10 @@ describe('POST /api/workflow/test', () => {
       workflowDef: def,
       input: {},
       taskRefToMockOutput: {
-        fetch: [{ status: 'FAILED', output: {} }, { status: 'COMPLETED', output: { kind: 'big' } }],
+        fetch: [
+          { status: 'FAILED', output: {} },
+          { status: 'COMPLETED', output: { kind: 'big' } },
+        ],
         big: [{ output: { r: 'mocked big' } }],
         gate: [{ status: 'COMPLETED', output: { ok: true } }],
       },
@@ -205,8 +259,17 @@ describe('POST /api/workflow/test', () => {
     const child = api.uniq('mock_child');
     await api.register({ name: child, tasks: [{ name: 'inner', taskReferenceName: 'inner', type: 'SIMPLE' }], outputParameters: { v: '${inner.output.v}' } });
     const parent = api.uniq('mock_parent');
-    await api.register({ name: parent, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 } }], outputParameters: { v: '${call.output.v}' } });
-    const r = await api.call('POST', '/api/workflow/test', { name: parent, version: 1, input: {}, subWorkflowTestRequest: { call: { name: child, taskRefToMockOutput: { inner: [{ output: { v: 'from child' } }] } } } });
+    await api.register({
+      name: parent,
+      tasks: [{ name: 'call', taskReferenceName: 'call', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 } }],
+      outputParameters: { v: '${call.output.v}' },
+    });
+    const r = await api.call('POST', '/api/workflow/test', {
+      name: parent,
+      version: 1,
+      input: {},
+      subWorkflowTestRequest: { call: { name: child, taskRefToMockOutput: { inner: [{ output: { v: 'from child' } }] } } },
+    });
     expect(r.body).toMatchObject({ status: 'COMPLETED', output: { v: 'from child' } });
   });
 
@@ -277,7 +340,15 @@ describe('bulk operations and terminate-remove', () => {
   test('an empty list, more than 1000 ids, a non-list body or a bad parameter is a 400 and changes nothing', async () => {
     const [id] = await humans(1);
     expect((await api.call('PUT', '/api/workflow/bulk/pause', [])).status).toBe(400);
-    expect((await api.call('PUT', '/api/workflow/bulk/pause', Array.from({ length: 1001 }, (_, i) => (i === 0 ? id : `x${i}`)))).status).toBe(400);
+    expect(
+      (
+        await api.call(
+          'PUT',
+          '/api/workflow/bulk/pause',
+          Array.from({ length: 1001 }, (_, i) => (i === 0 ? id : `x${i}`)),
+        )
+      ).status,
+    ).toBe(400);
     expect((await api.call('PUT', '/api/workflow/bulk/pause', { ids: [id] })).status).toBe(400);
     expect((await api.call('DELETE', '/api/workflow/bulk/remove?archiveWorkflow=maybe', [id])).status).toBe(400);
     expect((await api.workflow(id!)).status).toBe('RUNNING');
@@ -389,7 +460,13 @@ describe('search variants (-v2, by-tasks, tasks/search-v2)', () => {
     expect(byTasksV2.results.map((w: any) => w.input.n).sort()).toEqual([1, 2]);
     expect(byTasksV2.results[0]).toMatchObject({ workflowName: name, tasks: [] });
     const v2 = (await api.call('GET', `/api/workflow/search-v2?${q(`workflowType = '${name}'`)}&sort=startTime:ASC`)).body;
-    expect(v2).toMatchObject({ totalHits: 2, results: [{ workflowId: ids[0], input: { n: 1 }, tasks: [] }, { workflowId: ids[1], input: { n: 2 }, tasks: [] }] });
+    expect(v2).toMatchObject({
+      totalHits: 2,
+      results: [
+        { workflowId: ids[0], input: { n: 1 }, tasks: [] },
+        { workflowId: ids[1], input: { n: 2 }, tasks: [] },
+      ],
+    });
     const tasksV2 = (await api.call('GET', `/api/tasks/search-v2?${q(`workflowType = '${name}' AND taskType = 'HUMAN'`)}`)).body;
     expect(tasksV2.totalHits).toBe(2);
     expect(tasksV2.results.map((t: any) => t.workflowInstanceId).sort()).toEqual([...ids].sort());
@@ -441,7 +518,17 @@ describe('queue requeue, ack and definition versions', () => {
 
   test('GET /api/metadata/workflow/{name}/versions lists the versions of one definition', async () => {
     const name = api.uniq('versions');
-    for (const version of [2, 1]) expect((await api.call('POST', '/api/metadata/workflowdef', { name, version, schemaVersion: 2, tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }] })).status).toBe(200);
+    for (const version of [2, 1])
+      expect(
+        (
+          await api.call('POST', '/api/metadata/workflowdef', {
+            name,
+            version,
+            schemaVersion: 2,
+            tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }],
+          })
+        ).status,
+      ).toBe(200);
     const r = (await api.call('GET', `/api/metadata/workflow/${name}/versions`)).body;
     expect(r.map((d: any) => d.version)).toEqual([1, 2]);
     expect(r[0]).toEqual({ name, version: 1, createTime: expect.any(Number), updateTime: expect.any(Number) });
@@ -461,7 +548,9 @@ describe('/api-docs and content types', () => {
     expect(r.contentType).toContain('application/json');
     const doc = r.body;
     expect(doc.openapi).toBe('3.1.0');
-    const documented = new Set(Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)));
+    const documented = new Set(
+      Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)),
+    );
     const routes = tableRoutes();
     expect(routes.length).toBeGreaterThan(100);
     expect(routes.filter((x) => !documented.has(x))).toEqual([]);
@@ -471,10 +560,11 @@ describe('/api-docs and content types', () => {
     const refs: string[] = [];
     const collect = (v: unknown): void => {
       if (Array.isArray(v)) v.forEach(collect);
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) {
-        if (k === '$ref') refs.push(String(x));
-        else collect(x);
-      }
+      else if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v)) {
+          if (k === '$ref') refs.push(String(x));
+          else collect(x);
+        }
     };
     collect(doc);
     expect(refs.length).toBeGreaterThan(50);
@@ -484,11 +574,24 @@ describe('/api-docs and content types', () => {
     }
     expect(doc.components.schemas.Workflow.properties.tasks.type).toBe('array');
     expect(doc.components.schemas.EventHandlerRequest.required).toEqual(expect.arrayContaining(['name', 'event', 'actions']));
-    expect(doc.paths['/api/workflow/execute/{name}/{version}'].post.requestBody.content['application/json'].schema.$ref).toBe('#/components/schemas/StartWorkflowRequest');
+    expect(doc.paths['/api/workflow/execute/{name}/{version}'].post.requestBody.content['application/json'].schema.$ref).toBe(
+      '#/components/schemas/StartWorkflowRequest',
+    );
   });
 
   test('JSON answers, errors included, carry Content-Type application/json; POST /api/token is a 404 while auth is off', async () => {
-    for (const path of ['/health', '/api/metadata/workflowdef', '/api/metadata/taskdefs', '/api/event', '/api/event/execution', '/api/admin/config', '/api/tasks/queue/all', '/api/workflow/search', '/api/workflow/no-such-id', '/api/nothing-here']) {
+    for (const path of [
+      '/health',
+      '/api/metadata/workflowdef',
+      '/api/metadata/taskdefs',
+      '/api/event',
+      '/api/event/execution',
+      '/api/admin/config',
+      '/api/tasks/queue/all',
+      '/api/workflow/search',
+      '/api/workflow/no-such-id',
+      '/api/nothing-here',
+    ]) {
       const r = await api.call('GET', path);
       expect([path, r.contentType]).toEqual([path, expect.stringContaining('application/json')]);
     }
@@ -496,7 +599,10 @@ describe('/api-docs and content types', () => {
     expect(bad.status).toBe(400);
     expect(bad.contentType).toContain('application/json');
     // The SDKs read POST's 404 as "no auth here"; GET is no method of /api/token (405).
-    for (const [method, status] of [['GET', 405], ['POST', 404]] as const) {
+    for (const [method, status] of [
+      ['GET', 405],
+      ['POST', 404],
+    ] as const) {
       const token = await api.call(method, '/api/token', method === 'POST' ? { keyId: 'k', keySecret: 's' } : undefined);
       expect(token.status).toBe(status);
       expect(token.contentType).toContain('application/json');

@@ -23,7 +23,12 @@ test("a workflow task's embedded taskDefinition is registered without a register
 test("an embedded taskDefinition without a name is accepted and takes its task's name", async () => {
   const name = api.uniq('embedded_noname');
   const type = api.uniq('embedded_noname_t');
-  const reg = await api.call('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: type, taskReferenceName: 'a', taskDefinition: { retryCount: 0, responseTimeoutSeconds: 30 } }] });
+  const reg = await api.call('POST', '/api/metadata/workflowdef', {
+    name,
+    version: 1,
+    schemaVersion: 2,
+    tasks: [{ name: type, taskReferenceName: 'a', taskDefinition: { retryCount: 0, responseTimeoutSeconds: 30 } }],
+  });
   expect(reg.status).toBe(200);
   const id = await api.start(name);
   const task = await api.pollOne(type);
@@ -44,7 +49,12 @@ test('INLINE scripts call Java List and Map methods on $, and ${CPEWF_TASK_ID} n
         name: 'js',
         taskReferenceName: 'js',
         type: 'INLINE',
-        inputParameters: { evaluatorType: 'graaljs', expression: '({ first: $.items.get(0), n: $.items.size(), has: $.items.contains("b"), k: $.m.containsKey("x"), plain: $.items.length })', items: ['a', 'b'], m: { x: 1 } },
+        inputParameters: {
+          evaluatorType: 'graaljs',
+          expression: '({ first: $.items.get(0), n: $.items.size(), has: $.items.contains("b"), k: $.m.containsKey("x"), plain: $.items.length })',
+          items: ['a', 'b'],
+          m: { x: 1 },
+        },
       },
       { name: type, taskReferenceName: 'w', inputParameters: { me: '${CPEWF_TASK_ID}' } },
     ],
@@ -66,7 +76,12 @@ test("a failed JSON_JQ_TRANSFORM's reason is jq's message alone; a JOIN's input 
   await api.register({
     name,
     tasks: [
-      { name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', forkTasks: [[{ name: 'n1', taskReferenceName: 'n1', type: 'NOOP' }], [{ name: 'n2', taskReferenceName: 'n2', type: 'NOOP' }]] },
+      {
+        name: 'f',
+        taskReferenceName: 'f',
+        type: 'FORK_JOIN',
+        forkTasks: [[{ name: 'n1', taskReferenceName: 'n1', type: 'NOOP' }], [{ name: 'n2', taskReferenceName: 'n2', type: 'NOOP' }]],
+      },
       { name: 'j', taskReferenceName: 'j', type: 'JOIN', joinOn: ['n1', 'n2'] },
       { name: 'jq', taskReferenceName: 'jq', type: 'JSON_JQ_TRANSFORM', inputParameters: { queryExpression: '.a | error("nope")', a: 1 } },
     ],

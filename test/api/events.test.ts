@@ -8,10 +8,11 @@ const baton = useBaton();
 const api = apiClient(baton.url);
 
 const executionsOf = async (handler: string) => (await api.call('GET', `/api/event/execution/${handler}`)).body as any[];
-const waitExecutions = (handler: string, count: number) => eventually(async () => {
-  const list = await executionsOf(handler);
-  return list.length >= count ? list : undefined;
-});
+const waitExecutions = (handler: string, count: number) =>
+  eventually(async () => {
+    const list = await executionsOf(handler);
+    return list.length >= count ? list : undefined;
+  });
 
 /** A workflow whose only task is an EVENT task publishing to `conductor:<name>:<ref>`. */
 async function registerPublisher(inputParameters: Record<string, unknown>): Promise<{ name: string; event: string }> {
@@ -23,7 +24,12 @@ async function registerPublisher(inputParameters: Record<string, unknown>): Prom
 /** A workflow that waits in one task of `type` (HUMAN or WAIT). */
 async function registerWaiter(type: string, extra: Record<string, unknown> = {}): Promise<string> {
   const name = api.uniq('waiter');
-  await api.register({ name, tasks: [{ name: 'gate', taskReferenceName: 'gate', type }], outputParameters: { approvedBy: '${gate.output.approvedBy}' }, ...extra });
+  await api.register({
+    name,
+    tasks: [{ name: 'gate', taskReferenceName: 'gate', type }],
+    outputParameters: { approvedBy: '${gate.output.approvedBy}' },
+    ...extra,
+  });
   return name;
 }
 
@@ -47,7 +53,12 @@ describe('event handler definitions', () => {
     const all = await api.call('GET', '/api/event');
     expect(all.status).toBe(200);
     expect(all.contentType).toContain('application/json');
-    expect(all.body.find((h: any) => h.name === name)).toMatchObject({ name, event, active: true, actions: [{ action: 'start_workflow', expandInlineJSON: false }] });
+    expect(all.body.find((h: any) => h.name === name)).toMatchObject({
+      name,
+      event,
+      active: true,
+      actions: [{ action: 'start_workflow', expandInlineJSON: false }],
+    });
 
     const byEvent = await api.call('GET', `/api/event/${encodeURIComponent(event)}`);
     expect(byEvent.body.map((h: any) => h.name)).toEqual([name]);
@@ -104,8 +115,13 @@ describe('event handler actions', () => {
       name: handlerName,
       event: publisher.event,
       active: true,
-      condition: "$.who !== undefined && $.who.length > 0",
-      actions: [{ action: 'complete_task', complete_task: { workflowId: '${target}', taskRefName: 'gate', output: { approvedBy: '${who}', source: '${workflowType}' } } }],
+      condition: '$.who !== undefined && $.who.length > 0',
+      actions: [
+        {
+          action: 'complete_task',
+          complete_task: { workflowId: '${target}', taskRefName: 'gate', output: { approvedBy: '${who}', source: '${workflowType}' } },
+        },
+      ],
     };
     expect((await api.call('POST', '/api/event', handler)).status).toBe(200);
 
@@ -123,7 +139,13 @@ describe('event handler actions', () => {
     });
 
     const [exec] = await waitExecutions(handlerName, 1);
-    expect(exec).toMatchObject({ name: handlerName, event: publisher.event, status: 'COMPLETED', action: 'complete_task', output: { workflowId: waiting, taskRefName: 'gate' } });
+    expect(exec).toMatchObject({
+      name: handlerName,
+      event: publisher.event,
+      status: 'COMPLETED',
+      action: 'complete_task',
+      output: { workflowId: waiting, taskRefName: 'gate' },
+    });
     expect(exec.messageId).toBe(done.tasks[0].outputData['conductor.event.messageId']);
     // Statistics per active handler (Orkes' shape, as the SDK's EventClient reads it); the messages of the event with their executions.
     const stats = (await api.call('GET', '/api/event/execution')).body;
@@ -150,27 +172,45 @@ describe('event handler actions', () => {
     });
     await api.start(publisher.name, { taskId: gate.taskId });
     const failed = await api.waitForStatus(waiting, 'FAILED');
-    expect(failed.tasks[0]).toMatchObject({ status: 'FAILED', reasonForIncompletion: `rejected by ${publisher.name}`, outputData: { verdict: 'no', taskId: gate.taskId } });
+    expect(failed.tasks[0]).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: `rejected by ${publisher.name}`,
+      outputData: { verdict: 'no', taskId: gate.taskId },
+    });
     expect((await waitExecutions(handlerName, 1))[0]).toMatchObject({ status: 'COMPLETED', action: 'fail_task' });
   });
 
   test('start_workflow starts a workflow with the resolved input and the event name', async () => {
     const child = api.uniq('started');
-    await api.register({ name: child, tasks: [{ name: 'noop', taskReferenceName: 'noop', type: 'NOOP' }], outputParameters: { greeting: '${workflow.input.greeting}' } });
+    await api.register({
+      name: child,
+      tasks: [{ name: 'noop', taskReferenceName: 'noop', type: 'NOOP' }],
+      outputParameters: { greeting: '${workflow.input.greeting}' },
+    });
     const publisher = await registerPublisher({ word: 'hello', list: '${workflow.input.list}' });
     const handlerName = api.uniq('starter');
     await api.call('POST', '/api/event', {
       name: handlerName,
       event: publisher.event,
       active: true,
-      actions: [{ action: 'start_workflow', start_workflow: { name: child, version: 1, correlationId: 'corr-${word}', input: { greeting: '${word} world', second: '${list[1]}' } } }],
+      actions: [
+        {
+          action: 'start_workflow',
+          start_workflow: { name: child, version: 1, correlationId: 'corr-${word}', input: { greeting: '${word} world', second: '${list[1]}' } },
+        },
+      ],
     });
     await api.start(publisher.name, { list: ['a', 'b'] });
     const [exec] = await waitExecutions(handlerName, 1);
     expect(exec).toMatchObject({ status: 'COMPLETED', action: 'start_workflow' });
     const started = await api.waitForStatus(exec.output.workflowId, 'COMPLETED');
     expect(started).toMatchObject({ workflowName: child, correlationId: 'corr-hello', event: publisher.event, output: { greeting: 'hello world' } });
-    expect(started.input).toMatchObject({ greeting: 'hello world', second: 'b', 'conductor.event.name': publisher.event, 'conductor.event.messageId': exec.messageId });
+    expect(started.input).toMatchObject({
+      greeting: 'hello world',
+      second: 'b',
+      'conductor.event.name': publisher.event,
+      'conductor.event.messageId': exec.messageId,
+    });
   });
 
   test('a false condition records a SKIPPED execution and does nothing', async () => {
@@ -204,9 +244,20 @@ describe('event handler actions', () => {
     const publisher = await registerPublisher({ target: '${workflow.input.target}' });
     const off = api.uniq('off');
     const on = api.uniq('on_marker');
-    await api.call('POST', '/api/event', { name: off, event: publisher.event, active: false, actions: [{ action: 'complete_task', complete_task: { workflowId: '${target}', taskRefName: 'gate' } }] });
+    await api.call('POST', '/api/event', {
+      name: off,
+      event: publisher.event,
+      active: false,
+      actions: [{ action: 'complete_task', complete_task: { workflowId: '${target}', taskRefName: 'gate' } }],
+    });
     // A second, active handler on the same event shows when the event has been processed.
-    await api.call('POST', '/api/event', { name: on, event: publisher.event, active: true, condition: 'false', actions: [{ action: 'terminate_workflow', terminate_workflow: { workflowId: '${target}' } }] });
+    await api.call('POST', '/api/event', {
+      name: on,
+      event: publisher.event,
+      active: true,
+      condition: 'false',
+      actions: [{ action: 'terminate_workflow', terminate_workflow: { workflowId: '${target}' } }],
+    });
     await api.start(publisher.name, { target: waiting });
     await waitExecutions(on, 1);
     expect(await executionsOf(off)).toEqual([]);
@@ -242,7 +293,11 @@ describe('event handler actions', () => {
       event: publisher.event,
       active: true,
       actions: [
-        { action: 'update_workflow_variables', expandInlineJSON: true, update_workflow_variables: { workflowId: '${target}', variables: { stage: '${body.stage}' } } },
+        {
+          action: 'update_workflow_variables',
+          expandInlineJSON: true,
+          update_workflow_variables: { workflowId: '${target}', variables: { stage: '${body.stage}' } },
+        },
         { action: 'update_workflow_variables', update_workflow_variables: { workflowId: '${target}', variables: { notes: 'first' }, appendArray: true } },
         { action: 'update_workflow_variables', update_workflow_variables: { workflowId: '${target}', variables: { notes: 'second' }, appendArray: true } },
       ],
@@ -290,7 +345,11 @@ describe('event handler actions', () => {
     const listened = api.uniq('listened');
     await api.register({ name: listened, workflowStatusListenerEnabled: true, tasks: [{ name: 'noop', taskReferenceName: 'noop', type: 'NOOP' }] });
     const follower = api.uniq('follower');
-    await api.register({ name: follower, tasks: [{ name: 'noop', taskReferenceName: 'noop', type: 'NOOP' }], outputParameters: { saw: '${workflow.input.saw}', status: '${workflow.input.status}' } });
+    await api.register({
+      name: follower,
+      tasks: [{ name: 'noop', taskReferenceName: 'noop', type: 'NOOP' }],
+      outputParameters: { saw: '${workflow.input.saw}', status: '${workflow.input.status}' },
+    });
     const handlerName = api.uniq('on_end');
     await api.call('POST', '/api/event', {
       name: handlerName,

@@ -14,20 +14,25 @@ const DESCENDANTS = 40;
 let b: TestBaton;
 const api = apiClient(() => b.url);
 beforeAll(async () => {
-  b = await startBaton({ BATON_MAX_WORKFLOW_GENERATIONS: String(GENERATIONS), BATON_MAX_DESCENDANTS_PER_ROOT: String(DESCENDANTS), BATON_MAX_STARTS_PER_ROOT_PER_SECOND: '1000' });
+  b = await startBaton({
+    BATON_MAX_WORKFLOW_GENERATIONS: String(GENERATIONS),
+    BATON_MAX_DESCENDANTS_PER_ROOT: String(DESCENDANTS),
+    BATON_MAX_STARTS_PER_ROOT_PER_SECOND: '1000',
+  });
 });
 afterAll(async () => {
   await b?.stop();
 });
 
-const executionsOf = async (name: string): Promise<number> => (await api.call('GET', `/api/workflow/search?size=0&query=${encodeURIComponent(`workflowType='${name}'`)}`)).body.totalHits;
+const executionsOf = async (name: string): Promise<number> =>
+  (await api.call('GET', `/api/workflow/search?size=0&query=${encodeURIComponent(`workflowType='${name}'`)}`)).body.totalHits;
 
 /**
  * Watches the executions of `name` until `settled` holds, failing as soon as there are more than `most`; and
  * each round an unrelated request must answer. Answers the final count once the index caught up.
  */
 async function watchUntil(name: string, most: number, settled: () => Promise<boolean>): Promise<number> {
-  for (const deadline = Date.now() + 30_000; ; ) {
+  for (const deadline = Date.now() + 30_000; ;) {
     expect(await executionsOf(name)).toBeLessThanOrEqual(most);
     expect((await api.call('GET', '/health')).status).toBe(200);
     if (await settled()) break;
@@ -76,7 +81,9 @@ test('a workflow whose FORK starts two copies of itself stops at BATON_MAX_DESCE
   expect(executions).toHaveLength(DESCENDANTS + 1);
   for (const w of executions.slice(1)) expect(w).toMatchObject({ rootWorkflowId: root, generation: expect.any(Number) });
   // The refused SUB_WORKFLOW tasks (their parents' tasks above them fail in turn, quoting the reason).
-  const refused = executions.flatMap((w) => w.tasks).filter((t: any) => t.taskType === 'SUB_WORKFLOW' && (t.reasonForIncompletion ?? '').startsWith(`Workflow ${name} not started`));
+  const refused = executions
+    .flatMap((w) => w.tasks)
+    .filter((t: any) => t.taskType === 'SUB_WORKFLOW' && (t.reasonForIncompletion ?? '').startsWith(`Workflow ${name} not started`));
   expect(refused.length).toBeGreaterThan(0);
   expect(refused[0]).toMatchObject({
     status: 'FAILED_WITH_TERMINAL_ERROR',
@@ -90,7 +97,10 @@ test('a workflow whose FORK starts two copies of itself stops at BATON_MAX_DESCE
 
 test('a workflow that starts itself by START_WORKFLOW stops at BATON_MAX_WORKFLOW_GENERATIONS, the refused task saying why', async () => {
   const name = uniqueName('self_start');
-  await api.register({ name, tasks: [{ name: 'again', taskReferenceName: 'again', type: 'START_WORKFLOW', inputParameters: { startWorkflow: { name, version: 1 } } }] });
+  await api.register({
+    name,
+    tasks: [{ name: 'again', taskReferenceName: 'again', type: 'START_WORKFLOW', inputParameters: { startWorkflow: { name, version: 1 } } }],
+  });
   const root = await api.start(name);
   let chain: any[] = [];
   const total = await watchUntil(name, GENERATIONS + 1, async () => {
@@ -109,7 +119,10 @@ test('a workflow that starts itself by START_WORKFLOW stops at BATON_MAX_WORKFLO
 
 test('START_WORKFLOW of a workflow that does not exist fails with the reason, as Conductor does', async () => {
   const name = uniqueName('start_missing');
-  await api.register({ name, tasks: [{ name: 'go', taskReferenceName: 'go', type: 'START_WORKFLOW', inputParameters: { startWorkflow: { name: `${name}_nowhere` } } }] });
+  await api.register({
+    name,
+    tasks: [{ name: 'go', taskReferenceName: 'go', type: 'START_WORKFLOW', inputParameters: { startWorkflow: { name: `${name}_nowhere` } } }],
+  });
   const w = await api.waitForStatus(await api.start(name), 'FAILED');
   expect(w.tasks![0]).toMatchObject({ status: 'FAILED', reasonForIncompletion: `No such workflow found by name: ${name}_nowhere, version: null` });
 });
@@ -118,9 +131,19 @@ test('START_WORKFLOW of a workflow that does not exist fails with the reason, as
 async function selfTriggering(copies: number): Promise<{ name: string; handler: string }> {
   const name = uniqueName('self_trigger');
   const handler = `${name}_on_done`;
-  await api.register({ name, workflowStatusListenerEnabled: true, tasks: [{ name: 'mark', taskReferenceName: 'mark', type: 'SET_VARIABLE', inputParameters: { seen: true } }] });
+  await api.register({
+    name,
+    workflowStatusListenerEnabled: true,
+    tasks: [{ name: 'mark', taskReferenceName: 'mark', type: 'SET_VARIABLE', inputParameters: { seen: true } }],
+  });
   const start = { action: 'start_workflow', start_workflow: { name, version: 1, input: { from: '${workflowId}' } } };
-  const r = await api.call('POST', '/api/event', { name: handler, event: `baton:workflow:${name}`, condition: "$.status == 'COMPLETED'", active: true, actions: Array.from({ length: copies }, () => start) });
+  const r = await api.call('POST', '/api/event', {
+    name: handler,
+    event: `baton:workflow:${name}`,
+    condition: "$.status == 'COMPLETED'",
+    active: true,
+    actions: Array.from({ length: copies }, () => start),
+  });
   expect(r.status).toBe(200);
   return { name, handler };
 }
@@ -141,7 +164,9 @@ test('an event handler that starts the workflow whose completion triggers it sto
   expect(total).toBe(GENERATIONS + 1);
   const failed = (await handlerExecutions(handler)).filter((x) => x.status === 'FAILED');
   expect(failed).toHaveLength(1);
-  expect(failed[0].output.error).toBe(`Workflow ${name} not started: it would be generation ${GENERATIONS + 1} below root execution ${root}, over the limit of ${GENERATIONS} (BATON_MAX_WORKFLOW_GENERATIONS)`);
+  expect(failed[0].output.error).toBe(
+    `Workflow ${name} not started: it would be generation ${GENERATIONS + 1} below root execution ${root}, over the limit of ${GENERATIONS} (BATON_MAX_WORKFLOW_GENERATIONS)`,
+  );
   await api.call('DELETE', `/api/event/${handler}`);
 });
 
@@ -158,7 +183,10 @@ test('an event handler that starts two copies on each completion stops at BATON_
   expect(total).toBe(DESCENDANTS + 1);
   const refused = (await handlerExecutions(handler)).filter((x) => x.status === 'FAILED');
   expect(refused.length).toBeGreaterThan(0);
-  for (const x of refused) expect(x.output.error).toBe(`Workflow ${name} not started: root execution ${root} already has ${DESCENDANTS} descendant executions, the limit (BATON_MAX_DESCENDANTS_PER_ROOT)`);
+  for (const x of refused)
+    expect(x.output.error).toBe(
+      `Workflow ${name} not started: root execution ${root} already has ${DESCENDANTS} descendant executions, the limit (BATON_MAX_DESCENDANTS_PER_ROOT)`,
+    );
   await api.call('DELETE', `/api/event/${handler}`);
 });
 
@@ -166,9 +194,17 @@ test('a mocked test run (POST /api/workflow/test) waits for a START_WORKFLOW to 
   const started = uniqueName('test_run_started');
   await api.register({ name: started, tasks: [{ name: 'mark', taskReferenceName: 'mark', type: 'SET_VARIABLE', inputParameters: { done: true } }] });
   const name = uniqueName('test_run_starter');
-  const def = { name, version: 1, schemaVersion: 2, tasks: [{ name: 'go', taskReferenceName: 'go', type: 'START_WORKFLOW', inputParameters: { startWorkflow: { name: started } } }] };
+  const def = {
+    name,
+    version: 1,
+    schemaVersion: 2,
+    tasks: [{ name: 'go', taskReferenceName: 'go', type: 'START_WORKFLOW', inputParameters: { startWorkflow: { name: started } } }],
+  };
   const r = await api.call('POST', '/api/workflow/test', { name, workflowDef: def, input: {}, taskRefToMockOutput: {} });
   expect(r.status).toBe(200);
-  expect(r.body).toMatchObject({ status: 'COMPLETED', tasks: [{ referenceTaskName: 'go', status: 'COMPLETED', outputData: { workflowId: expect.any(String) } }] });
+  expect(r.body).toMatchObject({
+    status: 'COMPLETED',
+    tasks: [{ referenceTaskName: 'go', status: 'COMPLETED', outputData: { workflowId: expect.any(String) } }],
+  });
   expect((await api.workflow(r.body.tasks[0].outputData.workflowId)).workflowName).toBe(started);
 });

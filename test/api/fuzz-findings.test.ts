@@ -37,7 +37,16 @@ describe('a refused task update stores no log lines', () => {
 
 test('POST /api/workflow/{name} with a JSON null body is a 400, not a 500', async () => {
   const name = api.uniq('null_input');
-  expect((await api.call('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: 'wait', taskReferenceName: 'wait', type: 'WAIT' }] })).status).toBe(200);
+  expect(
+    (
+      await api.call('POST', '/api/metadata/workflowdef', {
+        name,
+        version: 1,
+        schemaVersion: 2,
+        tasks: [{ name: 'wait', taskReferenceName: 'wait', type: 'WAIT' }],
+      })
+    ).status,
+  ).toBe(200);
   const r = await api.call('POST', `/api/workflow/${name}`, undefined, { raw: 'null' });
   expect(r.status).toBe(400);
   expect(r.body).toMatchObject({ status: 400, retryable: false });

@@ -24,7 +24,13 @@ const withoutInstance = (body: any) => ({ ...body, instance: undefined });
 async function registerOneTask(): Promise<{ name: string; type: string }> {
   const name = api.uniq('hot');
   const type = api.uniq('hot_t');
-  await api.register({ name, tasks: [{ name: type, taskReferenceName: 'x' }, { name: type, taskReferenceName: 'y' }] });
+  await api.register({
+    name,
+    tasks: [
+      { name: type, taskReferenceName: 'x' },
+      { name: type, taskReferenceName: 'y' },
+    ],
+  });
   return { name, type };
 }
 
@@ -33,21 +39,32 @@ const firstPolled = (path: string) => eventually(async () => (await api.call('GE
 
 test('a workflow runs end to end with every call in either form', async () => {
   const { name, type } = await registerOneTask();
-  for (const [contentType, suffix] of [[PLAIN, ''], [VIA_EXPRESS, '/']] as const) {
+  for (const [contentType, suffix] of [
+    [PLAIN, ''],
+    [VIA_EXPRESS, '/'],
+  ] as const) {
     const started = await send(`/api/workflow${suffix}`, JSON.stringify({ name, input: { k: contentType } }), contentType);
     expect(started.status).toBe(200);
     expect(started.contentType).toContain('text/plain');
     const id = started.text;
     const x = await firstPolled(`/api/task/poll/batch/${encodeURIComponent(type)}?count=5&timeout=200&workerid=w-${suffix || 'plain'}`);
     expect(x).toMatchObject({ workflowInstanceId: id, referenceTaskName: 'x', workerId: `w-${suffix || 'plain'}`, status: 'IN_PROGRESS' });
-    const v2 = await send(`/api/tasks/update-v2${suffix}`, JSON.stringify({ workflowInstanceId: id, taskId: x.taskId, status: 'COMPLETED', outputData: { a: 1 } }), contentType);
+    const v2 = await send(
+      `/api/tasks/update-v2${suffix}`,
+      JSON.stringify({ workflowInstanceId: id, taskId: x.taskId, status: 'COMPLETED', outputData: { a: 1 } }),
+      contentType,
+    );
     expect(v2.status).toBe(200);
     expect(v2.body).toMatchObject({ workflowInstanceId: id, referenceTaskName: 'y', status: 'IN_PROGRESS' });
     const done = await send(`/api/tasks${suffix}`, JSON.stringify({ workflowInstanceId: id, taskId: v2.body.taskId, status: 'COMPLETED' }), contentType);
     expect(done).toMatchObject({ status: 200, text: v2.body.taskId });
     const wf = await api.waitForStatus(id, 'COMPLETED');
     expect(wf.input).toEqual({ k: contentType });
-    const nothing = await send(`/api/tasks/update-v2${suffix}`, JSON.stringify({ workflowInstanceId: id, taskId: v2.body.taskId, status: 'COMPLETED' }), contentType);
+    const nothing = await send(
+      `/api/tasks/update-v2${suffix}`,
+      JSON.stringify({ workflowInstanceId: id, taskId: v2.body.taskId, status: 'COMPLETED' }),
+      contentType,
+    );
     expect(nothing.status).toBe(204);
   }
 });

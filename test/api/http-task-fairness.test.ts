@@ -40,7 +40,10 @@ async function target(hold: boolean): Promise<Target> {
 /** Registers and starts a workflow of one HTTP GET (reference `call`) that may hang for 10 minutes. */
 async function startCall(api: ReturnType<typeof apiClient>, uri: string): Promise<string> {
   const name = uniqueName('fair');
-  await api.register({ name, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri, method: 'GET', readTimeOut: 600 } } }] });
+  await api.register({
+    name,
+    tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri, method: 'GET', readTimeOut: 600 } } }],
+  });
   return api.start(name);
 }
 
@@ -68,11 +71,15 @@ test("one host that never answers does not hold back another host's workflow", a
     expect(tasks.filter((t) => t.status === 'IN_PROGRESS')).toHaveLength(4);
     const failed = tasks.filter((t) => t.status === 'FAILED');
     expect(failed).toHaveLength(4);
-    for (const t of failed) expect(t.reasonForIncompletion).toBe(`Failed to invoke HTTP task due to: too many tasks for ${slow.url.slice('http://'.length)} on this replica: 1 in flight (BATON_HTTP_TASK_PER_HOST) and 3 waiting (BATON_HTTP_TASK_QUEUE_PER_HOST)`);
+    for (const t of failed)
+      expect(t.reasonForIncompletion).toBe(
+        `Failed to invoke HTTP task due to: too many tasks for ${slow.url.slice('http://'.length)} on this replica: 1 in flight (BATON_HTTP_TASK_PER_HOST) and 3 waiting (BATON_HTTP_TASK_QUEUE_PER_HOST)`,
+      );
     // As the host answers, the waiting ones go through.
     const release = setInterval(() => slow.held.splice(0).forEach((r) => r.end('{}')), 50);
     try {
-      for (const t of tasks.filter((x) => x.status === 'IN_PROGRESS')) expect(taskOf(await api.waitForStatus(t.workflowInstanceId, 'COMPLETED', 30_000), 'call').status).toBe('COMPLETED');
+      for (const t of tasks.filter((x) => x.status === 'IN_PROGRESS'))
+        expect(taskOf(await api.waitForStatus(t.workflowInstanceId, 'COMPLETED', 30_000), 'call').status).toBe('COMPLETED');
     } finally {
       clearInterval(release);
     }

@@ -65,7 +65,9 @@ describe('egress policy, default (no allow list)', () => {
   test('a loopback server is refused and never sees a request', async () => {
     const task = await settled(b, await runHttp(b, { uri: `${t.url}/data`, method: 'GET' }));
     expect(task.status).toBe('FAILED');
-    expect(task.reasonForIncompletion).toMatch(/^Failed to invoke HTTP task due to: EgressRefusedError: 127\.0\.0\.1 resolves to 127\.0\.0\.1, a loopback address: refused unless BATON_HTTP_TASK_ALLOW lists it/);
+    expect(task.reasonForIncompletion).toMatch(
+      /^Failed to invoke HTTP task due to: EgressRefusedError: 127\.0\.0\.1 resolves to 127\.0\.0\.1, a loopback address: refused unless BATON_HTTP_TASK_ALLOW lists it/,
+    );
     expect(JSON.stringify(task.outputData)).not.toContain('secret');
     expect(t.requests).toEqual([]);
   });
@@ -152,7 +154,11 @@ describe('egress policy with loopback allowed (as in the test harness)', () => {
     const s = await target((_req, res) => res.writeHead(418).end('teapot'));
     try {
       const task = await settled(b, await runHttp(b, { uri: `${s.url}/`, method: 'GET' }));
-      expect(task).toMatchObject({ status: 'FAILED', reasonForIncompletion: "Failed to invoke HTTP task due to: 418 I'm a Teapot: teapot", outputData: { response: { statusCode: 418 } } });
+      expect(task).toMatchObject({
+        status: 'FAILED',
+        reasonForIncompletion: "Failed to invoke HTTP task due to: 418 I'm a Teapot: teapot",
+        outputData: { response: { statusCode: 418 } },
+      });
     } finally {
       await s.close();
     }
@@ -202,7 +208,9 @@ test('a 200 MB response fails the task with the reason, and memory stays flat', 
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
     expect(task.status).toBe('FAILED');
-    expect(task.reasonForIncompletion).toBe('Failed to invoke HTTP task due to: response body is larger than 2097152 bytes (BATON_HTTP_TASK_MAX_RESPONSE_BYTES)');
+    expect(task.reasonForIncompletion).toBe(
+      'Failed to invoke HTTP task due to: response body is larger than 2097152 bytes (BATON_HTTP_TASK_MAX_RESPONSE_BYTES)',
+    );
     expect(task.outputData.response).toMatchObject({ statusCode: 200 });
     expect(task.outputData.response.body).toBeUndefined();
     expect(peak - before).toBeLessThan(64 * 1024 * 1024);
@@ -221,7 +229,11 @@ describe('timeouts', () => {
   });
   afterAll(() => b.stop());
 
-  const httpDef = (name: string, http_request: Record<string, unknown>) => ({ name, version: 1, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request } }] });
+  const httpDef = (name: string, http_request: Record<string, unknown>) => ({
+    name,
+    version: 1,
+    tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request } }],
+  });
 
   test('a bad timeout is a 400 at registration, at update, and at start with an inline definition', async () => {
     const name = uniqueName('badtimeout');
@@ -231,10 +243,15 @@ describe('timeouts', () => {
     expect((await call(b.url, 'GET', `/api/metadata/workflow/${name}`)).status).toBe(404);
     const upd = await call(b.url, 'PUT', '/api/metadata/workflow', [httpDef(name, { uri: 'http://example.com', method: 'GET', connectionTimeOut: -1 })]);
     expect(upd.status).toBe(400);
-    const start = await call(b.url, 'POST', '/api/workflow', { name, workflowDef: httpDef(name, { uri: 'http://example.com', method: 'GET', connectionTimeOut: 'x' }) });
+    const start = await call(b.url, 'POST', '/api/workflow', {
+      name,
+      workflowDef: httpDef(name, { uri: 'http://example.com', method: 'GET', connectionTimeOut: 'x' }),
+    });
     expect(start.status).toBe(400);
     expect(JSON.stringify(start.body)).toContain('connectionTimeOut must be');
-    const td = await call(b.url, 'POST', '/api/metadata/taskdefs', [{ name: uniqueName('td'), inputTemplate: { http_request: { uri: 'http://example.com', method: 'GET', readTimeOut: [] } } }]);
+    const td = await call(b.url, 'POST', '/api/metadata/taskdefs', [
+      { name: uniqueName('td'), inputTemplate: { http_request: { uri: 'http://example.com', method: 'GET', readTimeOut: [] } } },
+    ]);
     expect(td.status).toBe(400);
   });
 
@@ -259,7 +276,10 @@ test('a lost HTTP call (its worker died mid-call) times out and is retried, not 
     const name = uniqueName('lost');
     const api = apiClient(b);
     await api.registerTaskDefs([{ name, responseTimeoutSeconds: 1, retryCount: 1, retryDelaySeconds: 0 }]);
-    await api.register({ name, tasks: [{ name, taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: 'http://example.com', method: 'GET' } } }] });
+    await api.register({
+      name,
+      tasks: [{ name, taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: 'http://example.com', method: 'GET' } } }],
+    });
     const id = await api.start(name);
     const polled = await eventually(async () => (await call(b.url, 'GET', '/api/tasks/poll/HTTP?workerid=doomed')).body || undefined);
     expect(polled).toMatchObject({ workflowInstanceId: id, taskType: 'HTTP', status: 'IN_PROGRESS' });
@@ -284,7 +304,10 @@ test('a call longer than the response timeout completes: the worker heartbeats w
     const name = uniqueName('heartbeat');
     const api = apiClient(b);
     await api.registerTaskDefs([{ name, responseTimeoutSeconds: 2, retryCount: 0 }]);
-    await api.register({ name, tasks: [{ name, taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: `${slow.url}/`, method: 'GET', readTimeOut: 10 } } }] });
+    await api.register({
+      name,
+      tasks: [{ name, taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: `${slow.url}/`, method: 'GET', readTimeOut: 10 } } }],
+    });
     const id = await api.start(name);
     const task = await settled(b, id);
     expect(task).toMatchObject({ status: 'COMPLETED', outputData: { response: { body: { late: true } } } });

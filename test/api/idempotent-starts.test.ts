@@ -95,7 +95,11 @@ test('POST /api/workflow/{name} takes the key and strategy from X-Idempotency-ke
 test('execute with a key: RETURN_EXISTING answers the existing execution, FAIL a 409', async () => {
   const name = await defineWaiting('idem_execute');
   const execute = (strategy: string) =>
-    api.call('POST', `/api/workflow/execute/${name}/1?waitForSeconds=1&returnStrategy=TARGET_WORKFLOW`, { input: {}, idempotencyKey: 'e', idempotencyStrategy: strategy });
+    api.call('POST', `/api/workflow/execute/${name}/1?waitForSeconds=1&returnStrategy=TARGET_WORKFLOW`, {
+      input: {},
+      idempotencyKey: 'e',
+      idempotencyStrategy: strategy,
+    });
   const first = await execute('FAIL');
   expect(first.status).toBe(200);
   const id = first.body.workflowId;

@@ -33,8 +33,17 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
       await api.register({
         name,
         tasks: [
-          { name: ta, taskReferenceName: 'a', type: 'SIMPLE', inputParameters: { x: '${workflow.input.x}', id: '${workflow.workflowId}', text: 'x is ${workflow.input.x}' } },
-          { name: tb, taskReferenceName: 'b', inputParameters: { fromA: '${a.output.nested.v}', list: '${a.output.items[1]}', cid: '${workflow.correlationId}' } },
+          {
+            name: ta,
+            taskReferenceName: 'a',
+            type: 'SIMPLE',
+            inputParameters: { x: '${workflow.input.x}', id: '${workflow.workflowId}', text: 'x is ${workflow.input.x}' },
+          },
+          {
+            name: tb,
+            taskReferenceName: 'b',
+            inputParameters: { fromA: '${a.output.nested.v}', list: '${a.output.items[1]}', cid: '${workflow.correlationId}' },
+          },
         ],
         outputParameters: { result: '${b.output.r}', a: '${a.output}' },
       });
@@ -84,7 +93,9 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
     test('failed tasks are retried per their definition; FAILED_WITH_TERMINAL_ERROR is not', async () => {
       const name = api.uniq('retry');
       const t = api.uniq('rt');
-      expect((await api.call('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 1, retryDelaySeconds: 0, responseTimeoutSeconds: 60 }])).status).toBe(200);
+      expect((await api.call('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 1, retryDelaySeconds: 0, responseTimeoutSeconds: 60 }])).status).toBe(
+        200,
+      );
       await api.register({ name, tasks: [{ name: t, taskReferenceName: 'a' }] });
       const id = (await api.call('POST', '/api/workflow', { name })).text;
       await api.complete(await api.pollOne(t), {}, { status: 'FAILED', extra: { reasonForIncompletion: 'boom' } });
@@ -106,7 +117,13 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
       const name = api.uniq('opt');
       const t = api.uniq('ot');
       await api.call('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 0 }]);
-      await api.register({ name, tasks: [{ name: t, taskReferenceName: 'a', optional: true }, { name: t, taskReferenceName: 'b' }] });
+      await api.register({
+        name,
+        tasks: [
+          { name: t, taskReferenceName: 'a', optional: true },
+          { name: t, taskReferenceName: 'b' },
+        ],
+      });
       const id = (await api.call('POST', '/api/workflow', { name })).text;
       await api.complete(await api.pollOne(t), {}, { status: 'FAILED' });
       await api.complete(await api.pollOne(t));
@@ -157,7 +174,12 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
 
     test('an ad hoc definition runs without registration', async () => {
       const t = api.uniq('adhoc');
-      const id = (await api.call('POST', '/api/workflow', { name: 'adhoc', workflowDef: { name: 'adhoc', version: 1, tasks: [{ name: t, taskReferenceName: 'a', type: 'SIMPLE' }] } })).text;
+      const id = (
+        await api.call('POST', '/api/workflow', {
+          name: 'adhoc',
+          workflowDef: { name: 'adhoc', version: 1, tasks: [{ name: t, taskReferenceName: 'a', type: 'SIMPLE' }] },
+        })
+      ).text;
       await api.complete(await api.pollOne(t));
       await api.waitForStatus(id, 'COMPLETED');
     });
@@ -207,7 +229,13 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
       const name = api.uniq('mgmt');
       const t = api.uniq('mt');
       await api.call('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 0 }]);
-      await api.register({ name, tasks: [{ name: t, taskReferenceName: 'a' }, { name: t, taskReferenceName: 'b' }] });
+      await api.register({
+        name,
+        tasks: [
+          { name: t, taskReferenceName: 'a' },
+          { name: t, taskReferenceName: 'b' },
+        ],
+      });
       return { name, t, id: (await api.call('POST', '/api/workflow', { name, input: { k: 1 } })).text };
     };
 
@@ -306,7 +334,24 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
       const name = api.uniq('http');
       await api.register({
         name,
-        tasks: [{ name: 'call', taskReferenceName: 'h', type: 'HTTP', inputParameters: { http_request: { uri: `${targetUrl}/echo`, method: 'POST', body: { n: '${workflow.input.n}' }, headers: { 'x-test': 'yes' }, 'content-Type': 'application/json', connectionTimeOut: '2', readTimeOut: '2' } } }],
+        tasks: [
+          {
+            name: 'call',
+            taskReferenceName: 'h',
+            type: 'HTTP',
+            inputParameters: {
+              http_request: {
+                uri: `${targetUrl}/echo`,
+                method: 'POST',
+                body: { n: '${workflow.input.n}' },
+                headers: { 'x-test': 'yes' },
+                'content-Type': 'application/json',
+                connectionTimeOut: '2',
+                readTimeOut: '2',
+              },
+            },
+          },
+        ],
       });
       const id = (await api.call('POST', '/api/workflow', { name, input: { n: 4 } })).text;
       await api.waitForStatus(id, 'COMPLETED');
@@ -317,7 +362,10 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
 
     test('a non-2xx response fails the task', async () => {
       const name = api.uniq('httpf');
-      await api.register({ name, tasks: [{ name: 'call', taskReferenceName: 'h', type: 'HTTP', inputParameters: { http_request: { uri: `${targetUrl}/fail`, method: 'GET' } } }] });
+      await api.register({
+        name,
+        tasks: [{ name: 'call', taskReferenceName: 'h', type: 'HTTP', inputParameters: { http_request: { uri: `${targetUrl}/fail`, method: 'GET' } } }],
+      });
       const id = (await api.call('POST', '/api/workflow', { name })).text;
       await api.waitForStatus(id, 'FAILED');
       expect((await api.workflow(id)).tasks[0].reasonForIncompletion).toContain('503');
@@ -327,7 +375,13 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
   describe('metadata', () => {
     test('task definitions: register, read, update, delete', async () => {
       const t = api.uniq('def');
-      expect((await api.call('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 2, retryLogic: 'FIXED', timeoutPolicy: 'TIME_OUT_WF', timeoutSeconds: 600, responseTimeoutSeconds: 60 }])).status).toBe(200);
+      expect(
+        (
+          await api.call('POST', '/api/metadata/taskdef', [
+            { name: t, retryCount: 2, retryLogic: 'FIXED', timeoutPolicy: 'TIME_OUT_WF', timeoutSeconds: 600, responseTimeoutSeconds: 60 },
+          ])
+        ).status,
+      ).toBe(200);
       const got = await api.call('GET', `/api/metadata/taskdef/${t}`);
       expect(got.body).toMatchObject({ name: t, retryCount: 2, retryDelaySeconds: 60 });
       expect((await api.call('PUT', '/api/metadata/taskdef', { ...got.body, retryCount: 5 })).status).toBe(200);
@@ -393,9 +447,31 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
 
     test('duplicate reference names and a task without taskReferenceName', async () => {
       const name = api.uniq('dup');
-      expectError(await api.call('POST', '/api/metadata/workflowdef', { name, tasks: [{ name: 'a', taskReferenceName: 'r' }, { name: 'b', taskReferenceName: 'r' }] }), 400);
+      expectError(
+        await api.call('POST', '/api/metadata/workflowdef', {
+          name,
+          tasks: [
+            { name: 'a', taskReferenceName: 'r' },
+            { name: 'b', taskReferenceName: 'r' },
+          ],
+        }),
+        400,
+      );
       expectError(await api.call('POST', '/api/metadata/workflowdef', { name, tasks: [{ name: 'a' }] }), 400);
-      expectError(await api.call('POST', '/api/metadata/workflowdef', { name, tasks: [{ name: 'a', taskReferenceName: 'f', type: 'FORK_JOIN', forkTasks: [[{ name: 'x', taskReferenceName: 'r' }], [{ name: 'y', taskReferenceName: 'r' }]] }] }), 400);
+      expectError(
+        await api.call('POST', '/api/metadata/workflowdef', {
+          name,
+          tasks: [
+            {
+              name: 'a',
+              taskReferenceName: 'f',
+              type: 'FORK_JOIN',
+              forkTasks: [[{ name: 'x', taskReferenceName: 'r' }], [{ name: 'y', taskReferenceName: 'r' }]],
+            },
+          ],
+        }),
+        400,
+      );
       expect((await api.call('GET', `/api/metadata/workflowdef/${name}`)).status).toBe(404);
     });
 

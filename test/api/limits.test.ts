@@ -9,7 +9,12 @@ const clientError = (status: number) => ({ status, instance: expect.any(String),
 const dynamicFork = (name: string, forkTaskType = 'SIMPLE') => ({
   name,
   tasks: [
-    { name: 'df', taskReferenceName: 'df', type: 'FORK_JOIN_DYNAMIC', inputParameters: { forkTaskName: `${name}_branch`, forkTaskType, forkTaskInputs: '${workflow.input.list}' } },
+    {
+      name: 'df',
+      taskReferenceName: 'df',
+      type: 'FORK_JOIN_DYNAMIC',
+      inputParameters: { forkTaskName: `${name}_branch`, forkTaskType, forkTaskInputs: '${workflow.input.list}' },
+    },
     { name: 'dj', taskReferenceName: 'dj', type: 'JOIN' },
   ],
 });
@@ -29,9 +34,10 @@ describe('with the default limits', () => {
     const name = uniqueName('again');
     await api.register({ name, tasks: [{ name: 'sub', taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name, version: 1 } }] });
     const root = await api.start(name);
-    const count = async (): Promise<number> => (await api.call('GET', `/api/workflow/search?size=0&query=${encodeURIComponent(`workflowType='${name}'`)}`)).body.totalHits;
+    const count = async (): Promise<number> =>
+      (await api.call('GET', `/api/workflow/search?size=0&query=${encodeURIComponent(`workflowType='${name}'`)}`)).body.totalHits;
     // Before the cap this chain grew without end (16,000 executions in 6 s): fail as soon as it passes 33.
-    for (const deadline = Date.now() + 30_000; ; ) {
+    for (const deadline = Date.now() + 30_000; ;) {
       expect(await count()).toBeLessThanOrEqual(33);
       if ((await api.workflow(root)).status === 'FAILED' || Date.now() > deadline) break;
       await new Promise((r) => setTimeout(r, 100));
@@ -57,7 +63,10 @@ describe('with the default limits', () => {
     const id = await api.start(name, { list: list(1001) });
     const w = await api.waitForStatus(id, ['FAILED']);
     expect(w.tasks).toHaveLength(1);
-    expect(w.tasks[0]).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: 'Dynamic fork df has 1001 branches, over the limit of 1000 (BATON_MAX_FORK_WIDTH)' });
+    expect(w.tasks[0]).toMatchObject({
+      status: 'FAILED_WITH_TERMINAL_ERROR',
+      reasonForIncompletion: 'Dynamic fork df has 1001 branches, over the limit of 1000 (BATON_MAX_FORK_WIDTH)',
+    });
   });
 
   test('a 1,000-branch dynamic fork of system tasks completes', async () => {
@@ -119,12 +128,19 @@ describe('with the default limits', () => {
       const id = await api.start(name);
       const [task] = (await api.call('GET', `/api/tasks/poll/batch/${name}_t?count=1&timeout=2000`)).body;
       for (const contentType of ['application/json', 'application/vnd.baton+json']) {
-        const r = await send('/api/tasks', `{"workflowInstanceId":"${id}","taskId":"${task.taskId}","status":"COMPLETED","outputData":${nest(5000)}}`, contentType);
+        const r = await send(
+          '/api/tasks',
+          `{"workflowInstanceId":"${id}","taskId":"${task.taskId}","status":"COMPLETED","outputData":${nest(5000)}}`,
+          contentType,
+        );
         expect(r.status).toBe(400);
         expect(r.body).toMatchObject({ status: 400, retryable: false });
       }
       expect((await api.workflow(id)).tasks[0].status).toBe('IN_PROGRESS');
-      const def = await send('/api/metadata/workflowdef', `{"name":"${uniqueName('deep_def')}","tasks":[{"name":"x","taskReferenceName":"x","inputParameters":${nest(5000)}}]}`);
+      const def = await send(
+        '/api/metadata/workflowdef',
+        `{"name":"${uniqueName('deep_def')}","tasks":[{"name":"x","taskReferenceName":"x","inputParameters":${nest(5000)}}]}`,
+      );
       expect(def.status).toBe(400);
     });
   });
@@ -134,7 +150,11 @@ describe('with the default limits', () => {
 
     test.each([
       ['parentheses nested 17 deep', { query: `${'('.repeat(17)}status='RUNNING'${')'.repeat(17)}` }, 'parentheses nested deeper than 16'],
-      ['2,100 nested parentheses', { query: `${'('.repeat(2100)}status='RUNNING'${')'.repeat(2100)}` }, 'query is 4216 characters long, over the limit of 4096'],
+      [
+        '2,100 nested parentheses',
+        { query: `${'('.repeat(2100)}status='RUNNING'${')'.repeat(2100)}` },
+        'query is 4216 characters long, over the limit of 4096',
+      ],
       ['101 comparisons', { query: Array.from({ length: 101 }, (_, i) => `correlationId='c${i}'`).join(' OR ') }, 'more than 100 comparisons'],
       ['a query longer than 4,096 characters', { query: `correlationId='${'x'.repeat(4100)}'` }, 'query is 4116 characters long, over the limit of 4096'],
       ['1,001 values in IN lists', { query: `correlationId IN (${Array(1001).fill('c').join(',')})` }, 'more than 1000 values in IN lists'],
@@ -159,20 +179,37 @@ describe('with the default limits', () => {
     test.each([
       ['a task definition', '/api/metadata/taskdefs', (name: string) => [{ name }]],
       ['a workflow definition', '/api/metadata/workflowdef', (name: string) => ({ name, version: 1, tasks: [{ name: 'x', taskReferenceName: 'x' }] })],
-      ['a task reference', '/api/metadata/workflowdef', (name: string) => ({ name: uniqueName('refs'), version: 1, tasks: [{ name: 'x', taskReferenceName: name }] })],
-      ['an event handler', '/api/event', (name: string) => ({ name, event: 'conductor:x:y', actions: [{ action: 'start_workflow', start_workflow: { name: 'x' } }] })],
+      [
+        'a task reference',
+        '/api/metadata/workflowdef',
+        (name: string) => ({ name: uniqueName('refs'), version: 1, tasks: [{ name: 'x', taskReferenceName: name }] }),
+      ],
+      [
+        'an event handler',
+        '/api/event',
+        (name: string) => ({ name, event: 'conductor:x:y', actions: [{ action: 'start_workflow', start_workflow: { name: 'x' } }] }),
+      ],
     ])('%s', async (_what, path, body) => {
       for (const bad of ['n'.repeat(256), 'bell\u0007name', 'line\nbreak']) {
         const r = await api.call('POST', path, body(bad));
         expect(r.status).toBe(400);
-        expect(r.body).toMatchObject({ ...clientError(400), validationErrors: [expect.objectContaining({ message: expect.stringMatching(/at most 255 characters|control characters/) })] });
+        expect(r.body).toMatchObject({
+          ...clientError(400),
+          validationErrors: [expect.objectContaining({ message: expect.stringMatching(/at most 255 characters|control characters/) })],
+        });
       }
       expect((await api.call('POST', path, body(`ok_${'n'.repeat(240)}`))).status).toBe(200);
     });
 
     test('a poll for a task type, domain or worker id over 255 characters is a 400 on both front ends', async () => {
       const long = 'q'.repeat(256);
-      for (const path of [`/api/tasks/poll/batch/${long}`, `/api/tasks/poll/batch/${long}/`, `/api/tasks/poll/${long}`, '/api/tasks/poll/batch/ok?domain=' + long, '/api/tasks/poll/batch/ok?workerid=' + long]) {
+      for (const path of [
+        `/api/tasks/poll/batch/${long}`,
+        `/api/tasks/poll/batch/${long}/`,
+        `/api/tasks/poll/${long}`,
+        '/api/tasks/poll/batch/ok?domain=' + long,
+        '/api/tasks/poll/batch/ok?workerid=' + long,
+      ]) {
         const r = await api.call('GET', path);
         expect(r.status).toBe(400);
         expect(r.body).toMatchObject(clientError(400));
@@ -228,7 +265,12 @@ describe('with tight limits', () => {
     await api.register({
       name,
       tasks: [
-        { name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', forkTasks: [[{ name: `${name}_a`, taskReferenceName: 'a' }], [{ name: `${name}_b`, taskReferenceName: 'b' }]] },
+        {
+          name: 'f',
+          taskReferenceName: 'f',
+          type: 'FORK_JOIN',
+          forkTasks: [[{ name: `${name}_a`, taskReferenceName: 'a' }], [{ name: `${name}_b`, taskReferenceName: 'b' }]],
+        },
         { name: 'j', taskReferenceName: 'j', type: 'JOIN', joinOn: ['a', 'b'] },
       ],
     });
@@ -242,7 +284,9 @@ describe('with tight limits', () => {
     const w = await api.waitForStatus(id, ['FAILED']);
     const j = w.tasks.find((t: any) => t.referenceTaskName === 'j')!;
     expect(j).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', outputData: {} });
-    expect(j.reasonForIncompletion).toMatch(new RegExp(`^The payload size: \\d+ of task: ${j.taskId} in workflow: ${id}  is greater than the permissible limit: 2048 bytes$`));
+    expect(j.reasonForIncompletion).toMatch(
+      new RegExp(`^The payload size: \\d+ of task: ${j.taskId} in workflow: ${id}  is greater than the permissible limit: 2048 bytes$`),
+    );
     expect(w.tasks.filter((t: any) => t.referenceTaskName !== 'j').map((t: any) => t.status)).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
   });
 
@@ -262,7 +306,14 @@ describe('with tight limits', () => {
     for (const [path, body] of [
       ['/api/metadata/workflowdef', wfDef],
       ['/api/metadata/taskdefs', [{ name: uniqueName('bigtask'), description }]],
-      ['/api/event', { name: uniqueName('bighandler'), event: 'conductor:x:y', actions: [{ action: 'start_workflow', start_workflow: { name: 'x', input: { description } } }] }],
+      [
+        '/api/event',
+        {
+          name: uniqueName('bighandler'),
+          event: 'conductor:x:y',
+          actions: [{ action: 'start_workflow', start_workflow: { name: 'x', input: { description } } }],
+        },
+      ],
       ['/api/workflow', { name: wfDef.name, workflowDef: wfDef }],
     ] as const) {
       const r = await api.call('POST', path, body);
@@ -279,7 +330,11 @@ describe('with tight limits', () => {
     for (const path of [`/api/tasks/poll/batch/${type}?timeout=5000`, `/api/tasks/poll/batch/${type}/?timeout=5000`, `/api/tasks/poll/${type}`]) {
       const r = await api.call('GET', path);
       expect(r.status).toBe(429);
-      expect(r.body).toMatchObject({ status: 429, retryable: true, message: 'Too many polls in flight from this client: at most 2 at a time (BATON_MAX_LONG_POLLS_PER_CLIENT)' });
+      expect(r.body).toMatchObject({
+        status: 429,
+        retryable: true,
+        message: 'Too many polls in flight from this client: at most 2 at a time (BATON_MAX_LONG_POLLS_PER_CLIENT)',
+      });
       expect(heldEnded).toBe(false); // answered at once, while the two long polls still wait
     }
     for (const r of await held) expect(r).toMatchObject({ status: 200, body: [] });
@@ -302,7 +357,10 @@ describe('with BATON_MAX_DEFINITIONS=3', () => {
     for (const d of defs.slice(0, 3)) expect((await api.call('POST', '/api/metadata/workflowdef', d)).status).toBe(200);
     const refused = await api.call('POST', '/api/metadata/workflowdef', defs[3]);
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ ...clientError(400), message: 'Cannot register more than 3 workflow definitions (BATON_MAX_DEFINITIONS); delete unused ones first' });
+    expect(refused.body).toMatchObject({
+      ...clientError(400),
+      message: 'Cannot register more than 3 workflow definitions (BATON_MAX_DEFINITIONS); delete unused ones first',
+    });
     expect((await api.call('POST', '/api/metadata/workflowdef?overwrite=true', { ...defs[2], description: 'again' })).status).toBe(200);
     expect((await api.call('POST', '/api/metadata/taskdefs', [{ name: 't1' }, { name: 't2' }, { name: 't3' }])).status).toBe(200);
     expect((await api.call('POST', '/api/metadata/taskdefs', [{ name: 't4' }])).status).toBe(400);

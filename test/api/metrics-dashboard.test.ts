@@ -66,7 +66,24 @@ function dashboardExprs(json: unknown): string[] {
 }
 
 /** Metric names in a PromQL expression: identifiers before a selector, range or closing parenthesis, minus functions and keywords. */
-const PROMQL_WORDS = new Set(['sum', 'by', 'or', 'and', 'unless', 'rate', 'max', 'min', 'avg', 'histogram_quantile', 'le', 'without', 'increase', 'irate', 'count', 'topk']);
+const PROMQL_WORDS = new Set([
+  'sum',
+  'by',
+  'or',
+  'and',
+  'unless',
+  'rate',
+  'max',
+  'min',
+  'avg',
+  'histogram_quantile',
+  'le',
+  'without',
+  'increase',
+  'irate',
+  'count',
+  'topk',
+]);
 function metricNames(expr: string): string[] {
   const noStrings = expr.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\[[^\]]*\]/g, '[]');
   const labelsOut = noStrings.replace(/\{[^}]*\}/g, '{}').replace(/\bby \([^)]*\)/g, '');
@@ -99,23 +116,37 @@ test('every metric the dashboard queries is one a live Baton exports', async () 
 function findHelm(): string | undefined {
   const provisioned = path.join(os.homedir(), '.cache/baton/run/helm.env');
   const fromEnvFile = existsSync(provisioned) ? /^BATON_HELM_BIN=(.*)$/m.exec(readFileSync(provisioned, 'utf8'))?.[1] : undefined;
-  const candidates = [process.env.HELM_BIN, process.env.BATON_HELM_BIN, fromEnvFile, ...(process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, 'helm'))];
+  const candidates = [
+    process.env.HELM_BIN,
+    process.env.BATON_HELM_BIN,
+    fromEnvFile,
+    ...(process.env.PATH ?? '').split(path.delimiter).map((d) => path.join(d, 'helm')),
+  ];
   return candidates.find((c): c is string => !!c && existsSync(c));
 }
 const helm = findHelm();
-if (!helm) console.warn('metrics-dashboard.test: helm not found (HELM_BIN, BATON_HELM_BIN, ~/.cache/baton/run/helm.env or PATH); the chart render checks are skipped');
+if (!helm)
+  console.warn('metrics-dashboard.test: helm not found (HELM_BIN, BATON_HELM_BIN, ~/.cache/baton/run/helm.env or PATH); the chart render checks are skipped');
 
 function render(sets: string[]): Array<Record<string, any>> {
-  const r = spawnSync(helm!, ['template', 'baton', 'charts/baton', '--namespace', 'work', ...sets.flatMap((s) => ['--set', s])], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(helm!, ['template', 'baton', 'charts/baton', '--namespace', 'work', ...sets.flatMap((s) => ['--set', s])], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (r.status !== 0) throw new Error(`helm template failed: ${r.stderr}`);
-  return parseAllDocuments(r.stdout).map((d) => d.toJS()).filter((d) => d && typeof d === 'object');
+  return parseAllDocuments(r.stdout)
+    .map((d) => d.toJS())
+    .filter((d) => d && typeof d === 'object');
 }
 const dashboardMaps = (docs: Array<Record<string, any>>) => docs.filter((d) => d.kind === 'ConfigMap' && d.metadata?.labels?.grafana_dashboard !== undefined);
 
 (helm ? describe : describe.skip)('the chart, rendered by helm', () => {
   test('ships the dashboard as a ConfigMap labelled for the Grafana sidecar when enabled, none by default', () => {
     expect(dashboardMaps(render([]))).toEqual([]);
-    const [cm, ...more] = dashboardMaps(render(['grafanaDashboard.enabled=true', 'grafanaDashboard.namespace=monitoring', 'grafanaDashboard.annotations.grafana_folder=Baton']));
+    const [cm, ...more] = dashboardMaps(
+      render(['grafanaDashboard.enabled=true', 'grafanaDashboard.namespace=monitoring', 'grafanaDashboard.annotations.grafana_folder=Baton']),
+    );
     expect(more).toEqual([]);
     expect(cm!.metadata.labels.grafana_dashboard).toBe('1');
     expect(cm!.metadata.namespace).toBe('monitoring');

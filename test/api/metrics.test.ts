@@ -16,10 +16,11 @@ async function scrape(): Promise<Sample[]> {
 }
 
 /** Scrapes until `check` holds (index writes and queue turns land shortly after the answers). */
-const scrapeUntil = (check: (s: Sample[]) => boolean): Promise<Sample[]> => eventually(async () => {
-  const s = await scrape();
-  return check(s) ? s : undefined;
-});
+const scrapeUntil = (check: (s: Sample[]) => boolean): Promise<Sample[]> =>
+  eventually(async () => {
+    const s = await scrape();
+    return check(s) ? s : undefined;
+  });
 
 test('serves the default process metrics in the text format', async () => {
   const s = await scrape();
@@ -47,10 +48,14 @@ test('a workflow driven through the API shows in the workflow, task, HTTP, actor
   expect(sampleValue(s, 'baton_task_queue_depth', { queue: type })).toBe(0);
   // Routes by template, whichever front end answered (the hot path here).
   expect(sampleValue(s, 'baton_http_request_duration_seconds_count', { method: 'POST', route: '/api/workflow', status: '200' })).toBeGreaterThanOrEqual(1);
-  expect(sampleValue(s, 'baton_http_request_duration_seconds_count', { method: 'GET', route: '/api/tasks/poll/batch/{taskType}', status: '200' })).toBeGreaterThanOrEqual(1);
+  expect(
+    sampleValue(s, 'baton_http_request_duration_seconds_count', { method: 'GET', route: '/api/tasks/poll/batch/{taskType}', status: '200' }),
+  ).toBeGreaterThanOrEqual(1);
   expect(sampleValue(s, 'baton_http_request_duration_seconds_count', { method: 'POST', route: '/api/tasks', status: '200' })).toBeGreaterThanOrEqual(1);
   // Express routes carry their template too, never the id.
-  expect(sampleValue(s, 'baton_http_request_duration_seconds_count', { method: 'GET', route: '/api/workflow/{workflowId}', status: '200' })).toBeGreaterThanOrEqual(1);
+  expect(
+    sampleValue(s, 'baton_http_request_duration_seconds_count', { method: 'GET', route: '/api/workflow/{workflowId}', status: '200' }),
+  ).toBeGreaterThanOrEqual(1);
   expect(s.some((x) => x.labels.route?.includes(id))).toBe(false);
   expect(sampleValue(s, 'baton_actor_activations_total', { actor_type: 'WorkflowActor' })).toBeGreaterThanOrEqual(1);
   expect(sampleValue(s, 'baton_actor_activations_total', { actor_type: 'QueueActor' })).toBeGreaterThanOrEqual(1);
@@ -99,7 +104,12 @@ test('with metrics off, /metrics is a 404 with a Conductor-style body', async ()
 });
 
 test('with auth on, /metrics stays open like /health (scrapers carry no token)', async () => {
-  const auth = await startAuthBaton({ BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId, BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret, BATON_AUTH_TOKEN_SECRET: 'metrics-test-token-secret-0123456789abcdef' });
+  const auth = await startAuthBaton({
+    BATON_AUTH: 'on',
+    BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId,
+    BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret,
+    BATON_AUTH_TOKEN_SECRET: 'metrics-test-token-secret-0123456789abcdef',
+  });
   try {
     const r = await raw(auth.port, 'GET', '/metrics');
     expect(r.status).toBe(200);

@@ -29,14 +29,23 @@ const call = (method: string, path: string, body?: unknown): Promise<RawReply> =
 
 function expectRefused(r: RawReply, setting: string): void {
   expect(r.status).toBe(400);
-  expect(r.body).toEqual({ status: 400, message: expect.stringContaining(`(${setting})`), instance: expect.any(String), retryable: false, code: 'INVALID_INPUT' });
+  expect(r.body).toEqual({
+    status: 400,
+    message: expect.stringContaining(`(${setting})`),
+    instance: expect.any(String),
+    retryable: false,
+    code: 'INVALID_INPUT',
+  });
   expect(r.body.message).toContain(`Cannot create more than ${CAP}`);
 }
 
 test('schedules: the one past the cap is refused and not stored; updating one is allowed; deleting one makes room', async () => {
   const wf = uniqueName('capped_wf');
-  expect((await call('POST', '/api/metadata/workflowdef', { name: wf, version: 1, tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }] })).status).toBe(200);
-  const save = (name: string, cron = '0 0 9 ? * MON-FRI') => call('POST', '/api/scheduler/schedules', { name, cronExpression: cron, startWorkflowRequest: { name: wf, version: 1 } });
+  expect(
+    (await call('POST', '/api/metadata/workflowdef', { name: wf, version: 1, tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }] })).status,
+  ).toBe(200);
+  const save = (name: string, cron = '0 0 9 ? * MON-FRI') =>
+    call('POST', '/api/scheduler/schedules', { name, cronExpression: cron, startWorkflowRequest: { name: wf, version: 1 } });
   const names = [uniqueName('s'), uniqueName('s'), uniqueName('s')];
   expect((await save(names[0]!)).status).toBe(200);
   expect((await save(names[1]!)).status).toBe(200);

@@ -53,7 +53,11 @@ const isJson = (reply: RawLineReply): boolean => reply.json !== undefined || (re
 async function probe(method: string, s: Spelling, token: string | undefined): Promise<Probe> {
   const id = String(++probes);
   const body = method === 'POST' || method === 'PUT' ? '{}' : undefined;
-  const headers: Record<string, string> = { 'X-Probe': id, ...(body ? { 'Content-Type': 'application/json' } : {}), ...(token ? { 'X-Authorization': token } : {}) };
+  const headers: Record<string, string> = {
+    'X-Probe': id,
+    ...(body ? { 'Content-Type': 'application/json' } : {}),
+    ...(token ? { 'X-Authorization': token } : {}),
+  };
   const reply = await sendRequestLine(b.port, { method, target: s.target, headers, body });
   // Node's own parser refuses some lines before any handler (and says so without a JSON body).
   const reached = !(reply.hung || (reply.status === 400 && !isJson(reply)));
@@ -72,11 +76,18 @@ function violation(p: Probe): string | undefined {
   }
   if ([400, 401, 403, 404, 405].includes(reply.status)) return isJson(reply) ? undefined : `${reply.status} without a JSON body`;
   // The console's page: open to all, and only where the gate decided so.
-  if (reply.status < 300 && (p.method === 'GET' || p.method === 'HEAD') && s.decision === 'public' && (reply.headers['content-type'] ?? '').startsWith('text/html')) return undefined;
+  if (
+    reply.status < 300 &&
+    (p.method === 'GET' || p.method === 'HEAD') &&
+    s.decision === 'public' &&
+    (reply.headers['content-type'] ?? '').startsWith('text/html')
+  )
+    return undefined;
   return `answered ${reply.status} with no route, the gate having decided ${s.decision}`;
 }
 
-const describeProbe = (p: Probe): string => `${p.method} ${JSON.stringify(p.target)} (${p.kind}): ${violation(p)} [${p.reply.status} ${p.reply.text.slice(0, 120)}]`;
+const describeProbe = (p: Probe): string =>
+  `${p.method} ${JSON.stringify(p.target)} (${p.kind}): ${violation(p)} [${p.reply.status} ${p.reply.text.slice(0, 120)}]`;
 
 async function inPool<T, R>(items: readonly T[], width: number, f: (t: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -115,7 +126,16 @@ afterAll(async () => {
 });
 
 // Spellings every route gets; the others rotate over the routes, keeping the run to a few thousand requests.
-const CORE = new Set(['as declared', 'absolute-form, own host', 'fragment naming a tags path', 'backslash and a fragment', 'upper case', 'trailing slash', '; parameter on the last segment', 'doubled slash inside']);
+const CORE = new Set([
+  'as declared',
+  'absolute-form, own host',
+  'fragment naming a tags path',
+  'backslash and a fragment',
+  'upper case',
+  'trailing slash',
+  '; parameter on the last segment',
+  'doubled slash inside',
+]);
 const ROTATING_PER_ROUTE = 5;
 
 test('every route in every spelling: the route that runs needs exactly what the gate decided (admin token, so the gate lets all through)', async () => {
@@ -202,10 +222,18 @@ describe('the findings, per role', () => {
     const type = uniqueName('edge_task');
     const wf = uniqueName('edge_wf');
     expect((await raw(b.port, 'POST', '/api/metadata/taskdefs', { token: admin, body: [{ name: type, ownerEmail: 'a@b.c' }] })).status).toBe(200);
-    expect((await raw(b.port, 'POST', '/api/metadata/workflow', { token: admin, body: { name: wf, version: 1, ownerEmail: 'a@b.c', tasks: [{ name: type, taskReferenceName: 't', type: 'SIMPLE' }] } })).status).toBe(200);
+    expect(
+      (
+        await raw(b.port, 'POST', '/api/metadata/workflow', {
+          token: admin,
+          body: { name: wf, version: 1, ownerEmail: 'a@b.c', tasks: [{ name: type, taskReferenceName: 't', type: 'SIMPLE' }] },
+        })
+      ).status,
+    ).toBe(200);
     const started = await raw(b.port, 'POST', '/api/workflow', { token: admin, body: { name: wf, version: 1 } });
     expect(started.status).toBe(200);
-    for (const target of [`/api/tasks/poll\\${type}#`, `/api/tasks/poll\\${type}`, `/api/tasks/poll/batch\\${type}#`]) await deniedToEveryRole('GET', target, 400);
+    for (const target of [`/api/tasks/poll\\${type}#`, `/api/tasks/poll\\${type}`, `/api/tasks/poll/batch\\${type}#`])
+      await deniedToEveryRole('GET', target, 400);
     // Still there for a worker: nothing claimed it.
     const polled = await raw(b.port, 'GET', `/api/tasks/poll/batch/${type}?timeout=2000`, { token: tokens.WORKER });
     expect([polled.status, polled.body.map((t: { workflowInstanceId: string }) => t.workflowInstanceId)]).toEqual([200, [started.body]]);

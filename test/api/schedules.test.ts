@@ -29,10 +29,22 @@ const saveBody = (name: string, workflowName: string, over: Record<string, unkno
   ...over,
 });
 
-type Execution = { executionId: string; scheduleName: string; scheduledTime: number; executionTime: number; workflowId?: string; state: string; reason?: string; workflowName: string };
+type Execution = {
+  executionId: string;
+  scheduleName: string;
+  scheduledTime: number;
+  executionTime: number;
+  workflowId?: string;
+  state: string;
+  reason?: string;
+  workflowName: string;
+};
 
 async function executionsOf(schedule: string): Promise<Execution[]> {
-  const r = await api<{ totalHits: number; results: Execution[] }>('GET', `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${schedule}`)}&size=1000`);
+  const r = await api<{ totalHits: number; results: Execution[] }>(
+    'GET',
+    `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${schedule}`)}&size=1000`,
+  );
   expect(r.status).toBe(200);
   return r.body.results;
 }
@@ -44,7 +56,15 @@ describe('schedule definitions', () => {
     expect((await api('POST', '/api/scheduler/schedules', saveBody(name, wf, { description: 'weekday mornings' }))).status).toBe(200);
     const got = await api('GET', `/api/scheduler/schedules/${name}`);
     expect(got.status).toBe(200);
-    expect(got.body).toMatchObject({ name, cronExpression: '0 0 9 ? * MON-FRI', zoneId: 'UTC', paused: false, runCatchupScheduleInstances: false, description: 'weekday mornings', tags: [] });
+    expect(got.body).toMatchObject({
+      name,
+      cronExpression: '0 0 9 ? * MON-FRI',
+      zoneId: 'UTC',
+      paused: false,
+      runCatchupScheduleInstances: false,
+      description: 'weekday mornings',
+      tags: [],
+    });
     expect(got.body.startWorkflowRequest).toMatchObject({ name: wf, version: 1, input: { k: 'v' } });
     expect(got.body.nextRunTime).toBeGreaterThan(Date.now());
     expect(new Date(got.body.nextRunTime).getUTCHours()).toBe(9);
@@ -104,8 +124,18 @@ describe('schedule definitions', () => {
     const name = uniqueName('t');
     await api('POST', '/api/scheduler/schedules', saveBody(name, wf));
     const team = uniqueName('team');
-    expect((await api('PUT', `/api/scheduler/schedules/${name}/tags`, [{ key: 'team', value: team }, { key: 'env', value: 'prod' }])).status).toBe(200);
-    expect((await api('GET', `/api/scheduler/schedules/${name}/tags`)).body).toEqual([{ key: 'team', value: team }, { key: 'env', value: 'prod' }]);
+    expect(
+      (
+        await api('PUT', `/api/scheduler/schedules/${name}/tags`, [
+          { key: 'team', value: team },
+          { key: 'env', value: 'prod' },
+        ])
+      ).status,
+    ).toBe(200);
+    expect((await api('GET', `/api/scheduler/schedules/${name}/tags`)).body).toEqual([
+      { key: 'team', value: team },
+      { key: 'env', value: 'prod' },
+    ]);
     const byTag = await api('GET', `/api/scheduler/schedules/tags?tag=team:${team}`);
     expect(byTag.body.map((s: { name: string }) => s.name)).toEqual([name]);
     expect((await api('DELETE', `/api/scheduler/schedules/${name}/tags`, [{ key: 'env', value: 'prod' }])).status).toBe(200);
@@ -124,7 +154,10 @@ describe('next run times', () => {
     const r = await api('GET', `/api/scheduler/nextFewSchedules?cronExpression=${encodeURIComponent('0 0 12 * * ?')}&scheduleStartTime=${start}`);
     expect(r.status).toBe(200);
     expect(r.body).toEqual(noonsFrom(1, 5));
-    const bounded = await api('GET', `/api/scheduler/nextFewSchedules?cronExpression=${encodeURIComponent('0 0 12 * * ?')}&scheduleStartTime=${start}&scheduleEndTime=${Date.UTC(2030, 0, 2, 13)}&limit=5`);
+    const bounded = await api(
+      'GET',
+      `/api/scheduler/nextFewSchedules?cronExpression=${encodeURIComponent('0 0 12 * * ?')}&scheduleStartTime=${start}&scheduleEndTime=${Date.UTC(2030, 0, 2, 13)}&limit=5`,
+    );
     expect(bounded.body).toEqual([Date.UTC(2030, 0, 1, 12), Date.UTC(2030, 0, 2, 12)]);
   });
 
@@ -140,7 +173,10 @@ describe('next run times', () => {
   });
 
   it('answers at most 5 slots for a larger limit, as Conductor does, instead of refusing it', async () => {
-    const r = await api('GET', `/api/scheduler/nextFewSchedules?cronExpression=${encodeURIComponent('0 0 12 * * ?')}&scheduleStartTime=${Date.UTC(2030, 0, 1)}&limit=10`);
+    const r = await api(
+      'GET',
+      `/api/scheduler/nextFewSchedules?cronExpression=${encodeURIComponent('0 0 12 * * ?')}&scheduleStartTime=${Date.UTC(2030, 0, 1)}&limit=10`,
+    );
     expect(r.status).toBe(200);
     expect(r.body).toEqual(noonsFrom(1, 5));
   });
@@ -151,10 +187,14 @@ describe('firing', () => {
     const wf = await registerWorkflow();
     const name = uniqueName('every2s');
     await api('POST', '/api/scheduler/schedules', saveBody(name, wf, { cronExpression: '*/2 * * * * ?' }));
-    const runs = await eventually(async () => {
-      const e = await executionsOf(name);
-      return e.length >= 3 && e;
-    }, 30_000, 250);
+    const runs = await eventually(
+      async () => {
+        const e = await executionsOf(name);
+        return e.length >= 3 && e;
+      },
+      30_000,
+      250,
+    );
     expect(runs.every((e) => e.state === 'EXECUTED' && e.workflowName === wf)).toBe(true);
     // Newest first, one record per slot, every slot on the cron, one workflow each.
     const slots = runs.map((e) => e.scheduledTime);
@@ -164,7 +204,11 @@ describe('firing', () => {
     expect(new Set(runs.map((e) => e.workflowId)).size).toBe(runs.length);
     const first = runs[runs.length - 1]!;
     const w = (await api('GET', `/api/workflow/${first.workflowId}?includeTasks=false`)).body;
-    expect(w).toMatchObject({ workflowName: wf, correlationId: name, input: { k: 'v', _scheduledTime: first.scheduledTime, _executedTime: first.executionTime } });
+    expect(w).toMatchObject({
+      workflowName: wf,
+      correlationId: name,
+      input: { k: 'v', _scheduledTime: first.scheduledTime, _executedTime: first.executionTime },
+    });
     // The executions search filters by state and pages.
     const page = await api('GET', `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name} AND state=EXECUTED`)}&start=1&size=1`);
     expect(page.body.results).toHaveLength(1);
@@ -190,7 +234,11 @@ describe('firing', () => {
     const ended = uniqueName('ended');
     await api('POST', '/api/scheduler/schedules', saveBody(paused, wf, { cronExpression: '* * * * * *', paused: true }));
     await api('POST', '/api/scheduler/schedules', saveBody(later, wf, { cronExpression: '* * * * * *', scheduleStartTime: Date.now() + 3600_000 }));
-    await api('POST', '/api/scheduler/schedules', saveBody(ended, wf, { cronExpression: '* * * * * *', scheduleStartTime: 1000, scheduleEndTime: Date.now() - 1000 }));
+    await api(
+      'POST',
+      '/api/scheduler/schedules',
+      saveBody(ended, wf, { cronExpression: '* * * * * *', scheduleStartTime: 1000, scheduleEndTime: Date.now() - 1000 }),
+    );
     await api('POST', '/api/scheduler/schedules', saveBody(control, wf, { cronExpression: '* * * * * *' }));
     await eventually(async () => (await executionsOf(control)).length >= 3, 30_000, 250);
     for (const s of [paused, later, ended]) expect(await executionsOf(s)).toEqual([]);
@@ -241,21 +289,27 @@ describe('across a restart', () => {
     await call(first.url, 'POST', '/api/metadata/workflowdef', { name: wf, version: 1, tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }] });
     await call(first.url, 'POST', '/api/scheduler/schedules', saveBody(name, wf, { cronExpression: '* * * * * *' }));
     const list = async (url: string): Promise<Execution[]> =>
-      (await call<{ results: Execution[] }>(url, 'GET', `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}&size=1000`)).body.results;
+      (await call<{ results: Execution[] }>(url, 'GET', `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}&size=1000`)).body
+        .results;
     await eventually(async () => (await list(first.url)).length >= 2, 20_000, 200);
     await first.stop();
     const second = await startBaton({ BATON_DATA_DIR: dataDir });
     try {
       const before = (await list(second.url)).length;
-      const after = await eventually(async () => {
-        const e = await list(second.url);
-        return e.length >= before + 2 && e;
-      }, 20_000, 200);
+      const after = await eventually(
+        async () => {
+          const e = await list(second.url);
+          return e.length >= before + 2 && e;
+        },
+        20_000,
+        200,
+      );
       const slots = after.map((e) => e.scheduledTime);
       expect(new Set(slots).size).toBe(slots.length);
       expect(new Set(after.map((e) => e.workflowId)).size).toBe(after.length);
       // Every record names a workflow the store has, started for that very slot.
-      for (const e of after) expect((await call(second.url, 'GET', `/api/workflow/${e.workflowId}?includeTasks=false`)).body.input._scheduledTime).toBe(e.scheduledTime);
+      for (const e of after)
+        expect((await call(second.url, 'GET', `/api/workflow/${e.workflowId}?includeTasks=false`)).body.input._scheduledTime).toBe(e.scheduledTime);
     } finally {
       await second.stop();
     }

@@ -83,7 +83,10 @@ describe('enforcement', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(new RegExp(`^Workflow input does not conform to the input schema ${schema}:1`));
     expect(refused.body.validationErrors).toEqual(
-      expect.arrayContaining([expect.objectContaining({ path: 'input/orderId', message: 'must be integer' }), expect.objectContaining({ path: 'input/email' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'input/orderId', message: 'must be integer' }),
+        expect.objectContaining({ path: 'input/email' }),
+      ]),
     );
     expect((await api.call('POST', `/api/workflow/${name}`, {})).status).toBe(400);
     expect((await api.call('POST', `/api/workflow/execute/${name}/1`, { input: {} })).status).toBe(400);
@@ -100,12 +103,23 @@ describe('enforcement', () => {
     const parent = api.uniq('schema_parent');
     await api.register({
       name: parent,
-      tasks: [{ name: 'sub', taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 }, inputParameters: { orderId: '${workflow.input.orderId}' } }],
+      tasks: [
+        {
+          name: 'sub',
+          taskReferenceName: 'sub',
+          type: 'SUB_WORKFLOW',
+          subWorkflowParam: { name: child, version: 1 },
+          inputParameters: { orderId: '${workflow.input.orderId}' },
+        },
+      ],
     });
 
     const bad = await api.start(parent, { orderId: 'seven' });
     const failed = await api.waitForStatus(bad, 'FAILED');
-    expect(failed.tasks[0]).toMatchObject({ status: 'FAILED', reasonForIncompletion: expect.stringMatching(new RegExp(`^Workflow input does not conform to the input schema ${schema}:1: .*orderId must be integer`)) });
+    expect(failed.tasks[0]).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: expect.stringMatching(new RegExp(`^Workflow input does not conform to the input schema ${schema}:1: .*orderId must be integer`)),
+    });
     const childId = failed.tasks[0]!.outputData?.subWorkflowId as string;
     expect((await api.call('GET', `/api/workflow/${childId}`)).status).toBe(404);
 
@@ -127,7 +141,9 @@ describe('enforcement', () => {
 
   test("a worker's COMPLETED result whose output breaks the task's output schema fails the task with the violations", async () => {
     const schema = api.uniq('task_output');
-    await api.call('POST', '/api/schema', [{ name: schema, type: 'JSON', data: { type: 'object', required: ['total'], properties: { total: { type: 'number' } } } }]);
+    await api.call('POST', '/api/schema', [
+      { name: schema, type: 'JSON', data: { type: 'object', required: ['total'], properties: { total: { type: 'number' } } } },
+    ]);
     const taskName = api.uniq('schema_task');
     await api.registerTaskDefs([{ name: taskName, retryCount: 0, outputSchema: { name: schema, type: 'JSON' } }]);
     const name = api.uniq('schema_task_wf');
@@ -136,18 +152,26 @@ describe('enforcement', () => {
     const bad = await api.start(name);
     await api.complete(await api.pollOne(taskName), { total: 'lots' });
     const failed = await api.waitForStatus(bad, 'FAILED');
-    expect(failed.tasks[0]).toMatchObject({ status: 'FAILED', reasonForIncompletion: `Task output does not conform to the output schema ${schema}:1: /total must be number` });
+    expect(failed.tasks[0]).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: `Task output does not conform to the output schema ${schema}:1: /total must be number`,
+    });
 
     const good = await api.start(name);
     // update-v2 goes through the same check.
     const polled = await api.pollOne(taskName);
-    expect((await api.call('POST', '/api/tasks/update-v2', { workflowInstanceId: good, taskId: polled.taskId, status: 'COMPLETED', outputData: { total: 3 } })).status).toBe(204); // no next task waiting
+    expect(
+      (await api.call('POST', '/api/tasks/update-v2', { workflowInstanceId: good, taskId: polled.taskId, status: 'COMPLETED', outputData: { total: 3 } }))
+        .status,
+    ).toBe(204); // no next task waiting
     await api.waitForStatus(good, 'COMPLETED');
   });
 
   test("a task whose input breaks its task definition's input schema is failed with the violations instead of handed to a worker", async () => {
     const schema = api.uniq('task_input');
-    await api.call('POST', '/api/schema', [{ name: schema, type: 'JSON', data: { type: 'object', required: ['qty'], properties: { qty: { type: 'integer' } } } }]);
+    await api.call('POST', '/api/schema', [
+      { name: schema, type: 'JSON', data: { type: 'object', required: ['qty'], properties: { qty: { type: 'integer' } } } },
+    ]);
     const taskName = api.uniq('schema_in_task');
     await api.registerTaskDefs([{ name: taskName, retryCount: 0, inputSchema: { name: schema, type: 'JSON' } }]);
     const name = api.uniq('schema_in_wf');
@@ -157,7 +181,10 @@ describe('enforcement', () => {
     // The poll that leases it fails it: the worker gets nothing.
     expect((await api.call('GET', `/api/tasks/poll/batch/${taskName}?count=5&timeout=2000`)).body).toEqual([]);
     const failed = await api.waitForStatus(bad, 'FAILED');
-    expect(failed.tasks[0]).toMatchObject({ status: 'FAILED', reasonForIncompletion: `Task input does not conform to the input schema ${schema}:1: /qty must be integer` });
+    expect(failed.tasks[0]).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: `Task input does not conform to the input schema ${schema}:1: /qty must be integer`,
+    });
 
     const good = await api.start(name, { qty: 2 });
     const polled = await api.pollOne(taskName);

@@ -29,7 +29,13 @@ const inline = (ref: string, expression: string, extra: Record<string, unknown> 
   inputParameters: { evaluatorType: 'javascript', expression, ...inputs },
   ...extra,
 });
-const jq = (ref: string, queryExpression: string, extra: Record<string, unknown> = {}) => ({ name: ref, taskReferenceName: ref, type: 'JSON_JQ_TRANSFORM', inputParameters: { queryExpression }, ...extra });
+const jq = (ref: string, queryExpression: string, extra: Record<string, unknown> = {}) => ({
+  name: ref,
+  taskReferenceName: ref,
+  type: 'JSON_JQ_TRANSFORM',
+  inputParameters: { queryExpression },
+  ...extra,
+});
 
 const ended = (id: string) => api.waitForStatus(id, ['COMPLETED', 'FAILED', 'TERMINATED', 'TIMED_OUT'], 100_000);
 
@@ -71,7 +77,10 @@ test('20 workflows each spinning an INLINE while(true) and a jq [range(1e9)]: ev
   for (const id of ids) {
     const wf = await api.workflow(id);
     expect(taskOf(wf, 'js_spin')).toMatchObject({ status: 'COMPLETED_WITH_ERRORS', reasonForIncompletion: 'Script not evaluated within 500 ms, interrupted.' });
-    expect(taskOf(wf, 'jq_spin')).toMatchObject({ status: 'COMPLETED_WITH_ERRORS', reasonForIncompletion: 'jq query exceeded the time limit of 500 ms and was stopped' });
+    expect(taskOf(wf, 'jq_spin')).toMatchObject({
+      status: 'COMPLETED_WITH_ERRORS',
+      reasonForIncompletion: 'jq query exceeded the time limit of 500 ms and was stopped',
+    });
   }
 }, 180_000);
 
@@ -93,23 +102,44 @@ describe('`${...}` JSONPath over a deep document', () => {
   const deepDoc = (levels: number) => `(function () { let v = { leaf: 1 }; for (let i = 0; i < ${levels}; i++) v = { a: v }; return v; })()`;
 
   test.each([
-    ['a 200-level document stops at the depth limit', 200, '${build.output.result..*..*..*}', "JSONPath expression '$.build.output.result..*..*..*' reached the depth limit of 64 levels"],
-    ['a 60-level document stops at the step budget', 60, '${build.output.result..*..*..*..*}', "JSONPath expression '$.build.output.result..*..*..*..*' exceeded the evaluation budget of 1000000 steps"],
+    [
+      'a 200-level document stops at the depth limit',
+      200,
+      '${build.output.result..*..*..*}',
+      "JSONPath expression '$.build.output.result..*..*..*' reached the depth limit of 64 levels",
+    ],
+    [
+      'a 60-level document stops at the step budget',
+      60,
+      '${build.output.result..*..*..*..*}',
+      "JSONPath expression '$.build.output.result..*..*..*..*' exceeded the evaluation budget of 1000000 steps",
+    ],
   ])('%s: the task and workflow fail with the reason, the server stays responsive', async (_label, levels, expression, reason) => {
     const name = `iso_jsonpath_${levels}`;
-    await api.register({ name, tasks: [inline('build', deepDoc(levels)), { name: 'iso_def_0', taskReferenceName: 'use', type: 'SIMPLE', inputParameters: { all: expression } }] });
+    await api.register({
+      name,
+      tasks: [inline('build', deepDoc(levels)), { name: 'iso_def_0', taskReferenceName: 'use', type: 'SIMPLE', inputParameters: { all: expression } }],
+    });
     const wf = await whileServing(async () => ended(await api.start(name)));
     expect(taskOf(wf, 'use')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: reason });
     expect(wf).toMatchObject({ status: 'FAILED', reasonForIncompletion: reason });
     // Unbounded, the 200-level case held the event loop for over ten seconds; the reason above says the bound stopped it.
-    });
+  });
 });
 
 describe('DO_WHILE iteration cap (BATON_DO_WHILE_MAX_ITERATIONS=50)', () => {
   test('a loop whose condition never turns false fails at the cap with the reason, instead of running on', async () => {
     await api.register({
       name: 'iso_forever',
-      tasks: [{ name: 'loop', taskReferenceName: 'loop', type: 'DO_WHILE', loopCondition: 'true', loopOver: [inline('step', '$.i', {}, { i: '${loop.output.iteration}' })] }],
+      tasks: [
+        {
+          name: 'loop',
+          taskReferenceName: 'loop',
+          type: 'DO_WHILE',
+          loopCondition: 'true',
+          loopOver: [inline('step', '$.i', {}, { i: '${loop.output.iteration}' })],
+        },
+      ],
     });
     const wf = await ended(await api.start('iso_forever'));
     const reason = 'DO_WHILE loop reached the limit of 50 iterations (BATON_DO_WHILE_MAX_ITERATIONS) and its loopCondition still holds';
@@ -121,7 +151,10 @@ describe('DO_WHILE iteration cap (BATON_DO_WHILE_MAX_ITERATIONS=50)', () => {
 
   test('a loop of tasks that finish at once, more than one decision takes, carries on in the next turn and completes', async () => {
     const body = Array.from({ length: 40 }, (_, i) => ({ name: `n${i}`, taskReferenceName: `n${i}`, type: 'NOOP' }));
-    await api.register({ name: 'iso_long_items', tasks: [{ name: 'each', taskReferenceName: 'each', type: 'DO_WHILE', items: '${workflow.input.list}', loopCondition: 'true', loopOver: body }] });
+    await api.register({
+      name: 'iso_long_items',
+      tasks: [{ name: 'each', taskReferenceName: 'each', type: 'DO_WHILE', items: '${workflow.input.list}', loopCondition: 'true', loopOver: body }],
+    });
     const wf = await ended(await api.start('iso_long_items', { list: Array.from({ length: 30 }, (_, i) => i) }));
     expect(wf.status).toBe('COMPLETED');
     expect(taskOf(wf, 'each')).toMatchObject({ status: 'COMPLETED', iteration: 30 });

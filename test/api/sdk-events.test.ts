@@ -18,10 +18,20 @@ afterAll(async () => {
 /** A handler of a fresh event whose one action starts a fresh workflow with `${source}` of the payload. */
 async function handlerStartingAWorkflow(): Promise<{ handler: string; event: string; workflow: string }> {
   const workflow = uniqueName('sdk_evt_wf');
-  await h.metadata.registerWorkflowDef({ name: workflow, version: 1, tasks: [{ name: 'n', taskReferenceName: 'n', type: 'NOOP' }], timeoutSeconds: 0 } as never);
+  await h.metadata.registerWorkflowDef({
+    name: workflow,
+    version: 1,
+    tasks: [{ name: 'n', taskReferenceName: 'n', type: 'NOOP' }],
+    timeoutSeconds: 0,
+  } as never);
   const handler = uniqueName('sdk_evt_handler');
   const event = `jsSdkTest:${uniqueName('event')}`;
-  await events.addEventHandler({ name: handler, event, active: true, actions: [{ action: 'start_workflow', start_workflow: { name: workflow, version: 1, input: { from: '${source}' } } }] });
+  await events.addEventHandler({
+    name: handler,
+    event,
+    active: true,
+    actions: [{ action: 'start_workflow', start_workflow: { name: workflow, version: 1, input: { from: '${source}' } } }],
+  });
   return { handler, event, workflow };
 }
 

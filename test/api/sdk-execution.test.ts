@@ -21,7 +21,15 @@ async function parentWithWaitingChild(): Promise<string> {
   const child = uniqueName('sdk_exec_child');
   const parent = uniqueName('sdk_exec_parent');
   await h.executor.registerWorkflow(true, workflow(child, [waitTask('child_wait', { asked: '${workflow.input.q}' })]));
-  const def: WorkflowDef = workflow(parent, [{ name: 'call_child', taskReferenceName: 'call_child', type: 'SUB_WORKFLOW' as never, inputParameters: { q: '${workflow.input.q}' }, subWorkflowParam: { name: child, version: 1 } }]);
+  const def: WorkflowDef = workflow(parent, [
+    {
+      name: 'call_child',
+      taskReferenceName: 'call_child',
+      type: 'SUB_WORKFLOW' as never,
+      inputParameters: { q: '${workflow.input.q}' },
+      subWorkflowParam: { name: child, version: 1 },
+    },
+  ]);
   await h.executor.registerWorkflow(true, def);
   return parent;
 }
@@ -68,13 +76,25 @@ describe('WorkflowExecutor.executeWorkflow with each return strategy', () => {
     const name = uniqueName('sdk_exec_until');
     const worker = uniqueName('sdk_exec_until_task');
     await h.executor.registerWorkflow(true, workflow(name, [simpleTask('a', worker, {}), simpleTask('b', worker, {})]));
-    const running = h.executor.executeWorkflow({ name, version: 1, input: {} }, name, 1, uniqueName('req'), 'a', 20, Consistency.DURABLE, ReturnStrategy.TARGET_WORKFLOW);
+    const running = h.executor.executeWorkflow(
+      { name, version: 1, input: {} },
+      name,
+      1,
+      uniqueName('req'),
+      'a',
+      20,
+      Consistency.DURABLE,
+      ReturnStrategy.TARGET_WORKFLOW,
+    );
     const id = await eventually(async () => (await call<string[]>(h.baton.url, 'GET', `/api/workflow/running/${name}`)).body[0]);
     await waitForTask(h.executor, id, 'a', ['SCHEDULED']);
     await h.tasks.updateTaskResult(id, 'a', 'COMPLETED', { done: 1 });
     const r = await running;
     expect(r.getWorkflow()).toMatchObject({ status: 'RUNNING' });
-    expect((r.getWorkflow().tasks ?? []).map((t) => [t.referenceTaskName, t.status])).toEqual([['a', 'COMPLETED'], ['b', 'SCHEDULED']]);
+    expect((r.getWorkflow().tasks ?? []).map((t) => [t.referenceTaskName, t.status])).toEqual([
+      ['a', 'COMPLETED'],
+      ['b', 'SCHEDULED'],
+    ]);
   });
 
   test('an unknown consistency or return strategy is a 400', async () => {
@@ -120,12 +140,24 @@ describe('variables and state', () => {
 
   test('updateState sets variables and completes a task by reference in one call, answering once the next task waits', async () => {
     const name = uniqueName('sdk_state');
-    await h.executor.registerWorkflow(true, { ...workflow(name, [waitTask('first'), waitTask('second', { seen: '${workflow.variables.note}', prev: '${first.output.ok}' })]), variables: {} } as WorkflowDef);
+    await h.executor.registerWorkflow(true, {
+      ...workflow(name, [waitTask('first'), waitTask('second', { seen: '${workflow.variables.note}', prev: '${first.output.ok}' })]),
+      variables: {},
+    } as WorkflowDef);
     const id = await h.executor.startWorkflow({ name, version: 1, input: {} });
     await waitForTask(h.executor, id, 'first', ['IN_PROGRESS']);
-    const run = await h.executor.updateState(id, { taskReferenceName: 'first', taskResult: { status: 'COMPLETED', outputData: { ok: true } } as never, variables: { note: 'hi' } }, uniqueName('req'), undefined, 10);
+    const run = await h.executor.updateState(
+      id,
+      { taskReferenceName: 'first', taskResult: { status: 'COMPLETED', outputData: { ok: true } } as never, variables: { note: 'hi' } },
+      uniqueName('req'),
+      undefined,
+      10,
+    );
     expect(run).toMatchObject({ workflowId: id, status: 'RUNNING', variables: { note: 'hi' } });
-    expect(run.tasks?.map((t) => [t.referenceTaskName, t.status])).toEqual([['first', 'COMPLETED'], ['second', 'IN_PROGRESS']]);
+    expect(run.tasks?.map((t) => [t.referenceTaskName, t.status])).toEqual([
+      ['first', 'COMPLETED'],
+      ['second', 'IN_PROGRESS'],
+    ]);
     expect(run.tasks?.[1]?.inputData).toEqual({ seen: 'hi', prev: true });
   });
 

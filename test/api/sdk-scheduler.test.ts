@@ -25,9 +25,22 @@ describe('SchedulerClient', () => {
   it('saves, reads, lists, pauses, resumes, tags and deletes a schedule', async () => {
     const wf = await registerWorkflow();
     const name = uniqueName('sdk_sched');
-    await scheduler.saveSchedule({ name, cronExpression: '0 0 9 ? * MON-FRI', zoneId: 'America/New_York', startWorkflowRequest: { name: wf, version: 1, input: { a: 1 } }, description: 'mornings' });
+    await scheduler.saveSchedule({
+      name,
+      cronExpression: '0 0 9 ? * MON-FRI',
+      zoneId: 'America/New_York',
+      startWorkflowRequest: { name: wf, version: 1, input: { a: 1 } },
+      description: 'mornings',
+    });
     const s = await scheduler.getSchedule(name);
-    expect(s).toMatchObject({ name, cronExpression: '0 0 9 ? * MON-FRI', zoneId: 'America/New_York', paused: false, runCatchupScheduleInstances: false, description: 'mornings' });
+    expect(s).toMatchObject({
+      name,
+      cronExpression: '0 0 9 ? * MON-FRI',
+      zoneId: 'America/New_York',
+      paused: false,
+      runCatchupScheduleInstances: false,
+      description: 'mornings',
+    });
     expect((await scheduler.getAllSchedules(wf)).map((x) => x.name)).toEqual([name]);
 
     // The SDK tries PUT first and falls back to GET on 405: Baton answers both.
@@ -60,10 +73,14 @@ describe('SchedulerClient', () => {
     const wf = await registerWorkflow();
     const name = uniqueName('sdk_fire');
     await scheduler.saveSchedule({ name, cronExpression: '*/2 * * * * ?', startWorkflowRequest: { name: wf, input: { from: 'sdk' } } });
-    const found = await eventually(async () => {
-      const r = await scheduler.search(0, 10, 'scheduledTime:DESC', '*', `scheduleName=${name}`);
-      return (r.results?.length ?? 0) >= 2 && r;
-    }, 30_000, 250);
+    const found = await eventually(
+      async () => {
+        const r = await scheduler.search(0, 10, 'scheduledTime:DESC', '*', `scheduleName=${name}`);
+        return (r.results?.length ?? 0) >= 2 && r;
+      },
+      30_000,
+      250,
+    );
     const [newest, older] = found.results!;
     expect(newest!.scheduledTime!).toBeGreaterThan(older!.scheduledTime!);
     expect(newest).toMatchObject({ scheduleName: name, workflowName: wf, state: 'EXECUTED' });

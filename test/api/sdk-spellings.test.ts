@@ -19,7 +19,16 @@ describe('boolean query parameters take the spellings Spring binds', () => {
     const { name, type, id } = await oneTask('bool_corr');
     await api.complete(await api.pollOne(type));
     await api.waitForStatus(id, 'COMPLETED');
-    for (const [spelling, expected] of [['True', [id]], ['on', [id]], [' 1 ', [id]], ['yes', [id]], ['False', []], ['NO', []], ['0', []], ['off', []]] as const) {
+    for (const [spelling, expected] of [
+      ['True', [id]],
+      ['on', [id]],
+      [' 1 ', [id]],
+      ['yes', [id]],
+      ['False', []],
+      ['NO', []],
+      ['0', []],
+      ['off', []],
+    ] as const) {
       const r = await api.call('GET', `/api/workflow/${name}/correlated/${name}_corr?includeClosed=${encodeURIComponent(spelling)}`);
       expect([spelling, r.status, r.body.map((w: { workflowId: string }) => w.workflowId)]).toEqual([spelling, 200, expected]);
     }

@@ -72,7 +72,10 @@ describe('TaskHandler and the worker decorator', () => {
       expect(await h.metadata.getTask(decorated)).toMatchObject({ name: decorated, description: 'registered by the worker', retryCount: 2 });
 
       const name = uniqueName('sdk_decorated_wf');
-      await h.executor.registerWorkflow(true, workflow(name, [simpleTask('d', decorated, { value: '${workflow.input.value}', fail: '${workflow.input.fail}' })]));
+      await h.executor.registerWorkflow(
+        true,
+        workflow(name, [simpleTask('d', decorated, { value: '${workflow.input.value}', fail: '${workflow.input.fail}' })]),
+      );
       const ok = await h.executor.startWorkflow({ name, version: 1, input: { value: 'hello', fail: false } });
       const bad = await h.executor.startWorkflow({ name, version: 1, input: { value: 'x', fail: true } });
 
@@ -103,20 +106,39 @@ describe('workflows built with the SDK builders', () => {
     const parentName = uniqueName('sdk_parent');
     const handler = await startHandler({
       scanForDecorated: false,
-      workers: [{ taskDefName: taskName, pollInterval: 50, concurrency: 3, execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { text: String(t.inputData?.text).toUpperCase() } }) }],
+      workers: [
+        {
+          taskDefName: taskName,
+          pollInterval: 50,
+          concurrency: 3,
+          execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { text: String(t.inputData?.text).toUpperCase() } }),
+        },
+      ],
     });
     try {
-      const child = new ConductorWorkflow(h.executor, childName).add(simpleTask('c1', taskName, { text: '${workflow.input.text}' })).outputParameters({ childText: '${c1.output.text}' });
+      const child = new ConductorWorkflow(h.executor, childName)
+        .add(simpleTask('c1', taskName, { text: '${workflow.input.text}' }))
+        .outputParameters({ childText: '${c1.output.text}' });
       await child.register(true);
 
       const parent = new ConductorWorkflow(h.executor, parentName)
         .fork([[simpleTask('left', taskName, { text: 'left ${workflow.input.word}' })], [simpleTask('right', taskName, { text: 'right' })]])
         .add(
-          switchTask('route', '${workflow.input.route}', {
-            sub: [{ ...subWorkflowTask('call_child', childName, 1), inputParameters: { text: '${left.output.text}' } }],
-          }, [simpleTask('fallback', taskName, { text: 'fallback' })]),
+          switchTask(
+            'route',
+            '${workflow.input.route}',
+            {
+              sub: [{ ...subWorkflowTask('call_child', childName, 1), inputParameters: { text: '${left.output.text}' } }],
+            },
+            [simpleTask('fallback', taskName, { text: 'fallback' })],
+          ),
         )
-        .outputParameters({ left: '${left.output.text}', right: '${right.output.text}', child: '${call_child.output.childText}', fallback: '${fallback.output.text}' });
+        .outputParameters({
+          left: '${left.output.text}',
+          right: '${right.output.text}',
+          child: '${call_child.output.childText}',
+          fallback: '${fallback.output.text}',
+        });
       await parent.register(true);
       const def = await h.metadata.getWorkflowDef(parentName);
       expect(def.tasks.map((t) => t.type)).toEqual(['FORK_JOIN', 'JOIN', 'SWITCH']);
@@ -232,7 +254,8 @@ describe('lease extension', () => {
   test('heartbeats keep a long task alive past its response timeout; without them it times out', async () => {
     const leased = uniqueName('sdk_leased');
     const unleased = uniqueName('sdk_unleased');
-    for (const taskName of [leased, unleased]) await h.metadata.registerTask(taskDefinition({ name: taskName, retryCount: 0, responseTimeoutSeconds: 2, timeoutSeconds: 60 }));
+    for (const taskName of [leased, unleased])
+      await h.metadata.registerTask(taskDefinition({ name: taskName, retryCount: 0, responseTimeoutSeconds: 2, timeoutSeconds: 60 }));
     const name = uniqueName('sdk_lease_wf');
     await h.executor.registerWorkflow(true, workflow(name, [simpleTask('leased', leased, {}), simpleTask('unleased', unleased, {})]));
     const seenUpdates = new Set<number>();

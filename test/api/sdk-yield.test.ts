@@ -14,7 +14,13 @@ afterAll(async () => {
 });
 
 const yieldTask = (ref: string) => ({ name: 'yield', taskReferenceName: ref, type: 'YIELD' as never, inputParameters: { at: ref } });
-const subWorkflow = (ref: string, name: string) => ({ name: 'sub_workflow', taskReferenceName: ref, type: 'SUB_WORKFLOW' as never, inputParameters: {}, subWorkflowParam: { name, version: 1 } });
+const subWorkflow = (ref: string, name: string) => ({
+  name: 'sub_workflow',
+  taskReferenceName: ref,
+  type: 'SUB_WORKFLOW' as never,
+  inputParameters: {},
+  subWorkflowParam: { name, version: 1 },
+});
 
 /** parent → child1 [YIELD y1, child2 [YIELD y2]], the shape of the SDK's complex signal test; no task definition named `yield` exists. */
 async function registerNestedYields(): Promise<string> {
@@ -30,7 +36,16 @@ async function registerNestedYields(): Promise<string> {
 describe('YIELD through the JS SDK', () => {
   it('execute answers at the first YIELD; each signal moves on to the next; the last one completes the execution', async () => {
     const parent = await registerNestedYields();
-    const started = await h.executor.executeWorkflow({ name: parent, version: 1, input: {} }, parent, 1, uniqueName('req'), '', 10, Consistency.SYNCHRONOUS, ReturnStrategy.BLOCKING_TASK);
+    const started = await h.executor.executeWorkflow(
+      { name: parent, version: 1, input: {} },
+      parent,
+      1,
+      uniqueName('req'),
+      '',
+      10,
+      Consistency.SYNCHRONOUS,
+      ReturnStrategy.BLOCKING_TASK,
+    );
     expect(started.isBlockingTask()).toBe(true);
     expect(started.getBlockingTask()).toMatchObject({ taskType: 'YIELD', referenceTaskName: 'y1', status: 'IN_PROGRESS', inputData: { at: 'y1' } });
     const target = started.targetWorkflowId!;

@@ -17,13 +17,26 @@ afterAll(async () => {
 
 /** A linear workflow of SIMPLE tasks named `taskName`, refs t1..tn, each passing `${workflow.input.n}` on. */
 function linearWorkflow(name: string, taskName: string, refs: string[], extra: Partial<WorkflowDef> = {}): WorkflowDef {
-  return { ...workflow(name, refs.map((ref) => simpleTask(ref, taskName, { n: '${workflow.input.n}' }))), ...extra };
+  return {
+    ...workflow(
+      name,
+      refs.map((ref) => simpleTask(ref, taskName, { n: '${workflow.input.n}' })),
+    ),
+    ...extra,
+  };
 }
 
 /** A workflow whose only task is the SDK's HUMAN builder output (ref `approval`), with extra task input. */
 function humanWorkflow(name: string, input: Record<string, unknown> = {}, outputParameters: Record<string, unknown> = {}): WorkflowDef {
   const human = humanTask('approval', { displayName: 'Approve' });
-  return { name, version: 1, tasks: [{ ...human, inputParameters: { ...human.inputParameters, ...input } }], inputParameters: [], outputParameters, timeoutSeconds: 0 };
+  return {
+    name,
+    version: 1,
+    tasks: [{ ...human, inputParameters: { ...human.inputParameters, ...input } }],
+    inputParameters: [],
+    outputParameters,
+    timeoutSeconds: 0,
+  };
 }
 
 describe('MetadataClient', () => {
@@ -48,7 +61,9 @@ describe('MetadataClient', () => {
       backoffScaleFactor: 2,
       inputTemplate: { a: 1 },
     } as const;
-    await h.metadata.registerTask(taskDefinition({ ...fields, inputKeys: [...fields.inputKeys], outputKeys: [...fields.outputKeys], ownerEmail: 'sdk@example.com' }));
+    await h.metadata.registerTask(
+      taskDefinition({ ...fields, inputKeys: [...fields.inputKeys], outputKeys: [...fields.outputKeys], ownerEmail: 'sdk@example.com' }),
+    );
     await h.metadata.registerTasks(bulk.map((name) => taskDefinition({ name, retryCount: 0 })));
 
     // Every field comes back as registered.
@@ -101,8 +116,18 @@ describe('TaskManager workers with WorkflowExecutor', () => {
     });
     const workers = h.startWorkers(
       [
-        { taskDefName: doubler, concurrency: 3, pollInterval: 50, execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { doubled: Number(t.inputData?.x) * 2 } }) },
-        { taskDefName: incrementer, concurrency: 2, pollInterval: 50, execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { plusOne: Number(t.inputData?.y) + 1 } }) },
+        {
+          taskDefName: doubler,
+          concurrency: 3,
+          pollInterval: 50,
+          execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { doubled: Number(t.inputData?.x) * 2 } }),
+        },
+        {
+          taskDefName: incrementer,
+          concurrency: 2,
+          pollInterval: 50,
+          execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { plusOne: Number(t.inputData?.y) + 1 } }),
+        },
       ],
       { concurrency: 2 },
     );
@@ -141,7 +166,10 @@ describe('TaskManager workers with WorkflowExecutor', () => {
     const taskName = uniqueName('sdk_flaky');
     const name = uniqueName('sdk_retry_wf');
     await h.metadata.registerTask(taskDefinition({ name: taskName, retryCount: 1, retryDelaySeconds: 0, retryLogic: 'FIXED' }));
-    await h.executor.registerWorkflow(true, { ...workflow(name, [simpleTask('flaky', taskName, { n: '${workflow.input.n}' })]), outputParameters: { n: '${flaky.output.n}' } });
+    await h.executor.registerWorkflow(true, {
+      ...workflow(name, [simpleTask('flaky', taskName, { n: '${workflow.input.n}' })]),
+      outputParameters: { n: '${flaky.output.n}' },
+    });
     const seen: Array<{ taskId: string; retryCount: number }> = [];
     const workers = h.startWorkers([
       {
@@ -187,7 +215,8 @@ describe('TaskManager workers with WorkflowExecutor', () => {
         taskDefName: taskName,
         execute: async (t: Task) => {
           deliveries.push({ taskId: t.taskId!, at: Date.now(), pollCount: t.pollCount ?? 0 });
-          if (deliveries.filter((d) => d.taskId === t.taskId).length === 1) return { status: 'IN_PROGRESS', callbackAfterSeconds: 1, outputData: { phase: 'waiting' } };
+          if (deliveries.filter((d) => d.taskId === t.taskId).length === 1)
+            return { status: 'IN_PROGRESS', callbackAfterSeconds: 1, outputData: { phase: 'waiting' } };
           return { status: 'COMPLETED', outputData: { phase: 'done' } };
         },
       },
@@ -250,8 +279,19 @@ describe('TaskManager under a backlog and with domains', () => {
     const name = uniqueName('sdk_domain_wf');
     await h.executor.registerWorkflow(true, workflow(name, [simpleTask('d1', taskName, {})]));
     const seenBy: Array<{ worker: string; domain: string | undefined }> = [];
-    const plain = h.startWorkers([{ taskDefName: taskName, execute: async (t: Task) => (seenBy.push({ worker: 'plain', domain: t.domain }), { status: 'COMPLETED', outputData: { by: 'plain' } }) }]);
-    const blue = h.startWorkers([{ taskDefName: taskName, domain: 'blue', execute: async (t: Task) => (seenBy.push({ worker: 'blue', domain: t.domain }), { status: 'COMPLETED', outputData: { by: 'blue' } }) }]);
+    const plain = h.startWorkers([
+      {
+        taskDefName: taskName,
+        execute: async (t: Task) => (seenBy.push({ worker: 'plain', domain: t.domain }), { status: 'COMPLETED', outputData: { by: 'plain' } }),
+      },
+    ]);
+    const blue = h.startWorkers([
+      {
+        taskDefName: taskName,
+        domain: 'blue',
+        execute: async (t: Task) => (seenBy.push({ worker: 'blue', domain: t.domain }), { status: 'COMPLETED', outputData: { by: 'blue' } }),
+      },
+    ]);
     try {
       const inBlue = await h.executor.startWorkflow({ name, version: 1, input: {}, taskToDomain: { [taskName]: 'blue' } });
       const noDomain = await h.executor.startWorkflow({ name, version: 1, input: {} });
@@ -275,7 +315,13 @@ describe('TaskManager under a backlog and with domains', () => {
     });
     const id = await h.executor.startWorkflow({ name, version: 1, input: { colour: 'green' }, correlationId: 'status-corr' });
     await waitForWorkflow(h.executor, id, 'COMPLETED');
-    expect(await h.executor.getWorkflowStatus(id, true, true)).toMatchObject({ workflowId: id, correlationId: 'status-corr', status: 'COMPLETED', output: { colour: 'green' }, variables: { colour: 'green' } });
+    expect(await h.executor.getWorkflowStatus(id, true, true)).toMatchObject({
+      workflowId: id,
+      correlationId: 'status-corr',
+      status: 'COMPLETED',
+      output: { colour: 'green' },
+      variables: { colour: 'green' },
+    });
     const bare = await h.executor.getWorkflowStatus(id, false, false);
     expect(bare.status).toBe('COMPLETED');
     expect(bare.output ?? null).toBeNull();
@@ -435,7 +481,13 @@ describe('WorkflowExecutor management (tasks completed through the executor, no 
     const id = await h.executor.startWorkflow({ name, version: 1, input: { who: 'ana' } });
     const human = await waitForTask(h.executor, id, 'approval', ['IN_PROGRESS', 'SCHEDULED']);
     const fetched = await h.executor.getTask(human.taskId!);
-    expect(fetched).toMatchObject({ taskId: human.taskId, taskType: 'HUMAN', referenceTaskName: 'approval', workflowInstanceId: id, inputData: { who: 'ana' } });
+    expect(fetched).toMatchObject({
+      taskId: human.taskId,
+      taskType: 'HUMAN',
+      referenceTaskName: 'approval',
+      workflowInstanceId: id,
+      inputData: { who: 'ana' },
+    });
 
     const byRef = await h.executor.updateTaskByRefName('approval', id, 'IN_PROGRESS', { draft: 'looks fine' });
     expect(byRef).toBe(human.taskId);

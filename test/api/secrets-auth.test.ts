@@ -25,7 +25,12 @@ const endpoint = http.createServer((req, res) => {
 });
 
 beforeAll(async () => {
-  b = await startAuthBaton({ BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId, BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret, BATON_HTTP_TASK_ALLOW: '127.0.0.1' });
+  b = await startAuthBaton({
+    BATON_AUTH: 'on',
+    BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId,
+    BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret,
+    BATON_HTTP_TASK_ALLOW: '127.0.0.1',
+  });
   admin = await tokenFor(b.port, ADMIN_KEY);
   await new Promise<void>((r) => endpoint.listen(0, '127.0.0.1', () => r()));
 });
@@ -59,7 +64,17 @@ test('no log line holds a value: not when stored, read, or used by an HTTP task'
   expect((await raw(b.port, 'GET', `/api/secrets/${secret}`, { token: admin })).body).toBe(value);
   const name = uniqueName('log_wf');
   const uri = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}/x`;
-  await asAdmin.register({ name, tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri, method: 'GET', headers: { 'X-Secret': `\${workflow.secrets.${secret}}` } } } }] });
+  await asAdmin.register({
+    name,
+    tasks: [
+      {
+        name: 'call',
+        taskReferenceName: 'call',
+        type: 'HTTP',
+        inputParameters: { http_request: { uri, method: 'GET', headers: { 'X-Secret': `\${workflow.secrets.${secret}}` } } },
+      },
+    ],
+  });
   const id = await asAdmin.start(name);
   await asAdmin.waitForStatus(id, 'COMPLETED');
   expect(received).toContain(value);

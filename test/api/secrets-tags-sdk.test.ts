@@ -26,10 +26,20 @@ describe('tags over the API', () => {
     await api.register({ name, version: 1, tasks: [{ name: 'a', taskReferenceName: 'a', type: 'SIMPLE' }], tags: [{ key: 'team', value: 'ops' }] });
     expect((await api.call('GET', `/api/metadata/workflow/${name}/tags`)).body).toEqual([{ key: 'team', value: 'ops' }]);
     await api.register({ name, version: 2, tasks: [{ name: 'a', taskReferenceName: 'a', type: 'SIMPLE' }] });
-    expect((await api.call('PUT', `/api/metadata/workflow/${name}/tags`, [{ key: 'team', value: 'core' }, { key: 'tier', value: '1' }])).status).toBe(200);
+    expect(
+      (
+        await api.call('PUT', `/api/metadata/workflow/${name}/tags`, [
+          { key: 'team', value: 'core' },
+          { key: 'tier', value: '1' },
+        ])
+      ).status,
+    ).toBe(200);
     expect((await api.call('POST', `/api/metadata/workflow/${name}/tags`, { key: 'pii', value: 'no' })).status).toBe(200);
     expect((await api.call('DELETE', `/api/metadata/workflow/${name}/tags`, { key: 'tier', value: '1' })).status).toBe(200);
-    const want = [{ key: 'team', value: 'core' }, { key: 'pii', value: 'no' }];
+    const want = [
+      { key: 'team', value: 'core' },
+      { key: 'pii', value: 'no' },
+    ];
     expect((await api.call('GET', `/api/metadata/workflow/${name}/tags`)).body).toEqual(want);
     for (const v of [1, 2]) expect((await api.call('GET', `/api/metadata/workflow/${name}?version=${v}`)).body.tags).toEqual(want);
     expect((await api.call('GET', '/api/metadata/tags')).body).toEqual(expect.arrayContaining(want));
@@ -46,11 +56,22 @@ describe('tags over the API', () => {
     expect((await api.call('GET', `/api/metadata/taskdefs/${task}`)).body.tags).toEqual([{ key: 'k2', value: 'v2' }]);
 
     const handler = uniqueName('tagged_handler');
-    await api.call('POST', '/api/event', { name: handler, event: `conductor:${handler}:x`, active: true, actions: [{ action: 'start_workflow', start_workflow: { name: 'x' } }], tags: [{ key: 'a', value: '1' }] });
+    await api.call('POST', '/api/event', {
+      name: handler,
+      event: `conductor:${handler}:x`,
+      active: true,
+      actions: [{ action: 'start_workflow', start_workflow: { name: 'x' } }],
+      tags: [{ key: 'a', value: '1' }],
+    });
     expect((await api.call('PUT', `/api/event/${handler}/tags`, [{ key: 'b', value: '2' }])).status).toBe(200);
     expect((await api.call('DELETE', `/api/event/${handler}/tags`, [{ key: 'a', value: '1' }])).status).toBe(200);
     expect((await api.call('GET', `/api/event/${handler}/tags`)).body).toEqual([{ key: 'b', value: '2' }]);
-    expect((await api.call('GET', '/api/metadata/tags')).body).toEqual(expect.arrayContaining([{ key: 'k2', value: 'v2' }, { key: 'b', value: '2' }]));
+    expect((await api.call('GET', '/api/metadata/tags')).body).toEqual(
+      expect.arrayContaining([
+        { key: 'k2', value: 'v2' },
+        { key: 'b', value: '2' },
+      ]),
+    );
   });
 
   test('unknown names are 404, malformed tags 400, changing nothing', async () => {
@@ -117,11 +138,22 @@ describe('through the JS SDK', () => {
   test('EventClient: handler tags, executions and statistics', async () => {
     const handler = uniqueName('sdk_handler');
     const target = uniqueName('sdk_started');
-    await h.metadata.registerWorkflowDef(workflow(target, [{ name: 'noop', taskReferenceName: 'noop', type: 'SET_VARIABLE', inputParameters: { x: 1 } } as never]), true);
+    await h.metadata.registerWorkflowDef(
+      workflow(target, [{ name: 'noop', taskReferenceName: 'noop', type: 'SET_VARIABLE', inputParameters: { x: 1 } } as never]),
+      true,
+    );
     const publisher = uniqueName('sdk_publisher');
-    await h.metadata.registerWorkflowDef(workflow(publisher, [{ name: 'emit', taskReferenceName: 'emit', type: 'EVENT', sink: 'conductor', inputParameters: {} } as never]), true);
+    await h.metadata.registerWorkflowDef(
+      workflow(publisher, [{ name: 'emit', taskReferenceName: 'emit', type: 'EVENT', sink: 'conductor', inputParameters: {} } as never]),
+      true,
+    );
     const event = `conductor:${publisher}:emit`;
-    await events.addEventHandler({ name: handler, event, active: true, actions: [{ action: 'start_workflow', start_workflow: { name: target, version: 1 } }] } as never);
+    await events.addEventHandler({
+      name: handler,
+      event,
+      active: true,
+      actions: [{ action: 'start_workflow', start_workflow: { name: target, version: 1 } }],
+    } as never);
     await events.putTagForEventHandler(handler, [{ key: 'team', value: 'events' }]);
     expect(await events.getTagsForEventHandler(handler)).toEqual([{ key: 'team', value: 'events' }]);
 

@@ -18,7 +18,13 @@ let failWith500 = false;
 function spellingsOf(url: string): string {
   const value = decodeURIComponent(url.slice(url.indexOf('t=') + 2));
   const python = JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return [`uri ${url}`, `json ${JSON.stringify({ t: value })}`, `python ${python}`, `basic ${Buffer.from(`user:${value}`).toString('base64')}`, `form ${new URLSearchParams({ t: value })}`].join('\n');
+  return [
+    `uri ${url}`,
+    `json ${JSON.stringify({ t: value })}`,
+    `python ${python}`,
+    `basic ${Buffer.from(`user:${value}`).toString('base64')}`,
+    `form ${new URLSearchParams({ t: value })}`,
+  ].join('\n');
 }
 const endpoint = http.createServer((req, res) => {
   received.push(req.headers);
@@ -62,7 +68,14 @@ describe('secrets API', () => {
     expect((await api.call('GET', '/api/secrets')).body).toContain(name);
     expect((await api.call('POST', '/api/secrets')).body).toContain(name);
 
-    expect((await api.call('PUT', `/api/secrets/${name}/tags`, [{ key: 'team', value: 'payments' }, { key: 'env', value: 'prod' }])).status).toBe(200);
+    expect(
+      (
+        await api.call('PUT', `/api/secrets/${name}/tags`, [
+          { key: 'team', value: 'payments' },
+          { key: 'env', value: 'prod' },
+        ])
+      ).status,
+    ).toBe(200);
     expect((await api.call('GET', `/api/secrets/${name}/tags`)).body).toEqual([
       { key: 'team', value: 'payments' },
       { key: 'env', value: 'prod' },
@@ -162,7 +175,14 @@ describe('${workflow.secrets.NAME} in task inputs', () => {
           name: 'call',
           taskReferenceName: 'call',
           type: 'HTTP',
-          inputParameters: { http_request: { uri: endpointUrl, method: 'POST', body: { x: 1 }, headers: { 'X-Secret': `\${workflow.secrets.${secret}}`, Authorization: `Bearer \${workflow.secrets.${secret}}` } } },
+          inputParameters: {
+            http_request: {
+              uri: endpointUrl,
+              method: 'POST',
+              body: { x: 1 },
+              headers: { 'X-Secret': `\${workflow.secrets.${secret}}`, Authorization: `Bearer \${workflow.secrets.${secret}}` },
+            },
+          },
         },
       ],
       outputParameters: { response: '${call.output.response.body}', header: '${call.input.http_request.headers}' },
@@ -173,7 +193,10 @@ describe('${workflow.secrets.NAME} in task inputs', () => {
     expect(received.at(-1)?.['x-secret']).toBe(value);
     expect(received.at(-1)?.authorization).toBe(`Bearer ${value}`);
     const task = wf.tasks[0]! as any;
-    expect(task.inputData.http_request.headers).toEqual({ 'X-Secret': `\${workflow.secrets.${secret}}`, Authorization: `Bearer \${workflow.secrets.${secret}}` });
+    expect(task.inputData.http_request.headers).toEqual({
+      'X-Secret': `\${workflow.secrets.${secret}}`,
+      Authorization: `Bearer \${workflow.secrets.${secret}}`,
+    });
     expect(task.outputData.response.body).toEqual({ echoed: '***', auth: 'Bearer ***' });
     expect(await everythingShownAbout(id)).not.toContain(value);
   });
@@ -182,7 +205,14 @@ describe('${workflow.secrets.NAME} in task inputs', () => {
     const name = api.uniq('http_secret_fail');
     await api.register({
       name,
-      tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: endpointUrl, method: 'GET', headers: { 'X-Secret': `\${workflow.secrets.${secret}}` } } } }],
+      tasks: [
+        {
+          name: 'call',
+          taskReferenceName: 'call',
+          type: 'HTTP',
+          inputParameters: { http_request: { uri: endpointUrl, method: 'GET', headers: { 'X-Secret': `\${workflow.secrets.${secret}}` } } },
+        },
+      ],
     });
     await api.registerTaskDefs([{ name: 'call', retryCount: 0, responseTimeoutSeconds: 10, timeoutSeconds: 0 }]);
     failWith500 = true;
@@ -205,7 +235,14 @@ describe('${workflow.secrets.NAME} in task inputs', () => {
     const name = api.uniq('http_spellings');
     await api.register({
       name,
-      tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: `${endpointUrl.replace('/echo', '/spell')}?t=\${workflow.secrets.${awkwardName}}`, method: 'GET' } } }],
+      tasks: [
+        {
+          name: 'call',
+          taskReferenceName: 'call',
+          type: 'HTTP',
+          inputParameters: { http_request: { uri: `${endpointUrl.replace('/echo', '/spell')}?t=\${workflow.secrets.${awkwardName}}`, method: 'GET' } },
+        },
+      ],
     });
     const id = await api.start(name, {});
     const wf = await api.waitForStatus(id, 'COMPLETED');
@@ -215,7 +252,8 @@ describe('${workflow.secrets.NAME} in task inputs', () => {
     expect(body.split('\n').map((line) => line.split(' ')[0])).toEqual(['uri', 'json', 'python', 'basic', 'form']);
     expect(body.match(/\*\*\*/g)).toHaveLength(5);
     for (const line of echoed.split('\n')) expect(body).not.toContain(line.slice(line.indexOf(' ') + 1));
-    for (const shown of [awkward, sentUri.search.slice(3), JSON.stringify(awkward).slice(1, -1), new URLSearchParams({ t: awkward }).toString().slice(2)]) expect(body).not.toContain(shown);
+    for (const shown of [awkward, sentUri.search.slice(3), JSON.stringify(awkward).slice(1, -1), new URLSearchParams({ t: awkward }).toString().slice(2)])
+      expect(body).not.toContain(shown);
     expect(await everythingShownAbout(id)).not.toContain(awkward);
   });
 
@@ -224,7 +262,20 @@ describe('${workflow.secrets.NAME} in task inputs', () => {
     const missing = api.uniq('no_such_secret');
     await api.register({
       name,
-      tasks: [{ name: 'call_missing', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: endpointUrl, method: 'GET', headers: { 'X-Secret': `\${workflow.secrets.${missing}}`, 'X-Other': `\${workflow.secrets.${secret}}` } } } }],
+      tasks: [
+        {
+          name: 'call_missing',
+          taskReferenceName: 'call',
+          type: 'HTTP',
+          inputParameters: {
+            http_request: {
+              uri: endpointUrl,
+              method: 'GET',
+              headers: { 'X-Secret': `\${workflow.secrets.${missing}}`, 'X-Other': `\${workflow.secrets.${secret}}` },
+            },
+          },
+        },
+      ],
     });
     await api.registerTaskDefs([{ name: 'call_missing', retryCount: 0, responseTimeoutSeconds: 10, timeoutSeconds: 0 }]);
     const before = received.length;
@@ -238,7 +289,17 @@ describe('${workflow.secrets.NAME} in task inputs', () => {
   test("a worker's polled task carries the secret; the stored task keeps the reference", async () => {
     const name = api.uniq('worker_secret');
     const type = api.uniq('secret_worker');
-    await api.register({ name, tasks: [{ name: type, taskReferenceName: 'work', type: 'SIMPLE', inputParameters: { token: `\${workflow.secrets.${secret}}`, header: `Bearer \${workflow.secrets.${secret}}`, plain: '${workflow.input.x}' } }] });
+    await api.register({
+      name,
+      tasks: [
+        {
+          name: type,
+          taskReferenceName: 'work',
+          type: 'SIMPLE',
+          inputParameters: { token: `\${workflow.secrets.${secret}}`, header: `Bearer \${workflow.secrets.${secret}}`, plain: '${workflow.input.x}' },
+        },
+      ],
+    });
     const id = await api.start(name, { x: 7 });
     const polled = await api.pollOne(type);
     expect(polled.inputData).toEqual({ token: value, header: `Bearer ${value}`, plain: 7 });
@@ -254,7 +315,10 @@ describe('${workflow.secrets.NAME} in task inputs', () => {
     const type = api.uniq('secret_worker_missing');
     const missing = api.uniq('absent');
     await api.registerTaskDefs([{ name: type, retryCount: 0, responseTimeoutSeconds: 10, timeoutSeconds: 0 }]);
-    await api.register({ name, tasks: [{ name: type, taskReferenceName: 'work', type: 'SIMPLE', inputParameters: { token: `\${workflow.secrets.${missing}}` } }] });
+    await api.register({
+      name,
+      tasks: [{ name: type, taskReferenceName: 'work', type: 'SIMPLE', inputParameters: { token: `\${workflow.secrets.${missing}}` } }],
+    });
     const id = await api.start(name, {});
     const wf = await eventually(async () => {
       const r = await api.call('GET', `/api/tasks/poll/batch/${type}?count=1&timeout=100`);

@@ -42,7 +42,7 @@ export function describeSkipAndChains(client: () => ApiClient): void {
       expect((await api().waitForStatus(id, 'COMPLETED')).output).toEqual({ fromA: 'by skip' });
     });
 
-    test('an IN_PROGRESS task: its lease goes, and its worker\'s late update is refused with 409 while it stays SKIPPED', async () => {
+    test("an IN_PROGRESS task: its lease goes, and its worker's late update is refused with 409 while it stays SKIPPED", async () => {
       const { name, t } = await workers(['a', 'b']);
       const id = await api().start(name);
       const polled = await api().pollOne(t);
@@ -82,7 +82,13 @@ export function describeSkipAndChains(client: () => ApiClient): void {
     test('a SUB_WORKFLOW task: the child is terminated, the parent goes on', async () => {
       const { name: child, t } = await workers(['c']);
       const name = api().uniq('skipsub');
-      await api().register({ name, tasks: [{ name: 'sub', taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 } }, { name: 'n', taskReferenceName: 'n', type: 'SET_VARIABLE', inputParameters: { v: 1 } }] });
+      await api().register({
+        name,
+        tasks: [
+          { name: 'sub', taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 } },
+          { name: 'n', taskReferenceName: 'n', type: 'SET_VARIABLE', inputParameters: { v: 1 } },
+        ],
+      });
       const id = await api().start(name);
       const sub = await api().waitForTask(id, 'sub', 'IN_PROGRESS');
       const childId = sub.subWorkflowId!;
@@ -104,7 +110,11 @@ export function describeSkipAndChains(client: () => ApiClient): void {
       expect((await api().call('PUT', `/api/workflow/${id}/skiptask/nope`)).status).toBe(400);
       const wf = await api().waitForTask(id, 'c', 'SCHEDULED');
       expect(wf.referenceTaskName).toBe('c');
-      expect((await api().workflow(id)).tasks.map((x) => `${x.referenceTaskName}:${x.status}:${x.seq}`)).toEqual(['b:SKIPPED:0', 'a:COMPLETED:1', 'c:SCHEDULED:2']);
+      expect((await api().workflow(id)).tasks.map((x) => `${x.referenceTaskName}:${x.status}:${x.seq}`)).toEqual([
+        'b:SKIPPED:0',
+        'a:COMPLETED:1',
+        'c:SCHEDULED:2',
+      ]);
 
       const fork = api().uniq('skipfork');
       await api().register({
@@ -128,7 +138,14 @@ export function describeSkipAndChains(client: () => ApiClient): void {
       const name = api().uniq('subexpr');
       await api().register({
         name,
-        tasks: [{ name: 'sub', taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name: '${workflow.input.subwf}', version: '${workflow.input.v}' } }],
+        tasks: [
+          {
+            name: 'sub',
+            taskReferenceName: 'sub',
+            type: 'SUB_WORKFLOW',
+            subWorkflowParam: { name: '${workflow.input.subwf}', version: '${workflow.input.v}' },
+          },
+        ],
       });
       const id = await api().start(name, { subwf: child, v: 1 });
       const sub = await api().waitForTask(id, 'sub', 'IN_PROGRESS');
@@ -141,8 +158,14 @@ export function describeSkipAndChains(client: () => ApiClient): void {
       const { name: leaf, t } = await workers(['l']);
       const middle = api().uniq('middle');
       const root = api().uniq('root');
-      await api().register({ name: middle, tasks: [{ name: 'm', taskReferenceName: 'm', type: 'SUB_WORKFLOW', subWorkflowParam: { name: leaf, version: 1 } }] });
-      await api().register({ name: root, tasks: [{ name: 'r', taskReferenceName: 'r', type: 'SUB_WORKFLOW', subWorkflowParam: { name: middle, version: 1 } }] });
+      await api().register({
+        name: middle,
+        tasks: [{ name: 'm', taskReferenceName: 'm', type: 'SUB_WORKFLOW', subWorkflowParam: { name: leaf, version: 1 } }],
+      });
+      await api().register({
+        name: root,
+        tasks: [{ name: 'r', taskReferenceName: 'r', type: 'SUB_WORKFLOW', subWorkflowParam: { name: middle, version: 1 } }],
+      });
       const rootId = await api().start(root);
       const middleId = (await api().waitForTask(rootId, 'r', 'IN_PROGRESS')).subWorkflowId!;
       const leafId = (await api().waitForTask(middleId, 'm', 'IN_PROGRESS')).subWorkflowId!;
@@ -168,7 +191,12 @@ export function describeSkipAndChains(client: () => ApiClient): void {
     await api().register({
       name,
       tasks: [
-        { name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', forkTasks: [[{ name: t, taskReferenceName: 'p', permissive: true }], [{ name: t, taskReferenceName: 'q' }]] },
+        {
+          name: 'f',
+          taskReferenceName: 'f',
+          type: 'FORK_JOIN',
+          forkTasks: [[{ name: t, taskReferenceName: 'p', permissive: true }], [{ name: t, taskReferenceName: 'q' }]],
+        },
         { name: 'j', taskReferenceName: 'j', type: 'JOIN', joinOn: ['p', 'q'] },
       ],
     });

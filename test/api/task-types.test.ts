@@ -71,7 +71,11 @@ describe('SWITCH', () => {
     const worker = await workerTask('tt_sw_a');
     const name = uniqueName('tt_switch_vp');
     await flow(name)
-      .add(switchTask('route', '${workflow.input.kind}', { a: [simpleTask('on_a', worker, {})], b: [inlineTask('on_b', '"took b"')] }, [inlineTask('on_default', '"took default"')]))
+      .add(
+        switchTask('route', '${workflow.input.kind}', { a: [simpleTask('on_a', worker, {})], b: [inlineTask('on_b', '"took b"')] }, [
+          inlineTask('on_default', '"took default"'),
+        ]),
+      )
       .outputParameters({ b: '${on_b.output.result}', d: '${on_default.output.result}' })
       .register(true);
     const def = await h.metadata.getWorkflowDef(name);
@@ -171,10 +175,7 @@ describe('FORK_JOIN and JOIN', () => {
     const upper = await workerTask('tt_fork_upper');
     const name = uniqueName('tt_fork');
     const wf = flow(name)
-      .fork([
-        [simpleTask('a1', upper, { text: 'a1' }), simpleTask('a2', upper, { text: '${a1.output.text}-a2' })],
-        [simpleTask('b1', upper, { text: 'b1' })],
-      ])
+      .fork([[simpleTask('a1', upper, { text: 'a1' }), simpleTask('a2', upper, { text: '${a1.output.text}-a2' })], [simpleTask('b1', upper, { text: 'b1' })]])
       .add(inlineTask('after', '"after join"'));
     await wf.register(true);
     const id = await wf.startWorkflow({});
@@ -187,11 +188,17 @@ describe('FORK_JOIN and JOIN', () => {
     ]);
     expect(taskOf(await get(id), '__join_1').inputData).toBeDefined();
 
-    const workers = h.startWorkers([{ taskDefName: upper, execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { text: String(t.inputData?.text).toUpperCase() } }) }]);
+    const workers = h.startWorkers([
+      { taskDefName: upper, execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { text: String(t.inputData?.text).toUpperCase() } }) },
+    ]);
     try {
       const done = await waitForWorkflow(h.executor, id, 'COMPLETED');
       expect(taskOf(done, '__join_1')).toMatchObject({ status: 'COMPLETED', outputData: { a2: { text: 'A1-A2' }, b1: { text: 'B1' } } });
-      expect(taskRows(done).map((r) => r[0]).slice(-1)).toEqual(['after']);
+      expect(
+        taskRows(done)
+          .map((r) => r[0])
+          .slice(-1),
+      ).toEqual(['after']);
       expect(workers.errors).toEqual([]);
     } finally {
       await workers.stop();
@@ -256,7 +263,9 @@ describe('FORK_JOIN_DYNAMIC', () => {
     const name = uniqueName('tt_dynfork');
     const df = dynamicForkTask('df', [simpleTask('p0', doubler, {}), simpleTask('p1', doubler, {})], '${workflow.input.perBranch}');
     await flow(name).add(df).add(joinTask('dj', [])).outputParameters({ joined: '${dj.output}' }).register(true);
-    const workers = h.startWorkers([{ taskDefName: doubler, execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { doubled: Number(t.inputData?.n) * 2 } }) }]);
+    const workers = h.startWorkers([
+      { taskDefName: doubler, execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { doubled: Number(t.inputData?.n) * 2 } }) },
+    ]);
     try {
       const id = await h.executor.startWorkflow({ name, version: 1, input: { perBranch: { p0: { n: 1 }, p1: { n: 2 } } } });
       const done = await waitForWorkflow(h.executor, id, 'COMPLETED');
@@ -324,7 +333,9 @@ describe('DO_WHILE', () => {
   test('newLoopTask: a fixed number of iterations, refs ref__N, output iteration and one entry per iteration', async () => {
     const name = uniqueName('tt_loop_n');
     const body = withInputs(inlineTask('times10', '$.it * 10'), { it: '${loop.output.iteration}' });
-    await flow(name).add(newLoopTask('loop', 3, [body])).register(true);
+    await flow(name)
+      .add(newLoopTask('loop', 3, [body]))
+      .register(true);
     const done = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name, version: 1, input: {} }), 'COMPLETED');
     expect(taskRows(done)).toEqual([
       ['loop', 'DO_WHILE', 'COMPLETED'],
@@ -421,7 +432,15 @@ describe('SUB_WORKFLOW', () => {
     expect(pinned).toMatchObject({ taskType: 'SUB_WORKFLOW', status: 'COMPLETED' });
     expect(pinned.outputData).toMatchObject({ label: 'v1', x: 7, subWorkflowId: pinned.subWorkflowId });
     const childRun = await get(pinned.subWorkflowId!);
-    expect(childRun).toMatchObject({ workflowName: child, workflowVersion: 1, status: 'COMPLETED', parentWorkflowId: id, parentWorkflowTaskId: pinned.taskId, correlationId: 'tt-corr', input: { x: 7 } });
+    expect(childRun).toMatchObject({
+      workflowName: child,
+      workflowVersion: 1,
+      status: 'COMPLETED',
+      parentWorkflowId: id,
+      parentWorkflowTaskId: pinned.taskId,
+      correlationId: 'tt-corr',
+      input: { x: 7 },
+    });
     expect((await get(taskOf(done, 'latest').subWorkflowId!)).workflowVersion).toBe(2);
   });
 
@@ -430,7 +449,11 @@ describe('SUB_WORKFLOW', () => {
     const child = uniqueName('tt_child_pinned');
     await registerChild(child, 1, 'v1');
     const name = uniqueName('tt_parent_pins');
-    await flow(name).add(simpleTask('first', gate, {})).add(subWorkflowTask('later', child)).outputParameters({ label: '${later.output.label}' }).register(true);
+    await flow(name)
+      .add(simpleTask('first', gate, {}))
+      .add(subWorkflowTask('later', child))
+      .outputParameters({ label: '${later.output.label}' })
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: {} });
     // A newer child version registered after the parent started does not change what the parent runs.
     await registerChild(child, 2, 'v2');
@@ -443,10 +466,15 @@ describe('SUB_WORKFLOW', () => {
   test('subWorkflowParam.taskToDomain routes the child worker task to the domain', async () => {
     const worker = await workerTask('tt_child_worker');
     const child = uniqueName('tt_child_domain');
-    await flow(child).add(simpleTask('work', worker, {})).outputParameters({ by: '${work.output.by}' }).register(true);
+    await flow(child)
+      .add(simpleTask('work', worker, {}))
+      .outputParameters({ by: '${work.output.by}' })
+      .register(true);
     const name = uniqueName('tt_parent_domain');
     const sub = subWorkflowTask('call', child, 1);
-    await flow(name).add({ ...sub, subWorkflowParam: { ...sub.subWorkflowParam, taskToDomain: { [worker]: 'blue' } } }).register(true);
+    await flow(name)
+      .add({ ...sub, subWorkflowParam: { ...sub.subWorkflowParam, taskToDomain: { [worker]: 'blue' } } })
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: {} });
     const task = await pollUntilTask(h.baton.url, worker, { domain: 'blue' });
     expect(task).toMatchObject({ domain: 'blue', referenceTaskName: 'work' });
@@ -461,10 +489,14 @@ describe('SUB_WORKFLOW', () => {
     const child = uniqueName('tt_child_waits');
     await flow(child).add(humanTask('hold')).register(true);
     const name = uniqueName('tt_parent_terminated');
-    await flow(name).add(subWorkflowTask('call', child, 1)).register(true);
+    await flow(name)
+      .add(subWorkflowTask('call', child, 1))
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: {} });
     const call = await waitForTask(h.executor, id, 'call', ['IN_PROGRESS']);
-    const childId = await eventually(async () => ((await get(call.subWorkflowId!).catch(() => undefined))?.status === 'RUNNING' ? call.subWorkflowId! : undefined));
+    const childId = await eventually(async () =>
+      (await get(call.subWorkflowId!).catch(() => undefined))?.status === 'RUNNING' ? call.subWorkflowId! : undefined,
+    );
     await h.executor.terminate(id, 'stop everything');
     const parent = await waitForWorkflow(h.executor, id, 'TERMINATED');
     expect(taskOf(parent, 'call').status).toBe('CANCELED');
@@ -494,9 +526,15 @@ describe('SUB_WORKFLOW', () => {
   async function failingChildSetup() {
     const worker = await workerTask('tt_child_step');
     const child = uniqueName('tt_child_fails');
-    await flow(child).add(simpleTask('step', worker, {})).outputParameters({ step: '${step.output.ok}' }).register(true);
+    await flow(child)
+      .add(simpleTask('step', worker, {}))
+      .outputParameters({ step: '${step.output.ok}' })
+      .register(true);
     const name = uniqueName('tt_parent_retry');
-    await flow(name).add(subWorkflowTask('call', child, 1)).outputParameters({ step: '${call.output.step}' }).register(true);
+    await flow(name)
+      .add(subWorkflowTask('call', child, 1))
+      .outputParameters({ step: '${call.output.step}' })
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: {} });
     await fail(await pollUntilTask(h.baton.url, worker), 'child step broke');
     const failed = await waitForWorkflow(h.executor, id, 'FAILED');
@@ -573,7 +611,7 @@ describe('START_WORKFLOW', () => {
     expect(taskRows(done)).toEqual([['launch', 'START_WORKFLOW', 'COMPLETED']]);
     const launched = String(done.output?.launched);
     expect(launched).toBeTruthy();
-    const other = await eventually(async () => (await h.executor.getWorkflow(launched, true).catch(() => undefined)));
+    const other = await eventually(async () => await h.executor.getWorkflow(launched, true).catch(() => undefined));
     // Still RUNNING in its HUMAN task: the starter did not wait for it, and it is not a child.
     expect(other).toMatchObject({ workflowName: started, status: 'RUNNING', input: { greeting: 'hi' }, correlationId: 'tt-start' });
     expect(other.parentWorkflowId).toBeFalsy();
@@ -643,7 +681,9 @@ describe('TERMINATE and failureWorkflow', () => {
   test('terminationStatus TERMINATED ends the workflow TERMINATED with the reason', async () => {
     const name = uniqueName('tt_terminate_terminated');
     const stop = terminateTask('stop', 'FAILED', 'called off');
-    await flow(name).add(withInputs(stop, { terminationStatus: 'TERMINATED' })).register(true);
+    await flow(name)
+      .add(withInputs(stop, { terminationStatus: 'TERMINATED' }))
+      .register(true);
     const wf = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name, version: 1, input: {} }), 'TERMINATED');
     expect(wf.reasonForIncompletion).toBe('called off');
     expect(taskRows(wf)).toEqual([['stop', 'TERMINATE', 'COMPLETED']]);
@@ -656,7 +696,10 @@ describe('TERMINATE and failureWorkflow', () => {
       .outputParameters({ note: '${note.output.result}' })
       .register(true);
     const name = uniqueName('tt_terminate_fail');
-    await flow(name).add(terminateTask('stop', 'FAILED', 'bad input')).failureWorkflow(onFailure).register(true);
+    await flow(name)
+      .add(terminateTask('stop', 'FAILED', 'bad input'))
+      .failureWorkflow(onFailure)
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: { order: 1 }, correlationId: 'tt-fail' });
     const failed = await waitForWorkflow(h.executor, id, 'FAILED');
     expect(failed.reasonForIncompletion).toBe('bad input');
@@ -675,7 +718,10 @@ describe('TERMINATE and failureWorkflow', () => {
     const onFailure = uniqueName('tt_on_failure_id');
     await flow(onFailure).add({ name: 'nothing', taskReferenceName: 'nothing', type: 'NOOP' }).register(true);
     const name = uniqueName('tt_terminate_fail_id');
-    await flow(name).add(terminateTask('stop', 'FAILED', 'bad input')).failureWorkflow(onFailure).register(true);
+    await flow(name)
+      .add(terminateTask('stop', 'FAILED', 'bad input'))
+      .failureWorkflow(onFailure)
+      .register(true);
     const failed = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name, version: 1, input: {} }), 'FAILED');
     const handled = await eventually(async () => h.executor.getWorkflow(String(failed.output?.['conductor.failure_workflow']), false).catch(() => undefined));
     expect(handled.input).toMatchObject({ failureTaskId: taskOf(failed, 'stop').taskId });
@@ -686,7 +732,10 @@ describe('TERMINATE and failureWorkflow', () => {
     const onFailure = uniqueName('tt_on_task_failure');
     await flow(onFailure).add({ name: 'nothing', taskReferenceName: 'nothing', type: 'NOOP' }).register(true);
     const name = uniqueName('tt_task_fail_fw');
-    await flow(name).add(simpleTask('job', worker, {})).failureWorkflow(onFailure).register(true);
+    await flow(name)
+      .add(simpleTask('job', worker, {}))
+      .failureWorkflow(onFailure)
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: { k: 'v' } });
     await fail(await pollUntilTask(h.baton.url, worker), 'worker gave up');
     const failed = await waitForWorkflow(h.executor, id, 'FAILED');
@@ -756,7 +805,11 @@ describe('SET_VARIABLE, INLINE, JSON_JQ_TRANSFORM, LAMBDA, NOOP', () => {
       .add(withInputs(each, { items: '${workflow.input.items}' }))
       .outputParameters({ total: '${sum.output.result.total}', names: '${each.output.resultList}', first: '${each.output.result}' })
       .register(true);
-    const done = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name, version: 1, input: { a: 1, items: [{ name: 'x' }, { name: 'y' }] } }), 'COMPLETED');
+    const done = await waitForWorkflow(
+      h.executor,
+      await h.executor.startWorkflow({ name, version: 1, input: { a: 1, items: [{ name: 'x' }, { name: 'y' }] } }),
+      'COMPLETED',
+    );
     expect(taskOf(done, 'sum')).toMatchObject({ taskType: 'JSON_JQ_TRANSFORM', outputData: { result: { total: 3 }, resultList: [{ total: 3 }] } });
     expect(done.output).toEqual({ total: 3, names: ['x', 'y'], first: 'x' });
 
@@ -772,7 +825,12 @@ describe('SET_VARIABLE, INLINE, JSON_JQ_TRANSFORM, LAMBDA, NOOP', () => {
     const name = uniqueName('tt_lambda_noop');
     await flow(name)
       .add({ name: 'nothing', taskReferenceName: 'nothing', type: 'NOOP' })
-      .add({ name: 'lam', taskReferenceName: 'lam', type: 'LAMBDA', inputParameters: { v: '${workflow.input.v}', scriptExpression: 'if ($.v > 1) { return { doubled: $.v * 2 }; } return null;' } })
+      .add({
+        name: 'lam',
+        taskReferenceName: 'lam',
+        type: 'LAMBDA',
+        inputParameters: { v: '${workflow.input.v}', scriptExpression: 'if ($.v > 1) { return { doubled: $.v * 2 }; } return null;' },
+      })
       .outputParameters({ doubled: '${lam.output.result.doubled}' })
       .register(true);
     const done = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name, version: 1, input: { v: 21 } }), 'COMPLETED');
@@ -788,10 +846,14 @@ describe('SET_VARIABLE, INLINE, JSON_JQ_TRANSFORM, LAMBDA, NOOP', () => {
 describe('EVENT', () => {
   test('conductorEventTask publishes on conductor:<workflow>:<name>; an event handler on that event starts a workflow', async () => {
     const reacting = uniqueName('tt_reacting');
-    await flow(reacting).add(withInputs(inlineTask('seen', '$.orderId'), { orderId: '${workflow.input.orderId}' })).register(true);
+    await flow(reacting)
+      .add(withInputs(inlineTask('seen', '$.orderId'), { orderId: '${workflow.input.orderId}' }))
+      .register(true);
     const name = uniqueName('tt_publisher');
     const emit = conductorEventTask('emit', 'orders');
-    await flow(name).add({ ...emit, inputParameters: { orderId: '${workflow.input.orderId}' } }).register(true);
+    await flow(name)
+      .add({ ...emit, inputParameters: { orderId: '${workflow.input.orderId}' } })
+      .register(true);
     const event = `conductor:${name}:orders`;
     const handler = uniqueName('tt_handler');
     // Registered over plain HTTP: the SDK v4 EventClient.addEventHandler posts a list (Orkes' form), while
@@ -800,7 +862,12 @@ describe('EVENT', () => {
       name: handler,
       event,
       active: true,
-      actions: [{ action: 'start_workflow', start_workflow: { name: reacting, version: 1, correlationId: '${correlationId}', input: { orderId: '${orderId}', from: '${workflowType}' } } }],
+      actions: [
+        {
+          action: 'start_workflow',
+          start_workflow: { name: reacting, version: 1, correlationId: '${correlationId}', input: { orderId: '${orderId}', from: '${workflowType}' } },
+        },
+      ],
     });
     expect(added.status).toBe(200);
     const corr = uniqueName('tt_evt_corr');
@@ -819,7 +886,9 @@ describe('EVENT', () => {
   // conductorEventTask has no asyncComplete argument: the flag is set on what it builds.
   test('asyncComplete: the EVENT task publishes and stays IN_PROGRESS until completed externally', async () => {
     const name = uniqueName('tt_event_async');
-    await flow(name).add({ ...conductorEventTask('emit', 'later'), asyncComplete: true }).register(true);
+    await flow(name)
+      .add({ ...conductorEventTask('emit', 'later'), asyncComplete: true })
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: {} });
     expect(taskOf(await get(id), 'emit')).toMatchObject({ taskType: 'EVENT', status: 'IN_PROGRESS' });
     await h.executor.updateTaskByRefName('emit', id, 'COMPLETED', { acknowledged: true });
@@ -886,7 +955,9 @@ describe('HTTP', () => {
     expect(target.received.some((r) => r.path === '/echo' && (r.body as { order?: number }).order === 17)).toBe(true);
 
     const failing = uniqueName('tt_http_fail');
-    await flow(failing).add(httpTask('call', { uri: `${target.url}/fail`, method: 'GET' })).register(true);
+    await flow(failing)
+      .add(httpTask('call', { uri: `${target.url}/fail`, method: 'GET' }))
+      .register(true);
     const failed = await waitForWorkflow(h.executor, await h.executor.startWorkflow({ name: failing, version: 1, input: {} }), 'FAILED');
     expect(taskOf(failed, 'call').status).toBe('FAILED');
     // Reason text as Conductor's HttpTask words it; Baton keeps `response` as {statusCode, …} where Conductor puts the exception string.
@@ -914,7 +985,10 @@ describe('HTTP', () => {
 describe('HUMAN', () => {
   test('humanTask stays IN_PROGRESS, is never handed to a worker, and completes by a task update', async () => {
     const name = uniqueName('tt_human');
-    await flow(name).add(humanTask('approve', { displayName: 'Approve order' })).outputParameters({ by: '${approve.output.by}' }).register(true);
+    await flow(name)
+      .add(humanTask('approve', { displayName: 'Approve order' }))
+      .outputParameters({ by: '${approve.output.by}' })
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: {} });
     const t = taskOf(await get(id), 'approve');
     expect(t).toMatchObject({ taskType: 'HUMAN', status: 'IN_PROGRESS' });
@@ -930,7 +1004,9 @@ describe('task and workflow settings', () => {
   test('startDelay: the task is scheduled with the delay and handed out only after it', async () => {
     const worker = await workerTask('tt_delayed');
     const name = uniqueName('tt_start_delay');
-    await flow(name).add({ ...simpleTask('late', worker, {}), startDelay: 2 }).register(true);
+    await flow(name)
+      .add({ ...simpleTask('late', worker, {}), startDelay: 2 })
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: {} });
     expect(taskOf(await get(id), 'late')).toMatchObject({ status: 'SCHEDULED', startDelayInSeconds: 2, callbackAfterSeconds: 2 });
     expect(await pollOnce(h.baton.url, worker)).toBeUndefined();
@@ -958,7 +1034,9 @@ describe('task and workflow settings', () => {
   test('rateLimitPerFrequency/rateLimitFrequencyInSeconds: one task per window is handed out; the other follows later', async () => {
     const worker = await workerTask('tt_rate', { rateLimitPerFrequency: 1, rateLimitFrequencyInSeconds: 1 });
     const name = uniqueName('tt_rate_wf');
-    await flow(name).add(simpleTask('limited', worker, {})).register(true);
+    await flow(name)
+      .add(simpleTask('limited', worker, {}))
+      .register(true);
     const ids = [await h.executor.startWorkflow({ name, version: 1, input: {} }), await h.executor.startWorkflow({ name, version: 1, input: {} })];
     const first = await pollBatch(h.baton.url, worker, 2, 200);
     expect(first).toHaveLength(1);
@@ -972,7 +1050,9 @@ describe('task and workflow settings', () => {
   test('concurrentExecLimit: no second task while one is IN_PROGRESS; completing it frees the slot', async () => {
     const worker = await workerTask('tt_conc', { concurrentExecLimit: 1 });
     const name = uniqueName('tt_conc_wf');
-    await flow(name).add(simpleTask('limited', worker, {})).register(true);
+    await flow(name)
+      .add(simpleTask('limited', worker, {}))
+      .register(true);
     const ids = [await h.executor.startWorkflow({ name, version: 1, input: {} }), await h.executor.startWorkflow({ name, version: 1, input: {} })];
     const first = await pollBatch(h.baton.url, worker, 2, 200);
     expect(first).toHaveLength(1);
@@ -988,7 +1068,10 @@ describe('task and workflow settings', () => {
   test('isolationGroupId: the queue is named <type>-<group>, and a TaskManager worker polling the type still gets the task', async () => {
     const worker = await workerTask('tt_isolated', { isolationGroupId: 'grpA' });
     const name = uniqueName('tt_isolated_wf');
-    await flow(name).add(simpleTask('iso', worker, { n: 1 })).outputParameters({ n: '${iso.output.n}' }).register(true);
+    await flow(name)
+      .add(simpleTask('iso', worker, { n: 1 }))
+      .outputParameters({ n: '${iso.output.n}' })
+      .register(true);
     const id = await h.executor.startWorkflow({ name, version: 1, input: {} });
     const queues = await eventually(async () => {
       const r = await api<Record<string, number>>('GET', '/api/tasks/queue/all');
@@ -997,7 +1080,9 @@ describe('task and workflow settings', () => {
     expect(queues).not.toHaveProperty(worker);
     expect((await api('GET', `/api/tasks/queue/size?taskType=${worker}&isolationGroupId=grpA`)).body).toBe(1);
 
-    const workers = h.startWorkers([{ taskDefName: worker, execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { n: Number(t.inputData?.n) + 1 } }) }]);
+    const workers = h.startWorkers([
+      { taskDefName: worker, execute: async (t: Task) => ({ status: 'COMPLETED', outputData: { n: Number(t.inputData?.n) + 1 } }) },
+    ]);
     try {
       const done = await waitForWorkflow(h.executor, id, 'COMPLETED');
       expect(done.output).toEqual({ n: 2 });

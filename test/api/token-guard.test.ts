@@ -36,7 +36,13 @@ test('after the limit of wrong secrets, even the right one is a 429 with Retry-A
   const refused = await raw(b.port, 'POST', '/api/token', { body: key });
   expect(refused.status).toBe(429);
   expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-  expect(refused.body).toEqual({ status: 429, message: expect.stringContaining('Too many failed token requests'), instance: expect.any(String), retryable: true, code: 'TOO_MANY_REQUESTS' });
+  expect(refused.body).toEqual({
+    status: 429,
+    message: expect.stringContaining('Too many failed token requests'),
+    instance: expect.any(String),
+    retryable: true,
+    code: 'TOO_MANY_REQUESTS',
+  });
   expect(refused.text).not.toContain(key.keySecret);
   // Another key is not held back by this one's limit.
   expect((await raw(b.port, 'POST', '/api/token', { body: await newKey() })).status).toBe(200);

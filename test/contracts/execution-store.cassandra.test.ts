@@ -24,7 +24,16 @@ describeCassandra('cassandra execution store', () => {
     const rs = await shared.client.execute('SELECT query_string FROM system.prepared_statements');
     const prepared = new Set(rs.rows.map((r) => r.get('query_string') as string));
     // Those of every turn, start and read the contract above exercised.
-    for (const text of [q.insertExecution, q.updateExecution, q.upsertTask, q.selectExecution, q.upsertTaskLookup, q.insertOpenEntry, q.selectOpenEntries, q.selectHead])
+    for (const text of [
+      q.insertExecution,
+      q.updateExecution,
+      q.upsertTask,
+      q.selectExecution,
+      q.upsertTaskLookup,
+      q.insertOpenEntry,
+      q.selectOpenEntries,
+      q.selectHead,
+    ])
       expect(prepared).toContain(text);
   });
 

@@ -115,9 +115,7 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
 
         const loserTask = task(3, { referenceTaskName: 'loser' });
         const loser = { ...workflow, status: 'TERMINATED' as WorkflowStatus, variables: { who: 'second' } };
-        const attempt = store.commit(
-          makeCommit(loser, 1, { upsertTasks: [loserTask, { ...t1, status: 'CANCELED' }], deleteTaskIds: [t2.taskId], outbox: [] }),
-        );
+        const attempt = store.commit(makeCommit(loser, 1, { upsertTasks: [loserTask, { ...t1, status: 'CANCELED' }], deleteTaskIds: [t2.taskId], outbox: [] }));
         await expect(attempt).rejects.toBeInstanceOf(StaleWriteError);
         await expect(attempt).rejects.toMatchObject({ workflowId: workflow.workflowId, expectedRev: 1 });
 
@@ -138,9 +136,7 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
         const t1 = task(1);
         await store.commit(makeCommit(workflow, 0, { upsertTasks: [t1] }));
         const other = task(1, { referenceTaskName: 'other' });
-        await expect(store.commit(makeCommit({ ...workflow, input: { second: true } }, 0, { upsertTasks: [other] }))).rejects.toBeInstanceOf(
-          StaleWriteError,
-        );
+        await expect(store.commit(makeCommit({ ...workflow, input: { second: true } }, 0, { upsertTasks: [other] }))).rejects.toBeInstanceOf(StaleWriteError);
         const loaded = await store.load(workflow.workflowId);
         expect(loaded).toEqual({ workflow, tasks: [t1], outbox: [], rev: 1 });
         expect(await store.getTask(other.taskId)).toBeUndefined();
@@ -361,7 +357,12 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
       it('cuts a line over the longest kept on a character boundary, marking the cut', async () => {
         const { lineBytes } = store.taskLogLimits;
         const taskId = uid();
-        expect(await store.appendTaskLogs([{ taskId, log: '€'.repeat(lineBytes), createdTime: T0 }, { taskId, log: 'x'.repeat(lineBytes), createdTime: T0 + 1 }])).toBe(2);
+        expect(
+          await store.appendTaskLogs([
+            { taskId, log: '€'.repeat(lineBytes), createdTime: T0 },
+            { taskId, log: 'x'.repeat(lineBytes), createdTime: T0 + 1 },
+          ]),
+        ).toBe(2);
         const [cut, whole] = await store.taskLogs(taskId);
         expect(Buffer.byteLength(cut!.log, 'utf8')).toBeLessThanOrEqual(lineBytes);
         expect(cut!.log).toMatch(/^€+ …\[cut: BATON_TASK_LOG_MAX_LINE_BYTES\]$/);

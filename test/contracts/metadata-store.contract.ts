@@ -62,7 +62,10 @@ export function describeMetadataStoreContract(name: string, make: () => Promise<
 
     describe('tags', () => {
       it('keeps the tags of task and workflow definitions and event handlers with them', async () => {
-        const tags = [{ key: 'team', value: 'ops' }, { key: 'tier', value: '1', type: 'METADATA' }];
+        const tags = [
+          { key: 'team', value: 'ops' },
+          { key: 'tier', value: '1', type: 'METADATA' },
+        ];
         const td = taskDef(fresh('tagged'), { tags });
         const wd = workflowDef(fresh('tagged'), 1, { tags });
         const eh = handler(fresh('tagged'), { tags });

@@ -115,7 +115,11 @@ export function describeScheduleStoreContract(name: string, open: () => Promise<
       const asc = await u.store.searchExecutions({ scheduleName: a, start: 0, size: 2, ascending: true });
       expect(asc.results.map((e) => e.scheduledTime)).toEqual([t, t + 1000]);
       const failed = await u.store.searchExecutions({ scheduleName: b, state: 'FAILED', start: 0, size: 10 });
-      expect(failed.results).toEqual([execution(b, t + 500, { state: 'FAILED', workflowId: undefined, reason: 'No such workflow', workflowName: 'other' })].map(({ workflowId: _w, ...e }) => e));
+      expect(failed.results).toEqual(
+        [execution(b, t + 500, { state: 'FAILED', workflowId: undefined, reason: 'No such workflow', workflowName: 'other' })].map(
+          ({ workflowId: _w, ...e }) => e,
+        ),
+      );
       expect((await u.store.searchExecutions({ workflowName: 'other', start: 0, size: 100 })).results.map((e) => e.scheduleName)).toContain(b);
       expect((await u.store.searchExecutions({ text: `wf-${t + 1000}`, start: 0, size: 10 })).results.map((e) => e.executionId)).toEqual([`${a}-${t + 1000}`]);
       await u.store.putExecution(execution(a, t, { state: 'FAILED', reason: 'again' }));
@@ -146,7 +150,12 @@ export function describeScheduleStoreContract(name: string, open: () => Promise<
       expect(ids(one)).toEqual(newest.filter((id) => id.startsWith(a)).slice(2, 6));
       const oldest = await u.store.searchExecutions({ scheduleName: b, start: 1, size: 3, ascending: true });
       expect(oldest.totalHits).toBe(6);
-      expect(ids(oldest)).toEqual(newest.filter((id) => id.startsWith(b)).reverse().slice(1, 4));
+      expect(ids(oldest)).toEqual(
+        newest
+          .filter((id) => id.startsWith(b))
+          .reverse()
+          .slice(1, 4),
+      );
       // Across every schedule (others' executions may share the store): ours keep their order and all count.
       const every = await u.store.searchExecutions({ start: 0, size: 1000 });
       expect(ours(every)).toEqual(newest);

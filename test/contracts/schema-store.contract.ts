@@ -9,7 +9,14 @@ export interface SchemaStoreUnderTest {
 }
 
 const fresh = (prefix: string): string => `${prefix}_${randomUUID().slice(0, 8)}`;
-const schema = (name: string, version: number, data: Record<string, unknown> = { type: 'object' }): SchemaDef => ({ name, version, type: 'JSON', data, createTime: 1, updateTime: 2 });
+const schema = (name: string, version: number, data: Record<string, unknown> = { type: 'object' }): SchemaDef => ({
+  name,
+  version,
+  type: 'JSON',
+  data,
+  createTime: 1,
+  updateTime: 2,
+});
 
 export function describeSchemaStoreContract(adapter: string, open: () => Promise<SchemaStoreUnderTest>): void {
   describe(`SchemaStore contract (${adapter})`, () => {
@@ -45,7 +52,11 @@ export function describeSchemaStoreContract(adapter: string, open: () => Promise
       await s.store.put(schema(a, 2));
       await s.store.put(schema(a, 1));
       const mine = (await s.store.list()).filter((d) => d.name === a || d.name === b).map((d) => [d.name, d.version]);
-      expect(mine).toEqual([[a, 1], [a, 2], [b, 1]]);
+      expect(mine).toEqual([
+        [a, 1],
+        [a, 2],
+        [b, 1],
+      ]);
     });
 
     test('delete drops one version or all; answers whether anything was there', async () => {

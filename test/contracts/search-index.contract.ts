@@ -34,48 +34,122 @@ function request(target: SearchTarget, p: Params): SearchRequest {
 
 // Six workflows whose fields differ in the ways the operators below look at.
 const a1 = makeWorkflowRecord({
-  workflowId: 'wf-a1', workflowName: 'order_flow', workflowVersion: 1, status: 'COMPLETED', correlationId: 'order-123',
-  startTime: T0 + 1000, createTime: T0 + 1000, endTime: T0 + 5000, updateTime: T0 + 5000,
-  input: { customer: 'alice', amount: 10 }, output: { result: 'shipped' }, priority: 1,
+  workflowId: 'wf-a1',
+  workflowName: 'order_flow',
+  workflowVersion: 1,
+  status: 'COMPLETED',
+  correlationId: 'order-123',
+  startTime: T0 + 1000,
+  createTime: T0 + 1000,
+  endTime: T0 + 5000,
+  updateTime: T0 + 5000,
+  input: { customer: 'alice', amount: 10 },
+  output: { result: 'shipped' },
+  priority: 1,
 });
 const a2 = makeWorkflowRecord({
-  workflowId: 'wf-a2', workflowName: 'order_flow', workflowVersion: 2, status: 'RUNNING', correlationId: 'order-456',
-  startTime: T0 + 2000, createTime: T0 + 2000, updateTime: T0 + 2500, input: { customer: 'bob' }, priority: 5,
+  workflowId: 'wf-a2',
+  workflowName: 'order_flow',
+  workflowVersion: 2,
+  status: 'RUNNING',
+  correlationId: 'order-456',
+  startTime: T0 + 2000,
+  createTime: T0 + 2000,
+  updateTime: T0 + 2500,
+  input: { customer: 'bob' },
+  priority: 5,
 });
 const b1 = makeWorkflowRecord({
-  workflowId: 'wf-b1', workflowName: 'billing', workflowVersion: 1, status: 'FAILED',
-  startTime: T0 + 3000, createTime: T0 + 3000, endTime: T0 + 4000, updateTime: T0 + 4000,
-  reasonForIncompletion: 'Card declined', failedReferenceTaskNames: ['charge'], failedTaskNames: ['charge_card'],
+  workflowId: 'wf-b1',
+  workflowName: 'billing',
+  workflowVersion: 1,
+  status: 'FAILED',
+  startTime: T0 + 3000,
+  createTime: T0 + 3000,
+  endTime: T0 + 4000,
+  updateTime: T0 + 4000,
+  reasonForIncompletion: 'Card declined',
+  failedReferenceTaskNames: ['charge'],
+  failedTaskNames: ['charge_card'],
   input: { customer: 'alice' },
 });
 const b2 = makeWorkflowRecord({
-  workflowId: 'wf-b2', workflowName: 'billing', workflowVersion: 1, status: 'TIMED_OUT', correlationId: 'inv-9',
-  startTime: T0 + 4000, createTime: T0 + 4000, endTime: T0 + 9000, updateTime: T0 + 9000, parentWorkflowId: 'wf-a1',
+  workflowId: 'wf-b2',
+  workflowName: 'billing',
+  workflowVersion: 1,
+  status: 'TIMED_OUT',
+  correlationId: 'inv-9',
+  startTime: T0 + 4000,
+  createTime: T0 + 4000,
+  endTime: T0 + 9000,
+  updateTime: T0 + 9000,
+  parentWorkflowId: 'wf-a1',
 });
 const c1 = makeWorkflowRecord({
-  workflowId: 'wf-c1', workflowName: 'shipping', workflowVersion: 3, status: 'TERMINATED', correlationId: 'order-123',
-  startTime: T0 + 5000, createTime: T0 + 5000, endTime: T0 + 6000, updateTime: T0 + 6000, event: 'order_created', createdBy: 'ops',
+  workflowId: 'wf-c1',
+  workflowName: 'shipping',
+  workflowVersion: 3,
+  status: 'TERMINATED',
+  correlationId: 'order-123',
+  startTime: T0 + 5000,
+  createTime: T0 + 5000,
+  endTime: T0 + 6000,
+  updateTime: T0 + 6000,
+  event: 'order_created',
+  createdBy: 'ops',
   taskToDomain: { charge_card: 'eu' },
 });
 const c2 = makeWorkflowRecord({
-  workflowId: 'wf-c2', workflowName: 'shipping', workflowVersion: 3, status: 'PAUSED',
-  startTime: T0 + 6000, createTime: T0 + 6000, updateTime: T0 + 6500,
+  workflowId: 'wf-c2',
+  workflowName: 'shipping',
+  workflowVersion: 3,
+  status: 'PAUSED',
+  startTime: T0 + 6000,
+  createTime: T0 + 6000,
+  updateTime: T0 + 6500,
 });
 const WORKFLOWS = [a1, a2, b1, b2, c1, c2];
 
 const t1 = makeTask({
-  taskId: 'task-1', taskType: 'charge_card', taskDefName: 'charge_card', status: 'COMPLETED', workflowInstanceId: 'wf-a1',
-  workflowType: 'order_flow', correlationId: 'order-123', scheduledTime: T0 + 1100, startTime: T0 + 1200, endTime: T0 + 1500,
-  updateTime: T0 + 1500, inputData: { card: 'visa' }, outputData: { ok: true }, domain: 'eu',
+  taskId: 'task-1',
+  taskType: 'charge_card',
+  taskDefName: 'charge_card',
+  status: 'COMPLETED',
+  workflowInstanceId: 'wf-a1',
+  workflowType: 'order_flow',
+  correlationId: 'order-123',
+  scheduledTime: T0 + 1100,
+  startTime: T0 + 1200,
+  endTime: T0 + 1500,
+  updateTime: T0 + 1500,
+  inputData: { card: 'visa' },
+  outputData: { ok: true },
+  domain: 'eu',
 });
 const t2 = makeTask({
-  taskId: 'task-2', taskType: 'HTTP', taskDefName: 'HTTP', status: 'FAILED', workflowInstanceId: 'wf-a1', workflowType: 'order_flow',
-  correlationId: 'order-123', scheduledTime: T0 + 1600, startTime: T0 + 1700, endTime: T0 + 1800, updateTime: T0 + 1800,
+  taskId: 'task-2',
+  taskType: 'HTTP',
+  taskDefName: 'HTTP',
+  status: 'FAILED',
+  workflowInstanceId: 'wf-a1',
+  workflowType: 'order_flow',
+  correlationId: 'order-123',
+  scheduledTime: T0 + 1600,
+  startTime: T0 + 1700,
+  endTime: T0 + 1800,
+  updateTime: T0 + 1800,
   reasonForIncompletion: 'Connection refused',
 });
 const t3 = makeTask({
-  taskId: 'task-3', taskType: 'charge_card', taskDefName: 'charge_card', status: 'SCHEDULED', workflowInstanceId: 'wf-a2',
-  workflowType: 'order_flow', correlationId: 'order-456', scheduledTime: T0 + 2100, updateTime: T0 + 2100,
+  taskId: 'task-3',
+  taskType: 'charge_card',
+  taskDefName: 'charge_card',
+  status: 'SCHEDULED',
+  workflowInstanceId: 'wf-a2',
+  workflowType: 'order_flow',
+  correlationId: 'order-456',
+  scheduledTime: T0 + 2100,
+  updateTime: T0 + 2100,
 });
 const TASKS = [t1, t2, t3];
 
@@ -210,15 +284,13 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
         expect(await idSet({ query: "workflowType='billing' AND status='FAILED'" })).toEqual(['wf-b1']);
         expect(await idSet({ query: "status='FAILED' OR status='TIMED_OUT'" })).toEqual(['wf-b1', 'wf-b2']);
         // (FAILED AND billing) OR shipping, not FAILED AND (billing OR shipping) as Conductor's ES parser reads it.
-        expect(await idSet({ query: "status='FAILED' AND workflowType='billing' OR workflowType='shipping'" })).toEqual([
-          'wf-b1', 'wf-c1', 'wf-c2',
-        ]);
+        expect(await idSet({ query: "status='FAILED' AND workflowType='billing' OR workflowType='shipping'" })).toEqual(['wf-b1', 'wf-c1', 'wf-c2']);
         expect(await idSet({ query: "status='FAILED' AND (workflowType='billing' OR workflowType='shipping')" })).toEqual(['wf-b1']);
-        expect(await idSet({ query: "(workflowType=order_flow OR workflowType=shipping) and correlationId='order-123'" })).toEqual([
-          'wf-a1', 'wf-c1',
-        ]);
+        expect(await idSet({ query: "(workflowType=order_flow OR workflowType=shipping) and correlationId='order-123'" })).toEqual(['wf-a1', 'wf-c1']);
         expect(await idSet({ query: `((status IN (RUNNING,PAUSED)) OR (endTime IS NOT NULL AND startTime < ${T0 + 2000}))` })).toEqual([
-          'wf-a1', 'wf-a2', 'wf-c2',
+          'wf-a1',
+          'wf-a2',
+          'wf-c2',
         ]);
       });
 
@@ -279,7 +351,7 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
         expect(page.results.map((r) => r.workflowId)).toEqual(['wf-b1', 'wf-b2']);
         expect(await searchWorkflows({ start: 6, size: 2 })).toEqual({ totalHits: 6, results: [] });
         expect(await searchWorkflows({ size: 0 })).toEqual({ totalHits: 6, results: [] });
-        const filtered = await searchWorkflows({ query: "workflowType IN (billing, shipping)", sort: 'startTime', start: 1, size: 2 });
+        const filtered = await searchWorkflows({ query: 'workflowType IN (billing, shipping)', sort: 'startTime', start: 1, size: 2 });
         expect(filtered.totalHits).toBe(4);
         expect(filtered.results.map((r) => r.workflowId)).toEqual(['wf-b2', 'wf-c1']);
       });

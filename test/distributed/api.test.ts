@@ -33,7 +33,14 @@ describe('across two replicas', () => {
     const name = uniqueName('ab');
     const t = uniqueName('abt');
     await A.call('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 0 }]);
-    await A.register({ name, tasks: [{ name: t, taskReferenceName: 'x' }, { name: t, taskReferenceName: 'y' }], outputParameters: { y: '${y.output.v}' } });
+    await A.register({
+      name,
+      tasks: [
+        { name: t, taskReferenceName: 'x' },
+        { name: t, taskReferenceName: 'y' },
+      ],
+      outputParameters: { y: '${y.output.v}' },
+    });
     const id = await A.start(name);
     for (const ref of ['x', 'y']) {
       const task = await B.pollOne(t);
@@ -53,7 +60,13 @@ describe('across two replicas', () => {
     let sameWorkflow = 0;
     for (let n = 0; task; n++) {
       const done: TaskView = task;
-      const r = await [A, B][n % 2]!.call('POST', '/api/task/update-v2', { workflowInstanceId: done.workflowInstanceId, taskId: done.taskId, status: 'COMPLETED', workerId: 'w', outputData: { ref: done.referenceTaskName } });
+      const r = await [A, B][n % 2]!.call('POST', '/api/task/update-v2', {
+        workflowInstanceId: done.workflowInstanceId,
+        taskId: done.taskId,
+        status: 'COMPLETED',
+        workerId: 'w',
+        outputData: { ref: done.referenceTaskName },
+      });
       expect([200, 204]).toContain(r.status);
       const next: TaskView | undefined = r.status === 200 ? r.body : undefined;
       if (next) expect(next).toMatchObject({ status: 'IN_PROGRESS', workerId: 'w' });
@@ -84,7 +97,13 @@ describe('across two replicas', () => {
     try {
       const store = new SqliteExecutionStore(db);
       const s = (await store.load(id))!;
-      await store.commit({ workflow: { ...s.workflow, variables: { writtenBy: 'other' } }, upsertTasks: [], deleteTaskIds: [], outbox: s.outbox, expectedRev: s.rev });
+      await store.commit({
+        workflow: { ...s.workflow, variables: { writtenBy: 'other' } },
+        upsertTasks: [],
+        deleteTaskIds: [],
+        outbox: s.outbox,
+        expectedRev: s.rev,
+      });
     } finally {
       db.close();
     }
@@ -180,7 +199,12 @@ describe('event handlers on a Dapr topic', () => {
     const event = `dapr:${PUBSUB}:orders_${stamp}`;
     const a = apiClient(cluster.replicas[0]!);
     await a.register({ name, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] });
-    const handler = { name: `h_${stamp}`, event, active: true, actions: [{ action: 'start_workflow', start_workflow: { name, correlationId: '${orderId}', input: { orderId: '${orderId}' } } }] };
+    const handler = {
+      name: `h_${stamp}`,
+      event,
+      active: true,
+      actions: [{ action: 'start_workflow', start_workflow: { name, correlationId: '${orderId}', input: { orderId: '${orderId}' } } }],
+    };
     expect((await a.call('POST', '/api/event', handler)).status).toBe(200);
     // daprd reads /dapr/subscribe once at its start: the topic is served from the next sidecar start on.
     const c = await cluster.addReplica('C');

@@ -56,7 +56,13 @@ const CLOSE_LIMIT_MS = 15_000;
 async function closeWithin(what: string, closing: Promise<unknown>, ms: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), ms)));
-  const outcome = await Promise.race([closing.then(() => 'closed' as const, () => 'closed' as const), late]);
+  const outcome = await Promise.race([
+    closing.then(
+      () => 'closed' as const,
+      () => 'closed' as const,
+    ),
+    late,
+  ]);
   clearTimeout(timer);
   if (outcome === 'late') console.warn(`test cluster: ${what} did not close within ${ms} ms; left to the worker's exit`);
 }

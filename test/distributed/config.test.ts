@@ -18,10 +18,22 @@ describe('profile-dependent configuration', () => {
   });
 
   test('distributed: recovery scan and cache TTL on, sweep off, Cassandra and Elasticsearch by default; explicit values win', () => {
-    expect(loadConfig(distributed)).toMatchObject({ BATON_SWEEP_INTERVAL_MS: 0, BATON_RECOVERY_SCAN_INTERVAL_MS: 60_000, BATON_METADATA_CACHE_TTL_MS: 10_000, BATON_STORE: 'cassandra', BATON_INDEX: 'elasticsearch' });
+    expect(loadConfig(distributed)).toMatchObject({
+      BATON_SWEEP_INTERVAL_MS: 0,
+      BATON_RECOVERY_SCAN_INTERVAL_MS: 60_000,
+      BATON_METADATA_CACHE_TTL_MS: 10_000,
+      BATON_STORE: 'cassandra',
+      BATON_INDEX: 'elasticsearch',
+    });
     expect(loadConfig({})).toMatchObject({ BATON_RECOVERY_SCAN_INTERVAL_MS: 0 });
-    expect(loadConfig({ ...distributed, BATON_SWEEP_INTERVAL_MS: '500', BATON_METADATA_CACHE_TTL_MS: '2000' })).toMatchObject({ BATON_SWEEP_INTERVAL_MS: 500, BATON_METADATA_CACHE_TTL_MS: 2000 });
-    expect(loadConfig({ BATON_PROFILE: 'distributed', BATON_STORE: 'sqlite', BATON_INDEX: 'sqlite' })).toMatchObject({ BATON_STORE: 'sqlite', BATON_INDEX: 'sqlite' });
+    expect(loadConfig({ ...distributed, BATON_SWEEP_INTERVAL_MS: '500', BATON_METADATA_CACHE_TTL_MS: '2000' })).toMatchObject({
+      BATON_SWEEP_INTERVAL_MS: 500,
+      BATON_METADATA_CACHE_TTL_MS: 2000,
+    });
+    expect(loadConfig({ BATON_PROFILE: 'distributed', BATON_STORE: 'sqlite', BATON_INDEX: 'sqlite' })).toMatchObject({
+      BATON_STORE: 'sqlite',
+      BATON_INDEX: 'sqlite',
+    });
   });
 
   test('a missing server or a bad combination stops the start naming the variable', () => {
@@ -50,8 +62,12 @@ describe('profile-dependent configuration', () => {
       }
       throw new Error('expected a ConfigError');
     };
-    expect(refused({ ...distributed, BATON_DAPR_CALL_DRAIN_MS: '10000' })).toMatch(/BATON_DAPR_CALL_DRAIN_MS: an actor call drain of 10000 ms does not fit placement's 8000 ms/);
-    expect(loadConfig({ ...distributed, BATON_DAPR_CALL_DRAIN_MS: '10000', BATON_DAPR_PLACEMENT_DISSEMINATE_MS: '20000' }).BATON_DAPR_CALL_DRAIN_MS).toBe(10_000);
+    expect(refused({ ...distributed, BATON_DAPR_CALL_DRAIN_MS: '10000' })).toMatch(
+      /BATON_DAPR_CALL_DRAIN_MS: an actor call drain of 10000 ms does not fit placement's 8000 ms/,
+    );
+    expect(loadConfig({ ...distributed, BATON_DAPR_CALL_DRAIN_MS: '10000', BATON_DAPR_PLACEMENT_DISSEMINATE_MS: '20000' }).BATON_DAPR_CALL_DRAIN_MS).toBe(
+      10_000,
+    );
   });
 });
 

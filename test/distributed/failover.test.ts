@@ -43,7 +43,12 @@ test('killing one replica loses no workflow and no acknowledged completion', asy
         const polled = await call(base(), 'GET', `/api/task/poll/batch/${t}?count=4&timeout=300&workerid=${workerId}`);
         if (polled.status !== 200) continue;
         for (const task of polled.body as Array<{ workflowInstanceId: string; taskId: string }>) {
-          const r = await call(base(), 'POST', '/api/task', { workflowInstanceId: task.workflowInstanceId, taskId: task.taskId, status: 'COMPLETED', outputData: { by: task.taskId } });
+          const r = await call(base(), 'POST', '/api/task', {
+            workflowInstanceId: task.workflowInstanceId,
+            taskId: task.taskId,
+            status: 'COMPLETED',
+            outputData: { by: task.taskId },
+          });
           if (r.status === 200 && r.text === task.taskId) acked.push({ workflowId: task.workflowInstanceId, taskId: task.taskId });
         }
       } catch {
@@ -81,7 +86,12 @@ test('killing one replica loses no workflow and no acknowledged completion', asy
     const task = byId.get(a.workflowId)!.tasks.find((x) => x.taskId === a.taskId);
     expect(task).toMatchObject({ status: 'COMPLETED', outputData: { by: a.taskId } });
   }
-  if (process.env.DEBUG_FAILOVER) console.log({ acked: acked.length, onVictim: onVictim.length, timedOut: [...byId.values()].flatMap((w) => w.tasks).filter((x: any) => x.status !== 'COMPLETED').length });
+  if (process.env.DEBUG_FAILOVER)
+    console.log({
+      acked: acked.length,
+      onVictim: onVictim.length,
+      timedOut: [...byId.values()].flatMap((w) => w.tasks).filter((x: any) => x.status !== 'COMPLETED').length,
+    });
   for (const w of byId.values()) {
     expect(w.status).toBe('COMPLETED');
     expect(refs.map((r) => w.tasks.filter((x: any) => x.referenceTaskName === r && x.status === 'COMPLETED').length)).toEqual([1, 1, 1]);

@@ -20,10 +20,14 @@ test("a replica cut off from its sidecar turns /health red; the other's stays gr
   for (const r of [A, B]) expect(await call(r.url, 'GET', '/health')).toMatchObject({ status: 200, body: { healthy: true } });
   // A's sidecar goes away; A's own HTTP server keeps answering.
   await cluster.double.removeApp(A.port);
-  const red = await eventually(async () => {
-    const r = await call(A.url, 'GET', '/health');
-    return r.status === 503 && r;
-  }, 20_000, 100);
+  const red = await eventually(
+    async () => {
+      const r = await call(A.url, 'GET', '/health');
+      return r.status === 503 && r;
+    },
+    20_000,
+    100,
+  );
   expect(red.body).toMatchObject({ healthy: false, indicators: [{ name: 'actors', healthy: false }] });
   expect(await call(B.url, 'GET', '/health')).toMatchObject({ status: 200, body: { healthy: true } });
   await cluster.kill(A);

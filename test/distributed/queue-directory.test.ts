@@ -18,10 +18,14 @@ test('taskToDomain fallback sees a worker polling another replica; queue/all and
   const s = Date.now().toString(36);
   const t = `dir_task_${s}`;
   const name = `dir_wf_${s}`;
-  expect((await call(a.url, 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: t, taskReferenceName: 'x' }] })).status).toBe(200);
+  expect(
+    (await call(a.url, 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: t, taskReferenceName: 'x' }] })).status,
+  ).toBe(200);
   // A worker in domain "blue" polls replica B only.
   expect((await call(b.url, 'GET', `/api/tasks/poll/batch/${t}?domain=blue&workerid=wb&timeout=10`)).status).toBe(200);
-  await eventually(async () => ((await call(a.url, 'GET', `/api/tasks/queue/polldata?taskType=${t}`)).body as any[]).some((p) => p.domain === 'blue' && p.workerId === 'wb'));
+  await eventually(async () =>
+    ((await call(a.url, 'GET', `/api/tasks/queue/polldata?taskType=${t}`)).body as any[]).some((p) => p.domain === 'blue' && p.workerId === 'wb'),
+  );
   // Replica A refreshes its view of other replicas' polls within a few seconds; then "blue" is chosen.
   const domainOfNewTask = async (): Promise<string | undefined> => {
     const id = (await call(a.url, 'POST', '/api/workflow', { name, taskToDomain: { [t]: 'blue,NO_DOMAIN' } })).text;

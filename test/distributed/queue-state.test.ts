@@ -11,7 +11,10 @@ describe.each(['actors', 'redis'] as const)('BATON_QUEUES=%s', (queues) => {
 
   beforeAll(async () => {
     // Sweep far away: anything pollable after the kill came from the queue's saved state.
-    cluster = await startCluster({ replicas: ['A', 'B'], env: { BATON_QUEUES: queues, BATON_SWEEP_INTERVAL_MS: '600000', BATON_DAPR_ROUTING_RETRY_MS: '3000' } });
+    cluster = await startCluster({
+      replicas: ['A', 'B'],
+      env: { BATON_QUEUES: queues, BATON_SWEEP_INTERVAL_MS: '600000', BATON_DAPR_ROUTING_RETRY_MS: '3000' },
+    });
   });
   afterAll(async () => {
     await cluster?.stop();
@@ -24,8 +27,13 @@ describe.each(['actors', 'redis'] as const)('BATON_QUEUES=%s', (queues) => {
     const base = () => cluster.nextUrl();
     // A claim the dying replica committed but could not answer leaves its task IN_PROGRESS with no worker:
     // that one comes back by its response timeout (retried as a new task of the same execution).
-    expect((await call(base(), 'POST', '/api/metadata/taskdef', [{ name: t, retryCount: 3, retryDelaySeconds: 0, responseTimeoutSeconds: 2, timeoutSeconds: 0 }])).status).toBe(200);
-    expect((await call(base(), 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: t, taskReferenceName: 'a' }] })).status).toBe(200);
+    expect(
+      (await call(base(), 'POST', '/api/metadata/taskdef', [{ name: t, retryCount: 3, retryDelaySeconds: 0, responseTimeoutSeconds: 2, timeoutSeconds: 0 }]))
+        .status,
+    ).toBe(200);
+    expect(
+      (await call(base(), 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: t, taskReferenceName: 'a' }] })).status,
+    ).toBe(200);
     const ids = new Set<string>();
     for (let i = 0; i < 10; i++) ids.add((await call(base(), 'POST', '/api/workflow', { name })).text);
 
@@ -36,11 +44,15 @@ describe.each(['actors', 'redis'] as const)('BATON_QUEUES=%s', (queues) => {
     await cluster.kill(victim);
 
     const got = new Set<string>();
-    await eventually(async () => {
-      const r = await call(survivor.url, 'GET', `/api/task/poll/batch/${t}?count=10&timeout=500`);
-      for (const task of (r.body as Array<{ workflowInstanceId: string }>) ?? []) got.add(task.workflowInstanceId);
-      return got.size === ids.size;
-    }, 20_000, 100);
+    await eventually(
+      async () => {
+        const r = await call(survivor.url, 'GET', `/api/task/poll/batch/${t}?count=10&timeout=500`);
+        for (const task of (r.body as Array<{ workflowInstanceId: string }>) ?? []) got.add(task.workflowInstanceId);
+        return got.size === ids.size;
+      },
+      20_000,
+      100,
+    );
     expect(got).toEqual(ids);
   });
 });

@@ -14,11 +14,24 @@ test('reindex restores every execution and task summary from the store', async (
   let done: string;
   let open: string;
   try {
-    expect((await call(b.url, 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] })).status).toBe(200);
+    expect(
+      (
+        await call(b.url, 'POST', '/api/metadata/workflowdef', {
+          name,
+          version: 1,
+          schemaVersion: 2,
+          tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }],
+        })
+      ).status,
+    ).toBe(200);
     done = (await call(b.url, 'POST', '/api/workflow', { name, correlationId: 'r-1' })).text;
     open = (await call(b.url, 'POST', '/api/workflow', { name, correlationId: 'r-2' })).text;
     expect((await call(b.url, 'POST', `/api/queue/update/${done}/h/COMPLETED`, { ok: 1 })).status).toBe(200);
-    await eventually(async () => (await call(b.url, 'GET', `/api/workflow/search?query=${encodeURIComponent(`workflowType = '${name}' AND status = 'COMPLETED'`)}`)).body.totalHits === 1);
+    await eventually(
+      async () =>
+        (await call(b.url, 'GET', `/api/workflow/search?query=${encodeURIComponent(`workflowType = '${name}' AND status = 'COMPLETED'`)}`)).body.totalHits ===
+        1,
+    );
   } finally {
     await b.stop();
   }
@@ -39,7 +52,9 @@ test('reindex restores every execution and task summary from the store', async (
       [open, 'RUNNING'],
     ]);
     const tasks = await call(again.url, 'GET', `/api/tasks/search?query=${encodeURIComponent(`workflowId = '${done}'`)}`);
-    expect(tasks.body.results).toEqual([expect.objectContaining({ workflowId: done, status: 'COMPLETED', taskType: 'HUMAN', output: JSON.stringify({ ok: 1 }) })]);
+    expect(tasks.body.results).toEqual([
+      expect.objectContaining({ workflowId: done, status: 'COMPLETED', taskType: 'HUMAN', output: JSON.stringify({ ok: 1 }) }),
+    ]);
   } finally {
     await again.stop();
   }

@@ -17,19 +17,31 @@ afterAll(async () => {
 type Execution = { scheduleName: string; scheduledTime: number; workflowId?: string; state: string };
 
 const executionsOf = async (name: string): Promise<Execution[]> =>
-  (await call<{ results: Execution[] }>(cluster.nextUrl(), 'GET', `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}&size=1000`)).body.results;
+  (
+    await call<{ results: Execution[] }>(
+      cluster.nextUrl(),
+      'GET',
+      `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}&size=1000`,
+    )
+  ).body.results;
 
 /** One record and one workflow per slot: no slot fired twice. */
 async function expectOncePerSlot(name: string, wf: string, atLeast: number): Promise<void> {
-  const runs = await eventually(async () => {
-    const e = await executionsOf(name);
-    return e.length >= atLeast && e;
-  }, 45_000, 250);
+  const runs = await eventually(
+    async () => {
+      const e = await executionsOf(name);
+      return e.length >= atLeast && e;
+    },
+    45_000,
+    250,
+  );
   const slots = runs.map((e) => e.scheduledTime);
   expect(new Set(slots).size).toBe(slots.length);
   expect(runs.every((e) => e.state === 'EXECUTED')).toBe(true);
   // The workflows themselves (correlated by the schedule's name): as many as distinct slots, one per slot.
-  const started = (await call<Array<{ input: { _scheduledTime: number } }>>(cluster.nextUrl(), 'GET', `/api/workflow/${wf}/correlated/${name}?includeClosed=true`)).body;
+  const started = (
+    await call<Array<{ input: { _scheduledTime: number } }>>(cluster.nextUrl(), 'GET', `/api/workflow/${wf}/correlated/${name}?includeClosed=true`)
+  ).body;
   const startedSlots = started.map((w) => w.input._scheduledTime);
   expect(new Set(startedSlots).size).toBe(startedSlots.length);
   for (const s of slots) expect(startedSlots).toContain(s);
@@ -38,11 +50,17 @@ async function expectOncePerSlot(name: string, wf: string, atLeast: number): Pro
 test('schedules on two replicas fire once per slot, also while a third replica joins and one dies', async () => {
   const [A, B] = cluster.replicas as [TestCluster['replicas'][0], TestCluster['replicas'][0]];
   const wf = uniqueName('dist_sched_wf');
-  expect((await call(A.url, 'POST', '/api/metadata/workflowdef', { name: wf, version: 1, tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }] })).status).toBe(200);
+  expect(
+    (await call(A.url, 'POST', '/api/metadata/workflowdef', { name: wf, version: 1, tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }] })).status,
+  ).toBe(200);
   // Enough schedules that placement puts some on each replica; saved alternately through A and B.
   const names = Array.from({ length: 6 }, () => uniqueName('dist_sched'));
   for (const [i, name] of names.entries()) {
-    const r = await call((i % 2 ? B : A).url, 'POST', '/api/scheduler/schedules', { name, cronExpression: '* * * * * ?', startWorkflowRequest: { name: wf, version: 1 } });
+    const r = await call((i % 2 ? B : A).url, 'POST', '/api/scheduler/schedules', {
+      name,
+      cronExpression: '* * * * * ?',
+      startWorkflowRequest: { name: wf, version: 1 },
+    });
     expect(r.status).toBe(200);
   }
   const hosts = new Set(names.map((n) => cluster.double.placementOf('ScheduleActor', n)));

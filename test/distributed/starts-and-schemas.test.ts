@@ -50,7 +50,11 @@ test('a schema saved through A refuses a start through B; variables and state up
   expect((await B.call('POST', '/api/workflow', { name, input: {} })).status).toBe(400);
   const id = (await B.call('POST', '/api/workflow', { name, input: { id: 1 } })).text;
   expect((await B.call('POST', `/api/workflow/${id}/variables`, { seen: 'B' })).body.variables).toEqual({ seen: 'B' });
-  const run = await B.call('POST', `/api/workflow/${id}/state?requestId=r&waitForSeconds=5`, { taskReferenceName: 'h', taskResult: { status: 'COMPLETED', outputData: { ok: true } }, variables: { more: 1 } });
+  const run = await B.call('POST', `/api/workflow/${id}/state?requestId=r&waitForSeconds=5`, {
+    taskReferenceName: 'h',
+    taskResult: { status: 'COMPLETED', outputData: { ok: true } },
+    variables: { more: 1 },
+  });
   expect(run.body).toMatchObject({ workflowId: id, status: 'COMPLETED', variables: { seen: 'B', more: 1 } });
   expect((await A.workflow(id)).status).toBe('COMPLETED');
 });

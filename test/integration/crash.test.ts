@@ -20,7 +20,10 @@ function freePort(): Promise<number> {
 }
 
 async function startProcess(port: number, dataDir: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [MAIN], { env: { ...process.env, PORT: String(port), BATON_DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: String(port), BATON_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   await eventually(async () => (await call(`http://127.0.0.1:${port}`, 'GET', '/health')).status === 200, 30_000, 100);
   return child;
 }
@@ -59,7 +62,12 @@ describe('crash and restart (SIGKILL)', () => {
           leased.push(t); // handed out, never updated before the crash
           continue;
         }
-        const r = await api('POST', '/api/tasks', { workflowInstanceId: t.workflowInstanceId, taskId: t.taskId, status: 'COMPLETED', outputData: { by: 'before' } });
+        const r = await api('POST', '/api/tasks', {
+          workflowInstanceId: t.workflowInstanceId,
+          taskId: t.taskId,
+          status: 'COMPLETED',
+          outputData: { by: 'before' },
+        });
         if (r.status === 200) acknowledged.add(t.taskId);
       }
     }
@@ -77,7 +85,12 @@ describe('crash and restart (SIGKILL)', () => {
     // A worker that held a task across the crash can still complete it.
     const late = leased.slice(0, 2);
     for (const t of late) {
-      const r = await api('POST', '/api/tasks', { workflowInstanceId: t.workflowInstanceId, taskId: t.taskId, status: 'COMPLETED', outputData: { by: 'late' } });
+      const r = await api('POST', '/api/tasks', {
+        workflowInstanceId: t.workflowInstanceId,
+        taskId: t.taskId,
+        status: 'COMPLETED',
+        outputData: { by: 'late' },
+      });
       expect(r.status).toBe(200);
       acknowledged.add(t.taskId);
     }
@@ -88,7 +101,12 @@ describe('crash and restart (SIGKILL)', () => {
         const polled = (await api('GET', '/api/tasks/poll/batch/crash_task?count=20&timeout=300')).body as any[];
         for (const t of polled) {
           expect(acknowledged.has(t.taskId)).toBe(false);
-          const r = await api('POST', '/api/tasks', { workflowInstanceId: t.workflowInstanceId, taskId: t.taskId, status: 'COMPLETED', outputData: { by: 'after' } });
+          const r = await api('POST', '/api/tasks', {
+            workflowInstanceId: t.workflowInstanceId,
+            taskId: t.taskId,
+            status: 'COMPLETED',
+            outputData: { by: 'after' },
+          });
           expect(r.status).toBe(200);
           acknowledged.add(t.taskId);
         }

@@ -23,7 +23,14 @@ beforeAll(async () => {
   if (!fs.existsSync(MAIN)) throw new Error('dist/main.js missing: run `npm run build` (npm test does it in pretest)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-traces-'));
   const batonPort = await freePort();
-  const env = { ...process.env, PORT: String(batonPort), BATON_DATA_DIR: dir, LOG_LEVEL: 'warn', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_SERVICE_NAME: 'baton-traces-test' };
+  const env = {
+    ...process.env,
+    PORT: String(batonPort),
+    BATON_DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+    OTEL_SERVICE_NAME: 'baton-traces-test',
+  };
   baton = new TestProcess('baton', process.execPath, [MAIN], logPath(dir, 'baton'), env);
   b.url = `http://127.0.0.1:${batonPort}`;
   await eventually(async () => (await call(b.url, 'GET', '/health').catch(() => undefined))?.status === 200, 30_000, 100);

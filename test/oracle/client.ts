@@ -46,7 +46,10 @@ export class OracleClient {
     for (;;) {
       wf = await this.workflow(id);
       if (done(wf)) return wf;
-      if (Date.now() > until) throw new Error(`${this.side}: workflow ${id} not in the awaited state within ${limitMs} ms: ${JSON.stringify({ status: wf.status, tasks: (wf.tasks ?? []).map((t: any) => `${t.referenceTaskName}:${t.status}`) })}`);
+      if (Date.now() > until)
+        throw new Error(
+          `${this.side}: workflow ${id} not in the awaited state within ${limitMs} ms: ${JSON.stringify({ status: wf.status, tasks: (wf.tasks ?? []).map((t: any) => `${t.referenceTaskName}:${t.status}`) })}`,
+        );
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -77,7 +80,14 @@ export class OracleClient {
   }
 
   update(task: any, status: string, outputData: object = {}, extra: object = {}): Promise<unknown> {
-    return this.ok('POST', '/api/tasks', { workflowInstanceId: task.workflowInstanceId, taskId: task.taskId, status, outputData, workerId: 'oracle-worker', ...extra });
+    return this.ok('POST', '/api/tasks', {
+      workflowInstanceId: task.workflowInstanceId,
+      taskId: task.taskId,
+      status,
+      outputData,
+      workerId: 'oracle-worker',
+      ...extra,
+    });
   }
 
   /** Polls one task of `type` and answers it with `status` and output. */

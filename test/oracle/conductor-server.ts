@@ -28,7 +28,14 @@ export async function startConductor(env: NodeJS.ProcessEnv = process.env): Prom
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'oracle-conductor-'));
   const started = Date.now();
-  const proc = new TestProcess('conductor', env.CONDUCTOR_JAVA!, ['-Xmx2g', '-jar', env.CONDUCTOR_JAR!, `--server.port=${port}`, '--server.address=127.0.0.1'], join(dir, 'conductor.log'), env, dir);
+  const proc = new TestProcess(
+    'conductor',
+    env.CONDUCTOR_JAVA!,
+    ['-Xmx2g', '-jar', env.CONDUCTOR_JAR!, `--server.port=${port}`, '--server.address=127.0.0.1'],
+    join(dir, 'conductor.log'),
+    env,
+    dir,
+  );
   const url = `http://127.0.0.1:${port}`;
   try {
     // Its boot takes minutes on a loaded two-core machine (Spring, GraalJS, every AI provider's client).

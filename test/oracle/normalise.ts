@@ -8,9 +8,46 @@
  * firstStartTime, rateLimited, subworkflowChanged) and times (masked to "set" or "unset").
  */
 
-const WORKFLOW_FIELDS = ['workflowName', 'workflowVersion', 'status', 'correlationId', 'input', 'output', 'variables', 'reasonForIncompletion', 'failedReferenceTaskNames', 'failedTaskNames', 'priority', 'parentWorkflowId', 'parentWorkflowTaskId', 'event', 'tasks'] as const;
+const WORKFLOW_FIELDS = [
+  'workflowName',
+  'workflowVersion',
+  'status',
+  'correlationId',
+  'input',
+  'output',
+  'variables',
+  'reasonForIncompletion',
+  'failedReferenceTaskNames',
+  'failedTaskNames',
+  'priority',
+  'parentWorkflowId',
+  'parentWorkflowTaskId',
+  'event',
+  'tasks',
+] as const;
 
-const TASK_FIELDS = ['taskType', 'taskDefName', 'referenceTaskName', 'status', 'inputData', 'outputData', 'reasonForIncompletion', 'retryCount', 'seq', 'retried', 'executed', 'iteration', 'pollCount', 'callbackAfterSeconds', 'startDelayInSeconds', 'workerId', 'retriedTaskId', 'subWorkflowId', 'loopOverTask', 'responseTimeoutSeconds'] as const;
+const TASK_FIELDS = [
+  'taskType',
+  'taskDefName',
+  'referenceTaskName',
+  'status',
+  'inputData',
+  'outputData',
+  'reasonForIncompletion',
+  'retryCount',
+  'seq',
+  'retried',
+  'executed',
+  'iteration',
+  'pollCount',
+  'callbackAfterSeconds',
+  'startDelayInSeconds',
+  'workerId',
+  'retriedTaskId',
+  'subWorkflowId',
+  'loopOverTask',
+  'responseTimeoutSeconds',
+] as const;
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const TIME_KEY = /(Time|time|Timestamp)$/;
@@ -29,7 +66,12 @@ export class IdMasker {
   }
 }
 
-const isEmpty = (v: unknown): boolean => v === null || v === undefined || v === '' || (Array.isArray(v) && v.length === 0) || (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
+const isEmpty = (v: unknown): boolean =>
+  v === null ||
+  v === undefined ||
+  v === '' ||
+  (Array.isArray(v) && v.length === 0) ||
+  (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0);
 
 /** Masks ids and times everywhere, drops empty values, sorts nothing (order is behaviour). */
 export function scrub(value: unknown, ids: IdMasker, key = ''): unknown {

@@ -44,15 +44,19 @@ suite('differential: Baton against Conductor OSS', () => {
   });
 
   SCENARIOS.forEach((scenario, i) => {
-    test(scenario.name, async () => {
-      const ns = `or${i}_${run}`;
-      const [onConductor, onBaton] = await Promise.all([
-        scenario.run(makeCtx(new OracleClient(conductor.url, 'conductor'), ns, httpUrl)),
-        scenario.run(makeCtx(new OracleClient(baton.url, 'baton'), ns, httpUrl)),
-      ]);
-      const left = unexplained(scenario.name, diff(onConductor, onBaton));
-      if (left.length) console.log(`[oracle] ${scenario.name}: ${JSON.stringify(left, null, 1)}`);
-      expect(left).toEqual([]);
-    }, 300_000);
+    test(
+      scenario.name,
+      async () => {
+        const ns = `or${i}_${run}`;
+        const [onConductor, onBaton] = await Promise.all([
+          scenario.run(makeCtx(new OracleClient(conductor.url, 'conductor'), ns, httpUrl)),
+          scenario.run(makeCtx(new OracleClient(baton.url, 'baton'), ns, httpUrl)),
+        ]);
+        const left = unexplained(scenario.name, diff(onConductor, onBaton));
+        if (left.length) console.log(`[oracle] ${scenario.name}: ${JSON.stringify(left, null, 1)}`);
+        expect(left).toEqual([]);
+      },
+      300_000,
+    );
   });
 });

@@ -30,10 +30,42 @@ export const makeCtx = (c: OracleClient, ns: string, http: string): Ctx => {
 
 // --- definition builders -------------------------------------------------------------------
 
-const taskDef = (name: string, extra: object = {}) => ({ name, retryCount: 0, retryLogic: 'FIXED', retryDelaySeconds: 0, timeoutSeconds: 120, responseTimeoutSeconds: 60, timeoutPolicy: 'TIME_OUT_WF', ownerEmail: 'oracle@example.com', ...extra });
-const simple = (ref: string, name: string, inputParameters: object = {}, extra: object = {}) => ({ name, taskReferenceName: ref, type: 'SIMPLE', inputParameters, ...extra });
-const sys = (type: string, ref: string, inputParameters: object = {}, extra: object = {}) => ({ name: ref, taskReferenceName: ref, type, inputParameters, ...extra });
-const wfDef = (name: string, tasks: object[], extra: object = {}) => ({ name, version: 1, schemaVersion: 2, tasks, outputParameters: {}, timeoutSeconds: 0, timeoutPolicy: 'ALERT_ONLY', ownerEmail: 'oracle@example.com', ...extra });
+const taskDef = (name: string, extra: object = {}) => ({
+  name,
+  retryCount: 0,
+  retryLogic: 'FIXED',
+  retryDelaySeconds: 0,
+  timeoutSeconds: 120,
+  responseTimeoutSeconds: 60,
+  timeoutPolicy: 'TIME_OUT_WF',
+  ownerEmail: 'oracle@example.com',
+  ...extra,
+});
+const simple = (ref: string, name: string, inputParameters: object = {}, extra: object = {}) => ({
+  name,
+  taskReferenceName: ref,
+  type: 'SIMPLE',
+  inputParameters,
+  ...extra,
+});
+const sys = (type: string, ref: string, inputParameters: object = {}, extra: object = {}) => ({
+  name: ref,
+  taskReferenceName: ref,
+  type,
+  inputParameters,
+  ...extra,
+});
+const wfDef = (name: string, tasks: object[], extra: object = {}) => ({
+  name,
+  version: 1,
+  schemaVersion: 2,
+  tasks,
+  outputParameters: {},
+  timeoutSeconds: 0,
+  timeoutPolicy: 'ALERT_ONLY',
+  ownerEmail: 'oracle@example.com',
+  ...extra,
+});
 
 /** Registers the task definitions named (plain SIMPLE defaults plus `extra` per name) and one workflow. */
 async function define(ctx: Ctx, tasks: Record<string, object>, def: object): Promise<void> {
@@ -59,11 +91,18 @@ export const SCENARIOS: Scenario[] = [
     name: 'simple task polled and completed with output',
     async run(ctx) {
       const t = `${ctx.ns}_t`;
-      await define(ctx, { [t]: {} }, wfDef(ctx.ns, [simple('a', t, { x: '${workflow.input.x}', fixed: 'k' })], { outputParameters: { got: '${a.output.y}', all: '${a.output}' } }));
+      await define(
+        ctx,
+        { [t]: {} },
+        wfDef(ctx.ns, [simple('a', t, { x: '${workflow.input.x}', fixed: 'k' })], { outputParameters: { got: '${a.output.y}', all: '${a.output}' } }),
+      );
       const id = await ctx.c.start(ctx.ns, { x: 41 }, { correlationId: 'corr-1', priority: 3 });
       const polled = await ctx.c.poll(t);
       await ctx.c.update(polled, 'COMPLETED', { y: 42 });
-      return { polled: ctx.mask({ inputData: polled.inputData, status: polled.status, pollCount: polled.pollCount, referenceTaskName: polled.referenceTaskName }), wf: ctx.norm(await ctx.c.waitWorkflow(id)) };
+      return {
+        polled: ctx.mask({ inputData: polled.inputData, status: polled.status, pollCount: polled.pollCount, referenceTaskName: polled.referenceTaskName }),
+        wf: ctx.norm(await ctx.c.waitWorkflow(id)),
+      };
     },
   },
   {
@@ -90,15 +129,48 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'INLINE graaljs computes from input',
-    run: (ctx) => runToEnd(ctx, {}, wfDef(ctx.ns, [sys('INLINE', 'js', { evaluatorType: 'graaljs', expression: '(function(){ return { sum: $.a + $.b, list: [$.a, $.b], text: "v" + $.a }; })()', a: '${workflow.input.a}', b: 2 })], { outputParameters: { r: '${js.output.result}' } }), { a: 40 }),
+    run: (ctx) =>
+      runToEnd(
+        ctx,
+        {},
+        wfDef(
+          ctx.ns,
+          [
+            sys('INLINE', 'js', {
+              evaluatorType: 'graaljs',
+              expression: '(function(){ return { sum: $.a + $.b, list: [$.a, $.b], text: "v" + $.a }; })()',
+              a: '${workflow.input.a}',
+              b: 2,
+            }),
+          ],
+          { outputParameters: { r: '${js.output.result}' } },
+        ),
+        { a: 40 },
+      ),
   },
   {
     name: 'INLINE script that throws fails the workflow',
-    run: (ctx) => runToEnd(ctx, {}, wfDef(ctx.ns, [sys('INLINE', 'js', { evaluatorType: 'graaljs', expression: '(function(){ throw new Error("boom"); })()' })])),
+    run: (ctx) =>
+      runToEnd(ctx, {}, wfDef(ctx.ns, [sys('INLINE', 'js', { evaluatorType: 'graaljs', expression: '(function(){ throw new Error("boom"); })()' })])),
   },
   {
     name: 'JSON_JQ_TRANSFORM reshapes input',
-    run: (ctx) => runToEnd(ctx, {}, wfDef(ctx.ns, [sys('JSON_JQ_TRANSFORM', 'jq', { queryExpression: '{ names: [.items[].name], total: ([.items[].n] | add) }', items: '${workflow.input.items}' })], { outputParameters: { r: '${jq.output.result}' } }), { items: [{ name: 'a', n: 1 }, { name: 'b', n: 2 }] }),
+    run: (ctx) =>
+      runToEnd(
+        ctx,
+        {},
+        wfDef(
+          ctx.ns,
+          [sys('JSON_JQ_TRANSFORM', 'jq', { queryExpression: '{ names: [.items[].name], total: ([.items[].n] | add) }', items: '${workflow.input.items}' })],
+          { outputParameters: { r: '${jq.output.result}' } },
+        ),
+        {
+          items: [
+            { name: 'a', n: 1 },
+            { name: 'b', n: 2 },
+          ],
+        },
+      ),
   },
   {
     name: 'JSON_JQ_TRANSFORM with a failing query',
@@ -106,27 +178,106 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'SET_VARIABLE then read back in output',
-    run: (ctx) => runToEnd(ctx, {}, wfDef(ctx.ns, [sys('SET_VARIABLE', 'sv', { counter: 3, label: '${workflow.input.label}' }), sys('SET_VARIABLE', 'sv2', { counter: 4 })], { outputParameters: { c: '${workflow.variables.counter}', l: '${workflow.variables.label}' } }), { label: 'x' }),
+    run: (ctx) =>
+      runToEnd(
+        ctx,
+        {},
+        wfDef(ctx.ns, [sys('SET_VARIABLE', 'sv', { counter: 3, label: '${workflow.input.label}' }), sys('SET_VARIABLE', 'sv2', { counter: 4 })], {
+          outputParameters: { c: '${workflow.variables.counter}', l: '${workflow.variables.label}' },
+        }),
+        { label: 'x' },
+      ),
   },
   {
     name: 'SWITCH value-param picks a case',
     run: (ctx) =>
-      runToEnd(ctx, {}, wfDef(ctx.ns, [sys('SWITCH', 'sw', { kind: '${workflow.input.kind}' }, { evaluatorType: 'value-param', expression: 'kind', decisionCases: { b: [sys('SET_VARIABLE', 'in_b', { picked: 'b' })], c: [sys('SET_VARIABLE', 'in_c', { picked: 'c' })] }, defaultCase: [sys('SET_VARIABLE', 'in_default', { picked: 'default' })] }), sys('SET_VARIABLE', 'after', { done: true })], { outputParameters: { picked: '${workflow.variables.picked}' } }), { kind: 'b' }),
+      runToEnd(
+        ctx,
+        {},
+        wfDef(
+          ctx.ns,
+          [
+            sys(
+              'SWITCH',
+              'sw',
+              { kind: '${workflow.input.kind}' },
+              {
+                evaluatorType: 'value-param',
+                expression: 'kind',
+                decisionCases: { b: [sys('SET_VARIABLE', 'in_b', { picked: 'b' })], c: [sys('SET_VARIABLE', 'in_c', { picked: 'c' })] },
+                defaultCase: [sys('SET_VARIABLE', 'in_default', { picked: 'default' })],
+              },
+            ),
+            sys('SET_VARIABLE', 'after', { done: true }),
+          ],
+          { outputParameters: { picked: '${workflow.variables.picked}' } },
+        ),
+        { kind: 'b' },
+      ),
   },
   {
     name: 'SWITCH javascript falls to the default case',
     run: (ctx) =>
-      runToEnd(ctx, {}, wfDef(ctx.ns, [sys('SWITCH', 'sw', { n: '${workflow.input.n}' }, { evaluatorType: 'graaljs', expression: '$.n > 10 ? "big" : "small"', decisionCases: { big: [sys('SET_VARIABLE', 'in_big', { picked: 'big' })] }, defaultCase: [sys('SET_VARIABLE', 'in_default', { picked: 'default' })] })], { outputParameters: { picked: '${workflow.variables.picked}' } }), { n: 3 }),
+      runToEnd(
+        ctx,
+        {},
+        wfDef(
+          ctx.ns,
+          [
+            sys(
+              'SWITCH',
+              'sw',
+              { n: '${workflow.input.n}' },
+              {
+                evaluatorType: 'graaljs',
+                expression: '$.n > 10 ? "big" : "small"',
+                decisionCases: { big: [sys('SET_VARIABLE', 'in_big', { picked: 'big' })] },
+                defaultCase: [sys('SET_VARIABLE', 'in_default', { picked: 'default' })],
+              },
+            ),
+          ],
+          { outputParameters: { picked: '${workflow.variables.picked}' } },
+        ),
+        { n: 3 },
+      ),
   },
   {
     name: 'DECISION (deprecated) with caseValueParam',
-    run: (ctx) => runToEnd(ctx, {}, wfDef(ctx.ns, [sys('DECISION', 'dec', { k: '${workflow.input.k}' }, { caseValueParam: 'k', decisionCases: { one: [sys('SET_VARIABLE', 'in_one', { picked: 'one' })] }, defaultCase: [] })], { outputParameters: { picked: '${workflow.variables.picked}' } }), { k: 'one' }),
+    run: (ctx) =>
+      runToEnd(
+        ctx,
+        {},
+        wfDef(
+          ctx.ns,
+          [
+            sys(
+              'DECISION',
+              'dec',
+              { k: '${workflow.input.k}' },
+              { caseValueParam: 'k', decisionCases: { one: [sys('SET_VARIABLE', 'in_one', { picked: 'one' })] }, defaultCase: [] },
+            ),
+          ],
+          { outputParameters: { picked: '${workflow.variables.picked}' } },
+        ),
+        { k: 'one' },
+      ),
   },
   {
     name: 'FORK_JOIN of two worker branches and a JOIN',
     async run(ctx) {
       const t = `${ctx.ns}_t`;
-      await define(ctx, { [t]: {} }, wfDef(ctx.ns, [sys('FORK_JOIN', 'fork', {}, { forkTasks: [[simple('left', t, { side: 'l' })], [simple('right', t, { side: 'r' })]] }), sys('JOIN', 'join', {}, { joinOn: ['left', 'right'] })], { outputParameters: { j: '${join.output}' } }));
+      await define(
+        ctx,
+        { [t]: {} },
+        wfDef(
+          ctx.ns,
+          [
+            sys('FORK_JOIN', 'fork', {}, { forkTasks: [[simple('left', t, { side: 'l' })], [simple('right', t, { side: 'r' })]] }),
+            sys('JOIN', 'join', {}, { joinOn: ['left', 'right'] }),
+          ],
+          { outputParameters: { j: '${join.output}' } },
+        ),
+      );
       const id = await ctx.c.start(ctx.ns);
       for (let i = 0; i < 2; i++) {
         const task = await ctx.c.poll(t);
@@ -141,16 +292,51 @@ export const SCENARIOS: Scenario[] = [
       runToEnd(
         ctx,
         {},
-        wfDef(ctx.ns, [
-          sys('FORK_JOIN_DYNAMIC', 'dyn', { dynamicTasks: [{ name: 'sv_a', taskReferenceName: 'sv_a', type: 'SET_VARIABLE' }, { name: 'sv_b', taskReferenceName: 'sv_b', type: 'SET_VARIABLE' }], dynamicTasksInput: { sv_a: { a: 1 }, sv_b: { b: 2 } } }, { dynamicForkTasksParam: 'dynamicTasks', dynamicForkTasksInputParamName: 'dynamicTasksInput' }),
-          sys('JOIN', 'dyn_join'),
-        ], { outputParameters: { j: '${dyn_join.output}' } }),
+        wfDef(
+          ctx.ns,
+          [
+            sys(
+              'FORK_JOIN_DYNAMIC',
+              'dyn',
+              {
+                dynamicTasks: [
+                  { name: 'sv_a', taskReferenceName: 'sv_a', type: 'SET_VARIABLE' },
+                  { name: 'sv_b', taskReferenceName: 'sv_b', type: 'SET_VARIABLE' },
+                ],
+                dynamicTasksInput: { sv_a: { a: 1 }, sv_b: { b: 2 } },
+              },
+              { dynamicForkTasksParam: 'dynamicTasks', dynamicForkTasksInputParamName: 'dynamicTasksInput' },
+            ),
+            sys('JOIN', 'dyn_join'),
+          ],
+          { outputParameters: { j: '${dyn_join.output}' } },
+        ),
       ),
   },
   {
     name: 'DO_WHILE loops three times',
     run: (ctx) =>
-      runToEnd(ctx, {}, wfDef(ctx.ns, [sys('DO_WHILE', 'loop', { max: 3 }, { loopCondition: '$.loop["iteration"] < $.max', loopOver: [sys('INLINE', 'body', { evaluatorType: 'graaljs', expression: '(function(){ return $.i * 10; })()', i: '${loop.output.iteration}' })] })], { outputParameters: { l: '${loop.output}' } })),
+      runToEnd(
+        ctx,
+        {},
+        wfDef(
+          ctx.ns,
+          [
+            sys(
+              'DO_WHILE',
+              'loop',
+              { max: 3 },
+              {
+                loopCondition: '$.loop["iteration"] < $.max',
+                loopOver: [
+                  sys('INLINE', 'body', { evaluatorType: 'graaljs', expression: '(function(){ return $.i * 10; })()', i: '${loop.output.iteration}' }),
+                ],
+              },
+            ),
+          ],
+          { outputParameters: { l: '${loop.output}' } },
+        ),
+      ),
   },
   {
     name: 'SUB_WORKFLOW runs a child to completion',
@@ -158,7 +344,11 @@ export const SCENARIOS: Scenario[] = [
       const t = `${ctx.ns}_t`;
       const child = `${ctx.ns}_child`;
       await define(ctx, { [t]: {} }, wfDef(child, [simple('c1', t, { v: '${workflow.input.v}' })], { outputParameters: { childOut: '${c1.output.r}' } }));
-      await ctx.c.workflowDef(wfDef(ctx.ns, [sys('SUB_WORKFLOW', 'sub', { v: '${workflow.input.v}' }, { subWorkflowParam: { name: child, version: 1 } })], { outputParameters: { fromChild: '${sub.output.childOut}' } }));
+      await ctx.c.workflowDef(
+        wfDef(ctx.ns, [sys('SUB_WORKFLOW', 'sub', { v: '${workflow.input.v}' }, { subWorkflowParam: { name: child, version: 1 } })], {
+          outputParameters: { fromChild: '${sub.output.childOut}' },
+        }),
+      );
       const id = await ctx.c.start(ctx.ns, { v: 5 });
       const task = await ctx.c.poll(t);
       await ctx.c.update(task, 'COMPLETED', { r: task.inputData.v * 2 });
@@ -181,7 +371,12 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'TERMINATE with COMPLETED and output',
-    run: (ctx) => runToEnd(ctx, {}, wfDef(ctx.ns, [sys('TERMINATE', 'stop', { terminationStatus: 'COMPLETED', workflowOutput: { early: true } }), sys('SET_VARIABLE', 'never', { x: 1 })])),
+    run: (ctx) =>
+      runToEnd(
+        ctx,
+        {},
+        wfDef(ctx.ns, [sys('TERMINATE', 'stop', { terminationStatus: 'COMPLETED', workflowOutput: { early: true } }), sys('SET_VARIABLE', 'never', { x: 1 })]),
+      ),
   },
   {
     name: 'TERMINATE with FAILED and a reason',
@@ -214,17 +409,39 @@ export const SCENARIOS: Scenario[] = [
   },
   {
     name: 'HTTP task GETs JSON from a local endpoint',
-    run: (ctx) => runToEnd(ctx, {}, wfDef(ctx.ns, [sys('HTTP', 'http', { http_request: { uri: `${ctx.http}/json?x=1`, method: 'GET', accept: 'application/json', contentType: 'application/json' } })], { outputParameters: { body: '${http.output.response.body}', code: '${http.output.response.statusCode}' } })),
+    run: (ctx) =>
+      runToEnd(
+        ctx,
+        {},
+        wfDef(
+          ctx.ns,
+          [sys('HTTP', 'http', { http_request: { uri: `${ctx.http}/json?x=1`, method: 'GET', accept: 'application/json', contentType: 'application/json' } })],
+          { outputParameters: { body: '${http.output.response.body}', code: '${http.output.response.statusCode}' } },
+        ),
+      ),
   },
   {
     name: 'HTTP task answered 500 fails',
-    run: (ctx) => runToEnd(ctx, {}, wfDef(ctx.ns, [sys('HTTP', 'http', { http_request: { uri: `${ctx.http}/fail`, method: 'POST', body: { a: 1 }, accept: 'application/json', contentType: 'application/json' } })])),
+    run: (ctx) =>
+      runToEnd(
+        ctx,
+        {},
+        wfDef(ctx.ns, [
+          sys('HTTP', 'http', {
+            http_request: { uri: `${ctx.http}/fail`, method: 'POST', body: { a: 1 }, accept: 'application/json', contentType: 'application/json' },
+          }),
+        ]),
+      ),
   },
   {
     name: 'DYNAMIC task resolves its type from input',
     async run(ctx) {
       const t = `${ctx.ns}_t`;
-      await define(ctx, { [t]: {} }, wfDef(ctx.ns, [sys('DYNAMIC', 'dyn', { taskToRun: '${workflow.input.which}', v: 1 }, { dynamicTaskNameParam: 'taskToRun' })]));
+      await define(
+        ctx,
+        { [t]: {} },
+        wfDef(ctx.ns, [sys('DYNAMIC', 'dyn', { taskToRun: '${workflow.input.which}', v: 1 }, { dynamicTaskNameParam: 'taskToRun' })]),
+      );
       const id = await ctx.c.start(ctx.ns, { which: t });
       await ctx.c.work(t, 'COMPLETED', { ran: true });
       return { wf: ctx.norm(await ctx.c.waitWorkflow(id)) };
@@ -253,7 +470,12 @@ export const SCENARIOS: Scenario[] = [
       const target = `${ctx.ns}_target`;
       await define(ctx, {}, wfDef(target, [sys('SET_VARIABLE', 'got', { p: '${workflow.input.p}' })], { outputParameters: { p: '${workflow.input.p}' } }));
       await ctx.c.workflowDef(wfDef(ctx.ns, [sys('EVENT', 'ev', { p: '${workflow.input.p}' }, { sink: 'conductor' })]));
-      await ctx.c.ok('POST', '/api/event', { name: `${ctx.ns}_h`, event: `conductor:${ctx.ns}:ev`, active: true, actions: [{ action: 'start_workflow', start_workflow: { name: target, version: 1, input: { p: '${p}' }, correlationId: 'from-event' } }] });
+      await ctx.c.ok('POST', '/api/event', {
+        name: `${ctx.ns}_h`,
+        event: `conductor:${ctx.ns}:ev`,
+        active: true,
+        actions: [{ action: 'start_workflow', start_workflow: { name: target, version: 1, input: { p: '${p}' }, correlationId: 'from-event' } }],
+      });
       const id = await ctx.c.start(ctx.ns, { p: 'payload-1' });
       const wf = await ctx.c.waitWorkflow(id);
       // Conductor's event processor picks up a new handler's queue on its own schedule (a minute or more here).
@@ -271,7 +493,12 @@ export const SCENARIOS: Scenario[] = [
       const waiter = `${ctx.ns}_waiter`;
       await define(ctx, {}, wfDef(waiter, [sys('WAIT', 'hold')], { outputParameters: { o: '${hold.output}' } }));
       await ctx.c.workflowDef(wfDef(ctx.ns, [sys('EVENT', 'ev', { target: '${workflow.input.target}' }, { sink: 'conductor' })]));
-      await ctx.c.ok('POST', '/api/event', { name: `${ctx.ns}_h`, event: `conductor:${ctx.ns}:ev`, active: true, actions: [{ action: 'complete_task', complete_task: { workflowId: '${target}', taskRefName: 'hold', output: { via: 'event' } } }] });
+      await ctx.c.ok('POST', '/api/event', {
+        name: `${ctx.ns}_h`,
+        event: `conductor:${ctx.ns}:ev`,
+        active: true,
+        actions: [{ action: 'complete_task', complete_task: { workflowId: '${target}', taskRefName: 'hold', output: { via: 'event' } } }],
+      });
       const waitId = await ctx.c.start(waiter);
       await ctx.c.waitTask(waitId, 'hold', 'IN_PROGRESS');
       await ctx.c.start(ctx.ns, { target: waitId });
@@ -281,7 +508,12 @@ export const SCENARIOS: Scenario[] = [
   {
     name: 'event handler management: add, update, list, delete',
     async run(ctx) {
-      const h = { name: `${ctx.ns}_h`, event: `conductor:${ctx.ns}:x`, active: false, actions: [{ action: 'complete_task', complete_task: { workflowId: '${w}', taskRefName: 'r' } }] };
+      const h = {
+        name: `${ctx.ns}_h`,
+        event: `conductor:${ctx.ns}:x`,
+        active: false,
+        actions: [{ action: 'complete_task', complete_task: { workflowId: '${w}', taskRefName: 'r' } }],
+      };
       const add = await status(ctx.c.req('POST', '/api/event', h));
       const dup = await status(ctx.c.req('POST', '/api/event', h));
       const upd = await status(ctx.c.req('PUT', '/api/event', { ...h, active: true }));
@@ -333,7 +565,11 @@ export const SCENARIOS: Scenario[] = [
     name: 'task timeoutSeconds with TIME_OUT_WF times the workflow out',
     async run(ctx) {
       const t = `${ctx.ns}_t`;
-      await define(ctx, { [t]: { retryCount: 0, timeoutSeconds: 2, responseTimeoutSeconds: 1, timeoutPolicy: 'TIME_OUT_WF' } }, wfDef(ctx.ns, [simple('a', t)]));
+      await define(
+        ctx,
+        { [t]: { retryCount: 0, timeoutSeconds: 2, responseTimeoutSeconds: 1, timeoutPolicy: 'TIME_OUT_WF' } },
+        wfDef(ctx.ns, [simple('a', t)]),
+      );
       const id = await ctx.c.start(ctx.ns);
       // Never polled: whether timeoutSeconds runs for a SCHEDULED task is the question.
       return { wf: ctx.norm(await ctx.c.settle(id)) };
@@ -364,7 +600,13 @@ export const SCENARIOS: Scenario[] = [
     async run(ctx) {
       const t = `${ctx.ns}_t`;
       const onFail = `${ctx.ns}_onfail`;
-      await define(ctx, { [t]: {} }, wfDef(onFail, [sys('SET_VARIABLE', 'note', { reason: '${workflow.input.reason}' })], { outputParameters: { r: '${workflow.input.reason}', failedId: '${workflow.input.workflowId}' } }));
+      await define(
+        ctx,
+        { [t]: {} },
+        wfDef(onFail, [sys('SET_VARIABLE', 'note', { reason: '${workflow.input.reason}' })], {
+          outputParameters: { r: '${workflow.input.reason}', failedId: '${workflow.input.workflowId}' },
+        }),
+      );
       await ctx.c.workflowDef(wfDef(ctx.ns, [simple('a', t)], { failureWorkflow: onFail }));
       const id = await ctx.c.start(ctx.ns, { k: 1 });
       await ctx.c.work(t, 'FAILED', {}, { reasonForIncompletion: 'worker gave up' });
@@ -490,7 +732,13 @@ export const SCENARIOS: Scenario[] = [
       const ids = [await ctx.c.start(ctx.ns), await ctx.c.start(ctx.ns)];
       const bulk = async (method: string, op: string, body: unknown) => {
         const r = await ctx.c.req(method, `/api/workflow/bulk/${op}`, body);
-        return { status: r.status, ok: [...(r.body?.bulkSuccessfulResults ?? [])].map((x: string) => ids.indexOf(x)).sort(), failed: Object.keys(r.body?.bulkErrorResults ?? {}).map((x) => (ids.includes(x) ? ids.indexOf(x) : x)).sort() };
+        return {
+          status: r.status,
+          ok: [...(r.body?.bulkSuccessfulResults ?? [])].map((x: string) => ids.indexOf(x)).sort(),
+          failed: Object.keys(r.body?.bulkErrorResults ?? {})
+            .map((x) => (ids.includes(x) ? ids.indexOf(x) : x))
+            .sort(),
+        };
       };
       const pause = await bulk('PUT', 'pause', ids);
       const statuses = await Promise.all(ids.map(async (id) => (await ctx.c.workflow(id)).status));
@@ -515,7 +763,14 @@ export const SCENARIOS: Scenario[] = [
       const unknownRef = await status(ctx.c.req('POST', `/api/tasks/${id}/zzz/COMPLETED`, {}));
       const task = await ctx.c.ok('GET', `/api/tasks/${polled.taskId}`);
       await ctx.c.work(t, 'COMPLETED');
-      return { logPost, logs, byRef, unknownRef, task: ctx.mask({ status: task.status, outputData: task.outputData, workerId: task.workerId }), wf: ctx.norm(await ctx.c.waitWorkflow(id)) };
+      return {
+        logPost,
+        logs,
+        byRef,
+        unknownRef,
+        task: ctx.mask({ status: task.status, outputData: task.outputData, workerId: task.workerId }),
+        wf: ctx.norm(await ctx.c.waitWorkflow(id)),
+      };
     },
   },
   {
@@ -529,7 +784,12 @@ export const SCENARIOS: Scenario[] = [
         return r[t] === 3 ? r : undefined;
       });
       await ctx.c.work(t, 'COMPLETED');
-      const polldata = ((await ctx.c.ok('GET', `/api/tasks/queue/polldata?taskType=${t}`)) as any[]).map((p) => ({ queueName: p.queueName, workerId: p.workerId, domain: p.domain, polled: p.lastPollTime > 0 }));
+      const polldata = ((await ctx.c.ok('GET', `/api/tasks/queue/polldata?taskType=${t}`)) as any[]).map((p) => ({
+        queueName: p.queueName,
+        workerId: p.workerId,
+        domain: p.domain,
+        polled: p.lastPollTime > 0,
+      }));
       const after = await ctx.c.ok('GET', `/api/tasks/queue/sizes?taskType=${t}`);
       for (const id of ids) await ctx.c.req('DELETE', `/api/workflow/${id}?reason=done`);
       return { sizes, after, polldata };
@@ -543,8 +803,12 @@ export const SCENARIOS: Scenario[] = [
       const a = await ctx.c.start(ctx.ns, {}, { correlationId: 'c-1' });
       const b = await ctx.c.start(ctx.ns, {}, { correlationId: 'c-1' });
       await ctx.c.ok('DELETE', `/api/workflow/${b}?reason=stop`);
-      const open = ((await ctx.c.ok('GET', `/api/workflow/${ctx.ns}/correlated/c-1?includeClosed=false&includeTasks=false`)) as any[]).map((w) => [a, b].indexOf(w.workflowId)).sort();
-      const all = ((await ctx.c.ok('GET', `/api/workflow/${ctx.ns}/correlated/c-1?includeClosed=true&includeTasks=false`)) as any[]).map((w) => [a, b].indexOf(w.workflowId)).sort();
+      const open = ((await ctx.c.ok('GET', `/api/workflow/${ctx.ns}/correlated/c-1?includeClosed=false&includeTasks=false`)) as any[])
+        .map((w) => [a, b].indexOf(w.workflowId))
+        .sort();
+      const all = ((await ctx.c.ok('GET', `/api/workflow/${ctx.ns}/correlated/c-1?includeClosed=true&includeTasks=false`)) as any[])
+        .map((w) => [a, b].indexOf(w.workflowId))
+        .sort();
       const running = ((await ctx.c.ok('GET', `/api/workflow/running/${ctx.ns}?version=1`)) as string[]).map((id) => [a, b].indexOf(id)).sort();
       await ctx.c.ok('DELETE', `/api/workflow/${a}?reason=stop`);
       return { open, all, running };
@@ -576,7 +840,16 @@ export const SCENARIOS: Scenario[] = [
       const del = await status(ctx.c.req('DELETE', `/api/metadata/taskdefs/${name}`));
       const delAgain = await status(ctx.c.req('DELETE', `/api/metadata/taskdefs/${name}`));
       const invalid = await status(ctx.c.req('POST', '/api/metadata/taskdefs', [{ retryCount: 1 }]));
-      const pickDef = (d: any) => ({ name: d.name, description: d.description, retryCount: d.retryCount, inputKeys: d.inputKeys, timeoutSeconds: d.timeoutSeconds, responseTimeoutSeconds: d.responseTimeoutSeconds, retryLogic: d.retryLogic, timeoutPolicy: d.timeoutPolicy });
+      const pickDef = (d: any) => ({
+        name: d.name,
+        description: d.description,
+        retryCount: d.retryCount,
+        inputKeys: d.inputKeys,
+        timeoutSeconds: d.timeoutSeconds,
+        responseTimeoutSeconds: d.responseTimeoutSeconds,
+        retryLogic: d.retryLogic,
+        timeoutPolicy: d.timeoutPolicy,
+      });
       return { create, got: ctx.mask(pickDef(got)), update, got2: ctx.mask(pickDef(got2)), missing, del, delAgain, invalid };
     },
   },
@@ -627,13 +900,29 @@ export const SCENARIOS: Scenario[] = [
       const search = async (query: string) =>
         eventuallyValue(async () => {
           const r = await ctx.c.ok('GET', `/api/workflow/search?start=0&size=10&freeText=*&query=${encodeURIComponent(query)}`);
-          return r.totalHits >= 1 ? { totalHits: r.totalHits, results: r.results.map((s: any) => ({ who: ids.indexOf(s.workflowId), status: s.status, workflowType: s.workflowType, correlationId: s.correlationId, version: s.version })).sort((x: any, y: any) => x.who - y.who) } : undefined;
+          return r.totalHits >= 1
+            ? {
+                totalHits: r.totalHits,
+                results: r.results
+                  .map((s: any) => ({
+                    who: ids.indexOf(s.workflowId),
+                    status: s.status,
+                    workflowType: s.workflowType,
+                    correlationId: s.correlationId,
+                    version: s.version,
+                  }))
+                  .sort((x: any, y: any) => x.who - y.who),
+              }
+            : undefined;
         });
       const byType = await search(`workflowType IN (${ctx.ns})`);
       const completed = await search(`workflowType IN (${ctx.ns}) AND status IN (COMPLETED)`);
       const tasks = await eventuallyValue(async () => {
         // Conductor indexes a task when it is updated, not when scheduled: only finished ones are compared.
-        const r = await ctx.c.ok('GET', `/api/tasks/search?start=0&size=10&freeText=*&query=${encodeURIComponent(`taskType IN (${t}) AND status IN (COMPLETED)`)}`);
+        const r = await ctx.c.ok(
+          'GET',
+          `/api/tasks/search?start=0&size=10&freeText=*&query=${encodeURIComponent(`taskType IN (${t}) AND status IN (COMPLETED)`)}`,
+        );
         return r.totalHits >= 1 ? { totalHits: r.totalHits, statuses: r.results.map((s: any) => s.status).sort() } : undefined;
       });
       await ctx.c.ok('DELETE', `/api/workflow/${running}?reason=done`);
@@ -648,7 +937,11 @@ export const SCENARIOS: Scenario[] = [
       const t = `${ctx.ns}_t`;
       const child = `${ctx.ns}_child`;
       await define(ctx, { [t]: {} }, wfDef(child, [simple('c1', t)], { outputParameters: { childOut: '${c1.output.r}' } }));
-      await ctx.c.workflowDef(wfDef(ctx.ns, [sys('SUB_WORKFLOW', 'sub', { v: 1 }, { subWorkflowParam: { name: '${workflow.input.subwf}', version: 1 } })], { outputParameters: { fromChild: '${sub.output.childOut}' } }));
+      await ctx.c.workflowDef(
+        wfDef(ctx.ns, [sys('SUB_WORKFLOW', 'sub', { v: 1 }, { subWorkflowParam: { name: '${workflow.input.subwf}', version: 1 } })], {
+          outputParameters: { fromChild: '${sub.output.childOut}' },
+        }),
+      );
       const id = await ctx.c.start(ctx.ns, { subwf: child });
       await ctx.c.work(t, 'COMPLETED', { r: 7 });
       const wf = await ctx.c.waitWorkflow(id);
@@ -696,7 +989,17 @@ export const SCENARIOS: Scenario[] = [
       const t = `${ctx.ns}_t`;
       const child = `${ctx.ns}_child`;
       await define(ctx, { [t]: {} }, wfDef(child, [simple('c1', t)]));
-      const fork = sys('FORK_JOIN', 'fork', {}, { forkTasks: [[sys('SUB_WORKFLOW', 'sub', {}, { subWorkflowParam: { name: child, version: 1 } })], [sys('WAIT', 'w'), sys('TERMINATE', 'stop', { terminationStatus: 'COMPLETED' })]] });
+      const fork = sys(
+        'FORK_JOIN',
+        'fork',
+        {},
+        {
+          forkTasks: [
+            [sys('SUB_WORKFLOW', 'sub', {}, { subWorkflowParam: { name: child, version: 1 } })],
+            [sys('WAIT', 'w'), sys('TERMINATE', 'stop', { terminationStatus: 'COMPLETED' })],
+          ],
+        },
+      );
       await ctx.c.workflowDef(wfDef(ctx.ns, [fork, sys('JOIN', 'join', {}, { joinOn: ['sub', 'stop'] })]));
       const id = await ctx.c.start(ctx.ns);
       const running = await ctx.c.waitWorkflow(id, (wf) => !!lastTask(wf, 'sub')?.subWorkflowId && lastTask(wf, 'w')?.status === 'IN_PROGRESS');

@@ -79,7 +79,9 @@ describeCassandra('cassandra migrations on first install', () => {
     await expect(awaitSchemaAgreement(admin, 1000)).resolves.toBeUndefined();
     // The tables every migrator creates before it holds the lease carry the same fixed id, whichever coordinator created them.
     for (const table of ['schema_migrations', 'schema_migrations_lock']) {
-      const row = await admin.execute('SELECT id FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?', [cfg.keyspace, table], { prepare: true });
+      const row = await admin.execute('SELECT id FROM system_schema.tables WHERE keyspace_name = ? AND table_name = ?', [cfg.keyspace, table], {
+        prepare: true,
+      });
       expect(String(row.first().get('id'))).toBe(tableIdOf(cfg.keyspace, table));
     }
   });
@@ -92,7 +94,9 @@ describeCassandra('cassandra migrations on first install', () => {
     await migrate(admin, { keyspace: cfg.keyspace, replication: cfg.replication, dir: emptyDir });
     await admin.execute(`INSERT INTO ${cfg.keyspace}.schema_migrations_lock (id, owner) VALUES ('migrate', 'dead') USING TTL 3`);
     const started = Date.now();
-    expect(await migrate(admin, { keyspace: cfg.keyspace, replication: cfg.replication, log: (l) => lines.push(l) })).toEqual(readMigrationFiles().map((f) => f.name));
+    expect(await migrate(admin, { keyspace: cfg.keyspace, replication: cfg.replication, log: (l) => lines.push(l) })).toEqual(
+      readMigrationFiles().map((f) => f.name),
+    );
     expect(lines).toContain('waiting for another migrator (dead)');
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
   });

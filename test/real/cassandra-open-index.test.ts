@@ -31,15 +31,25 @@ describeCassandra('cassandra open-execution indexes over time', () => {
   };
   const entriesOf = async (index: string, gen: number) =>
     (
-      await env.client.execute(`SELECT workflow_id FROM ${cfg.keyspace}.open_entries WHERE index_name = ? AND gen = ? AND shard = 0`, [index, types.Long.fromNumber(gen)], {
-        prepare: true,
-      })
+      await env.client.execute(
+        `SELECT workflow_id FROM ${cfg.keyspace}.open_entries WHERE index_name = ? AND gen = ? AND shard = 0`,
+        [index, types.Long.fromNumber(gen)],
+        {
+          prepare: true,
+        },
+      )
     ).rows.map((r) => r.get('workflow_id') as string);
   const floorOf = async (index: string) =>
-    Number((await env.client.execute(`SELECT floor FROM ${cfg.keyspace}.open_pages WHERE index_name = ? LIMIT 1`, [index], { prepare: true })).first()?.get('floor') ?? 0);
+    Number(
+      (await env.client.execute(`SELECT floor FROM ${cfg.keyspace}.open_pages WHERE index_name = ? LIMIT 1`, [index], { prepare: true }))
+        .first()
+        ?.get('floor') ?? 0,
+    );
   const keysOf = async (id: string) =>
     decodeKeys(
-      (await env.client.execute(`SELECT keys FROM ${cfg.keyspace}.executions WHERE workflow_id = ? LIMIT 1`, [id], { prepare: true })).first().get('keys') as string,
+      (await env.client.execute(`SELECT keys FROM ${cfg.keyspace}.executions WHERE workflow_id = ? LIMIT 1`, [id], { prepare: true }))
+        .first()
+        .get('keys') as string,
     )!;
 
   it('carries a long-running execution out of its sealed generation, drops the generation and moves the floor', async () => {
@@ -123,11 +133,11 @@ describeCassandra('cassandra open-execution indexes over time', () => {
     await env.store.commit(makeCommit(w, 0));
     const keys = await keysOf(w.workflowId);
     // As if the process died right after the batch: no running entry, indexed_keys behind keys.
-    await env.client.execute(`DELETE FROM ${cfg.keyspace}.open_entries WHERE index_name = ? AND gen = ? AND shard = 0 AND workflow_id = ?`, [
-      `running:${w.workflowName}`,
-      types.Long.fromNumber(keys.runningGen),
-      w.workflowId,
-    ], { prepare: true });
+    await env.client.execute(
+      `DELETE FROM ${cfg.keyspace}.open_entries WHERE index_name = ? AND gen = ? AND shard = 0 AND workflow_id = ?`,
+      [`running:${w.workflowName}`, types.Long.fromNumber(keys.runningGen), w.workflowId],
+      { prepare: true },
+    );
     await env.client.execute(`UPDATE ${cfg.keyspace}.executions SET indexed_keys = null WHERE workflow_id = ?`, [w.workflowId], { prepare: true });
     clock.nowMs += 10 * MIN;
     expect(await env.store.runningWorkflowIds(w.workflowName)).toEqual([]);

@@ -87,7 +87,11 @@ engineSuite('Dapr', missingDapr())(`counter actor on real daprd ${process.env.BA
     await eventually(async () => ((await a.host.invoke<{ fired: number }>('Counter', 'remind-1', 'get')).fired === 1 ? true : undefined), 'reminder', 60_000);
     for (const { app } of apps) app.failReminders.left = 1;
     await a.host.invoke('Counter', 'remind-2', 'arm', { inMs: 500 });
-    await eventually(async () => ((await a.host.invoke<{ fired: number }>('Counter', 'remind-2', 'get')).fired === 1 ? true : undefined), 'retried reminder', 60_000);
+    await eventually(
+      async () => ((await a.host.invoke<{ fired: number }>('Counter', 'remind-2', 'get')).fired === 1 ? true : undefined),
+      'retried reminder',
+      60_000,
+    );
     expect(apps.some(({ app }) => app.reminders.filter((r) => r === 'remind-2/wake').length === 2)).toBe(true);
     for (const { app } of apps) app.failReminders.left = 0;
   });
@@ -97,10 +101,18 @@ engineSuite('Dapr', missingDapr())(`counter actor on real daprd ${process.env.BA
     await a.host.invoke('Counter', 'recoverable-1', 'armRecoverable', { inMs: 300 });
     await a.host.invoke('Counter', 'recoverable-2', 'armRecoverable', { inMs: 300 });
     await a.host.invoke('Counter', 'recoverable-2', 'disarmRecoverable');
-    await eventually(async () => ((await a.host.invoke<{ fired: number }>('Counter', 'recoverable-1', 'get')).fired === 1 ? true : undefined), 'recoverable reminder', 60_000);
+    await eventually(
+      async () => ((await a.host.invoke<{ fired: number }>('Counter', 'recoverable-1', 'get')).fired === 1 ? true : undefined),
+      'recoverable reminder',
+      60_000,
+    );
     // A later reminder of the same actor, armed through daprd, shows that recoverable-2's would have fired by now.
     await a.host.invoke('Counter', 'recoverable-2', 'arm', { inMs: 600 });
-    await eventually(async () => ((await a.host.invoke<{ fired: number }>('Counter', 'recoverable-2', 'get')).fired === 1 ? true : undefined), 'daprd reminder', 60_000);
+    await eventually(
+      async () => ((await a.host.invoke<{ fired: number }>('Counter', 'recoverable-2', 'get')).fired === 1 ? true : undefined),
+      'daprd reminder',
+      60_000,
+    );
     const all = apps.flatMap(({ app }) => app.reminderDeliveries);
     expect(all.filter((d) => d.startsWith('Counter/recoverable-1/'))).toEqual([]);
     expect(all.filter((d) => d.startsWith('Counter/recoverable-2/'))).toEqual(['Counter/recoverable-2/wake']);
@@ -112,7 +124,11 @@ engineSuite('Dapr', missingDapr())(`counter actor on real daprd ${process.env.BA
     // Ephemeral actors go idle after 500 ms: daprd deactivates this one well before its reminder is due (30 s).
     await a.host.invoke('Ephemeral', 'recoverable-3', 'armRecoverable', { inMs: 30_000 });
     await eventually(() => (apps.some(({ app }) => app.deactivations.includes('Ephemeral/recoverable-3')) ? true : undefined), 'deactivation', 60_000);
-    await eventually(() => (apps.some(({ app }) => app.reminderDeliveries.includes('Ephemeral/recoverable-3/soon')) ? true : undefined), 'reminder from daprd', 60_000);
+    await eventually(
+      () => (apps.some(({ app }) => app.reminderDeliveries.includes('Ephemeral/recoverable-3/soon')) ? true : undefined),
+      'reminder from daprd',
+      60_000,
+    );
     expect(apps.flatMap(({ app }) => app.reminders).filter((r) => r === 'recoverable-3/soon')).toEqual(['recoverable-3/soon']);
   });
 
@@ -152,6 +168,10 @@ engineSuite('Dapr', missingDapr())(`counter actor on real daprd ${process.env.BA
     const port = a.port;
     await stop(a);
     const restarted = await launch('A-restarted', port);
-    await eventually(async () => ((await restarted.host.invoke<{ fired: number }>('Counter', id, 'get')).fired === 1 ? true : undefined), 'reminder after restart', 90_000);
+    await eventually(
+      async () => ((await restarted.host.invoke<{ fired: number }>('Counter', id, 'get')).fired === 1 ? true : undefined),
+      'reminder after restart',
+      90_000,
+    );
   });
 });

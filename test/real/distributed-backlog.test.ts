@@ -28,7 +28,9 @@ engineSuite('distributed profile on real engines', missingRealCluster())('a 200,
     const taskType = `backlog_${Date.now().toString(36)}`;
     const name = `${taskType}_wf`;
     const api = <T = any>(method: string, path: string, body?: unknown) => call<T>(cluster.nextUrl(), method, path, body);
-    expect((await api('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: taskType, taskReferenceName: 't' }] })).status).toBe(200);
+    expect(
+      (await api('POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: taskType, taskReferenceName: 't' }] })).status,
+    ).toBe(200);
     // The backlog's entries belong to one parked execution: claims of them find no SCHEDULED task.
     const parked = (await api('POST', '/api/workflow', { name, priority: 99 })).text;
     const actorId = queueActorId(queueName({ taskType }), 0);

@@ -35,11 +35,15 @@ const keyWithRole = async (role: string): Promise<{ keyId: string; keySecret: st
 };
 const wf = async (id: string) => (await api('GET', `/api/workflow/${id}?includeTasks=true`)).body;
 const waitStatus = (id: string, status: string, limitMs = 60_000) => eventually(async () => ((await wf(id)).status === status ? true : undefined), limitMs);
-const register = async (def: Record<string, unknown>) => expect((await api('POST', '/api/metadata/workflowdef', { version: 1, schemaVersion: 2, ...def })).status).toBe(200);
+const register = async (def: Record<string, unknown>) =>
+  expect((await api('POST', '/api/metadata/workflowdef', { version: 1, schemaVersion: 2, ...def })).status).toBe(200);
 
 engineSuite('distributed profile on real engines', missingRealCluster())('flows on two real replicas', () => {
   beforeAll(async () => {
-    cluster = await startRealCluster({ replicas: ['A', 'B'], env: { BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN.keyId, BATON_ADMIN_KEY_SECRET: ADMIN.keySecret } });
+    cluster = await startRealCluster({
+      replicas: ['A', 'B'],
+      env: { BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN.keyId, BATON_ADMIN_KEY_SECRET: ADMIN.keySecret },
+    });
     adminToken = await tokenFor(ADMIN);
   });
   afterAll(async () => {
@@ -51,7 +55,14 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
     const t = uniq('sdk');
     const name = uniq('sdkwf');
     await api('POST', '/api/metadata/taskdef', [{ name: t, retryCount: 1 }]);
-    await register({ name, tasks: [{ name: t, taskReferenceName: 'one', inputParameters: { x: '${workflow.input.x}' } }, { name: t, taskReferenceName: 'two', inputParameters: { x: '${one.output.y}' } }], outputParameters: { y: '${two.output.y}' } });
+    await register({
+      name,
+      tasks: [
+        { name: t, taskReferenceName: 'one', inputParameters: { x: '${workflow.input.x}' } },
+        { name: t, taskReferenceName: 'two', inputParameters: { x: '${one.output.y}' } },
+      ],
+      outputParameters: { y: '${two.output.y}' },
+    });
     const worker: ConductorWorker = { taskDefName: t, execute: async (task) => ({ status: 'COMPLETED', outputData: { y: Number(task.inputData?.x) * 2 } }) };
     const managers: TaskManager[] = [];
     const workerKey = await keyWithRole('WORKER');
@@ -102,7 +113,11 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
       app = createServer((_q, s) => s.end()).listen(port, '127.0.0.1');
       sidecar = await cluster.addForeignSidecar('worker-app', 'worker-app', port);
       // A new sidecar finds Baton's app id a little after it is up (it failed this test once under load): wait for an invocation to get through.
-      await eventually(async () => (await call(`http://127.0.0.1:${sidecar.daprHttpPort}/v1.0/invoke/${APP_ID}/method`, 'GET', '/health')).status === 200, 120_000, 250);
+      await eventually(
+        async () => (await call(`http://127.0.0.1:${sidecar.daprHttpPort}/v1.0/invoke/${APP_ID}/method`, 'GET', '/health')).status === 200,
+        120_000,
+        250,
+      );
     });
     afterAll(async () => {
       await sidecar?.stop();
@@ -120,9 +135,17 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
       // Through the sidecar, Baton still wants a token, and a WORKER token may not manage executions.
       expect((await call(base, 'GET', `/api/tasks/poll/batch/${t}?count=1&timeout=100`)).status).toBe(401);
       expect((await call(base, 'DELETE', `/api/workflow/${id}`, undefined, auth(token))).status).toBe(403);
-      const task = await eventually(async () => (await call(base, 'GET', `/api/tasks/poll/batch/${t}?count=1&timeout=500&workerid=dapr-worker`, undefined, auth(token))).body[0]);
+      const task = await eventually(
+        async () => (await call(base, 'GET', `/api/tasks/poll/batch/${t}?count=1&timeout=500&workerid=dapr-worker`, undefined, auth(token))).body[0],
+      );
       expect(task.workflowInstanceId).toBe(id);
-      const up = await call(base, 'POST', '/api/tasks', { workflowInstanceId: id, taskId: task.taskId, status: 'COMPLETED', outputData: { done: true } }, auth(token));
+      const up = await call(
+        base,
+        'POST',
+        '/api/tasks',
+        { workflowInstanceId: id, taskId: task.taskId, status: 'COMPLETED', outputData: { done: true } },
+        auth(token),
+      );
       expect(up.status).toBe(200);
       await waitStatus(id, 'COMPLETED');
       expect((await wf(id)).output).toEqual({ done: true });
@@ -130,7 +153,10 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
       const client = await orkesConductorClient({ serverUrl: base, logger: quietLogger, ...workerKey });
       sdkClients.push(client);
       const id2 = (await api('POST', '/api/workflow', { name })).text;
-      const m = new TaskManager(client, [{ taskDefName: t, execute: async () => ({ status: 'COMPLETED', outputData: { done: 'sdk' } }) }], { logger: quietLogger, options: { pollInterval: 50, concurrency: 1 } });
+      const m = new TaskManager(client, [{ taskDefName: t, execute: async () => ({ status: 'COMPLETED', outputData: { done: 'sdk' } }) }], {
+        logger: quietLogger,
+        options: { pollInterval: 50, concurrency: 1 },
+      });
       m.startPolling();
       try {
         await waitStatus(id2, 'COMPLETED');
@@ -152,13 +178,21 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
     for (const t of [`a#b/c?d ${n}`, `ünïcødé 任务 ${n}`, `pct%20 and |pipes| ${n}`]) {
       const name = uniq('names');
       const domain = `dom #/? ü ${n}`;
-      await register({ name, tasks: [{ name: t, taskReferenceName: 'x' }, { name: t, taskReferenceName: 'y' }] });
+      await register({
+        name,
+        tasks: [
+          { name: t, taskReferenceName: 'x' },
+          { name: t, taskReferenceName: 'y' },
+        ],
+      });
       const id = (await api('POST', '/api/workflow', { name, taskToDomain: { [t]: domain } })).text;
       const enc = encodeURIComponent(t);
       // The plain queue is empty: the task went to its domain's queue.
       expect((await api('GET', `/api/tasks/poll/batch/${enc}?count=1&timeout=100`)).body).toEqual([]);
       for (const ref of ['x', 'y']) {
-        const task = await eventually(async () => (await api('GET', `/api/tasks/poll/batch/${enc}?count=1&timeout=500&domain=${encodeURIComponent(domain)}`)).body[0]);
+        const task = await eventually(
+          async () => (await api('GET', `/api/tasks/poll/batch/${enc}?count=1&timeout=500&domain=${encodeURIComponent(domain)}`)).body[0],
+        );
         expect(task).toMatchObject({ taskDefName: t, referenceTaskName: ref, domain });
         expect((await api('POST', '/api/tasks', { workflowInstanceId: id, taskId: task.taskId, status: 'COMPLETED' })).status).toBe(200);
       }
@@ -176,7 +210,8 @@ engineSuite('distributed profile on real engines', missingRealCluster())('flows 
     const task = await eventually(async () => (await api('GET', `/api/tasks/poll/batch/${t}?count=1&timeout=500`)).body[0]);
     for (let i = 0; i < 20; i++) {
       // An unknown task id of an existing execution, then a status the task cannot take.
-      const bad = i % 2 ? { workflowInstanceId: id, taskId: `nope-${i}`, status: 'COMPLETED' } : { workflowInstanceId: id, taskId: task.taskId, status: 'SCHEDULED' };
+      const bad =
+        i % 2 ? { workflowInstanceId: id, taskId: `nope-${i}`, status: 'COMPLETED' } : { workflowInstanceId: id, taskId: task.taskId, status: 'SCHEDULED' };
       const r = await api('POST', '/api/tasks', bad);
       expect(r.status).toBeGreaterThanOrEqual(400);
       expect(r.status).toBeLessThan(500);

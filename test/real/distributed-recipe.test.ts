@@ -17,7 +17,10 @@ function recipeCommands(): string[] {
   const doc = readFileSync(join(ROOT, 'docs', 'operations.md'), 'utf8');
   const section = doc.slice(doc.indexOf('## The distributed profile on one machine'));
   const block = /```sh\n([\s\S]*?)```/.exec(section)![1]!;
-  return block.split('\n').map((l) => l.trim()).filter(Boolean);
+  return block
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }
 
 /** Runs one command line of the recipe through the shell; resolves with its exit code and output. */
@@ -82,8 +85,15 @@ engineSuite('the distributed recipe on real engines', missingRealCluster())('the
     expect({ code: started.code, out: started.out }).toEqual({ code: 0, out: expect.stringContaining('serves on http://127.0.0.1:') });
     const urls = /^Baton \(distributed.* serves on (.+)$/m.exec(started.out)![1]!.trim().split(/\s+/);
     const secret = /secret '([0-9a-f]+)'/.exec(started.out)![1]!;
-    const cluster = Object.fromEntries(readFileSync(join(state, 'cluster.env'), 'utf8').trim().split('\n').map((l) => l.split('=', 2) as [string, string]));
-    const pidOf = Object.fromEntries(readdirSync(join(state, 'pids')).map((f) => [f.replace(/\.pid$/, ''), Number(readFileSync(join(state, 'pids', f), 'utf8'))]));
+    const cluster = Object.fromEntries(
+      readFileSync(join(state, 'cluster.env'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => l.split('=', 2) as [string, string]),
+    );
+    const pidOf = Object.fromEntries(
+      readdirSync(join(state, 'pids')).map((f) => [f.replace(/\.pid$/, ''), Number(readFileSync(join(state, 'pids', f), 'utf8'))]),
+    );
     const pids = Object.values(pidOf);
     expect(urls).toHaveLength(2);
     expect(pids).toHaveLength(7); // redis-server, placement, scheduler, two daprd, two Baton
@@ -112,7 +122,9 @@ engineSuite('the distributed recipe on real engines', missingRealCluster())('the
       return { status: res.status, text: await res.text() };
     };
     const token = JSON.parse((await api(urls[0]!, 'POST', '/api/token', { keyId: 'admin', keySecret: secret })).text).token as string;
-    expect((await api(urls[0]!, 'POST', '/api/metadata/taskdefs', [{ name: 'recipe_task', retryCount: 0, responseTimeoutSeconds: 60 }], token)).status).toBe(200);
+    expect((await api(urls[0]!, 'POST', '/api/metadata/taskdefs', [{ name: 'recipe_task', retryCount: 0, responseTimeoutSeconds: 60 }], token)).status).toBe(
+      200,
+    );
     const def = { name: 'recipe_wf', version: 1, schemaVersion: 2, tasks: [{ name: 'recipe_task', taskReferenceName: 't', type: 'SIMPLE' }] };
     expect((await api(urls[0]!, 'POST', '/api/metadata/workflow', def, token)).status).toBe(200);
     const started1 = await api(urls[0]!, 'POST', '/api/workflow/recipe_wf', { n: 1 }, token);
@@ -136,7 +148,10 @@ engineSuite('the distributed recipe on real engines', missingRealCluster())('the
 
     const keyspace = cluster.BATON_DISTRIBUTED_KEYSPACE!;
     const prefix = cluster.BATON_DISTRIBUTED_INDEX_PREFIX!;
-    const cassandra = new Client({ contactPoints: process.env.CASSANDRA_CONTACT_POINTS!.split(','), localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1' });
+    const cassandra = new Client({
+      contactPoints: process.env.CASSANDRA_CONTACT_POINTS!.split(','),
+      localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+    });
     try {
       const rows = await cassandra.execute('SELECT keyspace_name FROM system_schema.keyspaces WHERE keyspace_name = ?', [keyspace]);
       expect(rows.rows).toEqual([]);

@@ -12,13 +12,23 @@ const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
 
 type Execution = { scheduledTime: number; workflowId?: string; state: string };
 const executionsOf = async (name: string): Promise<Execution[]> =>
-  (await call<{ results: Execution[] }>(cluster.nextUrl(), 'GET', `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}&size=1000`)).body.results;
+  (
+    await call<{ results: Execution[] }>(
+      cluster.nextUrl(),
+      'GET',
+      `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}&size=1000`,
+    )
+  ).body.results;
 
 async function expectOncePerSlot(name: string, atLeast: number): Promise<Execution[]> {
-  const runs = await eventually(async () => {
-    const e = await executionsOf(name);
-    return e.length >= atLeast && e;
-  }, 120_000, 500);
+  const runs = await eventually(
+    async () => {
+      const e = await executionsOf(name);
+      return e.length >= atLeast && e;
+    },
+    120_000,
+    500,
+  );
   const slots = runs.map((e) => e.scheduledTime);
   expect(new Set(slots).size).toBe(slots.length);
   expect(new Set(runs.map((e) => e.workflowId)).size).toBe(runs.length);
@@ -36,10 +46,22 @@ engineSuite('distributed profile on real engines', missingRealCluster())('schedu
 
   test('per-second schedules fire once per slot, before and after a replica is killed', async () => {
     const wf = uniq('rt_sched_wf');
-    expect((await call(cluster.nextUrl(), 'POST', '/api/metadata/workflowdef', { name: wf, version: 1, tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }] })).status).toBe(200);
+    expect(
+      (
+        await call(cluster.nextUrl(), 'POST', '/api/metadata/workflowdef', {
+          name: wf,
+          version: 1,
+          tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }],
+        })
+      ).status,
+    ).toBe(200);
     const names = Array.from({ length: 4 }, () => uniq('rt_sched'));
     for (const name of names) {
-      const r = await call(cluster.nextUrl(), 'POST', '/api/scheduler/schedules', { name, cronExpression: '* * * * * ?', startWorkflowRequest: { name: wf, version: 1 } });
+      const r = await call(cluster.nextUrl(), 'POST', '/api/scheduler/schedules', {
+        name,
+        cronExpression: '* * * * * ?',
+        startWorkflowRequest: { name: wf, version: 1 },
+      });
       expect(r.status).toBe(200);
     }
     for (const name of names) await expectOncePerSlot(name, 3);

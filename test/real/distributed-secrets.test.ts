@@ -24,7 +24,10 @@ engineSuite('distributed profile on real engines', missingRealCluster())('secret
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ echoed: req.headers['x-secret'] }));
     });
     await new Promise<void>((r) => endpoint.listen(0, '127.0.0.1', () => r()));
-    cluster = await startRealCluster({ replicas: ['A', 'B'], env: { BATON_AUTH: 'off', BATON_SECRETS_KEY: randomBytes(32).toString('base64'), BATON_HTTP_TASK_ALLOW: '127.0.0.1' } });
+    cluster = await startRealCluster({
+      replicas: ['A', 'B'],
+      env: { BATON_AUTH: 'off', BATON_SECRETS_KEY: randomBytes(32).toString('base64'), BATON_HTTP_TASK_ALLOW: '127.0.0.1' },
+    });
   });
   afterAll(async () => {
     await cluster?.stop();
@@ -41,7 +44,10 @@ engineSuite('distributed profile on real engines', missingRealCluster())('secret
     expect((await b('PUT', `/api/secrets/${secret}/tags`, [{ key: 'k', value: 'v' }])).status).toBe(200);
     expect((await a('GET', `/api/secrets/${secret}/tags`)).body).toEqual([{ key: 'k', value: 'v' }]);
 
-    const cassandra = new Client({ contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '').split(','), localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1' });
+    const cassandra = new Client({
+      contactPoints: (process.env.CASSANDRA_CONTACT_POINTS ?? '').split(','),
+      localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+    });
     try {
       const row = (await cassandra.execute(`SELECT secret_json FROM ${cluster.keyspace}.secrets WHERE name = ?`, [secret], { prepare: true })).first();
       expect(String(row?.get('secret_json'))).toContain('"sealed":"v1.');
@@ -73,7 +79,10 @@ engineSuite('distributed profile on real engines', missingRealCluster())('secret
       const w = (await a('GET', `/api/workflow/${id}?includeTasks=true`)).body;
       return w.status === 'COMPLETED' ? w : undefined;
     }, 60_000);
-    expect(wf.tasks.map((t: any) => t.inputData)).toEqual([expect.objectContaining({ http_request: expect.objectContaining({ headers: { 'X-Secret': ref } }) }), { token: ref }]);
+    expect(wf.tasks.map((t: any) => t.inputData)).toEqual([
+      expect.objectContaining({ http_request: expect.objectContaining({ headers: { 'X-Secret': ref } }) }),
+      { token: ref },
+    ]);
     expect(wf.tasks[0].outputData.response.body).toEqual({ echoed: '***' });
     const search = await eventually(async () => {
       const r = await b('GET', `/api/workflow/search?query=${encodeURIComponent(`workflowId = '${id}'`)}`);

@@ -19,7 +19,12 @@ engineSuite('distributed profile on real engines', missingRealCluster())('idempo
 
   const define = async (): Promise<string> => {
     const name = uniq('idem_real');
-    const r = await call(cluster.nextUrl(), 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] });
+    const r = await call(cluster.nextUrl(), 'POST', '/api/metadata/workflowdef', {
+      name,
+      version: 1,
+      schemaVersion: 2,
+      tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }],
+    });
     expect(r.status).toBe(200);
     return name;
   };
@@ -28,7 +33,11 @@ engineSuite('distributed profile on real engines', missingRealCluster())('idempo
   test('RETURN_EXISTING: 20 starts over both replicas answer one execution', async () => {
     const name = await define();
     const [a, b] = urls();
-    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => call(i % 2 ? b! : a!, 'POST', '/api/workflow', { name, idempotencyKey: 'k', idempotencyStrategy: 'RETURN_EXISTING' })));
+    const replies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(i % 2 ? b! : a!, 'POST', '/api/workflow', { name, idempotencyKey: 'k', idempotencyStrategy: 'RETURN_EXISTING' }),
+      ),
+    );
     expect(replies.map((r) => r.status)).toEqual(Array(20).fill(200));
     expect(new Set(replies.map((r) => r.text)).size).toBe(1);
     expect((await call(a!, 'GET', `/api/workflow/running/${name}`)).body).toEqual([replies[0]!.text]);
@@ -51,7 +60,17 @@ engineSuite('distributed profile on real engines', missingRealCluster())('idempo
     const name = uniq('real_schema_wf');
     const task = uniq('real_schema_task');
     expect((await call(a!, 'POST', '/api/metadata/taskdefs', [{ name: task, retryCount: 0, outputSchema: { name: schema } }])).status).toBe(200);
-    expect((await call(a!, 'POST', '/api/metadata/workflowdef', { name, version: 1, schemaVersion: 2, inputSchema: { name: schema }, tasks: [{ name: task, taskReferenceName: 't' }] })).status).toBe(200);
+    expect(
+      (
+        await call(a!, 'POST', '/api/metadata/workflowdef', {
+          name,
+          version: 1,
+          schemaVersion: 2,
+          inputSchema: { name: schema },
+          tasks: [{ name: task, taskReferenceName: 't' }],
+        })
+      ).status,
+    ).toBe(200);
     const refused = await call(b!, 'POST', '/api/workflow', { name, input: {} });
     expect(refused.status).toBe(400);
     const id = (await call(b!, 'POST', '/api/workflow', { name, input: { id: 1 } })).text;

@@ -32,7 +32,11 @@ engineSuite('distributed profile on real engines', missingRealCluster())('metric
     const ids = await Promise.all(Array.from({ length: 16 }, () => api.start(name)));
     const idSet = new Set(ids);
     // A turn run by B for a start that came in at A: same trace, under B's span of the actor call.
-    const remote = await eventually(async () => receiver.spans.find((s) => s.service === 'baton-B' && s.name === 'actor WorkflowActor.start' && idSet.has(attrOf(s, 'baton.actor.id'))), 60_000, 200);
+    const remote = await eventually(
+      async () => receiver.spans.find((s) => s.service === 'baton-B' && s.name === 'actor WorkflowActor.start' && idSet.has(attrOf(s, 'baton.actor.id'))),
+      60_000,
+      200,
+    );
     const inTrace = () => receiver.spans.filter((s) => s.traceId === remote.traceId);
     const describeTrace = () => JSON.stringify(inTrace().map((s) => [s.service, s.name, s.spanId, s.parentSpanId]));
     // A's request span ends after B's turn: it may come in a later export.

@@ -14,8 +14,7 @@ import { contextCopies } from '../support/dockerfile';
 
 const root = path.resolve(__dirname, '../..');
 const buildah = process.env.BATON_BUILDAH_BIN;
-const missing = (): string | undefined =>
-  buildah && existsSync(buildah) ? undefined : 'BATON_BUILDAH_BIN is unset or names no file';
+const missing = (): string | undefined => (buildah && existsSync(buildah) ? undefined : 'BATON_BUILDAH_BIN is unset or names no file');
 
 engineSuite('buildah', missing())('the Dockerfile build context', () => {
   const tag = `localhost/baton-context-check-${process.pid}`;
@@ -43,8 +42,8 @@ engineSuite('buildah', missing())('the Dockerfile build context', () => {
     const container = from.stdout.trim();
     try {
       const mount = spawnSync(buildah!, ['mount', container], { encoding: 'utf8' }).stdout.trim();
-      const present = ['package-lock.json', '.npmrc', 'tsconfig.build.json', 'src/main.ts', 'ui', 'scripts/build/build-ui.js', 'migrations'].filter(
-        (f) => existsSync(path.join(mount, 'app', f)),
+      const present = ['package-lock.json', '.npmrc', 'tsconfig.build.json', 'src/main.ts', 'ui', 'scripts/build/build-ui.js', 'migrations'].filter((f) =>
+        existsSync(path.join(mount, 'app', f)),
       );
       expect(present).toEqual(['package-lock.json', '.npmrc', 'tsconfig.build.json', 'src/main.ts', 'ui', 'scripts/build/build-ui.js', 'migrations']);
     } finally {

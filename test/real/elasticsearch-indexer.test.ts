@@ -78,7 +78,13 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
     await index.init();
     opened.push({ prefix, index, client });
     sent.length = 0;
-    const request = (target: SearchTarget, query: string) => ({ query: parseQuery(query, target), freeText: parseFreeText('*', target), sort: [], start: 0, size: 1000 });
+    const request = (target: SearchTarget, query: string) => ({
+      query: parseQuery(query, target),
+      freeText: parseFreeText('*', target),
+      sort: [],
+      start: 0,
+      size: 1000,
+    });
     const workflows = (query: string) => index.searchWorkflows(request('workflow', query));
     const tasks = (query: string) => index.searchTasks(request('task', query));
     const refresh = () => admin.indices.refresh({ index: `${prefix}_*` });
@@ -120,7 +126,9 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
 
     it('caps a batch of large documents at 5 MB per request', async () => {
       const es = await freshIndex();
-      const big = Array.from({ length: 12 }, (_, i) => makeWorkflowRecord({ workflowId: `big-${i}`, workflowName: 'big', input: { blob: 'x'.repeat(1024 * 1024) } }));
+      const big = Array.from({ length: 12 }, (_, i) =>
+        makeWorkflowRecord({ workflowId: `big-${i}`, workflowName: 'big', input: { blob: 'x'.repeat(1024 * 1024) } }),
+      );
       await es.index.indexWorkflows(big);
       const bulks = es.sent.filter((s) => s.path === '/_bulk');
       expect(bulks.length).toBeGreaterThanOrEqual(3);
@@ -188,7 +196,9 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
     it('force no refresh: the workflow goes within the refresh interval, its tasks within the removal delay', async () => {
       const es = await freshIndex();
       const workflows = Array.from({ length: 10 }, (_, i) => makeWorkflowRecord({ workflowId: `rm-${i}`, workflowName: 'removed' }));
-      const tasks = workflows.flatMap((w) => [0, 1, 2].map((k) => makeTask({ taskId: `${w.workflowId}-t${k}`, workflowInstanceId: w.workflowId, taskType: 'removed_task' })));
+      const tasks = workflows.flatMap((w) =>
+        [0, 1, 2].map((k) => makeTask({ taskId: `${w.workflowId}-t${k}`, workflowInstanceId: w.workflowId, taskType: 'removed_task' })),
+      );
       await es.index.indexWorkflows(workflows);
       await es.index.indexTasks(tasks);
       await es.refresh();
@@ -196,10 +206,18 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
       for (const w of workflows) await es.index.removeWorkflow(w.workflowId);
       // Each call is one bulk delete; nothing refreshes, nothing waits for a refresh.
       expect(es.sent.map((s) => s.path)).toEqual(Array(10).fill('/_bulk'));
-      const gone = await eventually(() => es.workflows('workflowType=removed'), (r) => r.totalHits === 0, 5000);
+      const gone = await eventually(
+        () => es.workflows('workflowType=removed'),
+        (r) => r.totalHits === 0,
+        5000,
+      );
       expect(gone.value.totalHits).toBe(0);
       expect(gone.afterMs).toBeLessThan(2500);
-      const tasksGone = await eventually(() => es.tasks('taskType=removed_task'), (r) => r.totalHits === 0, 10_000);
+      const tasksGone = await eventually(
+        () => es.tasks('taskType=removed_task'),
+        (r) => r.totalHits === 0,
+        10_000,
+      );
       expect(tasksGone.value.totalHits).toBe(0);
       // The ten removals' tasks went in one lookup and one bulk delete.
       const after = es.sent.slice(10);
@@ -222,7 +240,11 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
       await es.index.indexTasks([makeTask({ taskId: 'late-task', workflowInstanceId: 'late', taskType: 'late_task', updateTime: now - 40 })]);
       await es.refresh();
       expect((await es.workflows("workflowId='late'")).totalHits).toBe(0);
-      const tasksGone = await eventually(() => es.tasks('taskType=late_task'), (r) => r.totalHits === 0, 10_000);
+      const tasksGone = await eventually(
+        () => es.tasks('taskType=late_task'),
+        (r) => r.totalHits === 0,
+        10_000,
+      );
       expect(tasksGone.value.totalHits).toBe(0);
     });
   });
@@ -231,7 +253,12 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
     it('indexes values beyond the keyword term limit and versions beyond 32 bits instead of refusing the document', async () => {
       const { log, lines } = recordingLog();
       const es = await freshIndex({ log });
-      const long = makeWorkflowRecord({ workflowId: 'long-corr', workflowName: 'limits', correlationId: 'c'.repeat(40_000), reasonForIncompletion: 'é'.repeat(20_000) });
+      const long = makeWorkflowRecord({
+        workflowId: 'long-corr',
+        workflowName: 'limits',
+        correlationId: 'c'.repeat(40_000),
+        reasonForIncompletion: 'é'.repeat(20_000),
+      });
       const bigVersion = makeWorkflowRecord({ workflowId: 'big-version', workflowName: 'limits', workflowVersion: 3_000_000_000 });
       await es.index.indexWorkflows([long, bigVersion]);
       await es.index.indexTasks([makeTask({ taskId: 'long-task', workflowType: 'limits', correlationId: 'c'.repeat(40_000) })]);

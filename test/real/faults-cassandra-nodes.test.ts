@@ -52,43 +52,53 @@ engineSuite('three-node Cassandra and the distributed profile', missing)('Cassan
     }
   }
 
-  test.each(Array.from({ length: ROUNDS_ONE }, (_, i) => [i + 1]))('round %i: one node killed under load loses nothing and pauses no replica', async (round) => {
-    const node = (((round - 1) % 3) + 1) as NodeNumber;
-    try {
-      await underLoad(async (probe) => {
-        const killedAt = Date.now();
-        await killNode(node);
-        const servingAfterMs = await timeUntilServing(cluster, probe, killedAt);
-        console.log(JSON.stringify({ fault: 'kill -9 of one of three Cassandra nodes', round, node, servingAfterMs }));
-        expect(servingAfterMs).toBeLessThanOrEqual(BOUND_MS);
-      });
-    } finally {
-      await restartNode(node);
-      await clusterWhole();
-    }
-  }, ROUND_MS);
+  test.each(Array.from({ length: ROUNDS_ONE }, (_, i) => [i + 1]))(
+    'round %i: one node killed under load loses nothing and pauses no replica',
+    async (round) => {
+      const node = (((round - 1) % 3) + 1) as NodeNumber;
+      try {
+        await underLoad(async (probe) => {
+          const killedAt = Date.now();
+          await killNode(node);
+          const servingAfterMs = await timeUntilServing(cluster, probe, killedAt);
+          console.log(JSON.stringify({ fault: 'kill -9 of one of three Cassandra nodes', round, node, servingAfterMs }));
+          expect(servingAfterMs).toBeLessThanOrEqual(BOUND_MS);
+        });
+      } finally {
+        await restartNode(node);
+        await clusterWhole();
+      }
+    },
+    ROUND_MS,
+  );
 
-  test.each(Array.from({ length: ROUNDS_TWO }, (_, i) => [i + 1]))('round %i: two nodes killed: clear retryable errors, and all completes when one returns', async (round) => {
-    const [back, later] = (round % 2 === 1 ? [2, 3] : [3, 1]) as [NodeNumber, NodeNumber];
-    try {
-      await underLoad(async (probe) => {
-        await Promise.all([killNode(back), killNode(later)]);
-        // Until one node returns, every answer is a success (a read Redis alone serves) or a retryable 503 with Conductor's body.
-        const answers = await answersDuringOutage(cluster, probe);
-        const unclear = answers.filter((a) => !((typeof a.status === 'number' && a.status < 300) || (a.status === 503 && a.retryable === true && typeof a.message === 'string')));
-        expect(unclear).toEqual([]);
-        expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
-        await restartNode(back);
-        const backAt = Date.now();
-        const servingAfterMs = await timeUntilServing(cluster, probe, backAt);
-        console.log(JSON.stringify({ fault: 'kill -9 of two of three Cassandra nodes, one restarted', round, servingAfterMs }));
-        expect(servingAfterMs).toBeLessThanOrEqual(BOUND_MS);
-      });
-    } finally {
-      await Promise.all([restartNode(back), restartNode(later)]);
-      await clusterWhole();
-    }
-  }, ROUND_MS);
+  test.each(Array.from({ length: ROUNDS_TWO }, (_, i) => [i + 1]))(
+    'round %i: two nodes killed: clear retryable errors, and all completes when one returns',
+    async (round) => {
+      const [back, later] = (round % 2 === 1 ? [2, 3] : [3, 1]) as [NodeNumber, NodeNumber];
+      try {
+        await underLoad(async (probe) => {
+          await Promise.all([killNode(back), killNode(later)]);
+          // Until one node returns, every answer is a success (a read Redis alone serves) or a retryable 503 with Conductor's body.
+          const answers = await answersDuringOutage(cluster, probe);
+          const unclear = answers.filter(
+            (a) => !((typeof a.status === 'number' && a.status < 300) || (a.status === 503 && a.retryable === true && typeof a.message === 'string')),
+          );
+          expect(unclear).toEqual([]);
+          expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+          await restartNode(back);
+          const backAt = Date.now();
+          const servingAfterMs = await timeUntilServing(cluster, probe, backAt);
+          console.log(JSON.stringify({ fault: 'kill -9 of two of three Cassandra nodes, one restarted', round, servingAfterMs }));
+          expect(servingAfterMs).toBeLessThanOrEqual(BOUND_MS);
+        });
+      } finally {
+        await Promise.all([restartNode(back), restartNode(later)]);
+        await clusterWhole();
+      }
+    },
+    ROUND_MS,
+  );
 });
 
 interface Answer {
@@ -107,7 +117,11 @@ async function answersDuringOutage(cluster: RealCluster, probe: string): Promise
       const ask = async (what: string, method: string, path: string, body?: unknown): Promise<void> => {
         // 30 s: past the driver's own request timeout (12 s), so no answer in that time is a hang.
         const res = await call(r.url, method, path, body, { timeoutMs: 30_000 }).catch(() => undefined);
-        answers.push(res ? { what: `${r.name} ${what}`, status: res.status, retryable: res.body?.retryable, message: res.body?.message } : { what: `${r.name} ${what}`, status: 'no answer' });
+        answers.push(
+          res
+            ? { what: `${r.name} ${what}`, status: res.status, retryable: res.body?.retryable, message: res.body?.message }
+            : { what: `${r.name} ${what}`, status: 'no answer' },
+        );
       };
       await Promise.all([
         ask('start', 'POST', '/api/workflow', { name: probe }),

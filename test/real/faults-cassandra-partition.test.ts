@@ -51,7 +51,9 @@ engineSuite('distributed profile on real engines', missingRealCluster())('a repl
       }
       const restoredAt = Date.now();
       // Every answer is clear: a success, or a retryable 503 with Conductor's body; never a 500 or a hang.
-      const unclear = answers.filter((x) => !((typeof x.status === 'number' && x.status < 300) || (x.status === 503 && x.retryable === true && typeof x.message === 'string')));
+      const unclear = answers.filter(
+        (x) => !((typeof x.status === 'number' && x.status < 300) || (x.status === 503 && x.retryable === true && typeof x.message === 'string')),
+      );
       expect(unclear).toEqual([]);
       // A cannot reach its store; B keeps serving the executions it hosts.
       expect(answers.some((x) => x.replica === 'A' && x.status === 503)).toBe(true);

@@ -27,33 +27,37 @@ engineSuite('distributed profile on real engines', missingRealCluster())('placem
     await cluster?.stop();
   });
 
-  test.each(['placement', 'scheduler'] as const)('%s killed with -9 and started again loses nothing, 5 rounds', async (which) => {
-    const measured: number[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      const log = newWorkerLog();
-      const workers = cluster.replicas.flatMap((r) => [0, 1].map(() => startRecordingWorker({ taskType: load.taskType, url: () => r.url, decide, log })));
-      try {
-        const schedule = await createEverySecondSchedule(cluster, load.probe);
-        const first = await startMany(cluster, load.name, WORKFLOWS / 2, round * 1000);
-        await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 120_000, 200);
-        await eventually(async () => ((await scheduleExecutions(cluster, schedule)).length >= 2 ? true : undefined), 60_000, 500);
-        const second = startMany(cluster, load.name, WORKFLOWS / 2, round * 1000 + WORKFLOWS / 2);
-        const { killedAt } = await cluster.dapr.restartControlPlane(which);
-        const servingAfterMs = await timeUntilServing(cluster, load.probe, killedAt);
-        measured.push(servingAfterMs);
-        console.log(JSON.stringify({ fault: `${which} restarted (kill -9, started again)`, round, servingAfterMs }));
-        await expectAllCompleted(cluster, [...first, ...(await second)], log);
-        // The schedule's reminder fired again after the restart: slots after it started workflows too.
-        const later = Date.now();
-        await eventually(async () => ((await scheduleExecutions(cluster, schedule)).some((e) => e.scheduledTime > later) ? true : undefined), 60_000, 1000);
-        await expectEverySlotOnce(cluster, schedule, load.probe);
-        expect(placementWedges(cluster)).toEqual([]);
-        expect(servingAfterMs).toBeLessThanOrEqual(SERVING_BOUND_MS);
-        expect((await call(cluster.nextUrl(), 'DELETE', `/api/scheduler/schedules/${schedule}`)).status).toBe(200);
-      } finally {
-        for (const w of workers) await w.stop();
+  test.each(['placement', 'scheduler'] as const)(
+    '%s killed with -9 and started again loses nothing, 5 rounds',
+    async (which) => {
+      const measured: number[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        const log = newWorkerLog();
+        const workers = cluster.replicas.flatMap((r) => [0, 1].map(() => startRecordingWorker({ taskType: load.taskType, url: () => r.url, decide, log })));
+        try {
+          const schedule = await createEverySecondSchedule(cluster, load.probe);
+          const first = await startMany(cluster, load.name, WORKFLOWS / 2, round * 1000);
+          await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 120_000, 200);
+          await eventually(async () => ((await scheduleExecutions(cluster, schedule)).length >= 2 ? true : undefined), 60_000, 500);
+          const second = startMany(cluster, load.name, WORKFLOWS / 2, round * 1000 + WORKFLOWS / 2);
+          const { killedAt } = await cluster.dapr.restartControlPlane(which);
+          const servingAfterMs = await timeUntilServing(cluster, load.probe, killedAt);
+          measured.push(servingAfterMs);
+          console.log(JSON.stringify({ fault: `${which} restarted (kill -9, started again)`, round, servingAfterMs }));
+          await expectAllCompleted(cluster, [...first, ...(await second)], log);
+          // The schedule's reminder fired again after the restart: slots after it started workflows too.
+          const later = Date.now();
+          await eventually(async () => ((await scheduleExecutions(cluster, schedule)).some((e) => e.scheduledTime > later) ? true : undefined), 60_000, 1000);
+          await expectEverySlotOnce(cluster, schedule, load.probe);
+          expect(placementWedges(cluster)).toEqual([]);
+          expect(servingAfterMs).toBeLessThanOrEqual(SERVING_BOUND_MS);
+          expect((await call(cluster.nextUrl(), 'DELETE', `/api/scheduler/schedules/${schedule}`)).status).toBe(200);
+        } finally {
+          for (const w of workers) await w.stop();
+        }
       }
-    }
-    console.log(JSON.stringify({ fault: `${which} restarted`, rounds: ROUNDS, servingAfterMs: measured }));
-  }, ROUNDS * 240_000);
+      console.log(JSON.stringify({ fault: `${which} restarted`, rounds: ROUNDS, servingAfterMs: measured }));
+    },
+    ROUNDS * 240_000,
+  );
 });

@@ -29,7 +29,8 @@ engineSuite('distributed profile on real engines', missingRealCluster())('Elasti
     await proxy?.close();
   });
 
-  const searchOf = (url: string, name: string) => call(url, 'GET', `/api/workflow/search?size=1000&freeText=*&query=${encodeURIComponent(`workflowType IN (${name})`)}`, undefined, { timeoutMs: 60_000 });
+  const searchOf = (url: string, name: string) =>
+    call(url, 'GET', `/api/workflow/search?size=1000&freeText=*&query=${encodeURIComponent(`workflowType IN (${name})`)}`, undefined, { timeoutMs: 60_000 });
 
   test.each(Array.from({ length: ROUNDS }, (_, i) => i + 1))('round %i: executions go on, search answers 503, the index catches up', async (round) => {
     const { name, taskType, probe } = await defineLoad(cluster);

@@ -54,51 +54,56 @@ engineSuite('distributed profile on real engines', missingRealCluster())('replic
     await cluster?.stop();
   });
 
-  test('kill -9 during long turns, a schedule firing and sub-workflow retries loses nothing, 5 rounds', async () => {
-    const measured: number[] = [];
-    for (let round = 1; round <= ROUNDS; round++) {
-      const victim = cluster.live()[0] as RealReplica;
-      const log = newWorkerLog();
-      const childLog = newWorkerLog();
-      const live = (k: number) => () => {
-        const l = cluster.live();
-        return l.length ? l[k % l.length]!.url : undefined;
-      };
-      const workers = [0, 1, 2].map((k) => startRecordingWorker({ taskType: load.taskType, url: live(k), decide, log }));
-      const children = firstChildFails();
-      const childWorkers = [0, 1].map((k) => startRecordingWorker({ taskType: subs.childTask, url: live(k), decide: children.decide, log: childLog }));
-      try {
-        const schedule = await createEverySecondSchedule(cluster, scheduled);
-        const first = await startMany(cluster, load.name, WORKFLOWS / 2, round * 1000);
-        await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 120_000, 200);
-        const parents: string[] = [];
-        for (let i = 0; i < PARENTS; i++) parents.push(await startOne(cluster, subs.parent));
-        // The moment of the kill: first children failed (their parents wait out the retry delay), the schedule has fired.
-        await eventually(async () => (children.failedParents() >= PARENTS / 4 ? true : undefined), 120_000, 100);
-        await eventually(async () => ((await scheduleExecutions(cluster, schedule)).length >= 2 ? true : undefined), 60_000, 500);
-        // Long turns on both replicas at the kill: each execution's scripts start when its 3 s WAIT ends.
-        const longTurns: string[] = [];
-        for (let i = 0; i < LONG_TURNS; i++) longTurns.push(await startOne(cluster, longTurn));
-        const second = startMany(cluster, load.name, WORKFLOWS / 2, round * 1000 + WORKFLOWS / 2);
-        await sleep(LONG_TURN_LEAD_MS);
-        const killedAt = Date.now();
-        await cluster.kill(victim);
-        const servingAfterMs = await timeUntilServing(cluster, load.probe, killedAt);
-        measured.push(servingAfterMs);
-        console.log(JSON.stringify({ fault: 'kill -9 of a replica and its daprd (long turns, a schedule firing, sub-workflow retries)', round, servingAfterMs }));
-        await expectAllCompleted(cluster, [...first, ...(await second)], log);
-        await expectLongTurnsCompleted(cluster, await longTurns);
-        await expectRetriedSubWorkflows(cluster, parents);
-        await expectEverySlotOnce(cluster, schedule, scheduled);
-        expect(placementWedges(cluster)).toEqual([]);
-        expect(servingAfterMs).toBeLessThanOrEqual(SERVING_BOUND_MS);
-        expect((await call(cluster.nextUrl(), 'DELETE', `/api/scheduler/schedules/${schedule}`)).status).toBe(200);
-      } finally {
-        for (const w of [...workers, ...childWorkers]) await w.stop();
+  test(
+    'kill -9 during long turns, a schedule firing and sub-workflow retries loses nothing, 5 rounds',
+    async () => {
+      const measured: number[] = [];
+      for (let round = 1; round <= ROUNDS; round++) {
+        const victim = cluster.live()[0] as RealReplica;
+        const log = newWorkerLog();
+        const childLog = newWorkerLog();
+        const live = (k: number) => () => {
+          const l = cluster.live();
+          return l.length ? l[k % l.length]!.url : undefined;
+        };
+        const workers = [0, 1, 2].map((k) => startRecordingWorker({ taskType: load.taskType, url: live(k), decide, log }));
+        const children = firstChildFails();
+        const childWorkers = [0, 1].map((k) => startRecordingWorker({ taskType: subs.childTask, url: live(k), decide: children.decide, log: childLog }));
+        try {
+          const schedule = await createEverySecondSchedule(cluster, scheduled);
+          const first = await startMany(cluster, load.name, WORKFLOWS / 2, round * 1000);
+          await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 120_000, 200);
+          const parents: string[] = [];
+          for (let i = 0; i < PARENTS; i++) parents.push(await startOne(cluster, subs.parent));
+          // The moment of the kill: first children failed (their parents wait out the retry delay), the schedule has fired.
+          await eventually(async () => (children.failedParents() >= PARENTS / 4 ? true : undefined), 120_000, 100);
+          await eventually(async () => ((await scheduleExecutions(cluster, schedule)).length >= 2 ? true : undefined), 60_000, 500);
+          // Long turns on both replicas at the kill: each execution's scripts start when its 3 s WAIT ends.
+          const longTurns: string[] = [];
+          for (let i = 0; i < LONG_TURNS; i++) longTurns.push(await startOne(cluster, longTurn));
+          const second = startMany(cluster, load.name, WORKFLOWS / 2, round * 1000 + WORKFLOWS / 2);
+          await sleep(LONG_TURN_LEAD_MS);
+          const killedAt = Date.now();
+          await cluster.kill(victim);
+          const servingAfterMs = await timeUntilServing(cluster, load.probe, killedAt);
+          measured.push(servingAfterMs);
+          console.log(
+            JSON.stringify({ fault: 'kill -9 of a replica and its daprd (long turns, a schedule firing, sub-workflow retries)', round, servingAfterMs }),
+          );
+          await expectAllCompleted(cluster, [...first, ...(await second)], log);
+          await expectLongTurnsCompleted(cluster, await longTurns);
+          await expectRetriedSubWorkflows(cluster, parents);
+          await expectEverySlotOnce(cluster, schedule, scheduled);
+          expect(placementWedges(cluster)).toEqual([]);
+          expect(servingAfterMs).toBeLessThanOrEqual(SERVING_BOUND_MS);
+          expect((await call(cluster.nextUrl(), 'DELETE', `/api/scheduler/schedules/${schedule}`)).status).toBe(200);
+        } finally {
+          for (const w of [...workers, ...childWorkers]) await w.stop();
+        }
+        await cluster.addReplica(`${victim.name}${round}`);
       }
-      await cluster.addReplica(`${victim.name}${round}`);
-    }
-    console.log(JSON.stringify({ fault: 'kill -9 of a replica and its daprd', rounds: ROUNDS, servingAfterMs: measured }));
-  }, ROUNDS * 300_000);
+      console.log(JSON.stringify({ fault: 'kill -9 of a replica and its daprd', rounds: ROUNDS, servingAfterMs: measured }));
+    },
+    ROUNDS * 300_000,
+  );
 });
-

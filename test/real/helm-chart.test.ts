@@ -108,7 +108,8 @@ function crossReferenceProblems(docs: Manifest[]): string[] {
   const portNames = new Set(arr(p.container.ports ?? [], 'ports').map((x) => x.name));
   for (const svc of byKind(docs, 'Service')) {
     const spec = obj(svc.spec, 'service spec');
-    if (!Object.entries(obj(spec.selector, 'service selector')).every(([k, v]) => p.labels[k] === v)) problems.push(`Service ${nameOf(svc)} selects no Baton pod`);
+    if (!Object.entries(obj(spec.selector, 'service selector')).every(([k, v]) => p.labels[k] === v))
+      problems.push(`Service ${nameOf(svc)} selects no Baton pod`);
     for (const port of arr(spec.ports, 'service ports')) {
       if (typeof port.targetPort === 'string' && !portNames.has(port.targetPort)) problems.push(`Service targetPort ${port.targetPort} is no container port`);
     }
@@ -121,10 +122,12 @@ function crossReferenceProblems(docs: Manifest[]): string[] {
   }
   for (const hpa of byKind(docs, 'HorizontalPodAutoscaler')) {
     const ref = obj(obj(hpa.spec, 'hpa spec').scaleTargetRef, 'scaleTargetRef');
-    if (ref.kind !== 'Deployment' || !names('Deployment').has(String(ref.name))) problems.push(`HPA targets ${String(ref.kind)}/${String(ref.name)}, not the Deployment`);
+    if (ref.kind !== 'Deployment' || !names('Deployment').has(String(ref.name)))
+      problems.push(`HPA targets ${String(ref.kind)}/${String(ref.name)}, not the Deployment`);
   }
   for (const from of arr(p.container.envFrom ?? [], 'envFrom')) {
-    if (isObj(from.configMapRef) && !names('ConfigMap').has(String(from.configMapRef.name))) problems.push(`envFrom names missing ConfigMap ${String(from.configMapRef.name)}`);
+    if (isObj(from.configMapRef) && !names('ConfigMap').has(String(from.configMapRef.name)))
+      problems.push(`envFrom names missing ConfigMap ${String(from.configMapRef.name)}`);
   }
   // Secrets the chart renders must hold the keys that are read from them (others are the user's).
   const secrets = new Map(byKind(docs, 'Secret').map((s) => [nameOf(s), obj(s.data ?? {}, 'data')]));
@@ -148,13 +151,33 @@ const variants: Record<string, string[]> = {
   production: ['-f', 'charts/baton/values-production.yaml'],
   development: ['-f', 'charts/baton/values-dev.yaml'],
   'existing token Secrets, no Dapr components': [
-    '--set', 'dapr.apiToken.existingSecret=ops-dapr-api', '--set', 'dapr.appToken.existingSecret=ops-app-api',
-    '--set', 'dapr.components.enabled=false', '--set', 'networkPolicy.apiFrom[0].podSelector.matchLabels.role=worker',
+    '--set',
+    'dapr.apiToken.existingSecret=ops-dapr-api',
+    '--set',
+    'dapr.appToken.existingSecret=ops-app-api',
+    '--set',
+    'dapr.components.enabled=false',
+    '--set',
+    'networkPolicy.apiFrom[0].podSelector.matchLabels.role=worker',
   ],
   'native sidecar': ['--set', 'dapr.nativeSidecar=true', '--set', 'terminationGracePeriodSeconds=75'],
-  'Grafana dashboard': ['--set', 'grafanaDashboard.enabled=true', '--set', 'grafanaDashboard.namespace=monitoring', '--set', 'grafanaDashboard.annotations.grafana_folder=Baton'],
+  'Grafana dashboard': [
+    '--set',
+    'grafanaDashboard.enabled=true',
+    '--set',
+    'grafanaDashboard.namespace=monitoring',
+    '--set',
+    'grafanaDashboard.annotations.grafana_folder=Baton',
+  ],
   'embedded profile without Dapr': [
-    '--set', 'profile=embedded', '--set', 'replicaCount=1', '--set', 'dapr.enabled=false', '--set', 'dapr.components.enabled=false',
+    '--set',
+    'profile=embedded',
+    '--set',
+    'replicaCount=1',
+    '--set',
+    'dapr.enabled=false',
+    '--set',
+    'dapr.components.enabled=false',
   ],
 };
 
@@ -182,7 +205,9 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
 
   test.each(Object.entries(variants))('every object rendered with the %s values would be accepted, and they fit together', (_name, args) => {
     const text = renderText(args);
-    const docs = parseAllDocuments(text).map((d) => d.toJS() as unknown).filter(isObj);
+    const docs = parseAllDocuments(text)
+      .map((d) => d.toJS() as unknown)
+      .filter(isObj);
     expect(docs.length).toBeGreaterThanOrEqual(5);
     const problems = docs.flatMap((d) => manifestProblems(d, crds).map((p) => `${describeManifest(d)}: ${p}`));
     problems.push(...strictDecodeProblems(strictBin!, text));
@@ -214,7 +239,10 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     const docs = render([]);
     const { annotations: a, env } = pod(docs);
     const secrets = new Map(byKind(docs, 'Secret').map((s) => [nameOf(s), obj(s.data, 'data')]));
-    for (const [annotation, variable] of [['dapr.io/app-token-secret', 'APP_API_TOKEN'], ['dapr.io/api-token-secret', 'DAPR_API_TOKEN']]) {
+    for (const [annotation, variable] of [
+      ['dapr.io/app-token-secret', 'APP_API_TOKEN'],
+      ['dapr.io/api-token-secret', 'DAPR_API_TOKEN'],
+    ]) {
       const token = Buffer.from(String(secrets.get(a[annotation])?.token), 'base64').toString();
       expect(token).toMatch(/^[A-Za-z0-9]{48}$/);
       const ref = obj(obj(env.find((e) => e.name === variable)?.valueFrom, variable).secretKeyRef, 'secretKeyRef');
@@ -246,7 +274,8 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
       // Baton exits at the latest drain + 3 x its shutdown timeout after SIGTERM (src/exit-deadline.ts).
       expect(grace).toBeGreaterThan(drain + 3 * shutdown);
       // A native sidecar stops only after Baton has exited: one grace period for both.
-      if (a['dapr.io/enable-native-sidecar'] === 'true') expect(grace).toBeGreaterThan(drain + 3 * shutdown + block + Number(a['dapr.io/graceful-shutdown-seconds']));
+      if (a['dapr.io/enable-native-sidecar'] === 'true')
+        expect(grace).toBeGreaterThan(drain + 3 * shutdown + block + Number(a['dapr.io/graceful-shutdown-seconds']));
       // daprd notices the drain (threshold x interval) before it ends.
       expect(Number(a['dapr.io/app-health-threshold']) * Number(a['dapr.io/app-health-probe-interval'])).toBeLessThan(drain);
       const probe = (name: string) => obj(obj(container[name], name).httpGet, `${name}.httpGet`).path;
@@ -303,7 +332,16 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     const resources = obj(container.resources, 'resources');
     expect(Object.keys(obj(resources.requests, 'requests')).sort()).toEqual(['cpu', 'memory']);
     expect(Object.keys(obj(resources.limits, 'limits')).sort()).toEqual(['cpu', 'memory']);
-    for (const name of ['CASSANDRA_USERNAME', 'CASSANDRA_PASSWORD', 'ELASTICSEARCH_USERNAME', 'ELASTICSEARCH_PASSWORD', 'REDIS_PASSWORD', 'APP_API_TOKEN', 'DAPR_API_TOKEN', 'BATON_SECRETS_KEY']) {
+    for (const name of [
+      'CASSANDRA_USERNAME',
+      'CASSANDRA_PASSWORD',
+      'ELASTICSEARCH_USERNAME',
+      'ELASTICSEARCH_PASSWORD',
+      'REDIS_PASSWORD',
+      'APP_API_TOKEN',
+      'DAPR_API_TOKEN',
+      'BATON_SECRETS_KEY',
+    ]) {
       const entry = env.find((e) => e.name === name);
       expect([name, isObj(entry?.valueFrom) && isObj(entry.valueFrom.secretKeyRef)]).toEqual([name, true]);
     }
@@ -313,10 +351,18 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     ['an empty replication (SimpleStrategy factor 1)', ['--set', 'cassandra.replication='], 'cassandra.replication is empty'],
     ['replicas only outside the local DC', ['--set', 'cassandra.replication=dc2:3'], 'has no replicas in cassandra.localDc'],
     ['a grace period shorter than the longest Baton takes to exit', ['--set', 'terminationGracePeriodSeconds=34'], 'the longest Baton takes to exit'],
-    ['a grace period shorter than the sidecar stop', ['--set', 'terminationGracePeriodSeconds=36', '--set', 'dapr.gracefulShutdownSeconds=25'], 'must exceed dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds'],
+    [
+      'a grace period shorter than the sidecar stop',
+      ['--set', 'terminationGracePeriodSeconds=36', '--set', 'dapr.gracefulShutdownSeconds=25'],
+      'must exceed dapr.blockShutdownSeconds + dapr.gracefulShutdownSeconds',
+    ],
     ['a sidecar block shorter than the Baton stop', ['--set', 'dapr.blockShutdownSeconds=5'], 'must cover shutdown.drainSeconds + shutdown.timeoutSeconds'],
     ['a native sidecar with a grace period for one of the two stops', ['--set', 'dapr.nativeSidecar=true'], 'with dapr.nativeSidecar'],
-    ['a native sidecar on Kubernetes 1.28', ['--set', 'dapr.nativeSidecar=true', '--set', 'terminationGracePeriodSeconds=60', '--kube-version', '1.28.0'], 'needs Kubernetes 1.29'],
+    [
+      'a native sidecar on Kubernetes 1.28',
+      ['--set', 'dapr.nativeSidecar=true', '--set', 'terminationGracePeriodSeconds=60', '--kube-version', '1.28.0'],
+      'needs Kubernetes 1.29',
+    ],
     ['a health probe timeout above its interval', ['--set', 'dapr.appHealthCheck.timeoutMilliseconds=1500'], 'must not exceed intervalSeconds'],
   ])('the chart refuses %s', (_what, args, message) => {
     const r = helm(['template', 'baton', 'charts/baton', ...args]);
@@ -360,7 +406,12 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     expect(refused(misplaced)).toEqual([]);
     expect(strictDecodeProblems(strictBin!, stringify(misplaced))).toEqual([expect.stringContaining('unknown field "spec.template.spec.env"')]);
     expect(refused(mutate('Service', (m) => void (obj(m.metadata, 'metadata').name = '9-baton')))).toEqual([expect.stringMatching(/DNS-1035/)]);
-    const bad = { ...pod(docs).annotations, 'dapr.io/app-health-probe-interval': '1s', 'dapr.io/log-as-json': 'yes', 'dapr.io/app-healthcheck-path': '/healthz' };
+    const bad = {
+      ...pod(docs).annotations,
+      'dapr.io/app-health-probe-interval': '1s',
+      'dapr.io/log-as-json': 'yes',
+      'dapr.io/app-healthcheck-path': '/healthz',
+    };
     expect(daprAnnotationProblems(bad, annotationTypes)).toHaveLength(3);
   });
 });

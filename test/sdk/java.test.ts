@@ -31,7 +31,11 @@ suite('conductor-client (Java) against Baton', () => {
   });
 
   test('MetadataClient registers two versions of a workflow, reads latest and v1, unregisters v1', () => {
-    expect(observed(report, 'metadata_workflow_defs')).toMatchObject({ latest: { version: 2, description: 'second' }, v1: { version: 1, description: 'first', tasks: [`${prefix}_worked`] }, gone: 404 });
+    expect(observed(report, 'metadata_workflow_defs')).toMatchObject({
+      latest: { version: 2, description: 'second' },
+      v1: { version: 1, description: 'first', tasks: [`${prefix}_worked`] },
+      gone: 404,
+    });
   });
 
   test('TaskRunnerConfigurer workers complete a two-task workflow; status summary', () => {
@@ -53,15 +57,34 @@ suite('conductor-client (Java) against Baton', () => {
   });
 
   test('polling by hand: IN_PROGRESS hands the task out again, update-v2 returns the next task, update by reference name', () => {
-    expect(observed(report, 'manual_polling_and_updates')).toMatchObject({ sameTask: true, inputN: 5, nextRef: 't2', status: 'COMPLETED', output: { last: { byRef: true } }, first: { status: 'COMPLETED', output: { seen: 5 }, workerId: 'java-manual' } });
+    expect(observed(report, 'manual_polling_and_updates')).toMatchObject({
+      sameTask: true,
+      inputN: 5,
+      nextRef: 't2',
+      status: 'COMPLETED',
+      output: { last: { byRef: true } },
+      first: { status: 'COMPLETED', output: { seen: 5 }, workerId: 'java-manual' },
+    });
   });
 
   test('pause, resume and terminate with a reason', () => {
-    expect(observed(report, 'pause_resume_terminate')).toMatchObject({ paused: 'PAUSED', resumed: 'RUNNING', status: 'TERMINATED', reason: 'stopped by java', tasks: [{ ref: 't1', status: 'CANCELED' }] });
+    expect(observed(report, 'pause_resume_terminate')).toMatchObject({
+      paused: 'PAUSED',
+      resumed: 'RUNNING',
+      status: 'TERMINATED',
+      reason: 'stopped by java',
+      tasks: [{ ref: 't1', status: 'CANCELED' }],
+    });
   });
 
   test('rerun from a task with new task input keeps the id and runs what follows again', () => {
-    expect(observed(report, 'rerun_from_a_task')).toMatchObject({ firstRun: 'COMPLETED', sameId: true, rerunInput: { n: 7 }, afterRerun: 'COMPLETED', output: { last: { doubled: 6, worker: 'java' } } });
+    expect(observed(report, 'rerun_from_a_task')).toMatchObject({
+      firstRun: 'COMPLETED',
+      sameId: true,
+      rerunInput: { n: 7 },
+      afterRerun: 'COMPLETED',
+      output: { last: { doubled: 6, worker: 'java' } },
+    });
   });
 
   test('deleteWorkflow removes a terminated workflow', () => {

@@ -17,7 +17,14 @@ suite('conductor-python against Baton', () => {
     // First run: a venv and a pip install from PyPI (about 20 s); later runs reuse the cached venv.
     const python = ensurePythonSdk();
     baton = await startBaton();
-    const env = { ...process.env, CONDUCTOR_WORKER_ISOLATION: undefined, CONDUCTOR_SERVER_URL: undefined, CONDUCTOR_AUTH_KEY: undefined, CONDUCTOR_AUTH_SECRET: undefined, CONDUCTOR_LOG_LEVEL: 'WARNING' };
+    const env = {
+      ...process.env,
+      CONDUCTOR_WORKER_ISOLATION: undefined,
+      CONDUCTOR_SERVER_URL: undefined,
+      CONDUCTOR_AUTH_KEY: undefined,
+      CONDUCTOR_AUTH_SECRET: undefined,
+      CONDUCTOR_LOG_LEVEL: 'WARNING',
+    };
     ({ report } = await runScenarios(python, [join(sdkDir, 'python', 'scenarios.py'), baton.url, prefix], { cwd: join(sdkDir, 'python'), env }));
   }, 600_000);
 
@@ -35,7 +42,12 @@ suite('conductor-python against Baton', () => {
 
   test('TaskHandler workers complete a two-task workflow; status with output', () => {
     const r = observed(report, 'workers_complete_a_workflow');
-    expect(r).toMatchObject({ status: 'COMPLETED', output: { last: { doubled: 42, worker: 'python' } }, statusCall: 'COMPLETED', statusOutput: { last: { doubled: 42 } } });
+    expect(r).toMatchObject({
+      status: 'COMPLETED',
+      output: { last: { doubled: 42, worker: 'python' } },
+      statusCall: 'COMPLETED',
+      statusOutput: { last: { doubled: 42 } },
+    });
     expect(r.tasks).toEqual([expect.objectContaining({ ref: 't1', status: 'COMPLETED' }), expect.objectContaining({ ref: 't2', status: 'COMPLETED' })]);
   });
 
@@ -52,15 +64,33 @@ suite('conductor-python against Baton', () => {
 
   test('polling by hand: IN_PROGRESS with callbackAfterSeconds 0 hands the task out again; completed by id and by reference name', () => {
     const r = observed(report, 'manual_polling_and_updates');
-    expect(r).toMatchObject({ sameTask: true, inputN: 5, secondRef: 't2', status: 'COMPLETED', output: { last: { byRef: true } }, first: { status: 'COMPLETED', output: { seen: 5 }, workerId: 'py-manual' } });
+    expect(r).toMatchObject({
+      sameTask: true,
+      inputN: 5,
+      secondRef: 't2',
+      status: 'COMPLETED',
+      output: { last: { byRef: true } },
+      first: { status: 'COMPLETED', output: { seen: 5 }, workerId: 'py-manual' },
+    });
   });
 
   test('pause, resume and terminate with a reason', () => {
-    expect(observed(report, 'pause_resume_terminate')).toMatchObject({ paused: 'PAUSED', resumed: 'RUNNING', status: 'TERMINATED', reason: 'stopped by python', tasks: [{ ref: 't1', status: 'CANCELED' }] });
+    expect(observed(report, 'pause_resume_terminate')).toMatchObject({
+      paused: 'PAUSED',
+      resumed: 'RUNNING',
+      status: 'TERMINATED',
+      reason: 'stopped by python',
+      tasks: [{ ref: 't1', status: 'CANCELED' }],
+    });
   });
 
   test('rerun from a task with new task input runs it and what follows again', () => {
-    expect(observed(report, 'rerun_from_a_task')).toMatchObject({ firstRun: 'COMPLETED', rerunInput: { n: 7 }, afterRerun: 'COMPLETED', output: { last: { doubled: 6, worker: 'python' } } });
+    expect(observed(report, 'rerun_from_a_task')).toMatchObject({
+      firstRun: 'COMPLETED',
+      rerunInput: { n: 7 },
+      afterRerun: 'COMPLETED',
+      output: { last: { doubled: 6, worker: 'python' } },
+    });
   });
 
   // What the SDK sends where a JSON client would not: Python's `True`/`False` in query strings and a

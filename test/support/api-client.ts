@@ -176,7 +176,13 @@ export function apiClient(target: string | { url: string } | (() => string), opt
       });
     },
     async complete(task, output = {}, opts = {}) {
-      const r = await send('POST', tasks, { workflowInstanceId: task.workflowInstanceId, taskId: task.taskId, status: opts.status ?? 'COMPLETED', outputData: output, ...opts.extra });
+      const r = await send('POST', tasks, {
+        workflowInstanceId: task.workflowInstanceId,
+        taskId: task.taskId,
+        status: opts.status ?? 'COMPLETED',
+        outputData: output,
+        ...opts.extra,
+      });
       expectStatus(r, 200, `result of task ${task.taskId}`);
       if (r.text !== task.taskId) throw new Error(`result of task ${task.taskId} answered ${r.text}, expected the task's id`);
     },

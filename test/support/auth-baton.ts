@@ -44,9 +44,18 @@ export interface RawReply {
 }
 
 /** One request with exactly the given headers; a JSON body unless `raw` is given. */
-export function raw(port: number, method: string, urlPath: string, opts: { headers?: Record<string, string>; body?: unknown; token?: string } = {}): Promise<RawReply> {
+export function raw(
+  port: number,
+  method: string,
+  urlPath: string,
+  opts: { headers?: Record<string, string>; body?: unknown; token?: string } = {},
+): Promise<RawReply> {
   const payload = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  const headers: Record<string, string> = { ...(payload !== undefined ? { 'content-type': 'application/json' } : {}), ...(opts.token ? { 'x-authorization': opts.token } : {}), ...opts.headers };
+  const headers: Record<string, string> = {
+    ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...(opts.token ? { 'x-authorization': opts.token } : {}),
+    ...opts.headers,
+  };
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, method, path: urlPath, headers, agent: false }, (res) => {
       const chunks: Buffer[] = [];

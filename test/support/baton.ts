@@ -56,7 +56,13 @@ export interface Reply<T = unknown> {
 }
 
 /** Minimal JSON client: sends a JSON body (or a raw string with `raw`), returns status, parsed body and text. */
-export async function call<T = any>(base: string, method: string, path: string, body?: unknown, opts: { raw?: string; contentType?: string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<Reply<T>> {
+export async function call<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  opts: { raw?: string; contentType?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   let payload: string | undefined;
   if (opts.raw !== undefined) {

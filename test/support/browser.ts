@@ -8,7 +8,16 @@ import { chromium, type Browser, type BrowserContext, type Locator, type Page } 
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
 
 export interface TestBrowser {
   browser: Browser;
@@ -45,7 +54,8 @@ export async function startBrowser(): Promise<TestBrowser> {
 }
 
 /** Screenshots go to docs/ui (committed, shown in docs/console.md) with SAVE_UI_SCREENSHOTS=1, else to one folder under the temp directory, overwritten each run. */
-export const SCREENSHOT_DIR = process.env.SAVE_UI_SCREENSHOTS === '1' ? path.resolve(__dirname, '../../docs/ui') : path.join(os.tmpdir(), 'baton-ui-screenshots');
+export const SCREENSHOT_DIR =
+  process.env.SAVE_UI_SCREENSHOTS === '1' ? path.resolve(__dirname, '../../docs/ui') : path.join(os.tmpdir(), 'baton-ui-screenshots');
 
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
@@ -72,7 +82,27 @@ async function until<T>(what: () => string, read: () => Promise<T>, good: (v: T)
   }
 }
 
-export const waitCount = (l: Locator, n: number): Promise<void> => until(() => `${l} count ${n}`, () => l.count(), (c) => c === n);
-export const waitAttr = (l: Locator, name: string, value: string): Promise<void> => until(() => `${l} [${name}=${value}]`, () => l.getAttribute(name, { timeout: 1000 }), (v) => v === value);
-export const waitText = (l: Locator, text: string): Promise<void> => until(() => `${l} contains ${JSON.stringify(text)}`, () => l.textContent({ timeout: 1000 }), (v) => (v ?? '').includes(text));
-export const waitExactText = (l: Locator, text: string): Promise<void> => until(() => `${l} text ${JSON.stringify(text)}`, () => l.textContent({ timeout: 1000 }), (v) => (v ?? '').trim() === text);
+export const waitCount = (l: Locator, n: number): Promise<void> =>
+  until(
+    () => `${l} count ${n}`,
+    () => l.count(),
+    (c) => c === n,
+  );
+export const waitAttr = (l: Locator, name: string, value: string): Promise<void> =>
+  until(
+    () => `${l} [${name}=${value}]`,
+    () => l.getAttribute(name, { timeout: 1000 }),
+    (v) => v === value,
+  );
+export const waitText = (l: Locator, text: string): Promise<void> =>
+  until(
+    () => `${l} contains ${JSON.stringify(text)}`,
+    () => l.textContent({ timeout: 1000 }),
+    (v) => (v ?? '').includes(text),
+  );
+export const waitExactText = (l: Locator, text: string): Promise<void> =>
+  until(
+    () => `${l} text ${JSON.stringify(text)}`,
+    () => l.textContent({ timeout: 1000 }),
+    (v) => (v ?? '').trim() === text,
+  );

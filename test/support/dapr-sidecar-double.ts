@@ -250,7 +250,12 @@ export class DaprClusterDouble {
         activeActors: app.entities.map((type) => ({ type, count: active.get(type) ?? 0 })),
       },
       components: [{ name: 'actorstore', type: 'state.redis', version: 'v1', capabilities: ['ETAG', 'TRANSACTIONAL', 'ACTOR'] }],
-      subscriptions: app.subscriptions.map((s) => ({ pubsubname: s.pubsubname, topic: s.topic, rules: [{ path: s.route }], deadLetterTopic: s.deadLetterTopic ?? '' })),
+      subscriptions: app.subscriptions.map((s) => ({
+        pubsubname: s.pubsubname,
+        topic: s.topic,
+        rules: [{ path: s.route }],
+        deadLetterTopic: s.deadLetterTopic ?? '',
+      })),
       appConnectionProperties: { port: app.appPort, protocol: 'http', channelAddress: app.appHost },
     };
   }
@@ -292,7 +297,8 @@ export class DaprClusterDouble {
     for (const op of ops) {
       const key = op.request?.key;
       if (typeof key !== 'string' || key === '') return void res.status(400).json({ errorCode: 'ERR_MALFORMED_REQUEST', message: 'operation without key' });
-      if (op.request?.etag !== undefined) return void res.status(400).json({ errorCode: 'ERR_NOT_IN_DOUBLE', message: 'etags are not supported by the double' });
+      if (op.request?.etag !== undefined)
+        return void res.status(400).json({ errorCode: 'ERR_NOT_IN_DOUBLE', message: 'etags are not supported by the double' });
       if (op.operation === 'upsert') multi.set(this.stateKey(app, type, id, key), JSON.stringify(op.request?.value ?? null));
       else if (op.operation === 'delete') multi.del(this.stateKey(app, type, id, key));
       else return void res.status(400).json({ errorCode: 'ERR_MALFORMED_REQUEST', message: `unknown operation ${String(op.operation)}` });
@@ -332,7 +338,14 @@ export class DaprClusterDouble {
     if (!this.hosts(app, type, res, 'reminders')) return;
     const rec = this.scheduler.get(type, id, joinWildcard(req.params.name));
     if (!rec) return void res.status(500).json({ errorCode: 'ERR_ACTOR_REMINDER_GET', message: 'reminder not found' });
-    res.json({ actorID: id, actorType: type, data: rec.data ?? null, dueTime: new Date(rec.dueAt).toISOString(), period: rec.period ? `${rec.period.everyMs}ms` : '', ttl: '' });
+    res.json({
+      actorID: id,
+      actorType: type,
+      data: rec.data ?? null,
+      dueTime: new Date(rec.dueAt).toISOString(),
+      period: rec.period ? `${rec.period.everyMs}ms` : '',
+      ttl: '',
+    });
   }
 
   private async reminderDelete(app: AppInstance, req: Request, res: Response): Promise<void> {
@@ -345,14 +358,22 @@ export class DaprClusterDouble {
   private publish(app: AppInstance, req: Request, res: Response): void {
     const pubsub = String(req.params.pubsub);
     const topic = joinWildcard(req.params.topic);
-    if (req.query['metadata.rawPayload'] === 'true') return void res.status(400).json({ errorCode: 'ERR_NOT_IN_DOUBLE', message: 'rawPayload is not supported by the double' });
+    if (req.query['metadata.rawPayload'] === 'true')
+      return void res.status(400).json({ errorCode: 'ERR_NOT_IN_DOUBLE', message: 'rawPayload is not supported by the double' });
     const contentType = (req.get('content-type') ?? 'text/plain').split(';')[0].trim().toLowerCase();
     const raw = bodyOf(req) ?? Buffer.alloc(0);
     let event: CloudEventEnvelope;
     try {
       if (contentType === 'application/cloudevents+json') {
         const given = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;
-        event = { specversion: '1.0', source: app.appId, type: 'com.dapr.event.sent', datacontenttype: 'application/json', ...given, id: typeof given.id === 'string' && given.id ? given.id : randomUUID() };
+        event = {
+          specversion: '1.0',
+          source: app.appId,
+          type: 'com.dapr.event.sent',
+          datacontenttype: 'application/json',
+          ...given,
+          id: typeof given.id === 'string' && given.id ? given.id : randomUUID(),
+        };
       } else {
         const text = raw.toString('utf8');
         const data = contentType.endsWith('json') ? JSON.parse(text) : text;
@@ -423,7 +444,14 @@ const parseSubscriptions = (doc: unknown): AppSubscription[] => {
     const routes = (s.routes ?? {}) as { default?: unknown; rules?: { path?: unknown }[] };
     const route = typeof s.route === 'string' ? s.route : typeof routes.default === 'string' ? routes.default : routes.rules?.[0]?.path;
     if (typeof s.pubsubname !== 'string' || typeof s.topic !== 'string' || typeof route !== 'string') return [];
-    return [{ pubsubname: s.pubsubname, topic: s.topic, route: route.startsWith('/') ? route : `/${route}`, ...(typeof s.deadLetterTopic === 'string' ? { deadLetterTopic: s.deadLetterTopic } : {}) }];
+    return [
+      {
+        pubsubname: s.pubsubname,
+        topic: s.topic,
+        route: route.startsWith('/') ? route : `/${route}`,
+        ...(typeof s.deadLetterTopic === 'string' ? { deadLetterTopic: s.deadLetterTopic } : {}),
+      },
+    ];
   });
 };
 

@@ -29,7 +29,9 @@ export async function defineLoad(cluster: RealCluster): Promise<LoadDefs> {
     const r = await call(url, 'POST', path, body);
     if (r.status !== 200) throw new Error(`POST ${path} answered ${r.status}: ${r.text}`);
   };
-  await ok('/api/metadata/taskdef', [{ name: taskType, retryCount: 2, retryLogic: 'FIXED', retryDelaySeconds: 2, responseTimeoutSeconds: 6, timeoutSeconds: 600 }]);
+  await ok('/api/metadata/taskdef', [
+    { name: taskType, retryCount: 2, retryLogic: 'FIXED', retryDelaySeconds: 2, responseTimeoutSeconds: 6, timeoutSeconds: 600 },
+  ]);
   await ok('/api/metadata/workflowdef', {
     name,
     version: 1,
@@ -75,15 +77,19 @@ export const decide = (t: { retryCount?: number; inputData?: Record<string, unkn
 
 export async function expectAllCompleted(cluster: RealCluster, ids: string[], log: WorkerLog): Promise<void> {
   const pending = new Set(ids);
-  await eventually(async () => {
-    for (const id of [...pending]) {
-      const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`).catch(() => undefined);
-      if (r?.status !== 200) continue;
-      expect(['RUNNING', 'COMPLETED']).toContain(r.body.status);
-      if (r.body.status === 'COMPLETED') pending.delete(id);
-    }
-    return pending.size === 0 ? true : undefined;
-  }, 300_000, 1000).catch((err) => {
+  await eventually(
+    async () => {
+      for (const id of [...pending]) {
+        const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`).catch(() => undefined);
+        if (r?.status !== 200) continue;
+        expect(['RUNNING', 'COMPLETED']).toContain(r.body.status);
+        if (r.body.status === 'COMPLETED') pending.delete(id);
+      }
+      return pending.size === 0 ? true : undefined;
+    },
+    300_000,
+    1000,
+  ).catch((err) => {
     throw new Error(`${pending.size} workflows did not complete (e.g. ${[...pending].slice(0, 3).join(', ')}): ${String(err)}`);
   });
   // Every workflow took its output from the recorder.
@@ -102,7 +108,9 @@ export async function expectAllCompleted(cluster: RealCluster, ids: string[], lo
   }
   expect(lost).toEqual([]);
   if (log.handedOutAgain.length > 0) {
-    const details = await Promise.all(log.handedOutAgain.map(async (h) => ({ ...h, stored: (await call(cluster.nextUrl(), 'GET', `/api/tasks/${h.taskId}`)).body })));
+    const details = await Promise.all(
+      log.handedOutAgain.map(async (h) => ({ ...h, stored: (await call(cluster.nextUrl(), 'GET', `/api/tasks/${h.taskId}`)).body })),
+    );
     throw new Error(`tasks handed out again after an acknowledged completion: ${JSON.stringify(details, null, 1)}`);
   }
 }
@@ -117,16 +125,20 @@ const SERVING_STREAK = 5;
 export async function timeUntilServing(cluster: RealCluster, probe: string, since: number, withinMs = 120_000): Promise<number> {
   const streak = new Map<string, number>();
   const ready = (): boolean => cluster.live().every((r) => (streak.get(r.name) ?? 0) >= SERVING_STREAK);
-  await eventually(async () => {
-    await Promise.all(
-      cluster.live().map(async (r) => {
-        if ((streak.get(r.name) ?? 0) >= SERVING_STREAK) return;
-        const res = await call(r.url, 'POST', '/api/workflow', { name: probe }, { timeoutMs: 5000 }).catch(() => undefined);
-        streak.set(r.name, res?.status === 200 ? (streak.get(r.name) ?? 0) + 1 : 0);
-      }),
-    );
-    return ready() ? true : undefined;
-  }, withinMs, 100);
+  await eventually(
+    async () => {
+      await Promise.all(
+        cluster.live().map(async (r) => {
+          if ((streak.get(r.name) ?? 0) >= SERVING_STREAK) return;
+          const res = await call(r.url, 'POST', '/api/workflow', { name: probe }, { timeoutMs: 5000 }).catch(() => undefined);
+          streak.set(r.name, res?.status === 200 ? (streak.get(r.name) ?? 0) + 1 : 0);
+        }),
+      );
+      return ready() ? true : undefined;
+    },
+    withinMs,
+    100,
+  );
   return Date.now() - since;
 }
 

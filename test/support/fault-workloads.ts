@@ -31,12 +31,15 @@ export async function defineLongTurn(cluster: RealCluster, waitSeconds = 3, task
     name,
     version: 1,
     schemaVersion: 2,
-    tasks: [{ name: 'pause', taskReferenceName: 'pause', type: 'WAIT', inputParameters: { duration: `${waitSeconds} seconds` } }, ...Array.from({ length: tasks }, (_, i) => ({
-      name: `spin${i}`,
-      taskReferenceName: `spin${i}`,
-      type: 'INLINE',
-      inputParameters: { evaluatorType: 'javascript', expression: spin, n: i },
-    }))],
+    tasks: [
+      { name: 'pause', taskReferenceName: 'pause', type: 'WAIT', inputParameters: { duration: `${waitSeconds} seconds` } },
+      ...Array.from({ length: tasks }, (_, i) => ({
+        name: `spin${i}`,
+        taskReferenceName: `spin${i}`,
+        type: 'INLINE',
+        inputParameters: { evaluatorType: 'javascript', expression: spin, n: i },
+      })),
+    ],
     outputParameters: { last: `\${spin${tasks - 1}.output.result}` },
   });
   return name;
@@ -73,7 +76,15 @@ export async function defineSubWorkflowRetry(cluster: RealCluster, retryDelaySec
     name: parent,
     version: 1,
     schemaVersion: 2,
-    tasks: [{ name: subTask, taskReferenceName: 'sub', type: 'SUB_WORKFLOW', subWorkflowParam: { name: child, version: 1 }, inputParameters: { parent: '${workflow.workflowId}' } }],
+    tasks: [
+      {
+        name: subTask,
+        taskReferenceName: 'sub',
+        type: 'SUB_WORKFLOW',
+        subWorkflowParam: { name: child, version: 1 },
+        inputParameters: { parent: '${workflow.workflowId}' },
+      },
+    ],
     outputParameters: { by: '${sub.output.by}' },
   });
   return { parent, childTask };
@@ -100,14 +111,18 @@ export function firstChildFails(): { decide: (t: { inputData?: Record<string, un
  */
 export async function expectRetriedSubWorkflows(cluster: RealCluster, ids: string[], minRetried = Math.ceil(ids.length / 2)): Promise<void> {
   const pending = new Set(ids);
-  await eventually(async () => {
-    for (const id of [...pending]) {
-      const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`).catch(() => undefined);
-      if (r?.status === 200 && r.body.status === 'COMPLETED') pending.delete(id);
-      else if (r?.status === 200) expect(r.body.status).toBe('RUNNING');
-    }
-    return pending.size === 0 ? true : undefined;
-  }, 300_000, 1000).catch((err) => {
+  await eventually(
+    async () => {
+      for (const id of [...pending]) {
+        const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`).catch(() => undefined);
+        if (r?.status === 200 && r.body.status === 'COMPLETED') pending.delete(id);
+        else if (r?.status === 200) expect(r.body.status).toBe('RUNNING');
+      }
+      return pending.size === 0 ? true : undefined;
+    },
+    300_000,
+    1000,
+  ).catch((err) => {
     throw new Error(`${pending.size} parents did not complete (e.g. ${[...pending].slice(0, 3).join(', ')}): ${String(err)}`);
   });
   let retried = 0;
@@ -125,10 +140,14 @@ export async function expectRetriedSubWorkflows(cluster: RealCluster, ids: strin
 /** Every long-turn execution COMPLETED with its last script's result. */
 export async function expectLongTurnsCompleted(cluster: RealCluster, ids: string[], tasks = 4): Promise<void> {
   for (const id of ids) {
-    const w = await eventually(async () => {
-      const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}`).catch(() => undefined);
-      return r?.status === 200 && r.body.status !== 'RUNNING' ? r.body : undefined;
-    }, 300_000, 1000);
+    const w = await eventually(
+      async () => {
+        const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}`).catch(() => undefined);
+        return r?.status === 200 && r.body.status !== 'RUNNING' ? r.body : undefined;
+      },
+      300_000,
+      1000,
+    );
     expect({ id, status: w.status, output: w.output }).toEqual({ id, status: 'COMPLETED', output: { last: tasks - 1 } });
   }
 }
@@ -136,14 +155,23 @@ export async function expectLongTurnsCompleted(cluster: RealCluster, ids: string
 /** A schedule firing every second, with catch-up: every slot after its creation is due, none may be skipped. */
 export async function createEverySecondSchedule(cluster: RealCluster, workflow: string): Promise<string> {
   const name = uniq('every_second');
-  await ok(cluster, '/api/scheduler/schedules', { name, cronExpression: '* * * * * ?', runCatchupScheduleInstances: true, startWorkflowRequest: { name: workflow, version: 1 } });
+  await ok(cluster, '/api/scheduler/schedules', {
+    name,
+    cronExpression: '* * * * * ?',
+    runCatchupScheduleInstances: true,
+    startWorkflowRequest: { name: workflow, version: 1 },
+  });
   return name;
 }
 
 type Execution = { scheduledTime: number; workflowId?: string; state: string };
 
 export const scheduleExecutions = async (cluster: RealCluster, name: string): Promise<Execution[]> => {
-  const r = await call<{ results: Execution[] }>(cluster.nextUrl(), 'GET', `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}&size=1000`);
+  const r = await call<{ results: Execution[] }>(
+    cluster.nextUrl(),
+    'GET',
+    `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}&size=1000`,
+  );
   if (r.status !== 200) throw new Error(`schedule executions answered ${r.status}: ${r.text}`);
   return r.body.results;
 };
@@ -157,21 +185,32 @@ export async function expectEverySlotOnce(cluster: RealCluster, name: string, wo
   expect((await call(cluster.nextUrl(), 'PUT', `/api/scheduler/schedules/${name}/pause`)).status).toBe(200);
   // A firing planned before the pause may still start its slots: wait until the executions stop changing.
   let runs: Execution[] = [];
-  await eventually(async () => {
-    const now = await scheduleExecutions(cluster, name);
-    const settled = now.length === runs.length && now.every((e) => e.state === 'EXECUTED');
-    runs = now;
-    return settled ? true : undefined;
-  }, 120_000, 3000);
+  await eventually(
+    async () => {
+      const now = await scheduleExecutions(cluster, name);
+      const settled = now.length === runs.length && now.every((e) => e.state === 'EXECUTED');
+      runs = now;
+      return settled ? true : undefined;
+    },
+    120_000,
+    3000,
+  );
   const slots = runs.map((e) => e.scheduledTime).sort((a, b) => a - b);
-  const gaps = slots.slice(1).map((s, i) => s - slots[i]!).filter((d) => d !== 1000);
+  const gaps = slots
+    .slice(1)
+    .map((s, i) => s - slots[i]!)
+    .filter((d) => d !== 1000);
   expect({ name, gaps }).toEqual({ name, gaps: [] });
   expect(new Set(runs.map((e) => e.workflowId)).size).toBe(runs.length);
   const query = encodeURIComponent(`workflowType IN (${workflow}) AND correlationId IN (${name})`);
-  await eventually(async () => {
-    const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/search?query=${query}&size=1`);
-    return r.status === 200 && r.body.totalHits === runs.length ? true : undefined;
-  }, 60_000, 1000).catch(async (err) => {
+  await eventually(
+    async () => {
+      const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/search?query=${query}&size=1`);
+      return r.status === 200 && r.body.totalHits === runs.length ? true : undefined;
+    },
+    60_000,
+    1000,
+  ).catch(async (err) => {
     const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/search?query=${query}&size=1`);
     throw new Error(`${runs.length} slots of ${name}, ${String(r.body?.totalHits)} workflows found: ${String(err)}`);
   });

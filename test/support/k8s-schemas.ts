@@ -26,8 +26,7 @@ const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object
 
 /** "apps/v1 Deployment": how both tables below are keyed. */
 export const kindKey = (m: Manifest): string => `${String(m.apiVersion)} ${String(m.kind)}`;
-export const describeManifest = (m: Manifest): string =>
-  `${String(m.kind)}/${String(isObj(m.metadata) ? m.metadata.name : '?')}`;
+export const describeManifest = (m: Manifest): string => `${String(m.kind)}/${String(isObj(m.metadata) ? m.metadata.name : '?')}`;
 
 /** The built-in kinds a chart may render; anything else has no schema here and is reported. */
 const builtinKinds: Record<string, new (data: never) => { validate(): void }> = {

@@ -219,7 +219,11 @@ async function dropClusterData(cassandraPoints: string, keyspace: string, indexP
   const { Client } = await import('cassandra-driver');
   const contactPoints = cassandraPoints.split(',');
   const port = nativePortOf(contactPoints);
-  const cassandra = new Client({ contactPoints, localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1', ...(port ? { protocolOptions: { port } } : {}) });
+  const cassandra = new Client({
+    contactPoints,
+    localDataCenter: process.env.CASSANDRA_LOCAL_DC ?? 'datacenter1',
+    ...(port ? { protocolOptions: { port } } : {}),
+  });
   try {
     await cassandra.execute(`DROP KEYSPACE IF EXISTS ${keyspace}`);
   } catch (err) {

@@ -7,8 +7,7 @@ import { join } from 'node:path';
  * (KEY=VALUE lines) in $BATON_RUN_DIR (default ~/.cache/baton/run). Variables already set in the
  * environment win, so a user can point the suites at servers of their own.
  */
-export const runDir = (): string =>
-  process.env.BATON_RUN_DIR ?? join(process.env.BATON_CACHE_DIR ?? join(homedir(), '.cache', 'baton'), 'run');
+export const runDir = (): string => process.env.BATON_RUN_DIR ?? join(process.env.BATON_CACHE_DIR ?? join(homedir(), '.cache', 'baton'), 'run');
 
 export function loadServiceEnv(env: NodeJS.ProcessEnv = process.env): void {
   const dir = runDir();

@@ -56,7 +56,15 @@ export function startRecordingWorker(o: WorkerOptions): { stop(): Promise<void> 
       for (const t of tasks) {
         if (o.log.acknowledged.has(t.taskId)) {
           const acked = o.log.ackedVia.get(t.taskId);
-          o.log.handedOutAgain.push({ taskId: t.taskId, via: base, pollCount: t.pollCount, ackedVia: acked?.via, ackedAt: acked?.at, polledAt: Date.now(), pollSentAt });
+          o.log.handedOutAgain.push({
+            taskId: t.taskId,
+            via: base,
+            pollCount: t.pollCount,
+            ackedVia: acked?.via,
+            ackedAt: acked?.at,
+            polledAt: Date.now(),
+            pollSentAt,
+          });
         }
         const action = o.decide(t);
         if (action === 'ignore') continue;
@@ -65,14 +73,18 @@ export function startRecordingWorker(o: WorkerOptions): { stop(): Promise<void> 
           const r = await fetch(`${base}/api/tasks`, {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ workflowInstanceId: t.workflowInstanceId, taskId: t.taskId, status, outputData: { by: 'recorder', attempt: t.retryCount ?? 0 } }),
+            body: JSON.stringify({
+              workflowInstanceId: t.workflowInstanceId,
+              taskId: t.taskId,
+              status,
+              outputData: { by: 'recorder', attempt: t.retryCount ?? 0 },
+            }),
           });
           const text = await r.text();
           if (r.status === 200 && status === 'COMPLETED') {
             o.log.acknowledged.add(t.taskId);
             o.log.ackedVia.set(t.taskId, { via: base, at: Date.now(), pollCount: t.pollCount });
-          }
-          else if (r.status !== 200) o.log.errors.push(`update ${r.status} ${text}`);
+          } else if (r.status !== 200) o.log.errors.push(`update ${r.status} ${text}`);
         } catch (err) {
           // Not acknowledged: the task comes back by its response timeout.
           o.log.errors.push(`update ${String((err as { cause?: { code?: string } }).cause?.code ?? err)}`);

@@ -42,10 +42,14 @@ export function redisFaults(cluster: RealCluster): RedisFaults {
       );
       started.push(p);
       current = p;
-      await waitFor(async () => {
-        if (!p.running) throw new GiveUp(`redis-server exited: ${p.tail()}`);
-        return (await portOpen(port)) || undefined;
-      }, 'redis-server restart', 30_000);
+      await waitFor(
+        async () => {
+          if (!p.running) throw new GiveUp(`redis-server exited: ${p.tail()}`);
+          return (await portOpen(port)) || undefined;
+        },
+        'redis-server restart',
+        30_000,
+      );
       // Replays its AOF before it answers commands.
       await waitFor(async () => ((await this.keys().catch(() => -1)) >= 0 ? true : undefined), 'redis-server loaded', 60_000);
     },

@@ -51,7 +51,11 @@ export function ensurePythonSdk(): string {
 
 /** A JDK of major version 21 or later (conductor-client 6.0.0 is compiled for 21): JAVA_HOME, then /usr/lib/jvm. */
 export function findJdk21(): string | undefined {
-  const candidates = [process.env.CONDUCTOR_JAVA_HOME, process.env.JAVA_HOME, ...(existsSync('/usr/lib/jvm') ? readdirSync('/usr/lib/jvm').map((d) => join('/usr/lib/jvm', d)) : [])];
+  const candidates = [
+    process.env.CONDUCTOR_JAVA_HOME,
+    process.env.JAVA_HOME,
+    ...(existsSync('/usr/lib/jvm') ? readdirSync('/usr/lib/jvm').map((d) => join('/usr/lib/jvm', d)) : []),
+  ];
   for (const home of candidates) {
     if (!home || !existsSync(join(home, 'bin', 'javac'))) continue;
     const r = spawnSync(join(home, 'bin', 'java'), ['-XshowSettings:properties', '-version'], { encoding: 'utf8' });
@@ -90,16 +94,25 @@ export function ensureJavaClient(): { java: string; classpath: string } {
 export type ScenarioReport = Record<string, { ok: boolean; error?: string; trace?: string; [k: string]: unknown }>;
 
 /** Runs a scenario program to its end and parses the report on the last line of its stdout. */
-export function runScenarios(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<{ report: ScenarioReport; stderr: string }> {
+export function runScenarios(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): Promise<{ report: ScenarioReport; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    execFile(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, timeout: opts.timeoutMs ?? 240_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const last = stdout.trim().split('\n').pop() ?? '';
-      try {
-        resolvePromise({ report: JSON.parse(last) as ScenarioReport, stderr });
-      } catch {
-        reject(new Error(`${cmd} gave no report (${err ? String(err) : 'exit 0'}):\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`));
-      }
-    });
+    execFile(
+      cmd,
+      args,
+      { cwd: opts.cwd, env: opts.env ?? process.env, timeout: opts.timeoutMs ?? 240_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        const last = stdout.trim().split('\n').pop() ?? '';
+        try {
+          resolvePromise({ report: JSON.parse(last) as ScenarioReport, stderr });
+        } catch {
+          reject(new Error(`${cmd} gave no report (${err ? String(err) : 'exit 0'}):\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`));
+        }
+      },
+    );
   });
 }
 

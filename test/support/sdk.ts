@@ -10,7 +10,15 @@ import {
 import { eventually, startBaton, type TestBaton } from './baton';
 
 // Env the SDK reads before its config: cleared so the client talks to the embedded Baton only.
-const SDK_ENV = ['CONDUCTOR_SERVER_URL', 'CONDUCTOR_AUTH_KEY', 'CONDUCTOR_AUTH_SECRET', 'CONDUCTOR_REQUEST_TIMEOUT_MS', 'CONDUCTOR_RETRY_SERVER_ERRORS', 'CONDUCTOR_DISABLE_HTTP2', 'CONDUCTOR_PROXY_URL'];
+const SDK_ENV = [
+  'CONDUCTOR_SERVER_URL',
+  'CONDUCTOR_AUTH_KEY',
+  'CONDUCTOR_AUTH_SECRET',
+  'CONDUCTOR_REQUEST_TIMEOUT_MS',
+  'CONDUCTOR_RETRY_SERVER_ERRORS',
+  'CONDUCTOR_DISABLE_HTTP2',
+  'CONDUCTOR_PROXY_URL',
+];
 
 /** Silent logger for the SDK (its default logger prints every poller start at INFO). */
 export const quietLogger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

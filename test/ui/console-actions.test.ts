@@ -46,7 +46,14 @@ async function setEditor(testId: string, text: string): Promise<void> {
 async function twoTaskWorkflow(opts: Record<string, unknown> = {}): Promise<{ name: string; type: string }> {
   const name = uniq('ui_act');
   const type = uniq('ui_act_task');
-  await register(b.url, { name, ...opts, tasks: [{ name: type, taskReferenceName: 'first', type: 'SIMPLE', inputParameters: { x: '${workflow.input.x}' } }, { name: type, taskReferenceName: 'second', type: 'SIMPLE' }] });
+  await register(b.url, {
+    name,
+    ...opts,
+    tasks: [
+      { name: type, taskReferenceName: 'first', type: 'SIMPLE', inputParameters: { x: '${workflow.input.x}' } },
+      { name: type, taskReferenceName: 'second', type: 'SIMPLE' },
+    ],
+  });
   return { name, type };
 }
 
@@ -180,7 +187,17 @@ describe('human tasks', () => {
       outputParameters: { approved: '${approval.output.approved}', note: '${approval.output.note}' },
     });
     const id = await start(b.url, name, { amount: 1200 });
-    await eventually(async () => (await ok<any>(b.url, 'GET', `/api/tasks/search?size=0&query=${encodeURIComponent(`workflowType = '${name}' AND taskType = 'HUMAN' AND status = 'IN_PROGRESS'`)}`)).totalHits === 1, 30_000);
+    await eventually(
+      async () =>
+        (
+          await ok<any>(
+            b.url,
+            'GET',
+            `/api/tasks/search?size=0&query=${encodeURIComponent(`workflowType = '${name}' AND taskType = 'HUMAN' AND status = 'IN_PROGRESS'`)}`,
+          )
+        ).totalHits === 1,
+      30_000,
+    );
 
     await open(`/human?workflow=${name}`);
     await waitCount(page.getByTestId('inbox-row'), 1);
@@ -217,7 +234,15 @@ describe('definitions', () => {
       inputParameters: ['who'],
       tasks: [
         { name: 'greet', taskReferenceName: 'greet', type: 'SET_VARIABLE', inputParameters: { greeting: '${workflow.input.who}' } },
-        { name: 'branch', taskReferenceName: 'branch', type: 'SWITCH', evaluatorType: 'value-param', expression: 'v', inputParameters: { v: 'x' }, decisionCases: { x: [{ name: 'wait', taskReferenceName: 'wait', type: 'WAIT' }] } },
+        {
+          name: 'branch',
+          taskReferenceName: 'branch',
+          type: 'SWITCH',
+          evaluatorType: 'value-param',
+          expression: 'v',
+          inputParameters: { v: 'x' },
+          decisionCases: { x: [{ name: 'wait', taskReferenceName: 'wait', type: 'WAIT' }] },
+        },
       ],
     };
     await setEditor('definition-editor', JSON.stringify(def, null, 2));
@@ -283,7 +308,12 @@ describe('queues and event handlers', () => {
     const name = uniq('ui_handler');
     await open('/events/new');
     await page.locator('[data-testid=definition-editor] .cm-content').waitFor();
-    const handler = { name, event: 'conductor:some_flow:some_task', actions: [{ action: 'complete_task', complete_task: { workflowId: '${workflowId}', taskRefName: 'wait_ref' } }], active: false };
+    const handler = {
+      name,
+      event: 'conductor:some_flow:some_task',
+      actions: [{ action: 'complete_task', complete_task: { workflowId: '${workflowId}', taskRefName: 'wait_ref' } }],
+      active: false,
+    };
     await setEditor('definition-editor', JSON.stringify(handler));
     await page.getByTestId('save').click();
     await page.waitForURL('**/events');

@@ -45,9 +45,19 @@ it('serves the console without a token and keeps the API closed', async () => {
 
 it('refuses a wrong secret with the server message, signs in with a key, and offers only what its roles allow', async () => {
   const name = `ui_auth_${Date.now()}`;
-  expect((await raw(b.port, 'POST', '/api/metadata/workflowdef', { token: admin, body: { name, version: 1, schemaVersion: 2, tasks: [{ name: 'w', taskReferenceName: 'w', type: 'WAIT' }] } })).status).toBe(200);
+  expect(
+    (
+      await raw(b.port, 'POST', '/api/metadata/workflowdef', {
+        token: admin,
+        body: { name, version: 1, schemaVersion: 2, tasks: [{ name: 'w', taskReferenceName: 'w', type: 'WAIT' }] },
+      })
+    ).status,
+  ).toBe(200);
   const id = (await raw(b.port, 'POST', '/api/workflow', { token: admin, body: { name, input: {} } })).text;
-  await eventually(async () => (await raw(b.port, 'GET', `/api/workflow/search?size=0&query=${encodeURIComponent(`workflowType = '${name}'`)}`, { token: admin })).body.totalHits === 1);
+  await eventually(
+    async () =>
+      (await raw(b.port, 'GET', `/api/workflow/search?size=0&query=${encodeURIComponent(`workflowType = '${name}'`)}`, { token: admin })).body.totalHits === 1,
+  );
 
   const page = await browser.page();
   await page.goto(`${b.url}/executions/${id}`);

@@ -186,14 +186,23 @@ describe('one execution', () => {
   it('shows the timeline and a task panel with input, output, logs, worker and poll count', async () => {
     const name = uniq('ui_panel');
     const type = uniq('ui_panel_task');
-    await register(b.url, { name, tasks: [{ name: type, taskReferenceName: 'work', type: 'SIMPLE', inputParameters: { greeting: '${workflow.input.greeting}' } }] });
+    await register(b.url, {
+      name,
+      tasks: [{ name: type, taskReferenceName: 'work', type: 'SIMPLE', inputParameters: { greeting: '${workflow.input.greeting}' } }],
+    });
     const id = await start(b.url, name, { greeting: 'hello' });
     const polled = await eventually(async () => {
       const r = await call<any[]>(b.url, 'GET', `/api/tasks/poll/batch/${type}?count=1&timeout=100&workerid=worker-7`);
       return r.status === 200 && r.body.length ? r.body[0] : undefined;
     });
     await ok(b.url, 'POST', `/api/tasks/${polled.taskId}/log`, 'working on it');
-    await ok(b.url, 'POST', '/api/tasks', { workflowInstanceId: id, taskId: polled.taskId, status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: 'boom', outputData: { partial: 1 } });
+    await ok(b.url, 'POST', '/api/tasks', {
+      workflowInstanceId: id,
+      taskId: polled.taskId,
+      status: 'FAILED_WITH_TERMINAL_ERROR',
+      reasonForIncompletion: 'boom',
+      outputData: { partial: 1 },
+    });
     await waitForStatus(b.url, id, 'FAILED');
 
     await open(`/executions/${id}?task=${polled.taskId}`);

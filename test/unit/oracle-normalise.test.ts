@@ -18,7 +18,9 @@ describe('normaliseWorkflow', () => {
       output: {},
       reasonForIncompletion: `Task ${B} failed`,
       workflowDefinition: { name: 'x' },
-      tasks: [{ taskId: B, retriedTaskId: null, referenceTaskName: 'a', status: 'FAILED', updateTime: 5, workflowTask: { name: 'a' }, inputData: { z: A, a: B } }],
+      tasks: [
+        { taskId: B, retriedTaskId: null, referenceTaskName: 'a', status: 'FAILED', updateTime: 5, workflowTask: { name: 'a' }, inputData: { z: A, a: B } },
+      ],
     };
     expect(normaliseWorkflow(wf)).toEqual({
       status: 'FAILED',
@@ -36,7 +38,9 @@ describe('normaliseWorkflow', () => {
   });
 
   test('a timeout reason is compared without how late the sweeper noticed it', () => {
-    expect(normaliseWorkflow({ reasonForIncompletion: 'Workflow timed out after 3 seconds. Timeout configured as 2 seconds.' })).toEqual({ reasonForIncompletion: 'Workflow timed out after <n> seconds. Timeout configured as 2 seconds.' });
+    expect(normaliseWorkflow({ reasonForIncompletion: 'Workflow timed out after 3 seconds. Timeout configured as 2 seconds.' })).toEqual({
+      reasonForIncompletion: 'Workflow timed out after <n> seconds. Timeout configured as 2 seconds.',
+    });
   });
 
   test("an HTTP task's response headers count as present, whatever they hold", () => {
@@ -58,7 +62,9 @@ describe('diff', () => {
 
 describe('unexplained', () => {
   test('a difference is explained only by an entry matching scenario, path and value condition', () => {
-    const known = [{ id: 'x', scenarios: /^one$/, path: /\.workerId$/, when: (d: { conductor: unknown }) => d.conductor === undefined, reason: 'r', fix: 'bug' as const }];
+    const known = [
+      { id: 'x', scenarios: /^one$/, path: /\.workerId$/, when: (d: { conductor: unknown }) => d.conductor === undefined, reason: 'r', fix: 'bug' as const },
+    ];
     const d = { path: 'wf.tasks[0].workerId', conductor: undefined, baton: 'host' };
     expect(unexplained('one', [d], known)).toEqual([]);
     expect(unexplained('two', [d], known)).toEqual([d]);

@@ -24,9 +24,7 @@ export const MAX_TRANSACT_BYTES = 4 * 1024 * 1024;
 
 export type LoadedQueue =
   /** `damaged`: a listed page (or meta itself) was missing or unreadable, so meta must be rewritten. */
-  | { layout: 'pages'; pages: Map<number, StoredEntry[]>; damaged: boolean }
-  | { layout: 'legacy'; entries: LegacyEntry[] }
-  | { layout: 'empty' };
+  { layout: 'pages'; pages: Map<number, StoredEntry[]>; damaged: boolean } | { layout: 'legacy'; entries: LegacyEntry[] } | { layout: 'empty' };
 
 /**
  * Reads a partition: meta, then its pages, `concurrency` gets at a time. Unreadable values count as

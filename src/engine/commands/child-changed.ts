@@ -8,7 +8,18 @@ import { childWorkflowOf } from '../tasks/registry';
 import { reopen } from './reopen';
 
 /** A child workflow of a SUB_WORKFLOW task reached a new status. */
-export function childChanged(turn: Turn, taskId: string, child: { workflowId: string; status: WorkflowStatus; output: Record<string, unknown>; reasonForIncompletion?: string; workflowName: string; workflowVersion: number }): void {
+export function childChanged(
+  turn: Turn,
+  taskId: string,
+  child: {
+    workflowId: string;
+    status: WorkflowStatus;
+    output: Record<string, unknown>;
+    reasonForIncompletion?: string;
+    workflowName: string;
+    workflowVersion: number;
+  },
+): void {
   const t = findTask(turn.state, taskId);
   // A skipped SUB_WORKFLOW task no longer follows its child, even one retried later.
   if (!t || childWorkflowOf(t) !== child.workflowId || t.status === 'SKIPPED') return;
@@ -50,7 +61,9 @@ export function childChanged(turn: Turn, taskId: string, child: { workflowId: st
     turn,
     t,
     status,
-    status === 'COMPLETED' ? undefined : `Sub workflow ${child.workflowName}.${child.workflowVersion}/${child.workflowId} failure reason: ${child.reasonForIncompletion ?? ''}`,
+    status === 'COMPLETED'
+      ? undefined
+      : `Sub workflow ${child.workflowName}.${child.workflowVersion}/${child.workflowId} failure reason: ${child.reasonForIncompletion ?? ''}`,
   );
   decide(turn);
 }

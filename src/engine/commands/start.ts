@@ -55,7 +55,14 @@ export function newExecution(args: StartArgs, env: EngineEnv): { state: Executio
   const log = new TurnLog();
   log.workflowChanged = true;
   if (def.workflowStatusListenerEnabled) {
-    log.emit({ kind: 'statusChange', eventId: `${workflow.workflowId}:RUNNING:${env.now}`, workflowId: workflow.workflowId, workflowName: def.name, status: 'RUNNING', lineage: lineageOf(workflow) });
+    log.emit({
+      kind: 'statusChange',
+      eventId: `${workflow.workflowId}:RUNNING:${env.now}`,
+      workflowId: workflow.workflowId,
+      workflowName: def.name,
+      status: 'RUNNING',
+      lineage: lineageOf(workflow),
+    });
   }
   decide({ state, env, log });
   return { state, log };

@@ -49,7 +49,13 @@ function continueLoop(turn: Turn, t: Task, again: boolean, items?: unknown[]): T
   const limit = turn.env.doWhileMaxIterations;
   if (t.iteration >= limit) {
     const why = items ? `its items list has ${items.length} entries` : 'its loopCondition still holds';
-    return { end: { output: t.outputData ?? {}, status: 'FAILED_WITH_TERMINAL_ERROR', reason: `DO_WHILE ${t.referenceTaskName} reached the limit of ${limit} iterations (BATON_DO_WHILE_MAX_ITERATIONS) and ${why}` } };
+    return {
+      end: {
+        output: t.outputData ?? {},
+        status: 'FAILED_WITH_TERMINAL_ERROR',
+        reason: `DO_WHILE ${t.referenceTaskName} reached the limit of ${limit} iterations (BATON_DO_WHILE_MAX_ITERATIONS) and ${why}`,
+      },
+    };
   }
   return startIteration(turn, t, t.iteration + 1, items);
 }
@@ -113,7 +119,13 @@ export const doWhileTask: TaskType = {
     if (request.iteration !== t.iteration) return undefined; // the loop moved on (cannot happen within one turn; kept as a guard)
     if (!outcome.ok) {
       // Conductor (DoWhile): any error of the condition fails the loop for good, in these words.
-      return { end: { output: t.outputData ?? {}, status: 'FAILED_WITH_TERMINAL_ERROR', reason: `Unable to evaluate condition ${t.workflowTask.loopCondition}, exception ${describeScriptFailure(outcome)}` } };
+      return {
+        end: {
+          output: t.outputData ?? {},
+          status: 'FAILED_WITH_TERMINAL_ERROR',
+          reason: `Unable to evaluate condition ${t.workflowTask.loopCondition}, exception ${describeScriptFailure(outcome)}`,
+        },
+      };
     }
     return continueLoop(turn, t, isConductorTrue(outcome.value));
   },

@@ -13,8 +13,19 @@ export const eventTask: TaskType = {
   start(turn, t) {
     const wf = turn.state.workflow;
     const sink = t.workflowTask.sink ?? '';
-    const event = sink === 'conductor' ? `conductor:${wf.workflowName}:${t.referenceTaskName}` : sink.startsWith('conductor:') && sink.split(':').length === 2 ? `conductor:${wf.workflowName}:${sink.slice(10)}` : sink;
-    const payload = { ...t.inputData, workflowInstanceId: wf.workflowId, workflowType: wf.workflowName, workflowVersion: wf.workflowVersion, correlationId: wf.correlationId };
+    const event =
+      sink === 'conductor'
+        ? `conductor:${wf.workflowName}:${t.referenceTaskName}`
+        : sink.startsWith('conductor:') && sink.split(':').length === 2
+          ? `conductor:${wf.workflowName}:${sink.slice(10)}`
+          : sink;
+    const payload = {
+      ...t.inputData,
+      workflowInstanceId: wf.workflowId,
+      workflowType: wf.workflowName,
+      workflowVersion: wf.workflowVersion,
+      correlationId: wf.correlationId,
+    };
     turn.log.emit({ kind: 'publish', eventId: t.taskId, sink: event, payload, lineage: lineageOf(wf) });
     const output = { ...payload, event_produced: event };
     if (!t.workflowTask.asyncComplete) return { end: { output } };

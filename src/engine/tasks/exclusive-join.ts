@@ -7,7 +7,9 @@ import { refSuffix, type TaskOutcome, type TaskType } from './task-type';
 // EXCLUSIVE_JOIN: ends with the first of its joinOn tasks that ran (the branch a SWITCH took), or once
 // nothing else is open, with one of its defaultExclusiveJoinTask.
 
-const endWith = (x: Task): TaskOutcome => ({ end: { output: { ...x.outputData }, status: isSuccessfulTask(x.status) ? 'COMPLETED' : 'FAILED', reason: x.reasonForIncompletion } });
+const endWith = (x: Task): TaskOutcome => ({
+  end: { output: { ...x.outputData }, status: isSuccessfulTask(x.status) ? 'COMPLETED' : 'FAILED', reason: x.reasonForIncompletion },
+});
 
 function evaluateExclusiveJoin(turn: Turn, t: Task): TaskOutcome | undefined {
   const suffix = refSuffix(t);

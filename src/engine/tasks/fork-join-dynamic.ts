@@ -48,7 +48,13 @@ function branchesOf(t: Task): { tasks: WorkflowTask[]; inputs: Record<string, un
     const inputs: Record<string, unknown> = {};
     for (const d of spec?.dynamicTasks ?? []) {
       const ref = String(d.referenceName);
-      tasks.push({ name: String(d.taskName), taskReferenceName: ref, type: String(d.type ?? 'SIMPLE'), inputParameters: {}, ...(d.workflowName ? { subWorkflowParam: { name: String(d.workflowName) } } : {}) });
+      tasks.push({
+        name: String(d.taskName),
+        taskReferenceName: ref,
+        type: String(d.type ?? 'SIMPLE'),
+        inputParameters: {},
+        ...(d.workflowName ? { subWorkflowParam: { name: String(d.workflowName) } } : {}),
+      });
       setOwn(inputs, ref, d.input ?? {});
     }
     return { tasks, inputs };
@@ -60,7 +66,8 @@ function branchesOf(t: Task): { tasks: WorkflowTask[]; inputs: Record<string, un
     return { ...w, type: w.type ?? 'SIMPLE', inputParameters: w.inputParameters ?? {} };
   });
   const m = ownValue(input, wt.dynamicForkTasksInputParamName ?? '');
-  if (m !== undefined && (m === null || typeof m !== 'object' || Array.isArray(m))) throw new Error(`Input '${wt.dynamicForkTasksInputParamName}' must be a map of reference name to input`);
+  if (m !== undefined && (m === null || typeof m !== 'object' || Array.isArray(m)))
+    throw new Error(`Input '${wt.dynamicForkTasksInputParamName}' must be a map of reference name to input`);
   return { tasks, inputs: (m as Record<string, unknown>) ?? {} };
 }
 

@@ -11,7 +11,8 @@ export const inlineTask: TaskType = {
     const evaluatorType = (input.evaluatorType as string | undefined) ?? 'javascript';
     const expression = String(input.expression ?? '');
     if (evaluatorType === 'value-param') return { end: { output: { result: input[expression] } } };
-    if (JAVASCRIPT_EVALUATORS.has(evaluatorType)) return { wait: true, script: { purpose: 'taskResult', call: { kind: 'expression', source: expression, input } } };
+    if (JAVASCRIPT_EVALUATORS.has(evaluatorType))
+      return { wait: true, script: { purpose: 'taskResult', call: { kind: 'expression', source: expression, input } } };
     const reason = `Evaluator type ${evaluatorType} is not supported`;
     return { end: { output: { error: reason }, status: 'FAILED', reason } };
   },

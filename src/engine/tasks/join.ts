@@ -41,7 +41,10 @@ function evaluateJoin(turn: Turn, t: Task): TaskOutcome | undefined {
       // Every branch ended and a permissive one failed: the JOIN fails with the reasons of all failed ones, its
       // output holding the branches up to this one, as Conductor's Join.
       const failed = branches.filter((b) => !isSuccessfulTask(b.status));
-      const reason = failed.map((b) => b.reasonForIncompletion).filter((r) => r != null).join(' ');
+      const reason = failed
+        .map((b) => b.reasonForIncompletion)
+        .filter((r) => r != null)
+        .join(' ');
       return { end: { output, status: failed.some((b) => b.status !== 'CANCELED') ? 'FAILED' : 'CANCELED', reason } };
     }
   }

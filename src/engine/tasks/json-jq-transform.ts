@@ -5,7 +5,10 @@ export const jsonJqTransformTask: TaskType = {
   types: ['JSON_JQ_TRANSFORM'],
   kind: 'system',
   selfCompleting: true,
-  start: (_turn, t) => ({ wait: true, script: { purpose: 'taskResult', call: { kind: 'jq', query: String(t.inputData.queryExpression ?? '.'), input: t.inputData } } }),
+  start: (_turn, t) => ({
+    wait: true,
+    script: { purpose: 'taskResult', call: { kind: 'jq', query: String(t.inputData.queryExpression ?? '.'), input: t.inputData } },
+  }),
   finishScript(_turn, _t, _request, outcome) {
     if (!outcome.ok) return { end: { output: { error: outcome.message }, status: 'FAILED', reason: outcome.message } };
     const results = outcome.value as unknown[];

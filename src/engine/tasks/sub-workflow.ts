@@ -16,7 +16,8 @@ function childNameAndVersion(turn: Turn, p: SubWorkflowParams, fallbackName: str
     throw e;
   }
   const name = resolved.name;
-  if (typeof name !== 'string' || name === '') return { problem: `The sub workflow name ${String(p.name)} resolved to ${JSON.stringify(name ?? null)}, not a workflow name` };
+  if (typeof name !== 'string' || name === '')
+    return { problem: `The sub workflow name ${String(p.name)} resolved to ${JSON.stringify(name ?? null)}, not a workflow name` };
   const v = resolved.version;
   if (v === null || v === undefined || v === '') return { name };
   const version = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;

@@ -13,7 +13,8 @@ export const switchTask: TaskType = {
     const wt = t.workflowTask;
     const evaluatorType = wt.evaluatorType ?? 'javascript';
     if (evaluatorType === 'value-param') return chooseCase(t, ownValue(t.inputData, wt.expression ?? ''));
-    if (JAVASCRIPT_EVALUATORS.has(evaluatorType)) return { wait: true, script: { purpose: 'switchCase', call: { kind: 'expression', source: wt.expression ?? '', input: t.inputData } } };
+    if (JAVASCRIPT_EVALUATORS.has(evaluatorType))
+      return { wait: true, script: { purpose: 'switchCase', call: { kind: 'expression', source: wt.expression ?? '', input: t.inputData } } };
     return failCase(`Evaluator type ${evaluatorType} is not supported`);
   },
   finishScript: (_turn, t, _request, outcome) => (outcome.ok ? chooseCase(t, outcome.value) : failCase(describeScriptFailure(outcome))),

@@ -179,7 +179,12 @@ export class DaprEventBus implements EventBus {
       return 'DROP';
     }
     const lineage = LineageSchema.safeParse(e.lineage);
-    return this.toHandler({ id: typeof e.id === 'string' ? e.id : ce.id, event: e.event, payload: e.payload, ...(lineage.success ? { lineage: lineage.data } : {}) });
+    return this.toHandler({
+      id: typeof e.id === 'string' ? e.id : ce.id,
+      event: e.event,
+      payload: e.payload,
+      ...(lineage.success ? { lineage: lineage.data } : {}),
+    });
   }
 
   private onExternal(event: string, ce: CloudEvent): Promise<Status> {

@@ -20,7 +20,15 @@ export class LocalFailedAttempts implements FailedAttempts {
     let wait = 0;
     const live = subjects.map((s) => {
       const kept = (this.failures.get(s.key) ?? []).filter((f) => f.at > now - windowMs);
-      wait = Math.max(wait, retryAfterMs(kept.map((f) => f.at), s.limit, windowMs, now));
+      wait = Math.max(
+        wait,
+        retryAfterMs(
+          kept.map((f) => f.at),
+          s.limit,
+          windowMs,
+          now,
+        ),
+      );
       return kept;
     });
     if (wait > 0) return { allowed: false, retryAfterMs: wait };

@@ -3,7 +3,15 @@ import { LINEAGE_IDLE_MS, type DescendantLimits, type DescendantStart, type Line
 import { TRY_DESCENDANT_START } from './limit-scripts';
 
 type LineageCommands = Redis & {
-  batonTryDescendantStart(idsKey: string, startsKey: string, workflowId: string, maxDescendants: number, maxPerSecond: number, now: number, idleMs: number): Promise<number>;
+  batonTryDescendantStart(
+    idsKey: string,
+    startsKey: string,
+    workflowId: string,
+    maxDescendants: number,
+    maxPerSecond: number,
+    now: number,
+    idleMs: number,
+  ): Promise<number>;
 };
 
 const OUTCOMES: readonly DescendantStart[] = ['admitted', 'descendants', 'rate'];
@@ -25,7 +33,15 @@ export class RedisLineageCounters implements LineageCounters {
   async tryStart(rootWorkflowId: string, workflowId: string, limits: DescendantLimits, now: number): Promise<DescendantStart> {
     // The hash tag keeps a root's two keys in one slot of a Redis cluster.
     const tree = `${this.keyPrefix}lineage:{${rootWorkflowId}}`;
-    const outcome = await this.redis.batonTryDescendantStart(`${tree}:ids`, `${tree}:starts`, workflowId, limits.maxDescendants, limits.maxPerSecond, now, this.idleMs);
+    const outcome = await this.redis.batonTryDescendantStart(
+      `${tree}:ids`,
+      `${tree}:starts`,
+      workflowId,
+      limits.maxDescendants,
+      limits.maxPerSecond,
+      now,
+      this.idleMs,
+    );
     return OUTCOMES[outcome] ?? 'admitted';
   }
 

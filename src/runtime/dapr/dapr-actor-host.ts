@@ -1,6 +1,15 @@
 import express, { type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
-import { ActorDeactivated, HostStopping, OutcomeUnknown, type Actor, type ActorContext, type ActorFactory, type ActorHost, type ActorStateStore } from '../ports';
+import {
+  ActorDeactivated,
+  HostStopping,
+  OutcomeUnknown,
+  type Actor,
+  type ActorContext,
+  type ActorFactory,
+  type ActorHost,
+  type ActorStateStore,
+} from '../ports';
 import { CallInsideTurn, currentTurn, inTurn } from '../turn-context';
 import { serializeActorError, type ErrorReviver } from './actor-errors';
 import { requireDaprAppToken } from './app-token';
@@ -179,12 +188,18 @@ export class DaprActorHost implements ActorHost {
   async stop(): Promise<void> {
     await this.drain();
     this.stopping = true;
-    const deactivations = Promise.all([...this.active.keys()].map((key) => this.turns.run(key, () => this.deactivate(key, this.opts.stopCallTimeoutMs ?? 2000))));
+    const deactivations = Promise.all(
+      [...this.active.keys()].map((key) => this.turns.run(key, () => this.deactivate(key, this.opts.stopCallTimeoutMs ?? 2000))),
+    );
     const within = this.opts.stopWithinMs ?? 10_000;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), within)));
     const outcome = await Promise.race([deactivations.then(() => 'done' as const), late]).finally(() => clearTimeout(timer));
-    if (outcome === 'late') this.log.warn({ stillActive: this.active.size, withinMs: within }, 'stopped with actor turns still running; the recovery scan re-derives their reminders');
+    if (outcome === 'late')
+      this.log.warn(
+        { stillActive: this.active.size, withinMs: within },
+        'stopped with actor turns still running; the recovery scan re-derives their reminders',
+      );
   }
 
   /** GET /dapr/config body (dapr/dapr `pkg/config/app_configuration.go`). */
@@ -236,7 +251,10 @@ export class DaprActorHost implements ActorHost {
     }
     try {
       const result = await this.turn(type, id, (actor) => actor.invoke(method, arg));
-      res.status(200).type('application/json').send(JSON.stringify(result ?? null));
+      res
+        .status(200)
+        .type('application/json')
+        .send(JSON.stringify(result ?? null));
     } catch (err) {
       replyError(res, err);
     }
@@ -379,9 +397,9 @@ export class DaprActorHost implements ActorHost {
       await actor.onReminder(name);
     }).catch(async (err: unknown) => {
       this.log.warn({ err, type, id, reminder: name }, 'reminder turn failed; re-arming with daprd');
-      await this.api.setReminder(type, id, name, this.reminderRetryMs, { retry: true }, `${this.reminderRetryMs}ms`).catch((rearmErr: unknown) =>
-        this.log.error({ err: rearmErr, type, id, reminder: name }, 'could not re-arm reminder; the recovery scan re-arms it'),
-      );
+      await this.api
+        .setReminder(type, id, name, this.reminderRetryMs, { retry: true }, `${this.reminderRetryMs}ms`)
+        .catch((rearmErr: unknown) => this.log.error({ err: rearmErr, type, id, reminder: name }, 'could not re-arm reminder; the recovery scan re-arms it'));
     });
   }
 

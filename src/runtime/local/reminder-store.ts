@@ -22,11 +22,17 @@ export class SqliteReminderStore {
     private readonly db: Database.Database,
     private readonly flushMs = 1000,
   ) {
-    db.exec('CREATE TABLE IF NOT EXISTS actor_reminders (actor_type TEXT NOT NULL, actor_id TEXT NOT NULL, name TEXT NOT NULL, due_at INTEGER NOT NULL, PRIMARY KEY (actor_type, actor_id, name))');
+    db.exec(
+      'CREATE TABLE IF NOT EXISTS actor_reminders (actor_type TEXT NOT NULL, actor_id TEXT NOT NULL, name TEXT NOT NULL, due_at INTEGER NOT NULL, PRIMARY KEY (actor_type, actor_id, name))',
+    );
     this.s = {
-      put: db.prepare('INSERT INTO actor_reminders (actor_type, actor_id, name, due_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET due_at = excluded.due_at'),
+      put: db.prepare(
+        'INSERT INTO actor_reminders (actor_type, actor_id, name, due_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET due_at = excluded.due_at',
+      ),
       del: db.prepare('DELETE FROM actor_reminders WHERE actor_type = ? AND actor_id = ? AND name = ?'),
-      all: db.prepare<[], { actor_type: string; actor_id: string; name: string; due_at: number }>('SELECT actor_type, actor_id, name, due_at FROM actor_reminders'),
+      all: db.prepare<[], { actor_type: string; actor_id: string; name: string; due_at: number }>(
+        'SELECT actor_type, actor_id, name, due_at FROM actor_reminders',
+      ),
     };
     this.flushTx = db.transaction((ops: Array<[StoredReminder, boolean]>) => {
       for (const [r, put] of ops) {

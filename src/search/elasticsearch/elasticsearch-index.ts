@@ -58,8 +58,7 @@ function workflowDoc(w: WorkflowRecord): WorkflowDoc {
 /** Conductor reports "" for a top-level workflow's parent. */
 const workflowFromDoc = (doc: WorkflowDoc): WorkflowSummary => ({ ...doc, parentWorkflowId: doc.parentWorkflowId ?? '' });
 
-const totalOf = (hits: estypes.SearchHitsMetadata<unknown>): number =>
-  typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0);
+const totalOf = (hits: estypes.SearchHitsMetadata<unknown>): number => (typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0));
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -107,7 +106,8 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     this.removedTasks = new DeferredRemovals(
       options.taskRemovalDelayMs ?? 3000,
       (ids) => this.deleteTasksOf(ids),
-      (err, ids) => this.log.error({ err, workflowIds: ids.slice(0, 20), count: ids.length }, 'removing task documents of removed workflows failed; will retry'),
+      (err, ids) =>
+        this.log.error({ err, workflowIds: ids.slice(0, 20), count: ids.length }, 'removing task documents of removed workflows failed; will retry'),
     );
   }
 
@@ -128,12 +128,20 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   async indexWorkflows(docs: WorkflowRecord[]): Promise<void> {
     const index = aliasName(this.prefix, 'workflow');
-    await this.write('workflow', docs.map((w) => versioned(index, w.workflowId, w.updateTime, workflowDoc(w))), this.refresh);
+    await this.write(
+      'workflow',
+      docs.map((w) => versioned(index, w.workflowId, w.updateTime, workflowDoc(w))),
+      this.refresh,
+    );
   }
 
   async indexTasks(tasks: Task[]): Promise<void> {
     const index = aliasName(this.prefix, 'task');
-    await this.write('task', tasks.map((t) => versioned(index, t.taskId, t.updateTime, summarizeTask(t))), this.refresh);
+    await this.write(
+      'task',
+      tasks.map((t) => versioned(index, t.taskId, t.updateTime, summarizeTask(t))),
+      this.refresh,
+    );
   }
 
   /**
@@ -144,7 +152,10 @@ export class ElasticsearchSearchIndex implements SearchIndex {
    */
   async removeWorkflow(workflowId: string): Promise<void> {
     const index = aliasName(this.prefix, 'workflow');
-    const versionedDelete: BulkEntry = { id: workflowId, action: { delete: { _index: index, _id: workflowId, version: Date.now() + 1, version_type: 'external_gte' } } };
+    const versionedDelete: BulkEntry = {
+      id: workflowId,
+      action: { delete: { _index: index, _id: workflowId, version: Date.now() + 1, version_type: 'external_gte' } },
+    };
     const stale = await this.write('workflow', [versionedDelete], false);
     // A stored summary newer than this clock (another replica's clock ahead): delete it regardless.
     if (stale.length > 0) await this.write('workflow', [{ id: workflowId, action: { delete: { _index: index, _id: workflowId } } }], false);
@@ -187,7 +198,9 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     for (let attempt = 1; pending.length > 0; attempt++) {
       const retry: Array<{ entry: BulkEntry; error?: estypes.ErrorCause; status: number }> = [];
       for (const chunk of chunkBulk(pending, this.bulkLimits)) {
-        const res = await unlessUnavailable(() => this.client.bulk(refresh === false ? { operations: operationsOf(chunk) } : { operations: operationsOf(chunk), refresh }));
+        const res = await unlessUnavailable(() =>
+          this.client.bulk(refresh === false ? { operations: operationsOf(chunk) } : { operations: operationsOf(chunk), refresh }),
+        );
         if (!res.errors) continue; // every item applied
         chunk.forEach((entry, i) => {
           const item = res.items[i] ? responseItem(res.items[i]!) : undefined;
@@ -196,7 +209,10 @@ export class ElasticsearchSearchIndex implements SearchIndex {
           else if (outcome === 'retry') retry.push({ entry, error: item?.error, status: item?.status ?? 0 });
           else if (outcome === 'rejected') {
             // Sending it again would fail the same way: log it and let the rest of the batch through.
-            this.log.warn({ index: target, id: entry.id, status: item!.status, error: item!.error?.type, reason: item!.error?.reason }, 'Elasticsearch rejected a document; it is not indexed');
+            this.log.warn(
+              { index: target, id: entry.id, status: item!.status, error: item!.error?.type, reason: item!.error?.reason },
+              'Elasticsearch rejected a document; it is not indexed',
+            );
           }
         });
       }

@@ -49,12 +49,15 @@ export class DeferredRemovals {
   private arm(): void {
     if (this.stopped || this.timer || this.running || this.due.size === 0) return;
     const oldest = this.due.values().next().value as number;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      if (this.running) return; // the running batch re-arms when it ends
-      const addedBy = this.now() - this.delayMs / 2;
-      void this.runIds([...this.due].filter(([, at]) => at <= addedBy).map(([id]) => id));
-    }, Math.max(0, oldest + this.delayMs - this.now()));
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        if (this.running) return; // the running batch re-arms when it ends
+        const addedBy = this.now() - this.delayMs / 2;
+        void this.runIds([...this.due].filter(([, at]) => at <= addedBy).map(([id]) => id));
+      },
+      Math.max(0, oldest + this.delayMs - this.now()),
+    );
     this.timer.unref();
   }
 

@@ -64,13 +64,44 @@ CREATE INDEX IF NOT EXISTS idx_task_by_status_scheduled ON idx_task (status, sch
 `;
 
 const WORKFLOW_COLUMNS = [
-  'workflow_id', 'workflow_type', 'version', 'correlation_id', 'status', 'start_time', 'update_time', 'end_time',
-  'reason_for_incompletion', 'execution_time', 'event', 'priority', 'parent_workflow_id', 'created_by', 'input', 'output', 'summary',
+  'workflow_id',
+  'workflow_type',
+  'version',
+  'correlation_id',
+  'status',
+  'start_time',
+  'update_time',
+  'end_time',
+  'reason_for_incompletion',
+  'execution_time',
+  'event',
+  'priority',
+  'parent_workflow_id',
+  'created_by',
+  'input',
+  'output',
+  'summary',
 ];
 const TASK_COLUMNS = [
-  'task_id', 'task_type', 'task_def_name', 'status', 'workflow_id', 'workflow_type', 'correlation_id', 'scheduled_time', 'start_time',
-  'update_time', 'end_time', 'domain', 'reason_for_incompletion', 'execution_time', 'queue_wait_time', 'workflow_priority', 'input',
-  'output', 'summary',
+  'task_id',
+  'task_type',
+  'task_def_name',
+  'status',
+  'workflow_id',
+  'workflow_type',
+  'correlation_id',
+  'scheduled_time',
+  'start_time',
+  'update_time',
+  'end_time',
+  'domain',
+  'reason_for_incompletion',
+  'execution_time',
+  'queue_wait_time',
+  'workflow_priority',
+  'input',
+  'output',
+  'summary',
 ];
 
 /** Insert, or replace unless the stored row is newer (a late, stale update is dropped). */
@@ -212,9 +243,11 @@ export class SqliteSearchIndex implements SearchIndex {
     const start = Math.max(0, Math.trunc(req.start));
     const size = Math.min(MAX_SEARCH_SIZE, Math.max(0, Math.trunc(req.size)));
     if (size === 0 || start >= count.n) return { totalHits: count.n, results: [] };
-    const rows = this.statement(
-      `SELECT input, output, summary FROM ${table} WHERE ${where.sql} ORDER BY ${orderByOf(target, req.sort)} LIMIT ? OFFSET ?`,
-    ).all(...where.params, size, start) as HitRow[];
+    const rows = this.statement(`SELECT input, output, summary FROM ${table} WHERE ${where.sql} ORDER BY ${orderByOf(target, req.sort)} LIMIT ? OFFSET ?`).all(
+      ...where.params,
+      size,
+      start,
+    ) as HitRow[];
     return { totalHits: count.n, results: rows.map((r) => ({ ...JSON.parse(r.summary), input: r.input, output: r.output }) as T) };
   }
 

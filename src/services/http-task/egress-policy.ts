@@ -28,7 +28,12 @@ export type EgressVerdict = { allowed: true } | { allowed: false; reason: string
 
 export class EgressRuleError extends Error {}
 
-const normaliseHost = (h: string): string => h.trim().toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+const normaliseHost = (h: string): string =>
+  h
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
 
 function parseAddress(text: string): Address | undefined {
   const t = text.replace(/%.*$/, '');

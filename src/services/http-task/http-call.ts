@@ -96,7 +96,8 @@ export async function performCall(req: CallRequest, deps: CallDeps): Promise<Cal
       } catch {
         return { kind: 'failure', reason: `invalid URI ${JSON.stringify(url)}` };
       }
-      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return { kind: 'failure', reason: `unsupported URI scheme ${parsed.protocol} (http and https only)` };
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+        return { kind: 'failure', reason: `unsupported URI scheme ${parsed.protocol} (http and https only)` };
       const res = await fetch(parsed, { method, headers, body, redirect: 'manual', dispatcher: agent, signal });
       const location = res.headers.get('location');
       if (REDIRECTS.has(res.status) && location && req.maxRedirects > 0) {
@@ -127,7 +128,8 @@ export async function performCall(req: CallRequest, deps: CallDeps): Promise<Cal
     }
   } catch (e) {
     if (deps.signal?.aborted) return { kind: 'failure', reason: 'the call was abandoned: Baton is stopping' };
-    if (deadline.aborted) return { kind: 'failure', reason: `no complete response within ${budgetMs} ms (connect ${req.connectTimeoutMs} ms + read ${req.readTimeoutMs} ms)` };
+    if (deadline.aborted)
+      return { kind: 'failure', reason: `no complete response within ${budgetMs} ms (connect ${req.connectTimeoutMs} ms + read ${req.readTimeoutMs} ms)` };
     return { kind: 'failure', reason: describe(e) };
   } finally {
     void agent.destroy().catch(() => undefined);

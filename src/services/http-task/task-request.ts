@@ -25,7 +25,8 @@ export function callRequestOf(input: Record<string, unknown>, limits: RequestLim
   const has = (name: string): boolean => Object.keys(headers).some((k) => k.toLowerCase() === name);
   const contentType = spec.contentType ?? 'application/json';
   if (!has('content-type')) headers['Content-Type'] = contentType;
-  if (!has('accept')) headers['Accept'] = typeof spec.accept === 'string' ? spec.accept : Array.isArray(spec.accept) ? spec.accept.join(', ') : 'application/json';
+  if (!has('accept'))
+    headers['Accept'] = typeof spec.accept === 'string' ? spec.accept : Array.isArray(spec.accept) ? spec.accept.join(', ') : 'application/json';
   const method = spec.method.toUpperCase();
   let body: string | undefined;
   if (spec.body !== undefined && spec.body !== null && method !== 'GET' && method !== 'HEAD') {
@@ -52,7 +53,9 @@ export function taskResultOf(task: Task, outcome: CallOutcome | { kind: 'invalid
   const base = { workflowInstanceId: task.workflowInstanceId, taskId: task.taskId, workerId };
   if (outcome.kind === 'invalid') return { ...base, status: 'FAILED', reasonForIncompletion: outcome.reason, outputData: {} };
   if (outcome.kind === 'failure') {
-    const response = outcome.partial ? { statusCode: outcome.partial.status, reasonPhrase: outcome.partial.statusText, headers: outcome.partial.headers } : undefined;
+    const response = outcome.partial
+      ? { statusCode: outcome.partial.status, reasonPhrase: outcome.partial.statusText, headers: outcome.partial.headers }
+      : undefined;
     return { ...base, status: 'FAILED', reasonForIncompletion: REASON_PREFIX + outcome.reason, outputData: response ? { response } : {} };
   }
   let parsed: unknown = outcome.text;
@@ -67,7 +70,12 @@ export function taskResultOf(task: Task, outcome: CallOutcome | { kind: 'invalid
   if (outcome.status >= 200 && outcome.status < 300) {
     return { ...base, status: task.workflowTask.asyncComplete ? 'IN_PROGRESS' : 'COMPLETED', outputData: { response } };
   }
-  return { ...base, status: 'FAILED', reasonForIncompletion: `${REASON_PREFIX}${outcome.status} ${outcome.statusText}: ${outcome.text}`.slice(0, 500), outputData: { response } };
+  return {
+    ...base,
+    status: 'FAILED',
+    reasonForIncompletion: `${REASON_PREFIX}${outcome.status} ${outcome.statusText}: ${outcome.text}`.slice(0, 500),
+    outputData: { response },
+  };
 }
 
 /** The result that replaces one the store refused as too large: the task fails, saying why, without the body. */

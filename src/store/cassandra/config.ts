@@ -30,7 +30,10 @@ export interface CassandraStoreConfig {
 
 /** Driver consistency code for a name such as LOCAL_QUORUM or localQuorum. */
 export function consistencyOf(name: string): types.consistencies {
-  const key = name.trim().toLowerCase().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  const key = name
+    .trim()
+    .toLowerCase()
+    .replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   const code = (types.consistencies as unknown as Record<string, number | undefined>)[key];
   if (typeof code !== 'number') throw new Error(`unknown Cassandra consistency level: ${name}`);
   return code;
@@ -43,7 +46,12 @@ export function consistencyOf(name: string): types.consistencies {
  * points unless it is set; contact points naming different ports cannot all be honoured and are refused.
  */
 export function nativePortOf(contactPoints: string[]): number | undefined {
-  const ports = new Set(contactPoints.map((p) => /:(\d+)$/.exec(p.trim())?.[1]).filter((p): p is string => p !== undefined).map(Number));
+  const ports = new Set(
+    contactPoints
+      .map((p) => /:(\d+)$/.exec(p.trim())?.[1])
+      .filter((p): p is string => p !== undefined)
+      .map(Number),
+  );
   if (ports.size > 1) throw new Error(`CASSANDRA_CONTACT_POINTS name different ports (${[...ports].join(', ')}): the driver reaches every node on one port`);
   const [port] = [...ports];
   return port;
@@ -72,7 +80,9 @@ export function replicationClause(spec: string): string {
 
 /** Reads CASSANDRA_* and BATON_CASSANDRA_MIGRATE; undefined when CASSANDRA_CONTACT_POINTS is not set. */
 export function cassandraConfigFromEnv(env: NodeJS.ProcessEnv): CassandraStoreConfig | undefined {
-  const points = env.CASSANDRA_CONTACT_POINTS?.split(',').map((p) => p.trim()).filter(Boolean);
+  const points = env.CASSANDRA_CONTACT_POINTS?.split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (!points || points.length === 0) return undefined;
   return {
     contactPoints: points,

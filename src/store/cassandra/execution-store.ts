@@ -86,13 +86,16 @@ export class CassandraExecutionStore implements ExecutionStore {
     if (every > 0) {
       // Jittered, so replicas started together do not seal the same generations at the same moment.
       let sealing = false;
-      this.maintenance = setInterval(() => {
-        if (sealing) return;
-        sealing = true;
-        this.sealIndexes()
-          .catch((err: unknown) => this.opts.onIndexError?.(err))
-          .finally(() => (sealing = false));
-      }, every * (0.75 + Math.random() / 2));
+      this.maintenance = setInterval(
+        () => {
+          if (sealing) return;
+          sealing = true;
+          this.sealIndexes()
+            .catch((err: unknown) => this.opts.onIndexError?.(err))
+            .finally(() => (sealing = false));
+        },
+        every * (0.75 + Math.random() / 2),
+      );
       this.maintenance.unref();
     }
   }
@@ -131,10 +134,7 @@ export class CassandraExecutionStore implements ExecutionStore {
     // Lookups and the recovery entry (and all open-index inserts, when nothing else follows) go first: if the batch then loses, they point at nothing and readers verify.
     const newTasks = c.upsertTasks.filter((t) => !prev.taskIds?.has(t.taskId));
     const [firstStage = [], ...laterStages] = plan.before;
-    await this.runStages([
-      [...newTasks.map((t) => ({ query: this.q.upsertTaskLookup, params: [t.taskId, id] })), ...firstStage],
-      ...laterStages,
-    ]);
+    await this.runStages([[...newTasks.map((t) => ({ query: this.q.upsertTaskLookup, params: [t.taskId, id] })), ...firstStage], ...laterStages]);
 
     const commitId = types.Uuid.random();
     const workflowJson = encodeWorkflow(c.workflow);

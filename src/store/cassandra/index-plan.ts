@@ -64,7 +64,14 @@ function entryWrites(
 const inRunning = (k: IndexKeys | undefined): k is IndexKeys => k !== undefined && !k.terminal;
 const sameRunning = (a: IndexKeys, b: IndexKeys): boolean => a.name === b.name && a.version === b.version && a.runningGen === b.runningGen;
 
-export function indexPlan(q: ExecutionStatements, workflowId: string, prev: IndexKeys | undefined, next: IndexKeys, layout: IndexLayout, nowMs: number): IndexPlan {
+export function indexPlan(
+  q: ExecutionStatements,
+  workflowId: string,
+  prev: IndexKeys | undefined,
+  next: IndexKeys,
+  layout: IndexLayout,
+  nowMs: number,
+): IndexPlan {
   const recovery = recoveryFamily(layout.recoveryShards);
   const recoveryInsert: Write[] = [];
   if (next.needsRecovery && !(prev?.needsRecovery && prev.recoveryGen === next.recoveryGen))

@@ -51,7 +51,15 @@ export class CassandraMetadataStore implements MetadataStore {
     this.layout = opts.layout ?? DEFAULT_INDEX_LAYOUT;
     this.eventTtl = opts.eventExecutionTtlSeconds ?? DEFAULT_EVENT_EXECUTION_TTL_SECONDS;
     const q = this.q;
-    this.taskDefs = { upsert: q.upsertTaskDef, select: q.selectTaskDef, selectAll: q.selectTaskDefs, remove: q.deleteTaskDef, column: 'def_json', key: (d) => [d.name], order: byName };
+    this.taskDefs = {
+      upsert: q.upsertTaskDef,
+      select: q.selectTaskDef,
+      selectAll: q.selectTaskDefs,
+      remove: q.deleteTaskDef,
+      column: 'def_json',
+      key: (d) => [d.name],
+      order: byName,
+    };
     this.workflowDefs = {
       upsert: q.upsertWorkflowDef,
       select: q.selectWorkflowDef,
@@ -61,7 +69,15 @@ export class CassandraMetadataStore implements MetadataStore {
       key: (d) => [d.name, d.version],
       order: (a, b) => byName(a, b) || a.version - b.version,
     };
-    this.eventHandlers = { upsert: q.upsertEventHandler, select: q.selectEventHandler, selectAll: q.selectEventHandlers, remove: q.deleteEventHandler, column: 'handler_json', key: (h) => [h.name], order: byName };
+    this.eventHandlers = {
+      upsert: q.upsertEventHandler,
+      select: q.selectEventHandler,
+      selectAll: q.selectEventHandlers,
+      remove: q.deleteEventHandler,
+      column: 'handler_json',
+      key: (h) => [h.name],
+      order: byName,
+    };
     this.applications = {
       upsert: q.upsertApplication,
       select: q.selectApplication,

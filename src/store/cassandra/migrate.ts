@@ -98,7 +98,9 @@ async function createKeyspace(client: Client, ks: string, replication: string | 
     return;
   }
   if (replication === undefined || replication.trim() === '')
-    throw new Error(`keyspace ${ks} does not exist and CASSANDRA_REPLICATION is not set: say how to replicate it, e.g. datacenter1:3 (NetworkTopologyStrategy), or 1 for a development node`);
+    throw new Error(
+      `keyspace ${ks} does not exist and CASSANDRA_REPLICATION is not set: say how to replicate it, e.g. datacenter1:3 (NetworkTopologyStrategy), or 1 for a development node`,
+    );
   await ddl(`CREATE KEYSPACE IF NOT EXISTS ${ks} WITH replication = ${replicationClause(replication)}`);
 }
 

@@ -40,7 +40,9 @@ export const checksumOf = (text: string): string => createHash('sha256').update(
  * nodes can end up disagreeing about which id the table has.
  */
 export function tableIdOf(keyspace: string, table: string): string {
-  const h = createHash('sha256').update(`baton:${assertKeyspaceName(keyspace)}.${table}`).digest();
+  const h = createHash('sha256')
+    .update(`baton:${assertKeyspaceName(keyspace)}.${table}`)
+    .digest();
   h[6] = (h[6]! & 0x0f) | 0x80;
   h[8] = (h[8]! & 0x3f) | 0x80;
   const hex = h.subarray(0, 16).toString('hex');
@@ -79,7 +81,14 @@ export function migrationStatements(text: string, keyspace: string): string[] {
     } else current += c;
   }
   statements.push(current);
-  return statements.map((s) => s.replace(/\{\{keyspace\}\}/g, ks).replace(/\s+/g, ' ').trim()).filter((s) => s.length > 0);
+  return statements
+    .map((s) =>
+      s
+        .replace(/\{\{keyspace\}\}/g, ks)
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter((s) => s.length > 0);
 }
 
 /** Files not applied yet, in order; throws when an applied file was edited or is missing (migrations are immutable once applied). */
@@ -88,8 +97,7 @@ export function pendingMigrations(files: MigrationFile[], applied: AppliedMigrat
   for (const a of applied) {
     const f = byVersion.get(a.version);
     if (!f) throw new Error(`migration ${a.version} (${a.name}) is recorded as applied but its file is missing`);
-    if (checksumOf(f.text) !== a.checksum)
-      throw new Error(`migration ${f.name} changed after it was applied (checksum mismatch); add a new migration instead`);
+    if (checksumOf(f.text) !== a.checksum) throw new Error(`migration ${f.name} changed after it was applied (checksum mismatch); add a new migration instead`);
   }
   const done = new Set(applied.map((a) => a.version));
   return files.filter((f) => !done.has(f.version));

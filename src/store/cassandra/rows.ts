@@ -98,8 +98,7 @@ export const encodeKeys = (k: IndexKeys): string =>
     recoveryShard: k.recoveryShard,
   });
 
-export const decodeKeys = (text: string | null | undefined): IndexKeys | undefined =>
-  text ? (JSON.parse(text) as IndexKeys) : undefined;
+export const decodeKeys = (text: string | null | undefined): IndexKeys | undefined => (text ? (JSON.parse(text) as IndexKeys) : undefined);
 
 export const sameKeys = (a: IndexKeys | undefined, b: IndexKeys | undefined): boolean =>
   a === undefined || b === undefined ? a === b : encodeKeys(a) === encodeKeys(b);

@@ -89,7 +89,11 @@ export class CassandraScheduleStore implements ScheduleStore {
   }
   async putExecution(e: ScheduleExecution): Promise<void> {
     const day = Math.floor(e.scheduledTime / DAY_MS);
-    await this.client.execute(this.q.putExec, [e.scheduleName, day, types.Long.fromNumber(e.scheduledTime), e.executionId, e.state, JSON.stringify(e)], this.opts());
+    await this.client.execute(
+      this.q.putExec,
+      [e.scheduleName, day, types.Long.fromNumber(e.scheduledTime), e.executionId, e.state, JSON.stringify(e)],
+      this.opts(),
+    );
   }
   async searchExecutions(q: ScheduleExecutionQuery): Promise<{ results: ScheduleExecution[]; totalHits: number }> {
     // Partitions are (schedule, day) over the retention span; the schedules asked for, newest day first.
@@ -123,7 +127,8 @@ export class CassandraScheduleStore implements ScheduleStore {
       const rows: ScheduleExecution[] = [];
       for (let i = 0; i < sources.length; i += PARALLEL_READS) {
         const slice = sources.slice(i, i + PARALLEL_READS);
-        for (const r of await Promise.all(slice.map((name) => this.readPartition(name, days[d]!, { limit: wanted, ascending: q.ascending === true })))) rows.push(...r);
+        for (const r of await Promise.all(slice.map((name) => this.readPartition(name, days[d]!, { limit: wanted, ascending: q.ascending === true }))))
+          rows.push(...r);
       }
       taken.push(...rows.sort(order).slice(0, wanted));
     }

@@ -77,25 +77,39 @@ export class SqliteExecutionStore implements ExecutionStore {
       db.exec('ALTER TABLE workflows ADD COLUMN def_key TEXT');
     }
     this.stmt = {
-      insertWf: db.prepare('INSERT OR IGNORE INTO workflows (workflow_id, name, version, status, correlation_id, rev, data, outbox, def_key) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)'),
+      insertWf: db.prepare(
+        'INSERT OR IGNORE INTO workflows (workflow_id, name, version, status, correlation_id, rev, data, outbox, def_key) VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)',
+      ),
       insertDef: db.prepare('INSERT OR IGNORE INTO workflow_snapshots (def_key, data) VALUES (?, ?)'),
       loadDef: db.prepare<[string], { data: string }>('SELECT data FROM workflow_snapshots WHERE def_key = ?'),
       bumpWf: db.prepare('UPDATE workflows SET rev = rev + 1, outbox = ? WHERE workflow_id = ? AND rev = ?'),
-      updateWf: db.prepare('UPDATE workflows SET name = ?, version = ?, status = ?, correlation_id = ?, rev = rev + 1, data = ?, outbox = ?, def_key = ? WHERE workflow_id = ? AND rev = ?'),
-      upsertTask: db.prepare('INSERT INTO tasks (task_id, workflow_id, seq, data) VALUES (?, ?, ?, ?) ON CONFLICT(task_id) DO UPDATE SET seq = excluded.seq, data = excluded.data'),
+      updateWf: db.prepare(
+        'UPDATE workflows SET name = ?, version = ?, status = ?, correlation_id = ?, rev = rev + 1, data = ?, outbox = ?, def_key = ? WHERE workflow_id = ? AND rev = ?',
+      ),
+      upsertTask: db.prepare(
+        'INSERT INTO tasks (task_id, workflow_id, seq, data) VALUES (?, ?, ?, ?) ON CONFLICT(task_id) DO UPDATE SET seq = excluded.seq, data = excluded.data',
+      ),
       deleteTask: db.prepare('DELETE FROM tasks WHERE task_id = ?'),
-      loadWf: db.prepare<[string], { data: string; outbox: string | null; rev: number; def_key: string | null }>('SELECT data, outbox, rev, def_key FROM workflows WHERE workflow_id = ?'),
+      loadWf: db.prepare<[string], { data: string; outbox: string | null; rev: number; def_key: string | null }>(
+        'SELECT data, outbox, rev, def_key FROM workflows WHERE workflow_id = ?',
+      ),
       loadTasks: db.prepare<[string], { data: string }>('SELECT data FROM tasks WHERE workflow_id = ? ORDER BY seq'),
       getTask: db.prepare<[string], { data: string }>('SELECT data FROM tasks WHERE task_id = ?'),
       wfOfTask: db.prepare<[string], { workflow_id: string }>('SELECT workflow_id FROM tasks WHERE task_id = ?'),
       removeWf: db.prepare('DELETE FROM workflows WHERE workflow_id = ?'),
       removeTasks: db.prepare('DELETE FROM tasks WHERE workflow_id = ?'),
       running: db.prepare<[string], { workflow_id: string }>("SELECT workflow_id FROM workflows WHERE name = ? AND status IN ('RUNNING', 'PAUSED')"),
-      runningVersion: db.prepare<[string, number], { workflow_id: string }>("SELECT workflow_id FROM workflows WHERE name = ? AND version = ? AND status IN ('RUNNING', 'PAUSED')"),
-      byCorrelation: db.prepare<[string, string], { workflow_id: string; status: string }>('SELECT workflow_id, status FROM workflows WHERE name = ? AND correlation_id = ?'),
+      runningVersion: db.prepare<[string, number], { workflow_id: string }>(
+        "SELECT workflow_id FROM workflows WHERE name = ? AND version = ? AND status IN ('RUNNING', 'PAUSED')",
+      ),
+      byCorrelation: db.prepare<[string, string], { workflow_id: string; status: string }>(
+        'SELECT workflow_id, status FROM workflows WHERE name = ? AND correlation_id = ?',
+      ),
       recovery: db.prepare<[], { workflow_id: string }>("SELECT workflow_id FROM workflows WHERE status IN ('RUNNING', 'PAUSED') OR outbox IS NOT NULL"),
       addLog: db.prepare('INSERT INTO task_logs (task_id, created_time, log) VALUES (?, ?, ?)'),
-      logs: db.prepare<[string, number], { task_id: string; created_time: number; log: string }>('SELECT task_id, created_time, log FROM task_logs WHERE task_id = ? ORDER BY created_time, rowid LIMIT ?'),
+      logs: db.prepare<[string, number], { task_id: string; created_time: number; log: string }>(
+        'SELECT task_id, created_time, log FROM task_logs WHERE task_id = ? ORDER BY created_time, rowid LIMIT ?',
+      ),
       countLogs: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM task_logs WHERE task_id = ?'),
     };
     // Group commit: every turn committed in the same event-loop tick shares one transaction.
@@ -112,10 +126,14 @@ export class SqliteExecutionStore implements ExecutionStore {
     const s = this.stmt;
     if (p.defJson !== undefined) s.insertDef.run(defKey, p.defJson);
     if (c.expectedRev === 0) {
-      if (s.insertWf.run(wf.workflowId, wf.workflowName, wf.workflowVersion, wf.status, wf.correlationId ?? null, data, outbox, defKey ?? null).changes !== 1) return false;
+      if (s.insertWf.run(wf.workflowId, wf.workflowName, wf.workflowVersion, wf.status, wf.correlationId ?? null, data, outbox, defKey ?? null).changes !== 1)
+        return false;
     } else if (data === undefined) {
       if (s.bumpWf.run(outbox, wf.workflowId, c.expectedRev).changes !== 1) return false;
-    } else if (s.updateWf.run(wf.workflowName, wf.workflowVersion, wf.status, wf.correlationId ?? null, data, outbox, defKey ?? null, wf.workflowId, c.expectedRev).changes !== 1) {
+    } else if (
+      s.updateWf.run(wf.workflowName, wf.workflowVersion, wf.status, wf.correlationId ?? null, data, outbox, defKey ?? null, wf.workflowId, c.expectedRev)
+        .changes !== 1
+    ) {
       return false;
     }
     for (const id of c.deleteTaskIds) s.deleteTask.run(id);
@@ -234,8 +252,10 @@ export class SqliteExecutionStore implements ExecutionStore {
 
   /** Pages by key, so no statement stays open across the awaits of the caller. */
   async *listWorkflowIds(): AsyncIterable<string> {
-    const page = this.db.prepare<[string, number], { workflow_id: string }>('SELECT workflow_id FROM workflows WHERE workflow_id > ? ORDER BY workflow_id LIMIT ?');
-    for (let after = ''; ; ) {
+    const page = this.db.prepare<[string, number], { workflow_id: string }>(
+      'SELECT workflow_id FROM workflows WHERE workflow_id > ? ORDER BY workflow_id LIMIT ?',
+    );
+    for (let after = ''; ;) {
       const rows = page.all(after, 500);
       for (const r of rows) yield r.workflow_id;
       if (rows.length < 500) return;

@@ -19,7 +19,9 @@ export class SqliteIdempotencyKeys implements IdempotencyKeyStore {
     db.exec(SCHEMA);
     this.stmt = {
       insert: db.prepare('INSERT OR IGNORE INTO idempotency_keys (workflow_name, idem_key, workflow_id, claimed_at) VALUES (?, ?, ?, ?)'),
-      select: db.prepare<[string, string], { workflow_id: string; claimed_at: number }>('SELECT workflow_id, claimed_at FROM idempotency_keys WHERE workflow_name = ? AND idem_key = ?'),
+      select: db.prepare<[string, string], { workflow_id: string; claimed_at: number }>(
+        'SELECT workflow_id, claimed_at FROM idempotency_keys WHERE workflow_name = ? AND idem_key = ?',
+      ),
       reassign: db.prepare('UPDATE idempotency_keys SET workflow_id = ?, claimed_at = ? WHERE workflow_name = ? AND idem_key = ? AND workflow_id = ?'),
       release: db.prepare('DELETE FROM idempotency_keys WHERE workflow_name = ? AND idem_key = ? AND workflow_id = ?'),
     };

@@ -10,7 +10,16 @@ import { SqliteScheduleStore } from './schedule-store';
 import { SqliteSecretStore } from './secret-store';
 import { SqliteAuthorizationStore } from './authorization-store';
 
-export { openDatabase, SqliteExecutionStore, SqliteMetadataStore, SqliteScheduleStore, SqliteIdempotencyKeys, SqliteSchemaStore, SqliteSecretStore, SqliteAuthorizationStore };
+export {
+  openDatabase,
+  SqliteExecutionStore,
+  SqliteMetadataStore,
+  SqliteScheduleStore,
+  SqliteIdempotencyKeys,
+  SqliteSchemaStore,
+  SqliteSecretStore,
+  SqliteAuthorizationStore,
+};
 
 export interface SqliteStores {
   db: Database.Database;

@@ -47,7 +47,9 @@ export class SqliteMetadataStore implements MetadataStore {
       listApps: db.prepare<[], Row>('SELECT data FROM applications ORDER BY id'),
       countApps: db.prepare<[number], { n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM applications LIMIT ?)'),
       delApp: db.prepare('DELETE FROM applications WHERE id = ?'),
-      putKey: db.prepare('INSERT INTO access_keys (id, application_id, data) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET application_id = excluded.application_id, data = excluded.data'),
+      putKey: db.prepare(
+        'INSERT INTO access_keys (id, application_id, data) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET application_id = excluded.application_id, data = excluded.data',
+      ),
       getKey: db.prepare<[string], Row>('SELECT data FROM access_keys WHERE id = ?'),
       keysOf: db.prepare<[string], Row>('SELECT data FROM access_keys WHERE application_id = ? ORDER BY id'),
       delKey: db.prepare('DELETE FROM access_keys WHERE id = ?'),

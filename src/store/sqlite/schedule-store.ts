@@ -98,7 +98,9 @@ export class SqliteScheduleStore implements ScheduleStore {
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = this.db.prepare<unknown[], { n: number }>(`SELECT COUNT(*) AS n FROM schedule_executions ${clause}`).get(...args)!.n;
     const rows = this.db
-      .prepare<unknown[], Row>(`SELECT data FROM schedule_executions ${clause} ORDER BY scheduled_time ${q.ascending ? 'ASC' : 'DESC'}, execution_id LIMIT ? OFFSET ?`)
+      .prepare<unknown[], Row>(
+        `SELECT data FROM schedule_executions ${clause} ORDER BY scheduled_time ${q.ascending ? 'ASC' : 'DESC'}, execution_id LIMIT ? OFFSET ?`,
+      )
       .all(...args, q.size, q.start);
     return { results: rows.map((r) => JSON.parse(r.data) as ScheduleExecution), totalHits: total };
   }

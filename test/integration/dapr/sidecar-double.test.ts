@@ -142,7 +142,10 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     const other = owner === a ? b : a;
     other.failReminders.left = 0;
     await a.host.invoke('Counter', 'remind-retry', 'arm', { inMs: 100 });
-    await eventually(async () => ((await a.host.invoke<{ fired: number }>('Counter', 'remind-retry', 'get')).fired === 1 ? true : undefined), 'retried reminder');
+    await eventually(
+      async () => ((await a.host.invoke<{ fired: number }>('Counter', 'remind-retry', 'get')).fired === 1 ? true : undefined),
+      'retried reminder',
+    );
     expect(owner.reminders.filter((r) => r === 'remind-retry/wake')).toHaveLength(2);
     owner.failReminders.left = 0;
   });
@@ -162,7 +165,10 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     const res = await request(`http://127.0.0.1:${sidecarPort.get(a.port)}/v1.0/actors/Counter/recoverable-1/reminders/soon`);
     expect(res.statusCode).toBe(500); // not registered with the sidecar
     await res.body.dump();
-    await eventually(async () => ((await a.host.invoke<{ fired: number }>('Counter', 'recoverable-1', 'get')).fired === 1 ? true : undefined), 'recoverable reminder');
+    await eventually(
+      async () => ((await a.host.invoke<{ fired: number }>('Counter', 'recoverable-1', 'get')).fired === 1 ? true : undefined),
+      'recoverable reminder',
+    );
     expect(cluster.reminderFires.filter((f) => f.id === 'recoverable-1')).toEqual([]);
   });
 
@@ -172,7 +178,10 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     const owner = apps.find((x) => x.name === r.host)!;
     await a.host.invoke('Ephemeral', 'recoverable-2', 'armRecoverable', { inMs: 5000 });
     await eventually(() => (owner.deactivations.includes('Ephemeral/recoverable-2') ? true : undefined), 'idle deactivation');
-    await eventually(() => (cluster.reminderFires.some((f) => f.id === 'recoverable-2' && f.name === 'soon' && f.status === 200) ? true : undefined), 'reminder fired by the sidecar');
+    await eventually(
+      () => (cluster.reminderFires.some((f) => f.id === 'recoverable-2' && f.name === 'soon' && f.status === 200) ? true : undefined),
+      'reminder fired by the sidecar',
+    );
     expect(owner.reminders.filter((x) => x === 'recoverable-2/soon')).toEqual(['recoverable-2/soon']);
   });
 
@@ -283,7 +292,7 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     await launch('B2');
   });
 
-  it('stop() deactivates the instance\'s actors after their turns and refuses new callbacks', async () => {
+  it("stop() deactivates the instance's actors after their turns and refuses new callbacks", async () => {
     const c = await launch('C');
     const id = Array.from({ length: 50 }, (_, i) => `stop-${i}`).find((x) => cluster.placementOf('Counter', x) === c.port)!;
     await c.host.invoke('Counter', id, 'increment', { by: 1 });
@@ -302,7 +311,10 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     const port = a.port;
     await stopApp(a);
     const restarted = await launch('A-restarted', port); // same port, new process state
-    await eventually(async () => ((await restarted.host.invoke<{ fired: number }>('Counter', id, 'get')).fired === 1 ? true : undefined), 'reminder after restart');
+    await eventually(
+      async () => ((await restarted.host.invoke<{ fired: number }>('Counter', id, 'get')).fired === 1 ? true : undefined),
+      'reminder after restart',
+    );
     const fired = cluster.reminderFires.filter((f) => f.id === id && f.status === 200);
     expect(fired).toHaveLength(1);
   });

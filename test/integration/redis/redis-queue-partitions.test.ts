@@ -18,8 +18,15 @@ describe('RedisQueuePartitions on a redis-server of its own', () => {
   };
   let seq = 0;
   const fresh = (p = partitions()): QueueActorClient => p.partition(`q${++seq}:0`);
-  const entry = (taskId: string, extra: Partial<{ priority: number; visibleAt: number }> = {}) => ({ taskId, workflowId: `wf-${taskId}`, priority: 0, visibleAt: now, ...extra });
-  const leaseIds = async (q: QueueActorClient, count: number, leaseMs = 60_000): Promise<string[]> => (await q.lease({ count, now, leaseMs })).entries.map((e) => e.taskId);
+  const entry = (taskId: string, extra: Partial<{ priority: number; visibleAt: number }> = {}) => ({
+    taskId,
+    workflowId: `wf-${taskId}`,
+    priority: 0,
+    visibleAt: now,
+    ...extra,
+  });
+  const leaseIds = async (q: QueueActorClient, count: number, leaseMs = 60_000): Promise<string[]> =>
+    (await q.lease({ count, now, leaseMs })).entries.map((e) => e.taskId);
 
   beforeAll(async () => {
     ({ url, server } = await startRedisServer());

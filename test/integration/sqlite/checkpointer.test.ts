@@ -13,7 +13,9 @@ test('the WAL is checkpointed into the database file off the event loop', async 
   const before = fs.statSync(file).size;
   for (let i = 0; i < 200; i++) {
     const workflow = makeWorkflowRecord({ workflowId: `wf-${i}` });
-    const tasks = Array.from({ length: 5 }, (_, j) => makeTask({ taskId: `t-${i}-${j}`, workflowInstanceId: workflow.workflowId, seq: j + 1, inputData: { pad: 'x'.repeat(500) } }));
+    const tasks = Array.from({ length: 5 }, (_, j) =>
+      makeTask({ taskId: `t-${i}-${j}`, workflowInstanceId: workflow.workflowId, seq: j + 1, inputData: { pad: 'x'.repeat(500) } }),
+    );
     await stores.executions.commit({ workflow, upsertTasks: tasks, deleteTaskIds: [], outbox: [], expectedRev: 0 });
   }
   expect(stores.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);

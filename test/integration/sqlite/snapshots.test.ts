@@ -9,7 +9,14 @@ test('executions of one definition share one stored snapshot, loaded back as one
   const store = new SqliteExecutionStore(db);
   const a = makeWorkflowRecord({ workflowId: 'a' });
   const b = makeWorkflowRecord({ workflowId: 'b', workflowDefinition: a.workflowDefinition });
-  for (const w of [a, b]) await store.commit({ workflow: w, upsertTasks: [makeTask({ taskId: `${w.workflowId}-t`, workflowInstanceId: w.workflowId })], deleteTaskIds: [], outbox: [], expectedRev: 0 });
+  for (const w of [a, b])
+    await store.commit({
+      workflow: w,
+      upsertTasks: [makeTask({ taskId: `${w.workflowId}-t`, workflowInstanceId: w.workflowId })],
+      deleteTaskIds: [],
+      outbox: [],
+      expectedRev: 0,
+    });
   expect(db.prepare('SELECT COUNT(*) AS n FROM workflow_snapshots').get()).toEqual({ n: 1 });
   expect((db.prepare("SELECT data FROM workflows WHERE workflow_id = 'a'").get() as { data: string }).data).not.toContain('"workflowDefinition"');
   const fresh = new SqliteExecutionStore(db);

@@ -152,7 +152,10 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
               return arg;
             case 'callSelfLater':
               // A turn of its own after this one (never awaited inside the turn).
-              void ctx.callSelf!('increment', arg).then((r) => app.selfCalls.push(r), (e: unknown) => app.selfCalls.push(e));
+              void ctx.callSelf!('increment', arg).then(
+                (r) => app.selfCalls.push(r),
+                (e: unknown) => app.selfCalls.push(e),
+              );
               return null;
             case 'fail':
               throw Object.assign(new Error('boom'), { code: 'E_COUNTER', status: 409 });

@@ -115,7 +115,9 @@ spec:
           retry: untilTaken
 `;
 
-export async function startDaprdCluster(opts: { pubsubName?: string; /** Redis AOF with fsync every second (the bench's durability), instead of no persistence. */ redisAof?: boolean } = {}): Promise<DaprdCluster> {
+export async function startDaprdCluster(
+  opts: { pubsubName?: string; /** Redis AOF with fsync every second (the bench's durability), instead of no persistence. */ redisAof?: boolean } = {},
+): Promise<DaprdCluster> {
   const bins = daprBinaries();
   if (!bins) throw new Error(missingDapr());
   const dir = mkdtempSync(join(tmpdir(), 'baton-dapr-'));
@@ -137,29 +139,68 @@ export async function startDaprdCluster(opts: { pubsubName?: string; /** Redis A
     new TestProcess(
       'placement',
       bins.placement,
-      ['--port', String(placementPort), '--listen-address', '127.0.0.1', '--healthz-port', String(placementHealth), '--healthz-listen-address', '127.0.0.1',
-        '--enable-metrics=false', '--initial-cluster', `dapr-placement-0=127.0.0.1:${raftPort}`, '--log-level', 'warn'],
+      [
+        '--port',
+        String(placementPort),
+        '--listen-address',
+        '127.0.0.1',
+        '--healthz-port',
+        String(placementHealth),
+        '--healthz-listen-address',
+        '127.0.0.1',
+        '--enable-metrics=false',
+        '--initial-cluster',
+        `dapr-placement-0=127.0.0.1:${raftPort}`,
+        '--log-level',
+        'warn',
+      ],
       logPath(dir, 'placement'),
     );
   const startScheduler = (): TestProcess =>
     new TestProcess(
       'scheduler',
       bins.scheduler,
-      ['--port', String(schedulerPort), '--listen-address', '127.0.0.1', '--healthz-port', String(schedulerHealth), '--healthz-listen-address', '127.0.0.1',
-        '--enable-metrics=false', '--etcd-data-dir', join(dir, 'etcd'), '--etcd-client-port', String(etcdClient), '--etcd-client-listen-address', '127.0.0.1',
-        '--etcd-initial-cluster', `dapr-scheduler-server-0=http://127.0.0.1:${etcdPeer}`, '--id', 'dapr-scheduler-server-0', '--log-level', 'warn'],
+      [
+        '--port',
+        String(schedulerPort),
+        '--listen-address',
+        '127.0.0.1',
+        '--healthz-port',
+        String(schedulerHealth),
+        '--healthz-listen-address',
+        '127.0.0.1',
+        '--enable-metrics=false',
+        '--etcd-data-dir',
+        join(dir, 'etcd'),
+        '--etcd-client-port',
+        String(etcdClient),
+        '--etcd-client-listen-address',
+        '127.0.0.1',
+        '--etcd-initial-cluster',
+        `dapr-scheduler-server-0=http://127.0.0.1:${etcdPeer}`,
+        '--id',
+        'dapr-scheduler-server-0',
+        '--log-level',
+        'warn',
+      ],
       logPath(dir, 'scheduler'),
     );
   try {
     const persistence = opts.redisAof ? ['--appendonly', 'yes', '--appendfsync', 'everysec', '--dir', dir] : ['--appendonly', 'no'];
-    const redis = started(new TestProcess('redis', bins.redis, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', ...persistence], logPath(dir, 'redis')));
+    const redis = started(
+      new TestProcess('redis', bins.redis, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', ...persistence], logPath(dir, 'redis')),
+    );
     const placement = started(startPlacement());
     mkdirSync(join(dir, 'etcd'));
     const scheduler = started(startScheduler());
-    await waitFor(async () => {
-      if (!redis.running) throw new GiveUp(`redis-server exited: ${redis.tail()}`);
-      return (await portOpen(redisPort)) || undefined;
-    }, 'redis-server', 30_000);
+    await waitFor(
+      async () => {
+        if (!redis.running) throw new GiveUp(`redis-server exited: ${redis.tail()}`);
+        return (await portOpen(redisPort)) || undefined;
+      },
+      'redis-server',
+      30_000,
+    );
     await waitFor(healthy(placementHealth, placement), 'placement', 60_000);
     await waitFor(healthy(schedulerHealth, scheduler), 'scheduler', 90_000);
   } catch (err) {
@@ -182,18 +223,50 @@ export async function startDaprdCluster(opts: { pubsubName?: string; /** Redis A
     async addSidecar(name, o) {
       const [http, grpc, internal, publicPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
       const args = [
-        '--mode', 'standalone', '--app-id', o.appId,
-        '--dapr-http-port', String(http), '--dapr-grpc-port', String(grpc), '--dapr-internal-grpc-port', String(internal),
-        '--dapr-public-port', String(publicPort), '--dapr-listen-addresses', '127.0.0.1', '--dapr-public-listen-address', '127.0.0.1',
-        '--dapr-internal-grpc-listen-address', '127.0.0.1', '--enable-metrics=false',
-        '--placement-host-address', `127.0.0.1:${placementPort}`, '--scheduler-host-address', `127.0.0.1:${schedulerPort}`,
-        '--resources-path', o.resourcesPath ?? componentsDir, '--log-level', process.env.BATON_DAPRD_LOG_LEVEL ?? 'warn',
+        '--mode',
+        'standalone',
+        '--app-id',
+        o.appId,
+        '--dapr-http-port',
+        String(http),
+        '--dapr-grpc-port',
+        String(grpc),
+        '--dapr-internal-grpc-port',
+        String(internal),
+        '--dapr-public-port',
+        String(publicPort),
+        '--dapr-listen-addresses',
+        '127.0.0.1',
+        '--dapr-public-listen-address',
+        '127.0.0.1',
+        '--dapr-internal-grpc-listen-address',
+        '127.0.0.1',
+        '--enable-metrics=false',
+        '--placement-host-address',
+        `127.0.0.1:${placementPort}`,
+        '--scheduler-host-address',
+        `127.0.0.1:${schedulerPort}`,
+        '--resources-path',
+        o.resourcesPath ?? componentsDir,
+        '--log-level',
+        process.env.BATON_DAPRD_LOG_LEVEL ?? 'warn',
       ];
       if (!o.noApp) args.push('--app-port', String(o.appPort), '--app-protocol', 'http', '--app-channel-address', '127.0.0.1');
       if (o.configFile) args.push('--config', o.configFile);
       // The chart's probe (charts/baton/values.yaml dapr.appHealthCheck): with daprd's defaults (500 ms, one failure) a
       // replica busy for half a second (loading a large queue partition on a loaded machine) loses its actors, over and over.
-      if (o.appHealthCheck) args.push('--enable-app-health-check', '--app-health-check-path', '/healthz', '--app-health-probe-interval', '1', '--app-health-probe-timeout', '1000', '--app-health-threshold', '3');
+      if (o.appHealthCheck)
+        args.push(
+          '--enable-app-health-check',
+          '--app-health-check-path',
+          '/healthz',
+          '--app-health-probe-interval',
+          '1',
+          '--app-health-probe-timeout',
+          '1000',
+          '--app-health-threshold',
+          '3',
+        );
       if (o.blockShutdownSeconds) args.push('--dapr-block-shutdown-duration', `${o.blockShutdownSeconds}s`);
       const env: NodeJS.ProcessEnv = { ...process.env, ...o.env };
       delete env.APP_API_TOKEN;

@@ -6,7 +6,19 @@ export interface HttpReply {
   body: Buffer;
 }
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'host', 'content-length', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-authenticate', 'expect']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'host',
+  'content-length',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'expect',
+]);
 
 /** Copies end-to-end headers of an incoming request or response (hop-by-hop ones are per connection). */
 export const endToEndHeaders = (headers: Record<string, string | string[] | undefined>): Record<string, string> => {

@@ -3,7 +3,7 @@
  * RFC3339 timestamps, Go durations (`1m30s`, `250ms`) and ISO-8601 durations (`PT1M30S`),
  * periods optionally with repetitions (`R5/PT10S`). Days are refused in periods, as Scheduler does.
  */
-const GO_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const GO_UNITS: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export const parseGoDuration = (s: string): number | undefined => {
   if (s === '0') return 0;

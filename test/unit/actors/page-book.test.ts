@@ -20,7 +20,12 @@ function checkInvariants(book: PageBook, live: Set<string>): void {
 test('new entries fill the open page, then open the next one', () => {
   const book = new PageBook(3);
   for (const id of ['a', 'b', 'c', 'd']) book.add(id);
-  expect(pagesOf(book)).toEqual(new Map([[0, ['a', 'b', 'c']], [1, ['d']]]));
+  expect(pagesOf(book)).toEqual(
+    new Map([
+      [0, ['a', 'b', 'c']],
+      [1, ['d']],
+    ]),
+  );
   expect(book.owed()).toEqual({ pages: [0, 1], meta: true });
   book.saved([0, 1], true);
   book.add('e');
@@ -99,7 +104,14 @@ test('random pushes and removals keep the invariants', () => {
 });
 
 test('restore picks the emptiest page as the open one and numbers new pages past every known one', () => {
-  const book = PageBook.restore(4, new Map([[3, ['a', 'b', 'c', 'd']], [5, ['e']], [9, []]]));
+  const book = PageBook.restore(
+    4,
+    new Map([
+      [3, ['a', 'b', 'c', 'd']],
+      [5, ['e']],
+      [9, []],
+    ]),
+  );
   book.add('f');
   expect(book.idsOf(5)).toEqual(new Set(['e', 'f']));
   book.add('g');
@@ -117,12 +129,30 @@ test('chunkByBytes keeps order and bounds each chunk (an oversize item goes alon
 test('settlePages orders by seq and keeps each task once', () => {
   const settled = settlePages(
     new Map([
-      [0, [['b', 'w', 0, 0, 5], ['a', 'w', 0, 0, 2]] as [string, string, number, number, number][]],
-      [1, [['a', 'w', 0, 0, 2], ['c', 'w', 0, 0, 9]] as [string, string, number, number, number][]],
+      [
+        0,
+        [
+          ['b', 'w', 0, 0, 5],
+          ['a', 'w', 0, 0, 2],
+        ] as [string, string, number, number, number][],
+      ],
+      [
+        1,
+        [
+          ['a', 'w', 0, 0, 2],
+          ['c', 'w', 0, 0, 9],
+        ] as [string, string, number, number, number][],
+      ],
       [2, []],
     ]),
   );
   expect(settled.entries.map((e) => e[0])).toEqual(['a', 'b', 'c']);
-  expect(settled.pages).toEqual(new Map([[0, ['b', 'a']], [1, ['c']], [2, []]]));
+  expect(settled.pages).toEqual(
+    new Map([
+      [0, ['b', 'a']],
+      [1, ['c']],
+      [2, []],
+    ]),
+  );
   expect(settled.rewrite.sort()).toEqual([1, 2]);
 });

@@ -22,7 +22,27 @@ const host: ActorHost = {
 test('method names on the wire', () => {
   expect(WorkflowCalls.type).toBe('WorkflowActor');
   expect(Object.keys(WorkflowCalls.calls).sort()).toEqual(
-    ['childChanged', 'claim', 'clearOutbox', 'get', 'pause', 'recover', 'remove', 'rerun', 'resetCallbacks', 'restart', 'resume', 'retry', 'skip', 'start', 'terminate', 'update', 'updateAndLocate', 'updateExternal', 'updateVariables'].sort(),
+    [
+      'childChanged',
+      'claim',
+      'clearOutbox',
+      'get',
+      'pause',
+      'recover',
+      'remove',
+      'rerun',
+      'resetCallbacks',
+      'restart',
+      'resume',
+      'retry',
+      'skip',
+      'start',
+      'terminate',
+      'update',
+      'updateAndLocate',
+      'updateExternal',
+      'updateVariables',
+    ].sort(),
   );
   expect(QueueCalls.type).toBe('QueueActor');
   expect(Object.keys(QueueCalls.calls).sort()).toEqual(['ack', 'lease', 'push', 'pushMany', 'release', 'remove', 'removeMany', 'size', 'stats']);

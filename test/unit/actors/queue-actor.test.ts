@@ -204,7 +204,10 @@ describe('persisted layout', () => {
     const pageSize = 20;
     const a = await activate(store, { pageSize });
     const ids = Array.from({ length: 2000 }, (_, i) => `t${i}`);
-    await a.invoke('pushMany', ids.map((id, i) => entry(id, i % 4)));
+    await a.invoke(
+      'pushMany',
+      ids.map((id, i) => entry(id, i % 4)),
+    );
     let x = 7;
     const keep: string[] = [];
     for (const id of ids) {
@@ -227,7 +230,10 @@ describe('persisted layout', () => {
   test('a pushMany larger than one transaction is split into several bounded ones, meta last', async () => {
     const store = new MemoryStateStore();
     const a = await activate(store, { pageSize: 50, maxTransactBytes: 8 * KiB });
-    await a.invoke('pushMany', Array.from({ length: 1000 }, (_, i) => entry(`task-${i}`)));
+    await a.invoke(
+      'pushMany',
+      Array.from({ length: 1000 }, (_, i) => entry(`task-${i}`)),
+    );
     expect(store.transacts.length).toBeGreaterThanOrEqual(5);
     for (const t of store.transacts) expect(t.bytes).toBeLessThanOrEqual(8 * KiB);
     expect(store.transacts.at(-1)!.ops.at(-1)!.key).toBe('meta');
@@ -249,8 +255,20 @@ describe('persisted layout', () => {
   test('an entry left in two pages by a partial save is kept once, and the stale page rewritten', async () => {
     const store = new MemoryStateStore();
     store.data.set('meta', JSON.stringify({ v: 1, pages: [0, 1, 2] }));
-    store.data.set('page:0', JSON.stringify([['a', 'w', 0, 0, 1], ['b', 'w', 0, 0, 2]]));
-    store.data.set('page:1', JSON.stringify([['b', 'w', 0, 0, 2], ['c', 'w', 0, 0, 3]]));
+    store.data.set(
+      'page:0',
+      JSON.stringify([
+        ['a', 'w', 0, 0, 1],
+        ['b', 'w', 0, 0, 2],
+      ]),
+    );
+    store.data.set(
+      'page:1',
+      JSON.stringify([
+        ['b', 'w', 0, 0, 2],
+        ['c', 'w', 0, 0, 3],
+      ]),
+    );
     // page:2 is listed but missing
     const a = await activate(store);
     expect(await leasedIds(a, 10)).toEqual(['a', 'b', 'c']);

@@ -290,24 +290,33 @@ describe('WorkflowActor: outbox', () => {
 });
 
 describe('WorkflowActor: a child brought back', () => {
-  test.each(['retry', 'restart', 'rerun'] as const)('%s of a child commits the parent notification to the outbox and answers without calling the parent', async (method) => {
-    const h = new Harness();
-    await h.client.start({ workflowId: h.workflowId, fresh: true, def, request: { name: def.name, version: 1, input: {} }, parent: { workflowId: 'parent-1', taskId: 'parent-task-1' } });
-    await h.client.terminate({ reason: 'stop' });
-    await eventually(async () => (await h.stored()).outbox.length === 0, 'the outbox to clear');
-    h.unreachable.add('notifyParent');
-    if (method === 'rerun') await h.client.rerun({ reRunFromWorkflowId: h.workflowId });
-    else await h.client[method]();
-    const s = await h.stored();
-    expect(s.workflow.status).toBe('RUNNING');
-    // Stored with the turn, run after it: a parent that cannot be reached is retried by the outbox reminder.
-    expect(s.outbox).toContainEqual({ kind: 'notifyParent', parentWorkflowId: 'parent-1', parentTaskId: 'parent-task-1', childWorkflowId: h.workflowId });
-    await eventually(() => h.ctx.reminders.get('outbox') === T0 + 2000, 'the outbox reminder');
-    h.unreachable.clear();
-    await h.actor.onReminder('outbox');
-    await eventually(async () => (await h.stored()).outbox.length === 0, 'the outbox to clear');
-    expect(h.deferred).toContainEqual({ kind: 'notifyParent', parentWorkflowId: 'parent-1', parentTaskId: 'parent-task-1', childWorkflowId: h.workflowId });
-  });
+  test.each(['retry', 'restart', 'rerun'] as const)(
+    '%s of a child commits the parent notification to the outbox and answers without calling the parent',
+    async (method) => {
+      const h = new Harness();
+      await h.client.start({
+        workflowId: h.workflowId,
+        fresh: true,
+        def,
+        request: { name: def.name, version: 1, input: {} },
+        parent: { workflowId: 'parent-1', taskId: 'parent-task-1' },
+      });
+      await h.client.terminate({ reason: 'stop' });
+      await eventually(async () => (await h.stored()).outbox.length === 0, 'the outbox to clear');
+      h.unreachable.add('notifyParent');
+      if (method === 'rerun') await h.client.rerun({ reRunFromWorkflowId: h.workflowId });
+      else await h.client[method]();
+      const s = await h.stored();
+      expect(s.workflow.status).toBe('RUNNING');
+      // Stored with the turn, run after it: a parent that cannot be reached is retried by the outbox reminder.
+      expect(s.outbox).toContainEqual({ kind: 'notifyParent', parentWorkflowId: 'parent-1', parentTaskId: 'parent-task-1', childWorkflowId: h.workflowId });
+      await eventually(() => h.ctx.reminders.get('outbox') === T0 + 2000, 'the outbox reminder');
+      h.unreachable.clear();
+      await h.actor.onReminder('outbox');
+      await eventually(async () => (await h.stored()).outbox.length === 0, 'the outbox to clear');
+      expect(h.deferred).toContainEqual({ kind: 'notifyParent', parentWorkflowId: 'parent-1', parentTaskId: 'parent-task-1', childWorkflowId: h.workflowId });
+    },
+  );
 });
 
 describe('WorkflowActor: reminders', () => {

@@ -10,12 +10,37 @@ const nested = (depth: number, wrap: (v: unknown) => unknown): unknown => {
 };
 
 test('objects and arrays count alike; the top level is depth 1; scalars have none', () => {
-  expect(jsonDepthExceeds(nested(3, (v) => ({ v })), 3)).toBe(false);
-  expect(jsonDepthExceeds(nested(4, (v) => ({ v })), 3)).toBe(true);
-  expect(jsonDepthExceeds(nested(4, (v) => [v]), 3)).toBe(true);
+  expect(
+    jsonDepthExceeds(
+      nested(3, (v) => ({ v })),
+      3,
+    ),
+  ).toBe(false);
+  expect(
+    jsonDepthExceeds(
+      nested(4, (v) => ({ v })),
+      3,
+    ),
+  ).toBe(true);
+  expect(
+    jsonDepthExceeds(
+      nested(4, (v) => [v]),
+      3,
+    ),
+  ).toBe(true);
   // The object beside each array sits one level below it: three such arrays reach depth 4.
-  expect(jsonDepthExceeds(nested(3, (v) => [{ a: 1 }, v]), 4)).toBe(false);
-  expect(jsonDepthExceeds(nested(3, (v) => [{ a: 1 }, v]), 3)).toBe(true);
+  expect(
+    jsonDepthExceeds(
+      nested(3, (v) => [{ a: 1 }, v]),
+      4,
+    ),
+  ).toBe(false);
+  expect(
+    jsonDepthExceeds(
+      nested(3, (v) => [{ a: 1 }, v]),
+      3,
+    ),
+  ).toBe(true);
   for (const scalar of ['text', 5, null, true, undefined]) expect(jsonDepthExceeds(scalar, 1)).toBe(false);
   expect(jsonDepthExceeds({}, 1)).toBe(false);
 });

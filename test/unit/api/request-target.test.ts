@@ -11,7 +11,10 @@ const urlOf = (raw: string, method = 'GET', host = HOST): string | undefined => 
 
 describe('readRequestTarget', () => {
   test('an origin-form target is kept as sent, split into path and query', () => {
-    expect(read('/api/workflow/wf-1?includeTasks=true')).toEqual({ kind: 'target', target: { path: '/api/workflow/wf-1', query: 'includeTasks=true', url: '/api/workflow/wf-1?includeTasks=true' } });
+    expect(read('/api/workflow/wf-1?includeTasks=true')).toEqual({
+      kind: 'target',
+      target: { path: '/api/workflow/wf-1', query: 'includeTasks=true', url: '/api/workflow/wf-1?includeTasks=true' },
+    });
     expect(read('/')).toEqual({ kind: 'target', target: { path: '/', query: '', url: '/' } });
     expect(urlOf('/api/x?')).toBe('/api/x?');
     expect(urlOf('/api/metadata/workflow/a%20b')).toBe('/api/metadata/workflow/a%20b');
@@ -29,7 +32,16 @@ describe('readRequestTarget', () => {
     expect(urlOf('http://LOCALHOST:8080/api/x', 'GET', 'localhost:8080')).toBe('/api/x');
     expect(urlOf('http://127.0.0.1:8080')).toBe('/');
     expect(urlOf('http://127.0.0.1:8080?a=b')).toBe('/?a=b');
-    for (const t of ['http://other.invalid/api/secrets/k', 'http://127.0.0.1:8081/api/x', 'http://u@127.0.0.1:8080/api/x', 'ftp://127.0.0.1:8080/api/x', 'http:///api/x', 'http:/api/x', '127.0.0.1:8080', 'api/x'])
+    for (const t of [
+      'http://other.invalid/api/secrets/k',
+      'http://127.0.0.1:8081/api/x',
+      'http://u@127.0.0.1:8080/api/x',
+      'ftp://127.0.0.1:8080/api/x',
+      'http:///api/x',
+      'http:/api/x',
+      '127.0.0.1:8080',
+      'api/x',
+    ])
       expect([t, read(t).kind]).toEqual([t, 'refused']);
     expect(readRequestTarget('GET', 'http://127.0.0.1:8080/api/x', undefined).kind).toBe('refused');
   });

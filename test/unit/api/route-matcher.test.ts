@@ -30,11 +30,22 @@ describe('the route matcher', () => {
   });
 
   test('no row: unknown methods, empty segments, longer paths', () => {
-    expect([m.match('PATCH', '/api/workflow/x'), m.match('GET', '/api/workflow//status'), m.match('GET', '/api/workflow/x/y/z'), m.match(undefined, '/')]).toEqual([undefined, undefined, undefined, undefined]);
+    expect([
+      m.match('PATCH', '/api/workflow/x'),
+      m.match('GET', '/api/workflow//status'),
+      m.match('GET', '/api/workflow/x/y/z'),
+      m.match(undefined, '/'),
+    ]).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   test('rows of one shape needing different permissions are refused when the table is built', () => {
-    expect(() => new RouteMatcher([{ method: 'get', path: '/a/{x}', permission: 'public' }, { method: 'GET', path: '/A/{y}', permission: 'admin' }])).toThrow(/conflicting permissions/);
+    expect(
+      () =>
+        new RouteMatcher([
+          { method: 'get', path: '/a/{x}', permission: 'public' },
+          { method: 'GET', path: '/A/{y}', permission: 'admin' },
+        ]),
+    ).toThrow(/conflicting permissions/);
   });
 });
 

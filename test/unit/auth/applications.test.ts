@@ -28,7 +28,11 @@ async function setup(cacheMs = 60_000) {
   return { directory, apps: new ApplicationService(stores.metadata, directory, clock) };
 }
 
-const status = (p: Promise<unknown>) => p.then(() => 200, (e: ApiError) => e.status);
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (e: ApiError) => e.status,
+  );
 
 describe('the environment admin key', () => {
   test('authenticates with its secret only, is ADMIN, and is not a stored record', async () => {
@@ -124,9 +128,19 @@ describe('applications and keys', () => {
   test('tags are added once per key and value, and removed', async () => {
     const { apps } = await setup();
     const app = await apps.create('a', 'x');
-    await apps.addTags(app.id, [{ key: 'team', value: 'billing' }, { key: 'env', value: 'prod' }], 'x');
+    await apps.addTags(
+      app.id,
+      [
+        { key: 'team', value: 'billing' },
+        { key: 'env', value: 'prod' },
+      ],
+      'x',
+    );
     await apps.addTags(app.id, [{ key: 'team', value: 'billing' }], 'x');
-    expect(await apps.tags(app.id)).toEqual([{ key: 'env', value: 'prod' }, { key: 'team', value: 'billing' }]);
+    expect(await apps.tags(app.id)).toEqual([
+      { key: 'env', value: 'prod' },
+      { key: 'team', value: 'billing' },
+    ]);
     await apps.removeTags(app.id, [{ key: 'env', value: 'prod' }], 'x');
     expect(await apps.tags(app.id)).toEqual([{ key: 'team', value: 'billing' }]);
   });

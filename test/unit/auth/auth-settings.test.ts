@@ -14,7 +14,8 @@ const base: AuthConfig = {
   BATON_TOKEN_FAILURE_WINDOW_SECONDS: 300,
   BATON_AUTH_HASH_CONCURRENCY: 2,
   BATON_AUTH_HASH_QUEUE: 64,
-  BATON_MAX_APPLICATIONS: 10_000, BATON_MAX_AUTHORIZATION_RECORDS: 10_000,
+  BATON_MAX_APPLICATIONS: 10_000,
+  BATON_MAX_AUTHORIZATION_RECORDS: 10_000,
 };
 const admin = { BATON_ADMIN_KEY_ID: 'root', BATON_ADMIN_KEY_SECRET: 'correct horse battery staple' };
 
@@ -64,12 +65,20 @@ describe('secure by default', () => {
     const open = authSettings({ ...base, BATON_BIND: '0.0.0.0', BATON_AUTH: 'off' });
     expect(open.enabled).toBe(false);
     expect(open.warnings.join('\n')).toMatch(/AUTHENTICATION IS OFF \(BATON_AUTH=off\) while Baton listens on 0\.0\.0\.0:8080/);
-    expect(authSettings({ ...base, BATON_PROFILE: 'distributed', BATON_AUTH: 'off' }).warnings.join('\n')).toMatch(/AUTHENTICATION IS OFF.*distributed profile/);
+    expect(authSettings({ ...base, BATON_PROFILE: 'distributed', BATON_AUTH: 'off' }).warnings.join('\n')).toMatch(
+      /AUTHENTICATION IS OFF.*distributed profile/,
+    );
     expect(authSettings({ ...base, BATON_AUTH: 'off' }).warnings).toEqual([]);
   });
 
   test('short secrets are refused without being echoed', () => {
-    const message = errorOf({ ...base, BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: 'root', BATON_ADMIN_KEY_SECRET: 'tiny-secret', BATON_AUTH_TOKEN_SECRET: 'also-short-signing' });
+    const message = errorOf({
+      ...base,
+      BATON_AUTH: 'on',
+      BATON_ADMIN_KEY_ID: 'root',
+      BATON_ADMIN_KEY_SECRET: 'tiny-secret',
+      BATON_AUTH_TOKEN_SECRET: 'also-short-signing',
+    });
     expect(message).toMatch(/BATON_ADMIN_KEY_SECRET: must be at least 16 characters \(got 11\)/);
     expect(message).toMatch(/BATON_AUTH_TOKEN_SECRET: must be at least 32 characters/);
     expect(message).not.toMatch(/tiny-secret|also-short-signing/);
@@ -90,7 +99,9 @@ describe('addresses, hosts and origins', () => {
 
   test('allowed hosts: localhost names, the bind address, the configured names; * turns the check off', () => {
     expect(parseAllowedHosts('', '127.0.0.1')).toEqual(new Set(['localhost', '127.0.0.1', '[::1]']));
-    expect(parseAllowedHosts('Baton.Internal, 10.0.0.5, fe80::1', '192.168.1.9')).toEqual(new Set(['localhost', '127.0.0.1', '[::1]', '192.168.1.9', 'baton.internal', '10.0.0.5', '[fe80::1]']));
+    expect(parseAllowedHosts('Baton.Internal, 10.0.0.5, fe80::1', '192.168.1.9')).toEqual(
+      new Set(['localhost', '127.0.0.1', '[::1]', '192.168.1.9', 'baton.internal', '10.0.0.5', '[fe80::1]']),
+    );
     expect(parseAllowedHosts('', '0.0.0.0')).toEqual(new Set(['localhost', '127.0.0.1', '[::1]']));
     expect(parseAllowedHosts('a,*', '127.0.0.1')).toBe('any');
     expect(() => parseAllowedHosts('http://x/', '127.0.0.1')).toThrow(/BATON_ALLOWED_HOSTS/);
@@ -99,6 +110,7 @@ describe('addresses, hosts and origins', () => {
   test('CORS origins are exact origins', () => {
     expect(parseOrigins('https://ui.example.com, http://localhost:3000')).toEqual(new Set(['https://ui.example.com', 'http://localhost:3000']));
     expect(parseOrigins('HTTPS://UI.example.com:443/')).toEqual(new Set(['https://ui.example.com']));
-    for (const bad of ['*', 'ui.example.com', 'https://ui.example.com/app', 'ftp://x', 'https://u:p@x.com', 'null']) expect(() => parseOrigins(bad)).toThrow(/BATON_CORS_ORIGINS/);
+    for (const bad of ['*', 'ui.example.com', 'https://ui.example.com/app', 'ftp://x', 'https://u:p@x.com', 'null'])
+      expect(() => parseOrigins(bad)).toThrow(/BATON_CORS_ORIGINS/);
   });
 });

@@ -38,8 +38,18 @@ describe('cross-origin requests', () => {
 
   test('an allowed origin gets CORS headers, and its preflight an answer', () => {
     const origin = 'https://ui.example.com';
-    expect(verdict('POST', { host: 'baton:8080', origin, 'sec-fetch-site': 'cross-site' }, policy({ checkHost: false }))).toEqual({ kind: 'pass', headers: { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } });
-    expect(verdict('OPTIONS', { host: 'localhost', origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-authorization' })).toEqual({
+    expect(verdict('POST', { host: 'baton:8080', origin, 'sec-fetch-site': 'cross-site' }, policy({ checkHost: false }))).toEqual({
+      kind: 'pass',
+      headers: { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' },
+    });
+    expect(
+      verdict('OPTIONS', {
+        host: 'localhost',
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,x-authorization',
+      }),
+    ).toEqual({
       kind: 'preflight',
       headers: {
         'Access-Control-Allow-Origin': origin,
@@ -55,11 +65,15 @@ describe('cross-origin requests', () => {
 
 describe('the Host check (auth off, against DNS rebinding)', () => {
   test('configured names pass, with or without a port', () => {
-    for (const host of ['localhost', 'localhost:8080', '127.0.0.1:1', '[::1]:8080', 'LOCALHOST:8080']) expect([host, verdict('GET', { host }).kind]).toEqual([host, 'pass']);
+    for (const host of ['localhost', 'localhost:8080', '127.0.0.1:1', '[::1]:8080', 'LOCALHOST:8080'])
+      expect([host, verdict('GET', { host }).kind]).toEqual([host, 'pass']);
   });
 
   test('a rebinding name is refused, naming the variable', () => {
-    expect(verdict('GET', { host: 'attacker.example:8080' })).toEqual({ kind: 'refuse', message: expect.stringContaining('Host "attacker.example" is not allowed') });
+    expect(verdict('GET', { host: 'attacker.example:8080' })).toEqual({
+      kind: 'refuse',
+      message: expect.stringContaining('Host "attacker.example" is not allowed'),
+    });
     expect(verdict('POST', { host: 'attacker.example' }).kind).toBe('refuse');
   });
 

@@ -84,11 +84,19 @@ describe('the route permission table', () => {
   });
 
   test('two rules for one route with different permissions are refused when the table is built', () => {
-    expect(() => new RoutePermissions([{ method: 'GET', path: '/a/{x}', permission: 'public' }, { method: 'GET', path: '/a/{y}', permission: 'admin' }])).toThrow(/conflicting/);
+    expect(
+      () =>
+        new RoutePermissions([
+          { method: 'GET', path: '/a/{x}', permission: 'public' },
+          { method: 'GET', path: '/a/{y}', permission: 'admin' },
+        ]),
+    ).toThrow(/conflicting/);
   });
 
   test('the Dapr app channel is left to the app token', () => {
-    expect(['/healthz', '/dapr/config', '/dapr/subscribe', '/dapr/events/completions', '/actors/WorkflowActor/x/method/turn'].every(isAppChannelPath)).toBe(true);
+    expect(['/healthz', '/dapr/config', '/dapr/subscribe', '/dapr/events/completions', '/actors/WorkflowActor/x/method/turn'].every(isAppChannelPath)).toBe(
+      true,
+    );
     expect(['/api/workflow', '/health', '/daprx', '/actorsx'].some(isAppChannelPath)).toBe(false);
   });
 });

@@ -26,9 +26,23 @@ describe('access tokens', () => {
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), sub: 'admin' })).toString('base64url');
     const key = new TextEncoder().encode(SECRET);
     const other = await new AccessTokens('another-signing-key-of-thirty-two-chars!', 3600, clock).issue('key-1', 'app-1');
-    const unsigned = new UnsecuredJWT({ app: 'app-1' }).setIssuer('baton').setSubject('key-1').setExpirationTime(Math.floor(now / 1000) + 60).encode();
-    const wrongIssuer = await new SignJWT({ app: 'app-1' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('someone').setSubject('key-1').setExpirationTime(Math.floor(now / 1000) + 60).sign(key);
-    const noApp = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('baton').setSubject('key-1').setExpirationTime(Math.floor(now / 1000) + 60).sign(key);
+    const unsigned = new UnsecuredJWT({ app: 'app-1' })
+      .setIssuer('baton')
+      .setSubject('key-1')
+      .setExpirationTime(Math.floor(now / 1000) + 60)
+      .encode();
+    const wrongIssuer = await new SignJWT({ app: 'app-1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('someone')
+      .setSubject('key-1')
+      .setExpirationTime(Math.floor(now / 1000) + 60)
+      .sign(key);
+    const noApp = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('baton')
+      .setSubject('key-1')
+      .setExpirationTime(Math.floor(now / 1000) + 60)
+      .sign(key);
     const noExpiry = await new SignJWT({ app: 'app-1' }).setProtectedHeader({ alg: 'HS256' }).setIssuer('baton').setSubject('key-1').sign(key);
     for (const bad of [`${h}.${forged}.${s}`, other, unsigned, wrongIssuer, noApp, noExpiry, 'not-a-token', '', 'a.b.c']) {
       expect([bad, await tokens.check(bad)]).toEqual([bad, { ok: false, failure: 'INVALID_TOKEN' }]);
@@ -50,7 +64,8 @@ describe('secrets', () => {
   });
 
   test('malformed stored hashes never verify', async () => {
-    for (const stored of ['', 'plain', 'scrypt$x$8$1$c2FsdA$aGFzaA', 'bcrypt$16384$8$1$c2FsdA$aGFzaA', 'scrypt$16384$8$1$$']) expect(await verifySecret('s', stored)).toBe(false);
+    for (const stored of ['', 'plain', 'scrypt$x$8$1$c2FsdA$aGFzaA', 'bcrypt$16384$8$1$c2FsdA$aGFzaA', 'scrypt$16384$8$1$$'])
+      expect(await verifySecret('s', stored)).toBe(false);
   });
 
   test('keys and signing keys are fresh every time', () => {

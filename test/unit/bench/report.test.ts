@@ -16,7 +16,19 @@ function record(overrides: Partial<RunRecord> = {}): RunRecord {
     machine: { cores: 2, nodeVersion: 'v20.20.2', cpuModel: 'test cpu', totalMemoryMb: 4096, platform: 'linux-x64', loadAverageAtStart: [0.5, 0.4, 0.3] },
     settings: { latencyLoad: 0.7 },
     ceiling: { ok: true, result: { requestsPerSecond: 10_000, latencyMs: lat(9), errors: 0, loadProcessCpuCores: 1 }, server },
-    bullmq: { ok: true, result: { jobsPerSecond: 4000, chainsPerSecond: 1333, jobLatencyMs: lat(30), concurrencyPerQueue: 16, inFlightChains: 96, loadProcessCpuCores: 1, errors: 0 }, server },
+    bullmq: {
+      ok: true,
+      result: {
+        jobsPerSecond: 4000,
+        chainsPerSecond: 1333,
+        jobLatencyMs: lat(30),
+        concurrencyPerQueue: 16,
+        inFlightChains: 96,
+        loadProcessCpuCores: 1,
+        errors: 0,
+      },
+      server,
+    },
     simple3: {
       ok: true,
       server,
@@ -41,9 +53,35 @@ function record(overrides: Partial<RunRecord> = {}): RunRecord {
       },
     },
     updateV2: (() => {
-      const base = { shape: 'simple3' as const, inFlightWorkflows: 96, workflowsPerSecond: 600, startsPerSecond: 600, httpRequestsPerSecond: 2400, pollsPerSecond: 30, tasksPerPoll: 60 };
-      const rest = { startLatencyMs: lat(10), updateLatencyMs: lat(12), scheduleToPollMs: lat(20), loadProcessCpuCores: 0.8, totalWorkflowsCompleted: 5000, soakSeconds: 0 };
-      return { ok: true, server, result: { ...base, ...rest, useUpdateV2: true, tasksPerSecond: 1800, errors: { count: 0, samples: [] }, verification: { checked: 20, completed: 20, statuses: { COMPLETED: 20 }, indexCompletedTotal: 5000 } } };
+      const base = {
+        shape: 'simple3' as const,
+        inFlightWorkflows: 96,
+        workflowsPerSecond: 600,
+        startsPerSecond: 600,
+        httpRequestsPerSecond: 2400,
+        pollsPerSecond: 30,
+        tasksPerPoll: 60,
+      };
+      const rest = {
+        startLatencyMs: lat(10),
+        updateLatencyMs: lat(12),
+        scheduleToPollMs: lat(20),
+        loadProcessCpuCores: 0.8,
+        totalWorkflowsCompleted: 5000,
+        soakSeconds: 0,
+      };
+      return {
+        ok: true,
+        server,
+        result: {
+          ...base,
+          ...rest,
+          useUpdateV2: true,
+          tasksPerSecond: 1800,
+          errors: { count: 0, samples: [] },
+          verification: { checked: 20, completed: 20, statuses: { COMPLETED: 20 }, indexCompletedTotal: 5000 },
+        },
+      };
     })(),
     latency: {
       ok: true,
@@ -72,7 +110,16 @@ function record(overrides: Partial<RunRecord> = {}): RunRecord {
     daprWorkflow: {
       ok: true,
       server,
-      result: { workflowsPerSecond: 250, activitiesPerSecond: 750, inFlightWorkflows: 96, startLatencyMs: lat(5), completionLatencyMs: lat(80), loadProcessCpuCores: 1, failedWorkflows: 0, errors: { count: 0, samples: [] } },
+      result: {
+        workflowsPerSecond: 250,
+        activitiesPerSecond: 750,
+        inFlightWorkflows: 96,
+        startLatencyMs: lat(5),
+        completionLatencyMs: lat(80),
+        loadProcessCpuCores: 1,
+        failedWorkflows: 0,
+        errors: { count: 0, samples: [] },
+      },
     },
     memory: {
       rssMbPeak: 150,
@@ -179,7 +226,10 @@ describe('buildLatest', () => {
   it('adds the two independent servers up and compares them with one server and the peers', () => {
     const one = record().simple3;
     if (!one?.ok) throw new Error('fixture');
-    const at = (tasksPerSecond: number, httpRequestsPerSecond: number) => ({ throughput: { ...one.result, tasksPerSecond, httpRequestsPerSecond }, cpuCores: 0.8 });
+    const at = (tasksPerSecond: number, httpRequestsPerSecond: number) => ({
+      throughput: { ...one.result, tasksPerSecond, httpRequestsPerSecond },
+      cpuCores: 0.8,
+    });
     const j = buildLatest(record({ twoServers: { ok: true, server, result: { alone: at(2800, 4100), servers: [at(2000, 3000), at(2200, 3600)] } } }));
     expect(j).toMatchObject({ twoServersTasksPerSecond: 4200, twoServersToOne: 1.5, twoServersRatioToRawHttp: 0.22, twoServersRatioToBullmq: 1.05 });
     const text = renderReport(j);
@@ -197,7 +247,13 @@ describe('buildLatest', () => {
 
 describe('formatTable and renderReport', () => {
   it('aligns columns and right-aligns numeric ones', () => {
-    const t = formatTable(['name', 'rate'], [['a', '1,500'], ['longer', '20']]);
+    const t = formatTable(
+      ['name', 'rate'],
+      [
+        ['a', '1,500'],
+        ['longer', '20'],
+      ],
+    );
     expect(t.split('\n')).toEqual(['name     rate', '------  -----', 'a       1,500', 'longer     20']);
   });
 
@@ -226,7 +282,15 @@ describe('perTask and the counting proxy', () => {
     const p = perTask(
       [d],
       [inbound],
-      { cassandraRequests: 100, esIndexed: 40, esBulkRequests: 4, esQueries: 0, redisCommands: 300, redisByCommand: { evalsha: 60, hget: 100, publish: 0.05 }, cassandraLwt: 30 },
+      {
+        cassandraRequests: 100,
+        esIndexed: 40,
+        esBulkRequests: 4,
+        esQueries: 0,
+        redisCommands: 300,
+        redisByCommand: { evalsha: 60, hget: 100, publish: 0.05 },
+        cassandraLwt: 30,
+      },
       20,
     );
     expect(p.sidecarCallsPerTask).toBe(2.9);
@@ -258,7 +322,16 @@ describe('perTask and the counting proxy', () => {
     expect(sumSamples(text, 'baton_store_operation_duration_seconds_count', { store: 'execution' })).toBe(13);
     const delta = storeDelta(
       { cassandraRequests: 1, esIndexed: 1, esBulkRequests: 1, esQueries: 1, redisCommands: 10, redisByCommand: { get: 2 }, cassandraLwt: 3, errors: [] },
-      { cassandraRequests: 4, esIndexed: 1, esBulkRequests: 1, esQueries: 1, redisCommands: 30, redisByCommand: { get: 5, set: 1 }, cassandraLwt: null, errors: [] },
+      {
+        cassandraRequests: 4,
+        esIndexed: 1,
+        esBulkRequests: 1,
+        esQueries: 1,
+        redisCommands: 30,
+        redisByCommand: { get: 5, set: 1 },
+        cassandraLwt: null,
+        errors: [],
+      },
     );
     expect(delta.redisByCommand).toEqual({ get: 3, set: 1 });
     expect(delta.cassandraLwt).toBeNull();

@@ -45,8 +45,7 @@ describe('/proc parsing', () => {
 });
 
 describe('judgeRssTrend', () => {
-  const run = (rss: (n: number) => number) =>
-    Array.from({ length: 11 }, (_, i) => ({ completedWorkflows: i * 10_000, rssMb: rss(i * 10_000) }));
+  const run = (rss: (n: number) => number) => Array.from({ length: 11 }, (_, i) => ({ completedWorkflows: i * 10_000, rssMb: rss(i * 10_000) }));
 
   it('calls a plateau after warm-up flat', () => {
     const t = judgeRssTrend(run((n) => (n < 50_000 ? 80 + n / 1000 : 130 + ((n / 10_000) % 2))));
@@ -91,7 +90,7 @@ describe('judgeHeapFloor', () => {
   });
 
   it('calls a floor that rises by 30 MB over the second half growing', () => {
-    const h = judgeHeapFloor(run((n) => 60 + Math.max(0, n - 50_000) / 50_000 * 30));
+    const h = judgeHeapFloor(run((n) => 60 + (Math.max(0, n - 50_000) / 50_000) * 30));
     expect(h?.flat).toBe(false);
     expect(h?.growthMb).toBeGreaterThan(10);
   });

@@ -40,21 +40,54 @@ function filesUnder(dir: string): string[] {
 
 /** Env names Baton's config reads (the lead's config.ts uses exactly these). */
 const batonEnvNames = [
-  'BATON_PROFILE', 'PORT', 'LOG_LEVEL', 'BATON_DATA_DIR',
-  'CASSANDRA_CONTACT_POINTS', 'CASSANDRA_LOCAL_DC', 'CASSANDRA_KEYSPACE', 'CASSANDRA_USERNAME',
-  'CASSANDRA_PASSWORD', 'BATON_CASSANDRA_MIGRATE', 'CASSANDRA_CONSISTENCY', 'CASSANDRA_REPLICATION',
-  'ELASTICSEARCH_URL', 'ELASTICSEARCH_USERNAME', 'ELASTICSEARCH_PASSWORD', 'ELASTICSEARCH_INDEX_PREFIX',
-  'REDIS_URL', 'BATON_DAPR_PUBSUB', 'BATON_DAPR_COMPLETION_TOPIC', 'BATON_DAPR_STATUS_TOPIC',
-  'DAPR_API_TOKEN', 'APP_API_TOKEN', 'BATON_DAPR_DRAIN_MS', 'BATON_SHUTDOWN_TIMEOUT_MS',
-  'BATON_BIND', 'BATON_AUTH', 'BATON_ADMIN_KEY_ID', 'BATON_ADMIN_KEY_SECRET',
+  'BATON_PROFILE',
+  'PORT',
+  'LOG_LEVEL',
+  'BATON_DATA_DIR',
+  'CASSANDRA_CONTACT_POINTS',
+  'CASSANDRA_LOCAL_DC',
+  'CASSANDRA_KEYSPACE',
+  'CASSANDRA_USERNAME',
+  'CASSANDRA_PASSWORD',
+  'BATON_CASSANDRA_MIGRATE',
+  'CASSANDRA_CONSISTENCY',
+  'CASSANDRA_REPLICATION',
+  'ELASTICSEARCH_URL',
+  'ELASTICSEARCH_USERNAME',
+  'ELASTICSEARCH_PASSWORD',
+  'ELASTICSEARCH_INDEX_PREFIX',
+  'REDIS_URL',
+  'BATON_DAPR_PUBSUB',
+  'BATON_DAPR_COMPLETION_TOPIC',
+  'BATON_DAPR_STATUS_TOPIC',
+  'DAPR_API_TOKEN',
+  'APP_API_TOKEN',
+  'BATON_DAPR_DRAIN_MS',
+  'BATON_SHUTDOWN_TIMEOUT_MS',
+  'BATON_BIND',
+  'BATON_AUTH',
+  'BATON_ADMIN_KEY_ID',
+  'BATON_ADMIN_KEY_SECRET',
 ];
 
 const requiredDaprAnnotations = [
-  'dapr.io/enabled', 'dapr.io/app-id', 'dapr.io/app-port', 'dapr.io/app-protocol', 'dapr.io/config',
-  'dapr.io/log-level', 'dapr.io/graceful-shutdown-seconds', 'dapr.io/enable-api-logging',
-  'dapr.io/sidecar-cpu-request', 'dapr.io/sidecar-cpu-limit', 'dapr.io/sidecar-memory-request',
-  'dapr.io/sidecar-memory-limit', 'dapr.io/block-shutdown-duration', 'dapr.io/api-token-secret',
-  'dapr.io/app-token-secret', 'dapr.io/enable-app-health-check', 'dapr.io/app-health-check-path',
+  'dapr.io/enabled',
+  'dapr.io/app-id',
+  'dapr.io/app-port',
+  'dapr.io/app-protocol',
+  'dapr.io/config',
+  'dapr.io/log-level',
+  'dapr.io/graceful-shutdown-seconds',
+  'dapr.io/enable-api-logging',
+  'dapr.io/sidecar-cpu-request',
+  'dapr.io/sidecar-cpu-limit',
+  'dapr.io/sidecar-memory-request',
+  'dapr.io/sidecar-memory-limit',
+  'dapr.io/block-shutdown-duration',
+  'dapr.io/api-token-secret',
+  'dapr.io/app-token-secret',
+  'dapr.io/enable-app-health-check',
+  'dapr.io/app-health-check-path',
 ];
 
 /** Metadata entries of a Component as name -> entry. */
@@ -127,9 +160,7 @@ describe('Dapr components (components/)', () => {
   });
 
   test('exactly one actor state store: state.redis with actorStateStore "true" (a string)', () => {
-    const stores = [...docs.values()].filter(
-      (d) => d.kind === 'Component' && componentMetadata(d).get('actorStateStore')?.value !== undefined,
-    );
+    const stores = [...docs.values()].filter((d) => d.kind === 'Component' && componentMetadata(d).get('actorStateStore')?.value !== undefined);
     expect(stores).toHaveLength(1);
     const store = stores[0];
     expect(obj(store.metadata, 'metadata').name).toBe('baton-actorstate');
@@ -212,8 +243,7 @@ describe('Helm chart (charts/baton)', () => {
   const values = obj(parse(valuesText), 'values.yaml');
   const templateFiles = filesUnder(templatesDir);
   const templatesText = templateFiles.map(read).join('\n');
-  const deploymentAndHelpers =
-    read(path.join(templatesDir, 'deployment.yaml')) + read(path.join(templatesDir, '_helpers.tpl'));
+  const deploymentAndHelpers = read(path.join(templatesDir, 'deployment.yaml')) + read(path.join(templatesDir, '_helpers.tpl'));
 
   test('Chart.yaml is an apiVersion v2 application chart', () => {
     expect(chart.apiVersion).toBe('v2');
@@ -227,9 +257,20 @@ describe('Helm chart (charts/baton)', () => {
     const names = templateFiles.map((f) => path.relative(templatesDir, f)).sort();
     expect(names).toEqual(
       expect.arrayContaining([
-        '_helpers.tpl', 'NOTES.txt', 'configmap.yaml', 'deployment.yaml', 'hpa.yaml', 'pdb.yaml',
-        'service.yaml', 'serviceaccount.yaml', 'networkpolicy.yaml', 'secret-tokens.yaml', 'dapr/actorstate.yaml', 'dapr/pubsub.yaml',
-        'dapr/resiliency.yaml', 'dapr/configuration.yaml',
+        '_helpers.tpl',
+        'NOTES.txt',
+        'configmap.yaml',
+        'deployment.yaml',
+        'hpa.yaml',
+        'pdb.yaml',
+        'service.yaml',
+        'serviceaccount.yaml',
+        'networkpolicy.yaml',
+        'secret-tokens.yaml',
+        'dapr/actorstate.yaml',
+        'dapr/pubsub.yaml',
+        'dapr/resiliency.yaml',
+        'dapr/configuration.yaml',
       ]),
     );
     expect(existsSync(path.join(chartDir, 'README.md'))).toBe(true);
@@ -254,9 +295,7 @@ describe('Helm chart (charts/baton)', () => {
 
   test('every value in values.yaml is used by some template', () => {
     const refs = referencedValuePaths(templatesText);
-    const unused = leafPaths(values).filter(
-      (leaf) => !refs.some((r) => leaf === r || leaf.startsWith(`${r}.`)),
-    );
+    const unused = leafPaths(values).filter((leaf) => !refs.some((r) => leaf === r || leaf.startsWith(`${r}.`)));
     expect(unused).toEqual([]);
   });
 
@@ -277,7 +316,9 @@ describe('Helm chart (charts/baton)', () => {
     for (const probe of ['startupProbe', 'livenessProbe']) {
       expect(deployment).toMatch(new RegExp(`${probe}:\\s*\\n\\s*httpGet:\\s*\\n\\s*path: /health\\s*\\n\\s*port: http`));
     }
-    expect(deployment).toMatch(/readinessProbe:\s*\n\s*httpGet:\s*\n(\s*#.*\n)?\s*path: \{\{ ternary "\/healthz" "\/health" \(eq \.Values\.profile "distributed"\) \}\}\s*\n\s*port: http/);
+    expect(deployment).toMatch(
+      /readinessProbe:\s*\n\s*httpGet:\s*\n(\s*#.*\n)?\s*path: \{\{ ternary "\/healthz" "\/health" \(eq \.Values\.profile "distributed"\) \}\}\s*\n\s*port: http/,
+    );
     expect(deployment).toMatch(/- name: http\s*\n\s*containerPort: \{\{ \.Values\.containerPort \}\}/);
     expect(values.containerPort).toBe(8080);
     expect(obj(values.service, 'service').port).toBe(8080);
@@ -328,7 +369,9 @@ describe('Helm chart (charts/baton)', () => {
     expect(grace).toBeGreaterThan(timeout + block);
     expect(grace).toBeGreaterThan(block + graceful);
     // Baton's own hard bound on its exit, from the values the chart passes it.
-    expect(grace * 1000).toBeGreaterThan(exitDeadlineMs({ BATON_PROFILE: 'distributed', BATON_DAPR_DRAIN_MS: drain * 1000, BATON_SHUTDOWN_TIMEOUT_MS: timeout * 1000 }));
+    expect(grace * 1000).toBeGreaterThan(
+      exitDeadlineMs({ BATON_PROFILE: 'distributed', BATON_DAPR_DRAIN_MS: drain * 1000, BATON_SHUTDOWN_TIMEOUT_MS: timeout * 1000 }),
+    );
     expect(block).toBeGreaterThanOrEqual(drain + timeout);
   });
 
@@ -487,9 +530,19 @@ describeHelm('helm lint and helm template (real helm)', () => {
     const docs = render();
     expect(docs.map((d) => `${String(d.apiVersion)} ${String(d.kind)}`).sort()).toEqual(
       [
-        'apps/v1 Deployment', 'dapr.io/v1alpha1 Component', 'dapr.io/v1alpha1 Component',
-        'dapr.io/v1alpha1 Configuration', 'dapr.io/v1alpha1 Resiliency', 'policy/v1 PodDisruptionBudget',
-        'networking.k8s.io/v1 NetworkPolicy', 'v1 ConfigMap', 'v1 Secret', 'v1 Secret', 'v1 Secret', 'v1 Service', 'v1 ServiceAccount',
+        'apps/v1 Deployment',
+        'dapr.io/v1alpha1 Component',
+        'dapr.io/v1alpha1 Component',
+        'dapr.io/v1alpha1 Configuration',
+        'dapr.io/v1alpha1 Resiliency',
+        'policy/v1 PodDisruptionBudget',
+        'networking.k8s.io/v1 NetworkPolicy',
+        'v1 ConfigMap',
+        'v1 Secret',
+        'v1 Secret',
+        'v1 Secret',
+        'v1 Service',
+        'v1 ServiceAccount',
       ].sort(),
     );
     for (const d of docs) expect(obj(d.metadata, 'metadata').namespace).toBe('work');
@@ -525,7 +578,10 @@ describeHelm('helm lint and helm template (real helm)', () => {
 
   test('the container gets every Baton variable from the ConfigMap or its env (existing token Secrets)', () => {
     const docs = render([
-      'dapr.apiToken.existingSecret=dapr-api', 'dapr.appToken.existingSecret=app-api', 'dapr.enableApiLogging=true', 'cassandra.replication=dc1:3',
+      'dapr.apiToken.existingSecret=dapr-api',
+      'dapr.appToken.existingSecret=app-api',
+      'dapr.enableApiLogging=true',
+      'cassandra.replication=dc1:3',
       'auth.existingSecret=baton-admin',
     ]);
     const { meta, container } = podTemplate(docs);
@@ -561,7 +617,10 @@ describeHelm('helm lint and helm template (real helm)', () => {
     const docs = render(['auth.existingSecret=ops-admin', 'auth.existingSecretKey=value', 'auth.adminKeyId=ops', 'auth.corsOrigins=https://ui.example.com']);
     expect(byKind(docs, 'Secret').map((d) => obj(d.metadata, 'metadata').name)).not.toContain('baton-admin-key');
     const env = arr(podTemplate(docs).container.env, 'env').map((e) => obj(e, 'env entry'));
-    expect(obj(obj(env.find((e) => e.name === 'BATON_ADMIN_KEY_SECRET')?.valueFrom, 'valueFrom').secretKeyRef, 'ref')).toEqual({ name: 'ops-admin', key: 'value' });
+    expect(obj(obj(env.find((e) => e.name === 'BATON_ADMIN_KEY_SECRET')?.valueFrom, 'valueFrom').secretKeyRef, 'ref')).toEqual({
+      name: 'ops-admin',
+      key: 'value',
+    });
     expect(obj(byKind(docs, 'ConfigMap')[0].data, 'data')).toMatchObject({ BATON_ADMIN_KEY_ID: 'ops', BATON_CORS_ORIGINS: 'https://ui.example.com' });
   });
 

@@ -59,7 +59,9 @@ describe('Kubernetes and Dapr manifest checks', () => {
     expect(manifestProblems({ ...widget({ size: 1 }), status: {} }, crds)).toEqual([expect.stringContaining('"additionalProperty":"status"')]);
     expect(manifestProblems(widget({}), crds)).toEqual([expect.stringContaining('"missingProperty":"size"')]);
     expect(crdToJsonSchema({ type: 'object', description: 'x', properties: { a: { type: 'string' } } })).toEqual({
-      type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false,
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      additionalProperties: false,
     });
   });
 
@@ -72,7 +74,9 @@ describe('Kubernetes and Dapr manifest checks', () => {
 
   test('names, namespaces, label and annotation keys follow apimachinery', () => {
     const meta = (kind: string, metadata: Record<string, unknown>) => objectMetaProblems({ kind, metadata });
-    expect(meta('ConfigMap', { name: 'a.b-c', namespace: 'ns', labels: { 'app.kubernetes.io/name': 'x', k: '' }, annotations: { 'dapr.io/app-id': 'x' } })).toEqual([]);
+    expect(
+      meta('ConfigMap', { name: 'a.b-c', namespace: 'ns', labels: { 'app.kubernetes.io/name': 'x', k: '' }, annotations: { 'dapr.io/app-id': 'x' } }),
+    ).toEqual([]);
     expect(meta('ConfigMap', { name: 'A' })).toHaveLength(1);
     expect(meta('Service', { name: 'a.b' })).toEqual([expect.stringContaining('DNS-1035')]);
     expect(meta('Service', { name: 'x'.repeat(64) })).toHaveLength(1);
@@ -97,13 +101,23 @@ describe('Kubernetes and Dapr manifest checks', () => {
 
   test('the injector table: keys and Go types from the struct tags', () => {
     expect(Object.fromEntries(types)).toEqual({
-      'dapr.io/enabled': 'bool', 'dapr.io/app-port': 'int32', 'dapr.io/app-max-concurrency': '*int',
-      'dapr.io/sidecar-cpu-limit': 'string', 'dapr.io/block-shutdown-duration': '*string', 'dapr.io/log-level': 'string',
+      'dapr.io/enabled': 'bool',
+      'dapr.io/app-port': 'int32',
+      'dapr.io/app-max-concurrency': '*int',
+      'dapr.io/sidecar-cpu-limit': 'string',
+      'dapr.io/block-shutdown-duration': '*string',
+      'dapr.io/log-level': 'string',
     });
   });
 
   test('dapr.io annotations: known keys, values their types parse', () => {
-    const good = { 'dapr.io/enabled': 'true', 'dapr.io/app-port': '8080', 'dapr.io/sidecar-cpu-limit': '500m', 'dapr.io/block-shutdown-duration': '1m30s', other: 'x' };
+    const good = {
+      'dapr.io/enabled': 'true',
+      'dapr.io/app-port': '8080',
+      'dapr.io/sidecar-cpu-limit': '500m',
+      'dapr.io/block-shutdown-duration': '1m30s',
+      other: 'x',
+    };
     expect(daprAnnotationProblems(good, types)).toEqual([]);
     expect(daprAnnotationProblems({ 'dapr.io/enabled': 'yes' }, types)).toEqual([expect.stringContaining('"true" or "false"')]);
     expect(daprAnnotationProblems({ 'dapr.io/app-port': '80a' }, types)).toEqual([expect.stringContaining('is not a int32')]);

@@ -33,13 +33,29 @@ describe('docs/errors.md and the error catalogue', () => {
 
   it('lists the code of every status Baton answers without a name', () => {
     for (const [code, status] of ofStatus) expect([code, codeOfStatus(Number(status))]).toEqual([code, code]);
-    expect(ofStatus.map(([code]) => code).sort()).toEqual(['CONFLICT', 'FORBIDDEN', 'INTERNAL_ERROR', 'INVALID_INPUT', 'NOT_FOUND', 'PAYLOAD_TOO_LARGE', 'TOO_MANY_REQUESTS', 'UNAUTHORIZED', 'UNAVAILABLE']);
+    expect(ofStatus.map(([code]) => code).sort()).toEqual([
+      'CONFLICT',
+      'FORBIDDEN',
+      'INTERNAL_ERROR',
+      'INVALID_INPUT',
+      'NOT_FOUND',
+      'PAYLOAD_TOO_LARGE',
+      'TOO_MANY_REQUESTS',
+      'UNAUTHORIZED',
+      'UNAVAILABLE',
+    ]);
   });
 });
 
 describe('a named error', () => {
   it('travels with its code in the Conductor-style body, beside the usual fields', () => {
-    expect(toErrorBody(Errors.WORKFLOW_NOT_FOUND('wf-1'))).toEqual({ status: 404, message: 'No such workflow found by id: wf-1', instance: expect.any(String), retryable: false, code: 'WORKFLOW_NOT_FOUND' });
+    expect(toErrorBody(Errors.WORKFLOW_NOT_FOUND('wf-1'))).toEqual({
+      status: 404,
+      message: 'No such workflow found by id: wf-1',
+      instance: expect.any(String),
+      retryable: false,
+      code: 'WORKFLOW_NOT_FOUND',
+    });
   });
 
   it("an engine refusal is an EngineError of its status's kind, and a BatonError", () => {

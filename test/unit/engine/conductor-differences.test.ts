@@ -14,7 +14,9 @@ describe('SUB_WORKFLOW name and version given as expressions', () => {
   it('are resolved before the child is started', () => {
     const run = new Run(env, def({ name: '${workflow.input.subwf}', version: '${workflow.input.v}' }), { input: { subwf: 'child_x', v: '3' } });
     expect(run.task('sub').status).toBe('IN_PROGRESS');
-    expect(run.effects('startWorkflow')).toEqual([expect.objectContaining({ request: expect.objectContaining({ name: 'child_x', version: 3, input: { k: 1 } }) })]);
+    expect(run.effects('startWorkflow')).toEqual([
+      expect.objectContaining({ request: expect.objectContaining({ name: 'child_x', version: 3, input: { k: 1 } }) }),
+    ]);
   });
 
   it('a version that resolves to nothing means the latest', () => {
@@ -24,13 +26,21 @@ describe('SUB_WORKFLOW name and version given as expressions', () => {
 
   it('a name that resolves to nothing fails the task with a reason', () => {
     const run = new Run(env, def({ name: '${workflow.input.missing}' }));
-    expect(run.task('sub')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: expect.stringContaining('${workflow.input.missing}') });
+    expect(run.task('sub')).toMatchObject({
+      status: 'FAILED_WITH_TERMINAL_ERROR',
+      reasonForIncompletion: expect.stringContaining('${workflow.input.missing}'),
+    });
     expect(run.wf.status).toBe('FAILED');
     expect(run.effects('startWorkflow')).toEqual([]);
   });
 
   it('a workflow definition may give the version as an expression', () => {
-    expect(() => WorkflowDefSchema.parse({ name: 'p', tasks: [{ name: 's', taskReferenceName: 's', type: 'SUB_WORKFLOW', subWorkflowParam: { name: 'c', version: '${workflow.input.v}' } }] })).not.toThrow();
+    expect(() =>
+      WorkflowDefSchema.parse({
+        name: 'p',
+        tasks: [{ name: 's', taskReferenceName: 's', type: 'SUB_WORKFLOW', subWorkflowParam: { name: 'c', version: '${workflow.input.v}' } }],
+      }),
+    ).not.toThrow();
   });
 });
 
@@ -53,7 +63,17 @@ describe('permissive tasks', () => {
   const forkDef = () =>
     workflowDef({
       tasks: [
-        sys('FORK_JOIN', 'fork', {}, { forkTasks: [[simple('p', 'task_p', {}, { permissive: true }), simple('p2')], [simple('b1'), simple('b2')]] }),
+        sys(
+          'FORK_JOIN',
+          'fork',
+          {},
+          {
+            forkTasks: [
+              [simple('p', 'task_p', {}, { permissive: true }), simple('p2')],
+              [simple('b1'), simple('b2')],
+            ],
+          },
+        ),
         sys('JOIN', 'join', {}, { joinOn: ['p2', 'b2'] }),
         simple('after'),
       ],
@@ -74,13 +94,20 @@ describe('permissive tasks', () => {
     // As Conductor's Join: only the tasks of joinOn count there.
     expect(run.task('join').status).toBe('COMPLETED');
     run.complete('after');
-    expect(run.wf).toMatchObject({ status: 'FAILED', reasonForIncompletion: `Task ${run.task('p').taskId} failed with status: FAILED and reason: 'permissive boom'` });
+    expect(run.wf).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: `Task ${run.task('p').taskId} failed with status: FAILED and reason: 'permissive boom'`,
+    });
   });
 
   it('a failed permissive task the JOIN waits on fails the JOIN with its reason once the other branches are done', () => {
     env.register({ name: 'task_p', retryCount: 0 });
     const def = workflowDef({
-      tasks: [sys('FORK_JOIN', 'fork', {}, { forkTasks: [[simple('p', 'task_p', {}, { permissive: true })], [simple('b')]] }), sys('JOIN', 'join', {}, { joinOn: ['p', 'b'] }), simple('after')],
+      tasks: [
+        sys('FORK_JOIN', 'fork', {}, { forkTasks: [[simple('p', 'task_p', {}, { permissive: true })], [simple('b')]] }),
+        sys('JOIN', 'join', {}, { joinOn: ['p', 'b'] }),
+        simple('after'),
+      ],
     });
     const run = new Run(env, def);
     run.fail('p', 'permissive boom');
@@ -88,12 +115,20 @@ describe('permissive tasks', () => {
     expect(run.task('b').status).toBe('SCHEDULED');
     run.complete('b');
     expect(run.task('join')).toMatchObject({ status: 'FAILED', reasonForIncompletion: 'permissive boom' });
-    expect(run.wf).toMatchObject({ status: 'FAILED', reasonForIncompletion: `Task ${run.task('join').taskId} failed with status: FAILED and reason: 'permissive boom'` });
+    expect(run.wf).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: `Task ${run.task('join').taskId} failed with status: FAILED and reason: 'permissive boom'`,
+    });
   });
 
   it('a permissive task with retries left is retried first', () => {
     env.register({ name: 'task_p', retryCount: 1, retryDelaySeconds: 0 });
-    const def = workflowDef({ tasks: [sys('FORK_JOIN', 'fork', {}, { forkTasks: [[simple('p', 'task_p', {}, { permissive: true })], [simple('b')]] }), sys('JOIN', 'join', {}, { joinOn: ['p', 'b'] })] });
+    const def = workflowDef({
+      tasks: [
+        sys('FORK_JOIN', 'fork', {}, { forkTasks: [[simple('p', 'task_p', {}, { permissive: true })], [simple('b')]] }),
+        sys('JOIN', 'join', {}, { joinOn: ['p', 'b'] }),
+      ],
+    });
     const run = new Run(env, def);
     run.complete('b');
     run.fail('p');
@@ -117,7 +152,17 @@ describe('TERMINATE with terminationStatus COMPLETED', () => {
   it("sets Conductor's reason, and a running child is terminated with the parent's reason", () => {
     const def = workflowDef({
       tasks: [
-        sys('FORK_JOIN', 'fork', {}, { forkTasks: [[sys('SUB_WORKFLOW', 'sub', {}, { subWorkflowParam: { name: 'child', version: 1 } })], [sys('TERMINATE', 'stop', { terminationStatus: 'COMPLETED' })]] }),
+        sys(
+          'FORK_JOIN',
+          'fork',
+          {},
+          {
+            forkTasks: [
+              [sys('SUB_WORKFLOW', 'sub', {}, { subWorkflowParam: { name: 'child', version: 1 } })],
+              [sys('TERMINATE', 'stop', { terminationStatus: 'COMPLETED' })],
+            ],
+          },
+        ),
         sys('JOIN', 'join', {}, { joinOn: ['sub', 'stop'] }),
       ],
     });
@@ -125,7 +170,9 @@ describe('TERMINATE with terminationStatus COMPLETED', () => {
     const reason = `Workflow is COMPLETED by TERMINATE task: ${run.task('stop').taskId}`;
     expect(run.wf).toMatchObject({ status: 'COMPLETED', reasonForIncompletion: reason });
     expect(run.task('sub').status).toBe('CANCELED');
-    expect(run.effects('terminateWorkflow')).toEqual([{ kind: 'terminateWorkflow', workflowId: run.task('sub').subWorkflowId, reason: `Parent workflow has been terminated with reason: ${reason}` }]);
+    expect(run.effects('terminateWorkflow')).toEqual([
+      { kind: 'terminateWorkflow', workflowId: run.task('sub').subWorkflowId, reason: `Parent workflow has been terminated with reason: ${reason}` },
+    ]);
   });
 
   it('a parent terminated without a reason gives its status instead', () => {

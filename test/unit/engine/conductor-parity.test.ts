@@ -42,7 +42,12 @@ describe('JOIN input', () => {
   });
 
   it('is an empty joinOn when none is declared', () => {
-    const def = workflowDef({ tasks: [{ name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', forkTasks: [[simple('a')]] }, { name: 'j', taskReferenceName: 'j', type: 'JOIN' }] });
+    const def = workflowDef({
+      tasks: [
+        { name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', forkTasks: [[simple('a')]] },
+        { name: 'j', taskReferenceName: 'j', type: 'JOIN' },
+      ],
+    });
     expect(new Run(env, def).task('j').inputData).toEqual({ joinOn: [] });
   });
 });

@@ -10,7 +10,19 @@ const def = (d: Record<string, unknown>): TaskDef => TaskDefSchema.parse({ name:
 
 /** An open worker task scheduled at T0 with no delay. */
 const task = (t: Partial<Task> = {}): Task =>
-  ({ taskId: 't1', taskType: 'x', taskDefName: 'x', status: 'SCHEDULED', scheduledTime: T0, startTime: 0, updateTime: T0, startDelayInSeconds: 0, callbackAfterSeconds: 0, responseTimeoutSeconds: 0, ...t }) as Task;
+  ({
+    taskId: 't1',
+    taskType: 'x',
+    taskDefName: 'x',
+    status: 'SCHEDULED',
+    scheduledTime: T0,
+    startTime: 0,
+    updateTime: T0,
+    startDelayInSeconds: 0,
+    callbackAfterSeconds: 0,
+    responseTimeoutSeconds: 0,
+    ...t,
+  }) as Task;
 
 describe('taskDeadlines', () => {
   it('a scheduled worker task: its poll timeout, after its delay and callback', () => {
@@ -21,7 +33,9 @@ describe('taskDeadlines', () => {
 
   it('a started task: its timeout from its start; with TIME_OUT_WF it times the workflow out', () => {
     const started = task({ status: 'IN_PROGRESS', startTime: T0 + 1000 });
-    expect(taskDeadlines(started, def({ timeoutSeconds: 30, timeoutPolicy: 'TIME_OUT_WF' }))).toEqual([{ kind: 'timeout', at: T0 + 31_000, timesOutWorkflow: true }]);
+    expect(taskDeadlines(started, def({ timeoutSeconds: 30, timeoutPolicy: 'TIME_OUT_WF' }))).toEqual([
+      { kind: 'timeout', at: T0 + 31_000, timesOutWorkflow: true },
+    ]);
   });
 
   it('a queued task a worker holds: its response timeout from its last update, after the timeout, in that order', () => {
@@ -34,7 +48,9 @@ describe('taskDeadlines', () => {
 
   it('ALERT_ONLY never times a task out (its response timeout still applies); no limits, no deadlines', () => {
     const held = task({ status: 'IN_PROGRESS', startTime: T0, responseTimeoutSeconds: 10 });
-    expect(taskDeadlines(held, def({ timeoutSeconds: 60, pollTimeoutSeconds: 5, timeoutPolicy: 'ALERT_ONLY' })).map((d) => d.kind)).toEqual(['responseTimeout']);
+    expect(taskDeadlines(held, def({ timeoutSeconds: 60, pollTimeoutSeconds: 5, timeoutPolicy: 'ALERT_ONLY' })).map((d) => d.kind)).toEqual([
+      'responseTimeout',
+    ]);
     expect(taskDeadlines(task(), adhocTaskDef('x', true))).toEqual([]);
   });
 
@@ -44,7 +60,14 @@ describe('taskDeadlines', () => {
 });
 
 describe('workflowDeadline', () => {
-  const wf = (w: Partial<WorkflowRecord>, d: Record<string, unknown>) => ({ status: 'RUNNING', createTime: T0, lastRetriedTime: 0, workflowDefinition: { timeoutSeconds: 0, timeoutPolicy: 'TIME_OUT_WF', ...d }, ...w }) as WorkflowRecord;
+  const wf = (w: Partial<WorkflowRecord>, d: Record<string, unknown>) =>
+    ({
+      status: 'RUNNING',
+      createTime: T0,
+      lastRetriedTime: 0,
+      workflowDefinition: { timeoutSeconds: 0, timeoutPolicy: 'TIME_OUT_WF', ...d },
+      ...w,
+    }) as WorkflowRecord;
 
   it('counts from the creation, or from the last retry', () => {
     expect(workflowDeadline(wf({}, { timeoutSeconds: 10 }))).toBe(T0 + 10_000);
@@ -71,14 +94,28 @@ describe('the reminder and the timeout checks agree', () => {
     expect(run.task('a').status).toBe('SCHEDULED');
     env.now = at!;
     run.timer();
-    expect(run.task('a')).toMatchObject({ status: 'TIMED_OUT', reasonForIncompletion: 'Task poll timed out after 7 seconds. Timeout policy configured to RETRY' });
+    expect(run.task('a')).toMatchObject({
+      status: 'TIMED_OUT',
+      reasonForIncompletion: 'Task poll timed out after 7 seconds. Timeout policy configured to RETRY',
+    });
   });
 
   it('the earliest of a response timeout, a task timeout and a WAIT deadline wins', () => {
     env.register({ name: 'task_a', timeoutSeconds: 20, responseTimeoutSeconds: 15, timeoutPolicy: 'RETRY', retryCount: 0 });
     const run = new Run(
       env,
-      workflowDef({ tasks: [{ name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', inputParameters: {}, forkTasks: [[simple('a', 'task_a')], [{ name: 'w', taskReferenceName: 'w', type: 'WAIT', inputParameters: { duration: '30 seconds' } }]] }, { name: 'j', taskReferenceName: 'j', type: 'JOIN', inputParameters: {} }] }),
+      workflowDef({
+        tasks: [
+          {
+            name: 'f',
+            taskReferenceName: 'f',
+            type: 'FORK_JOIN',
+            inputParameters: {},
+            forkTasks: [[simple('a', 'task_a')], [{ name: 'w', taskReferenceName: 'w', type: 'WAIT', inputParameters: { duration: '30 seconds' } }]],
+          },
+          { name: 'j', taskReferenceName: 'j', type: 'JOIN', inputParameters: {} },
+        ],
+      }),
     );
     run.poll('a');
     expect(run.deadline()).toBe(T0 + 15_000);

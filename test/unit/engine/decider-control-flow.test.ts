@@ -180,9 +180,19 @@ describe('FORK_JOIN_DYNAMIC', () => {
 
   it('a duplicate reference fails the workflow', () => {
     const def = workflowDef({
-      tasks: [sys('FORK_JOIN_DYNAMIC', 'df', { t: '${workflow.input.t}', i: {} }, { dynamicForkTasksParam: 't', dynamicForkTasksInputParamName: 'i' }), sys('JOIN', 'dj')],
+      tasks: [
+        sys('FORK_JOIN_DYNAMIC', 'df', { t: '${workflow.input.t}', i: {} }, { dynamicForkTasksParam: 't', dynamicForkTasksInputParamName: 'i' }),
+        sys('JOIN', 'dj'),
+      ],
     });
-    const run = new Run(env, def, { input: { t: [{ name: 'a', taskReferenceName: 'same' }, { name: 'b', taskReferenceName: 'same' }] } });
+    const run = new Run(env, def, {
+      input: {
+        t: [
+          { name: 'a', taskReferenceName: 'same' },
+          { name: 'b', taskReferenceName: 'same' },
+        ],
+      },
+    });
     expect(run.task('df').reasonForIncompletion).toBe('Duplicate task reference name same in dynamic fork');
     expect(run.wf.status).toBe('FAILED');
   });
@@ -243,7 +253,15 @@ describe('SWITCH and DECISION', () => {
   it('DECISION with caseValueParam outputs caseOutput', () => {
     const def = workflowDef({
       tasks: [
-        { name: 'd', taskReferenceName: 'd', type: 'DECISION', caseValueParam: 'kind', inputParameters: { kind: '${workflow.input.k}' }, decisionCases: { a: [simple('ta')] }, defaultCase: [simple('td')] },
+        {
+          name: 'd',
+          taskReferenceName: 'd',
+          type: 'DECISION',
+          caseValueParam: 'kind',
+          inputParameters: { kind: '${workflow.input.k}' },
+          decisionCases: { a: [simple('ta')] },
+          defaultCase: [simple('td')],
+        },
       ],
     });
     const run = new Run(env, def, { input: { k: 'a' } });
@@ -274,7 +292,10 @@ describe('SWITCH and DECISION', () => {
 describe('DO_WHILE', () => {
   const loopDef = (loopCondition: string, loopOver = [simple('l1', 'task_l1', { x: '${workflow.input.x}' })]) =>
     workflowDef({
-      tasks: [{ name: 'loop', taskReferenceName: 'loop', type: 'DO_WHILE', loopCondition, loopOver, inputParameters: {} }, simple('after', 'task_after', { last: '${l1.output.v}' })],
+      tasks: [
+        { name: 'loop', taskReferenceName: 'loop', type: 'DO_WHILE', loopCondition, loopOver, inputParameters: {} },
+        simple('after', 'task_after', { last: '${l1.output.v}' }),
+      ],
     });
 
   it('runs iterations with refs ref__N until the condition is false, recording each iteration output', async () => {
@@ -328,7 +349,9 @@ describe('DO_WHILE', () => {
     const run = await Run.started(env, loopDef('$.nothing.here'));
     await run.finish('l1__1');
     expect(run.task('loop').status).toBe('FAILED_WITH_TERMINAL_ERROR');
-    expect(run.task('loop').reasonForIncompletion).toMatch(/^Unable to evaluate condition \$\.nothing\.here, exception JavaScript error during evaluation: TypeError/);
+    expect(run.task('loop').reasonForIncompletion).toMatch(
+      /^Unable to evaluate condition \$\.nothing\.here, exception JavaScript error during evaluation: TypeError/,
+    );
     expect(run.wf.status).toBe('FAILED');
   });
 
@@ -348,7 +371,15 @@ describe('DO_WHILE', () => {
 
   it('a SWITCH inside the body: its branch tasks carry the iteration suffix and count for the iteration', async () => {
     const body = [
-      { name: 'sw', taskReferenceName: 'sw', type: 'SWITCH', evaluatorType: 'value-param', expression: 'k', inputParameters: { k: 'a' }, decisionCases: { a: [simple('ta')] } },
+      {
+        name: 'sw',
+        taskReferenceName: 'sw',
+        type: 'SWITCH',
+        evaluatorType: 'value-param',
+        expression: 'k',
+        inputParameters: { k: 'a' },
+        decisionCases: { a: [simple('ta')] },
+      },
       simple('tz'),
     ];
     const run = await Run.started(env, loopDef('$.loop.iteration < 2', body));
@@ -368,7 +399,13 @@ describe('DO_WHILE', () => {
       { name: 'j', taskReferenceName: 'j', type: 'JOIN', inputParameters: {}, joinOn: ['a', 'b'] },
     ];
     const run = await Run.started(env, loopDef('$.loop.iteration < 2', body));
-    expect(run.summary()).toEqual(['loop:DO_WHILE:IN_PROGRESS', 'f__1:FORK:COMPLETED', 'a__1:task_a:SCHEDULED', 'b__1:task_b:SCHEDULED', 'j__1:JOIN:IN_PROGRESS']);
+    expect(run.summary()).toEqual([
+      'loop:DO_WHILE:IN_PROGRESS',
+      'f__1:FORK:COMPLETED',
+      'a__1:task_a:SCHEDULED',
+      'b__1:task_b:SCHEDULED',
+      'j__1:JOIN:IN_PROGRESS',
+    ]);
     await run.finish('a__1', { x: 1 });
     await run.finish('b__1', { y: 1 });
     expect(run.task('j__1')).toMatchObject({ status: 'COMPLETED', outputData: { a: { x: 1 }, b: { y: 1 } } });
@@ -380,8 +417,12 @@ describe('DO_WHILE', () => {
   });
 
   it('a nested DO_WHILE gets refs ref__outer__inner', async () => {
-    const inner = [{ name: 'inner', taskReferenceName: 'inner', type: 'DO_WHILE', inputParameters: {}, loopCondition: '$.inner.iteration < 2', loopOver: [simple('x')] }];
-    const def = workflowDef({ tasks: [{ name: 'outer', taskReferenceName: 'outer', type: 'DO_WHILE', inputParameters: {}, loopCondition: '$.outer.iteration < 2', loopOver: inner }] });
+    const inner = [
+      { name: 'inner', taskReferenceName: 'inner', type: 'DO_WHILE', inputParameters: {}, loopCondition: '$.inner.iteration < 2', loopOver: [simple('x')] },
+    ];
+    const def = workflowDef({
+      tasks: [{ name: 'outer', taskReferenceName: 'outer', type: 'DO_WHILE', inputParameters: {}, loopCondition: '$.outer.iteration < 2', loopOver: inner }],
+    });
     const run = await Run.started(env, def);
     for (const ref of ['x__1__1', 'x__1__2', 'x__2__1', 'x__2__2']) await run.finish(ref);
     expect(run.refs()).toEqual(['outer', 'inner__1', 'x__1__1', 'x__1__2', 'inner__2', 'x__2__1', 'x__2__2']);
@@ -410,7 +451,10 @@ describe('DO_WHILE', () => {
     await run.finish('e1__1', { r: 'A' });
     expect(run.task('e1__2').inputData).toEqual({ item: 'b', index: 1 });
     await run.finish('e1__2', { r: 'B' });
-    expect(run.task('each')).toMatchObject({ status: 'COMPLETED', outputData: expect.objectContaining({ iteration: 2, '1': { e1: { r: 'A' } }, '2': { e1: { r: 'B' } } }) });
+    expect(run.task('each')).toMatchObject({
+      status: 'COMPLETED',
+      outputData: expect.objectContaining({ iteration: 2, '1': { e1: { r: 'A' } }, '2': { e1: { r: 'B' } } }),
+    });
     expect(run.refs()).toEqual(['each', 'e1__1', 'e1__2', 'after']);
   });
 
@@ -425,7 +469,10 @@ describe('inline system tasks', () => {
   it('SET_VARIABLE merges its input into workflow.variables, readable as ${workflow.variables.x}', () => {
     const def = workflowDef({
       variables: { keep: 'k', counter: 0 },
-      tasks: [sys('SET_VARIABLE', 'sv', { counter: '${workflow.input.n}', added: { deep: true } }), simple('t', 'task_t', { c: '${workflow.variables.counter}', keep: '${workflow.variables.keep}' })],
+      tasks: [
+        sys('SET_VARIABLE', 'sv', { counter: '${workflow.input.n}', added: { deep: true } }),
+        simple('t', 'task_t', { c: '${workflow.variables.counter}', keep: '${workflow.variables.keep}' }),
+      ],
     });
     const run = new Run(env, def, { input: { n: 5 } });
     expect(run.task('sv').status).toBe('COMPLETED');
@@ -437,7 +484,10 @@ describe('inline system tasks', () => {
   it('SET_VARIABLE over 256 KB fails with a terminal error and keeps the old variables', () => {
     const def = workflowDef({ variables: { a: 1 }, tasks: [sys('SET_VARIABLE', 'sv', { big: '${workflow.input.big}' })] });
     const run = new Run(env, def, { input: { big: 'x'.repeat(256 * 1024) } });
-    expect(run.task('sv')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: 'The variables payload size is above the limit of 256 KB' });
+    expect(run.task('sv')).toMatchObject({
+      status: 'FAILED_WITH_TERMINAL_ERROR',
+      reasonForIncompletion: 'The variables payload size is above the limit of 256 KB',
+    });
     expect(run.wf.variables).toEqual({ a: 1 });
     expect(run.wf.status).toBe('FAILED');
   });
@@ -461,7 +511,10 @@ describe('inline system tasks', () => {
   });
 
   it("INLINE error: FAILED_WITH_TERMINAL_ERROR with output.error in Conductor's words, not retried", async () => {
-    const run = await Run.started(env, workflowDef({ tasks: [sys('INLINE', 'in', { evaluatorType: 'javascript', expression: "(function(){ throw new Error('bad input') })()" })] }));
+    const run = await Run.started(
+      env,
+      workflowDef({ tasks: [sys('INLINE', 'in', { evaluatorType: 'javascript', expression: "(function(){ throw new Error('bad input') })()" })] }),
+    );
     expect(run.task('in').status).toBe('FAILED_WITH_TERMINAL_ERROR');
     expect(run.task('in').reasonForIncompletion).toBe('Error evaluating the script `JavaScript error during evaluation: Error: bad input`');
     expect(run.task('in').outputData.error).toBe(run.task('in').reasonForIncompletion);
@@ -470,7 +523,9 @@ describe('inline system tasks', () => {
   });
 
   it('LAMBDA runs scriptExpression as a function body', async () => {
-    const def = workflowDef({ tasks: [sys('LAMBDA', 'lam', { scriptExpression: 'if ($.n > 1) { return { big: true }; } return { big: false };', n: '${workflow.input.n}' })] });
+    const def = workflowDef({
+      tasks: [sys('LAMBDA', 'lam', { scriptExpression: 'if ($.n > 1) { return { big: true }; } return { big: false };', n: '${workflow.input.n}' })],
+    });
     expect((await Run.started(env, def, { input: { n: 2 } })).task('lam').outputData).toEqual({ result: { big: true } });
     expect((await Run.started(env, def, { input: { n: 0 } })).task('lam').outputData).toEqual({ result: { big: false } });
   });
@@ -567,8 +622,18 @@ describe('EVENT and START_WORKFLOW', () => {
     const def = workflowDef({ tasks: [sys('EVENT', 'ev', { orderId: '${workflow.input.id}' }, { sink: 'conductor' })] });
     const run = new Run(env, def, { input: { id: 'o1' }, correlationId: 'c1' });
     // The mapper adds sink and asyncComplete to the input, which the payload carries.
-    const payload = { orderId: 'o1', sink: 'conductor', asyncComplete: false, workflowInstanceId: 'wf-1', workflowType: 'wf', workflowVersion: 1, correlationId: 'c1' };
-    expect(run.effects('publish')).toEqual([{ kind: 'publish', eventId: run.task('ev').taskId, sink: 'conductor:wf:ev', payload, lineage: { rootWorkflowId: 'wf-1', generation: 0 } }]);
+    const payload = {
+      orderId: 'o1',
+      sink: 'conductor',
+      asyncComplete: false,
+      workflowInstanceId: 'wf-1',
+      workflowType: 'wf',
+      workflowVersion: 1,
+      correlationId: 'c1',
+    };
+    expect(run.effects('publish')).toEqual([
+      { kind: 'publish', eventId: run.task('ev').taskId, sink: 'conductor:wf:ev', payload, lineage: { rootWorkflowId: 'wf-1', generation: 0 } },
+    ]);
     expect(run.task('ev')).toMatchObject({ status: 'COMPLETED', outputData: { ...payload, event_produced: 'conductor:wf:ev' } });
   });
 
@@ -620,7 +685,10 @@ describe('EVENT and START_WORKFLOW', () => {
 describe('SUB_WORKFLOW', () => {
   const subDef = (extra: Record<string, unknown> = {}) =>
     workflowDef({
-      tasks: [sys('SUB_WORKFLOW', 'sub', { a: '${workflow.input.x}' }, { subWorkflowParam: { name: 'child', version: 2 }, ...extra }), simple('after', 'task_after', { r: '${sub.output.r}' })],
+      tasks: [
+        sys('SUB_WORKFLOW', 'sub', { a: '${workflow.input.x}' }, { subWorkflowParam: { name: 'child', version: 2 }, ...extra }),
+        simple('after', 'task_after', { r: '${sub.output.r}' }),
+      ],
     });
   const child = (run: Run, status: WorkflowStatus, output: Record<string, unknown> = {}, reason?: string) => ({
     workflowId: run.task('sub').subWorkflowId!,
@@ -712,7 +780,9 @@ describe('SUB_WORKFLOW', () => {
     const secondChild = `derived(subworkflow:wf-1:${sub.taskId}:0:${T0 + 5000})`;
     expect(run.task('sub')).toMatchObject({ status: 'IN_PROGRESS', subWorkflowId: secondChild });
     expect(secondChild).not.toBe(firstChild);
-    expect(run.effects('startWorkflow')).toEqual([expect.objectContaining({ workflowId: secondChild, parent: { workflowId: 'wf-1', taskId: sub.taskId, depth: 1 } })]);
+    expect(run.effects('startWorkflow')).toEqual([
+      expect.objectContaining({ workflowId: secondChild, parent: { workflowId: 'wf-1', taskId: sub.taskId, depth: 1 } }),
+    ]);
     expect(run.has('after')).toBe(false);
   });
 
@@ -720,7 +790,9 @@ describe('SUB_WORKFLOW', () => {
     const run = new Run(env, subDef());
     run.turn((t) => terminateWorkflow(t, 'stop'));
     expect(run.task('sub').status).toBe('CANCELED');
-    expect(run.effects('terminateWorkflow')).toEqual([{ kind: 'terminateWorkflow', workflowId: run.task('sub').subWorkflowId, reason: 'Parent workflow has been terminated with reason: stop' }]);
+    expect(run.effects('terminateWorkflow')).toEqual([
+      { kind: 'terminateWorkflow', workflowId: run.task('sub').subWorkflowId, reason: 'Parent workflow has been terminated with reason: stop' },
+    ]);
   });
 
   it('subWorkflowParam.taskToDomain overrides the inherited map', () => {
@@ -807,12 +879,19 @@ describe('WAIT and HUMAN', () => {
 });
 
 describe('DYNAMIC and user-defined task types', () => {
-  const dynDef = () => workflowDef({ tasks: [sys('DYNAMIC', 'dyn', { taskToExecute: '${workflow.input.n}', p: 1 }, { dynamicTaskNameParam: 'taskToExecute' })] });
+  const dynDef = () =>
+    workflowDef({ tasks: [sys('DYNAMIC', 'dyn', { taskToExecute: '${workflow.input.n}', p: 1 }, { dynamicTaskNameParam: 'taskToExecute' })] });
 
   it('DYNAMIC runs the task named by its input, with that TaskDef', () => {
     env.register({ name: 'task_real', retryCount: 0, responseTimeoutSeconds: 30 });
     const run = new Run(env, dynDef(), { input: { n: 'task_real' } });
-    expect(run.task('dyn')).toMatchObject({ taskType: 'task_real', taskDefName: 'task_real', status: 'SCHEDULED', responseTimeoutSeconds: 30, inputData: { taskToExecute: 'task_real', p: 1 } });
+    expect(run.task('dyn')).toMatchObject({
+      taskType: 'task_real',
+      taskDefName: 'task_real',
+      status: 'SCHEDULED',
+      responseTimeoutSeconds: 30,
+      inputData: { taskToExecute: 'task_real', p: 1 },
+    });
     expect(run.effects('enqueue')[0]!.queue).toEqual({ taskType: 'task_real' });
   });
 
@@ -853,7 +932,12 @@ describe('HTTP (a queued system task)', () => {
 
   it('is enqueued on the HTTP queue without a domain, with a response timeout (http-response-timeout.test.ts), and completes through a task result', () => {
     const run = new Run(env, httpDef(), { input: { id: 7 }, taskToDomain: { '*': 'd1' } });
-    expect(run.task('call')).toMatchObject({ taskType: 'HTTP', status: 'SCHEDULED', responseTimeoutSeconds: 60, inputData: { http_request: { uri: 'http://x/7', method: 'GET' } } });
+    expect(run.task('call')).toMatchObject({
+      taskType: 'HTTP',
+      status: 'SCHEDULED',
+      responseTimeoutSeconds: 60,
+      inputData: { http_request: { uri: 'http://x/7', method: 'GET' } },
+    });
     expect(run.task('call').domain).toBeUndefined();
     expect(run.effects('enqueue')).toEqual([expect.objectContaining({ taskId: run.task('call').taskId, queue: { taskType: 'HTTP' } })]);
     run.poll('call', 'test');
@@ -879,7 +963,15 @@ describe('EXCLUSIVE_JOIN', () => {
   it('completes with the output of the branch task that ran', () => {
     const def = workflowDef({
       tasks: [
-        { name: 'sw', taskReferenceName: 'sw', type: 'SWITCH', evaluatorType: 'value-param', expression: 'k', inputParameters: { k: '${workflow.input.k}' }, decisionCases: { a: [simple('ta')], b: [simple('tb')] } },
+        {
+          name: 'sw',
+          taskReferenceName: 'sw',
+          type: 'SWITCH',
+          evaluatorType: 'value-param',
+          expression: 'k',
+          inputParameters: { k: '${workflow.input.k}' },
+          decisionCases: { a: [simple('ta')], b: [simple('tb')] },
+        },
         sys('EXCLUSIVE_JOIN', 'xj', {}, { joinOn: ['ta', 'tb'] }),
       ],
     });

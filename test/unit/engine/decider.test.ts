@@ -251,7 +251,13 @@ describe('input at scheduling time', () => {
     env.register({ name: 'task_w', retryCount: 1, retryDelaySeconds: 0 });
     const def = workflowDef({
       tasks: [
-        { name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', inputParameters: {}, forkTasks: [[simple('w', 'task_w', { v: '${h.output.v}' })], [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN', inputParameters: {} }]] },
+        {
+          name: 'f',
+          taskReferenceName: 'f',
+          type: 'FORK_JOIN',
+          inputParameters: {},
+          forkTasks: [[simple('w', 'task_w', { v: '${h.output.v}' })], [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN', inputParameters: {} }]],
+        },
         { name: 'j', taskReferenceName: 'j', type: 'JOIN', inputParameters: {}, joinOn: ['w', 'h'] },
       ],
     });
@@ -299,7 +305,9 @@ describe('IN_PROGRESS from a worker and lease extension', () => {
     env.advance(2);
     expect(run.turn((t) => resetCallbacks(t))).toBe(1);
     expect(run.task('t1')).toMatchObject({ status: 'SCHEDULED', callbackAfterSeconds: 0, updateTime: T0 + 2000 });
-    expect(run.effects('enqueue')).toEqual([{ kind: 'enqueue', taskId: run.task('t1').taskId, workflowId: 'wf-1', queue: { taskType: 'task_a' }, priority: 0, visibleAt: T0 + 2000 }]);
+    expect(run.effects('enqueue')).toEqual([
+      { kind: 'enqueue', taskId: run.task('t1').taskId, workflowId: 'wf-1', queue: { taskType: 'task_a' }, priority: 0, visibleAt: T0 + 2000 },
+    ]);
     expect(run.turn((t) => resetCallbacks(t))).toBe(0);
     expect(run.log.effects).toEqual([]);
     run.turn((t) => terminateWorkflow(t, 'done'));
@@ -573,7 +581,16 @@ describe('restart, retry, rerun', () => {
     const oldIds = run.tasks.map((t) => t.taskId);
     env.advance(100);
     run.turn((t) => restartWorkflow(t));
-    expect(run.wf).toMatchObject({ workflowId: 'wf-1', status: 'RUNNING', createTime: T0 + 100_000, startTime: T0 + 100_000, endTime: 0, lastRetriedTime: 0, output: {}, input: { x: 1 } });
+    expect(run.wf).toMatchObject({
+      workflowId: 'wf-1',
+      status: 'RUNNING',
+      createTime: T0 + 100_000,
+      startTime: T0 + 100_000,
+      endTime: 0,
+      lastRetriedTime: 0,
+      output: {},
+      input: { x: 1 },
+    });
     expect(run.wf.reasonForIncompletion).toBeUndefined();
     expect(run.wf.failedReferenceTaskNames).toEqual([]);
     expect(run.tasks).toHaveLength(1);
@@ -756,7 +773,11 @@ describe('failureWorkflow', () => {
   beforeEach(() => env.register({ name: 'task_a', retryCount: 0 }));
 
   it('a decider-driven FAILED starts the failure workflow with a deterministic id and links it in the output', () => {
-    const run = new Run(env, twoStep({ failureWorkflow: 'cleanup', failureWorkflowVersion: 3 }), { input: { x: 1 }, correlationId: 'c', taskToDomain: { '*': 'd' } });
+    const run = new Run(env, twoStep({ failureWorkflow: 'cleanup', failureWorkflowVersion: 3 }), {
+      input: { x: 1 },
+      correlationId: 'c',
+      taskToDomain: { '*': 'd' },
+    });
     const t1 = run.task('t1');
     env.advance(2);
     run.fail('t1', 'boom');
@@ -838,7 +859,14 @@ describe('parent notification and status listener', () => {
     run.complete('t2');
     const changes = run.effects('statusChange');
     expect(changes.filter((e) => !e.task)).toEqual([
-      { kind: 'statusChange', eventId: `wf-1:COMPLETED:${T0}`, workflowId: 'wf-1', workflowName: 'wf', status: 'COMPLETED', lineage: { rootWorkflowId: 'wf-1', generation: 0 } },
+      {
+        kind: 'statusChange',
+        eventId: `wf-1:COMPLETED:${T0}`,
+        workflowId: 'wf-1',
+        workflowName: 'wf',
+        status: 'COMPLETED',
+        lineage: { rootWorkflowId: 'wf-1', generation: 0 },
+      },
     ]);
     expect(changes.filter((e) => e.task?.taskRef === 't2').map((e) => e.status)).toEqual(['COMPLETED']);
     expect(new Set(changes.map((e) => e.eventId)).size).toBe(changes.length);

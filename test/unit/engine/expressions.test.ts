@@ -3,7 +3,20 @@ import { resolveParams, resolvePath, resolveString, resolveValue, type RootLooku
 // As Conductor's ParametersUtils: `${path}` against a document of `workflow` plus one entry per task reference.
 const doc: Record<string, unknown> = {
   workflow: {
-    input: { x: 7, name: 'ann', flag: false, nothing: null, order: { id: 'o-1', lines: [{ sku: 'a', qty: 2 }, { sku: 'b', qty: 1 }] }, tags: ['p', 'q'] },
+    input: {
+      x: 7,
+      name: 'ann',
+      flag: false,
+      nothing: null,
+      order: {
+        id: 'o-1',
+        lines: [
+          { sku: 'a', qty: 2 },
+          { sku: 'b', qty: 1 },
+        ],
+      },
+      tags: ['p', 'q'],
+    },
     workflowId: 'wf-123',
     correlationId: 'corr-9',
     variables: { counter: 3, cfg: { mode: 'fast' } },

@@ -6,7 +6,12 @@ import { Run, simple, T0, useTestEnv, workflowDef } from './engine-harness';
 const env = useTestEnv();
 
 const http = (extra: Record<string, unknown> = {}) =>
-  workflowDef({ tasks: [{ name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: 'http://x', method: 'GET' } }, ...extra }, simple('after')] });
+  workflowDef({
+    tasks: [
+      { name: 'call', taskReferenceName: 'call', type: 'HTTP', inputParameters: { http_request: { uri: 'http://x', method: 'GET' } }, ...extra },
+      simple('after'),
+    ],
+  });
 
 test('without a task definition: 60 s, then TIMED_OUT, which ends the workflow (no retries without a definition)', () => {
   const run = new Run(env, http());
@@ -23,7 +28,7 @@ test('without a task definition: 60 s, then TIMED_OUT, which ends the workflow (
   expect(run.wf.status).toBe('TIMED_OUT');
 });
 
-test("with a definition: its responseTimeoutSeconds, and a lost call is retried per its retryCount", () => {
+test('with a definition: its responseTimeoutSeconds, and a lost call is retried per its retryCount', () => {
   env.register({ name: 'call', responseTimeoutSeconds: 5, retryCount: 1, retryDelaySeconds: 0 });
   const run = new Run(env, http());
   expect(run.task('call').responseTimeoutSeconds).toBe(5);

@@ -12,7 +12,10 @@ function chain(levels: number): Record<string, unknown> {
   return v;
 }
 
-const over = (input: unknown): RootLookup => (name) => (name === 'workflow' ? { input } : undefined);
+const over =
+  (input: unknown): RootLookup =>
+  (name) =>
+    name === 'workflow' ? { input } : undefined;
 
 function limitOf(run: () => unknown): ExpressionLimitError {
   try {
@@ -91,7 +94,9 @@ describe('JSONPath expression length', () => {
   // jsonpath-plus splits a path with regexes that rescan the rest of it at every '.': quadratic in its length.
   it('refuses a full expression longer than 4096 characters before the library splits it (200,000 characters held the event loop for about 20 s)', () => {
     const path = `workflow.input..${'a.'.repeat(100_000)}a`;
-    expect(limitOf(() => resolvePath(path, over({}))).message).toMatch(/^JSONPath expression '\$\.workflow\.input\.\.a\.a.*' is 200019 characters long, more than the 4096 Baton reads$/);
+    expect(limitOf(() => resolvePath(path, over({}))).message).toMatch(
+      /^JSONPath expression '\$\.workflow\.input\.\.a\.a.*' is 200019 characters long, more than the 4096 Baton reads$/,
+    );
     // A plain path of any length never reaches the library.
     expect(resolvePath(`workflow.input${'.a'.repeat(100_000)}`, over({}))).toBeNull();
   });
@@ -122,14 +127,33 @@ describe('the decider and the JSONPath budget', () => {
     const def = workflowDef({ outputParameters: { all: '${workflow.input..*..*}' }, tasks: [simple('t')] });
     const run = new Run(env, def, { input: chain(60) });
     run.complete('t');
-    expect(run.wf).toMatchObject({ status: 'FAILED', output: {}, reasonForIncompletion: expect.stringMatching(/exceeded the evaluation budget of 5000 steps/) });
+    expect(run.wf).toMatchObject({
+      status: 'FAILED',
+      output: {},
+      reasonForIncompletion: expect.stringMatching(/exceeded the evaluation budget of 5000 steps/),
+    });
   });
 
   it('a DO_WHILE whose items go past the budget fails with the reason', () => {
     env.jsonPathMaxDepth = 8;
-    const def = workflowDef({ tasks: [{ name: 'each', taskReferenceName: 'each', type: 'DO_WHILE', items: '${workflow.input..leaf}', loopCondition: 'true', loopOver: [simple('e')], inputParameters: {} }] });
+    const def = workflowDef({
+      tasks: [
+        {
+          name: 'each',
+          taskReferenceName: 'each',
+          type: 'DO_WHILE',
+          items: '${workflow.input..leaf}',
+          loopCondition: 'true',
+          loopOver: [simple('e')],
+          inputParameters: {},
+        },
+      ],
+    });
     const run = new Run(env, def, { input: chain(20) });
-    expect(run.task('each')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: "JSONPath expression '$.workflow.input..leaf' reached the depth limit of 8 levels" });
+    expect(run.task('each')).toMatchObject({
+      status: 'FAILED_WITH_TERMINAL_ERROR',
+      reasonForIncompletion: "JSONPath expression '$.workflow.input..leaf' reached the depth limit of 8 levels",
+    });
     expect(run.wf.status).toBe('FAILED');
   });
 });

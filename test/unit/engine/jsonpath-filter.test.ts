@@ -5,7 +5,10 @@ import { ExpressionLimitError, JsonPathBudget } from '../../../src/engine/jsonpa
 // !, ?:, literals, `@` paths, a few linear string and array methods) answer as before; regex literals
 // run with RE2 semantics (linear time); any other method call is refused with the reason.
 
-const over = (input: unknown): RootLookup => (name) => (name === 'workflow' ? { input } : undefined);
+const over =
+  (input: unknown): RootLookup =>
+  (name) =>
+    name === 'workflow' ? { input } : undefined;
 
 function limitOf(run: () => unknown): ExpressionLimitError {
   try {
@@ -40,23 +43,30 @@ describe('JSONPath filters', () => {
     expect(skus('@.tags.length === 0')).toEqual(['c3']);
     expect(skus("@.name.toLowerCase().startsWith('b')")).toEqual(['b2']);
     expect(skus("['a1', 'b2'].indexOf(@.sku) >= 0")).toEqual(['a1', 'b2']);
-    expect(skus("@property === 2")).toEqual(['c3']);
+    expect(skus('@property === 2')).toEqual(['c3']);
     expect(resolvePath('workflow.input.items[(@.length-1)].sku', over({ items }))).toBe('c3');
   });
 
-  it('run regex literals with RE2 semantics, as Conductor\'s =~ /regex/', () => {
+  it("run regex literals with RE2 semantics, as Conductor's =~ /regex/", () => {
     expect(skus('/^[ab]\\d$/.test(@.sku)')).toEqual(['a1', 'b2']);
     expect(skus('/^b/i.test(@.name)')).toEqual(['b2']);
     expect(skus('!/an/.test(@.name)')).toEqual(['a1', 'c3']);
   });
 
   it('an exponential pattern over 5,000 characters gets the right answer (backtracking would not end)', () => {
-    const input = { items: [{ id: 1, s: `${'a'.repeat(5000)}b` }, { id: 2, s: 'a'.repeat(5000) }] };
+    const input = {
+      items: [
+        { id: 1, s: `${'a'.repeat(5000)}b` },
+        { id: 2, s: 'a'.repeat(5000) },
+      ],
+    };
     expect(resolveString('${workflow.input.items[?(/^(a+)+$/.test(@.s))].id}', over(input))).toEqual([2]);
   });
 
   it('refuse a pattern that needs backtracking, saying why', () => {
-    expect(limitOf(() => skus('/(a)\\1/.test(@.sku)')).message).toMatch(/^JSONPath filter '\/\(a\)\\1\/\.test\(@\.sku\)' is refused: .*cannot run in linear time/);
+    expect(limitOf(() => skus('/(a)\\1/.test(@.sku)')).message).toMatch(
+      /^JSONPath filter '\/\(a\)\\1\/\.test\(@\.sku\)' is refused: .*cannot run in linear time/,
+    );
     expect(limitOf(() => skus('/a(?=1)/.test(@.sku)')).message).toMatch(/cannot run in linear time/);
   });
 
@@ -79,9 +89,11 @@ describe('JSONPath filters', () => {
   it('charge regex tests to the JSONPath budget, so many long strings cannot add up to a stall', () => {
     const long = { items: Array.from({ length: 20 }, (_, id) => ({ id, s: 'a'.repeat(100_000) })) };
     const budget = new JsonPathBudget({ maxSteps: 100_000, maxDepth: 64 });
-    expect(limitOf(() => resolvePath('workflow.input.items[?(/^[ab]+c?$/.test(@.s))].id', over(long), budget)).message).toMatch(/exceeded the evaluation budget of 100000 steps/);
+    expect(limitOf(() => resolvePath('workflow.input.items[?(/^[ab]+c?$/.test(@.s))].id', over(long), budget)).message).toMatch(
+      /exceeded the evaluation budget of 100000 steps/,
+    );
     const small = new JsonPathBudget();
     expect(resolvePath('workflow.input.items[?(/^[ab]+c?$/.test(@.s))].id', over({ items: long.items.slice(0, 2) }), small)).toEqual([0, 1]);
-    expect(small.stepsUsed).toBeGreaterThan(2 * 100_000 / 16);
+    expect(small.stepsUsed).toBeGreaterThan((2 * 100_000) / 16);
   });
 });

@@ -9,7 +9,9 @@ import { Run, simple, sys, useTestEnv, workflowDef } from './engine-harness';
 const env = useTestEnv({ scripts: false });
 
 const dynamicFork = (extraTasks: Array<Record<string, unknown>> = []) =>
-  workflowDef({ tasks: [sys('FORK_JOIN_DYNAMIC', 'df', { forkTaskName: 'task_x', forkTaskInputs: '${workflow.input.list}' }), sys('JOIN', 'dj'), ...extraTasks] });
+  workflowDef({
+    tasks: [sys('FORK_JOIN_DYNAMIC', 'df', { forkTaskName: 'task_x', forkTaskInputs: '${workflow.input.list}' }), sys('JOIN', 'dj'), ...extraTasks],
+  });
 const list = (n: number) => Array.from({ length: n }, (_, i) => ({ i }));
 
 /** Claims and completes a task by id, as a worker's poll and update would. */
@@ -79,7 +81,9 @@ describe('dynamic fork width (BATON_MAX_FORK_WIDTH) and tasks per execution (BAT
     run.complete('b');
     run.complete('c');
     expect(run.summary()).toEqual(['a:task_a:COMPLETED', 'b:task_b:COMPLETED', 'c:task_c:COMPLETED', 'd:task_d:FAILED_WITH_TERMINAL_ERROR']);
-    expect(run.task('d').reasonForIncompletion).toBe('Workflow wf-1 holds 3 tasks, the limit of 3 tasks per execution (BATON_MAX_TASKS_PER_EXECUTION); task d was not scheduled');
+    expect(run.task('d').reasonForIncompletion).toBe(
+      'Workflow wf-1 holds 3 tasks, the limit of 3 tasks per execution (BATON_MAX_TASKS_PER_EXECUTION); task d was not scheduled',
+    );
     expect(run.wf.status).toBe('FAILED');
   });
 
@@ -91,7 +95,9 @@ describe('dynamic fork width (BATON_MAX_FORK_WIDTH) and tasks per execution (BAT
     run.fail('a');
     expect(run.tasks).toHaveLength(2);
     expect(run.wf.status).toBe('FAILED');
-    expect(run.tasks[1]!.reasonForIncompletion).toBe('boom; not retried: Workflow wf-1 holds 2 tasks, the limit of 2 tasks per execution (BATON_MAX_TASKS_PER_EXECUTION); task a was not scheduled');
+    expect(run.tasks[1]!.reasonForIncompletion).toBe(
+      'boom; not retried: Workflow wf-1 holds 2 tasks, the limit of 2 tasks per execution (BATON_MAX_TASKS_PER_EXECUTION); task a was not scheduled',
+    );
   });
 });
 
@@ -127,7 +133,12 @@ function forkTailReads(width: number, tail = 50): number {
 /** Reads of the task list while the last `tail` iterations of an `iterations`-long DO_WHILE over items complete. */
 function loopTailReads(iterations: number, tail = 50): number {
   env.doWhileMaxIterations = iterations;
-  const loop = sys('DO_WHILE', 'loop', { items: '${workflow.input.items}' }, { items: '${workflow.input.items}', loopCondition: 'unused', loopOver: [simple('body')] });
+  const loop = sys(
+    'DO_WHILE',
+    'loop',
+    { items: '${workflow.input.items}' },
+    { items: '${workflow.input.items}', loopCondition: 'unused', loopOver: [simple('body')] },
+  );
   const run = new Run(env, workflowDef({ tasks: [loop] }), { input: { items: list(iterations) } });
   for (let i = 1; i <= iterations - tail; i++) run.complete(`body__${i}`, { i });
   const counter = countTaskReads(run);
@@ -170,7 +181,12 @@ describe('joins, dynamic forks and loops stay linear in their width', () => {
 
   it('a 1,000-iteration DO_WHILE over items keeps its per-iteration checks on the iteration, not the whole history', () => {
     env.doWhileMaxIterations = 1000;
-    const loop = sys('DO_WHILE', 'loop', { items: '${workflow.input.items}' }, { items: '${workflow.input.items}', loopCondition: 'unused', loopOver: [simple('body')] });
+    const loop = sys(
+      'DO_WHILE',
+      'loop',
+      { items: '${workflow.input.items}' },
+      { items: '${workflow.input.items}', loopCondition: 'unused', loopOver: [simple('body')] },
+    );
     const run = new Run(env, workflowDef({ tasks: [loop] }), { input: { items: list(1000) } });
     for (let i = 1; i <= 1000; i++) run.complete(`body__${i}`, { i });
     expect(run.task('loop')).toMatchObject({ status: 'COMPLETED', outputData: { iteration: 1000 } });
@@ -182,14 +198,18 @@ describe('payloads a system task produces (BATON_TASK_PAYLOAD_MAX_BYTES)', () =>
 
   it("a JOIN whose merged output is over the limit fails with Conductor's reason; the worker's update that triggered it applies", () => {
     env.taskPayloadMaxBytes = 2048;
-    const def = workflowDef({ tasks: [sys('FORK_JOIN', 'f', {}, { forkTasks: [[simple('a')], [simple('b')]] }), sys('JOIN', 'j', {}, { joinOn: ['a', 'b'] })] });
+    const def = workflowDef({
+      tasks: [sys('FORK_JOIN', 'f', {}, { forkTasks: [[simple('a')], [simple('b')]] }), sys('JOIN', 'j', {}, { joinOn: ['a', 'b'] })],
+    });
     const run = new Run(env, def);
     expect(workerCompletes(run, run.task('a').taskId, { v: big(1500) })).toBe('applied');
     expect(workerCompletes(run, run.task('b').taskId, { v: big(1500) })).toBe('applied');
     const j = run.task('j');
     expect(j.status).toBe('FAILED_WITH_TERMINAL_ERROR');
     expect(j.outputData).toEqual({});
-    expect(j.reasonForIncompletion).toMatch(new RegExp(`^The payload size: \\d+ of task: ${j.taskId} in workflow: wf-1  is greater than the permissible limit: 2048 bytes$`));
+    expect(j.reasonForIncompletion).toMatch(
+      new RegExp(`^The payload size: \\d+ of task: ${j.taskId} in workflow: wf-1  is greater than the permissible limit: 2048 bytes$`),
+    );
     expect(run.task('b').status).toBe('COMPLETED');
     expect(run.wf.status).toBe('FAILED');
   });
@@ -198,7 +218,11 @@ describe('payloads a system task produces (BATON_TASK_PAYLOAD_MAX_BYTES)', () =>
     env.taskPayloadMaxBytes = 2048;
     const run = new Run(env, workflowDef({ tasks: [simple('a'), simple('b', 'task_b', { both: ['${a.output.v}', '${a.output.v}'] })] }));
     workerCompletes(run, run.task('a').taskId, { v: big(1500) });
-    expect(run.task('b')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', inputData: {}, reasonForIncompletion: expect.stringContaining('is greater than the permissible limit: 2048 bytes') });
+    expect(run.task('b')).toMatchObject({
+      status: 'FAILED_WITH_TERMINAL_ERROR',
+      inputData: {},
+      reasonForIncompletion: expect.stringContaining('is greater than the permissible limit: 2048 bytes'),
+    });
     expect(run.effects('enqueue')).toEqual([]);
     expect(run.wf.status).toBe('FAILED');
   });
@@ -208,7 +232,11 @@ describe('payloads a system task produces (BATON_TASK_PAYLOAD_MAX_BYTES)', () =>
     const http = workflowDef({ tasks: [sys('HTTP', 'h', { http_request: { uri: 'http://example.com', method: 'GET' } })] });
     const run = new Run(env, http);
     expect(workerCompletes(run, run.task('h').taskId, { response: { body: big(3000) } })).toBe('applied');
-    expect(run.task('h')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', outputData: {}, reasonForIncompletion: expect.stringContaining('permissible limit: 2048 bytes') });
+    expect(run.task('h')).toMatchObject({
+      status: 'FAILED_WITH_TERMINAL_ERROR',
+      outputData: {},
+      reasonForIncompletion: expect.stringContaining('permissible limit: 2048 bytes'),
+    });
     expect(run.wf.status).toBe('FAILED');
 
     const worker = new Run(env, workflowDef({ tasks: [simple('a')] }));
@@ -220,8 +248,14 @@ describe('payloads a system task produces (BATON_TASK_PAYLOAD_MAX_BYTES)', () =>
     env.taskPayloadMaxBytes = 2048;
     const run = new Run(env, workflowDef({ tasks: [sys('SUB_WORKFLOW', 'sub', {}, { subWorkflowParam: { name: 'child', version: 1 } })] }));
     const sub = run.task('sub');
-    run.turn((t) => childChanged(t, sub.taskId, { workflowId: sub.subWorkflowId!, status: 'COMPLETED', output: { v: big(3000) }, workflowName: 'child', workflowVersion: 1 }));
-    expect(run.task('sub')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', outputData: { subWorkflowId: sub.subWorkflowId }, reasonForIncompletion: expect.stringContaining('permissible limit: 2048 bytes') });
+    run.turn((t) =>
+      childChanged(t, sub.taskId, { workflowId: sub.subWorkflowId!, status: 'COMPLETED', output: { v: big(3000) }, workflowName: 'child', workflowVersion: 1 }),
+    );
+    expect(run.task('sub')).toMatchObject({
+      status: 'FAILED_WITH_TERMINAL_ERROR',
+      outputData: { subWorkflowId: sub.subWorkflowId },
+      reasonForIncompletion: expect.stringContaining('permissible limit: 2048 bytes'),
+    });
     expect(run.wf.status).toBe('FAILED');
   });
 
@@ -232,18 +266,30 @@ describe('payloads a system task produces (BATON_TASK_PAYLOAD_MAX_BYTES)', () =>
     expect(run.wf.status).toBe('COMPLETED');
     const over = new Run(env, workflowDef({ tasks: [simple('a')], outputParameters: { v: '${a.output.v}', w: '${a.output.v}' } }));
     workerCompletes(over, over.task('a').taskId, { v: big(1500) });
-    expect(over.wf).toMatchObject({ status: 'FAILED', output: {}, reasonForIncompletion: expect.stringMatching(/^The payload size: \d+ of workflow: wf-1 is greater than the permissible limit: 2048 bytes$/) });
+    expect(over.wf).toMatchObject({
+      status: 'FAILED',
+      output: {},
+      reasonForIncompletion: expect.stringMatching(/^The payload size: \d+ of workflow: wf-1 is greater than the permissible limit: 2048 bytes$/),
+    });
   });
 
   it('a loop whose accumulated output passes the limit fails at that iteration', () => {
     env.taskPayloadMaxBytes = 2048;
-    const loop = sys('DO_WHILE', 'loop', { items: '${workflow.input.items}' }, { items: '${workflow.input.items}', loopCondition: 'unused', loopOver: [simple('body')] });
+    const loop = sys(
+      'DO_WHILE',
+      'loop',
+      { items: '${workflow.input.items}' },
+      { items: '${workflow.input.items}', loopCondition: 'unused', loopOver: [simple('body')] },
+    );
     const run = new Run(env, workflowDef({ tasks: [loop] }), { input: { items: list(5) } });
     run.complete('body__1', { v: big(800) });
     run.complete('body__2', { v: big(800) });
     expect(run.task('loop').status).toBe('IN_PROGRESS');
     run.complete('body__3', { v: big(800) });
-    expect(run.task('loop')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', reasonForIncompletion: expect.stringContaining('permissible limit: 2048 bytes') });
+    expect(run.task('loop')).toMatchObject({
+      status: 'FAILED_WITH_TERMINAL_ERROR',
+      reasonForIncompletion: expect.stringContaining('permissible limit: 2048 bytes'),
+    });
     expect(run.wf.status).toBe('FAILED');
   });
 });

@@ -13,7 +13,10 @@ const forkingItself = workflowDef({
       name: 'fork',
       taskReferenceName: 'fork',
       type: 'FORK_JOIN',
-      forkTasks: [[sys('SUB_WORKFLOW', 'a', {}, { subWorkflowParam: { name: 'twice', version: 1 } })], [sys('SUB_WORKFLOW', 'b', {}, { subWorkflowParam: { name: 'twice', version: 1 } })]],
+      forkTasks: [
+        [sys('SUB_WORKFLOW', 'a', {}, { subWorkflowParam: { name: 'twice', version: 1 } })],
+        [sys('SUB_WORKFLOW', 'b', {}, { subWorkflowParam: { name: 'twice', version: 1 } })],
+      ],
     },
     sys('JOIN', 'join', {}, { joinOn: ['a', 'b'] }),
   ],
@@ -39,7 +42,9 @@ describe('lineage of the starts an execution makes', () => {
       { rootWorkflowId: 'r', generation: 6 },
     ]);
     const started = new Run(env, startingItself, {}, { lineage: { rootWorkflowId: 'r', generation: 7 } });
-    expect(started.effects('startWorkflow')).toEqual([expect.objectContaining({ lineage: { rootWorkflowId: 'r', generation: 8 }, starter: { workflowId: 'wf-1', taskId: started.task('sw').taskId } })]);
+    expect(started.effects('startWorkflow')).toEqual([
+      expect.objectContaining({ lineage: { rootWorkflowId: 'r', generation: 8 }, starter: { workflowId: 'wf-1', taskId: started.task('sw').taskId } }),
+    ]);
   });
 
   it('status events and EVENT task publications carry the publisher lineage, for event-handler starts to descend from', () => {
@@ -55,7 +60,9 @@ describe('lineage of the starts an execution makes', () => {
     env.register({ name: 'task_a', retryCount: 0 });
     const run = new Run(env, workflowDef({ failureWorkflow: 'cleanup', tasks: [simple('a')] }), {}, { lineage: { rootWorkflowId: 'r', generation: 2 } });
     run.fail('a');
-    expect(run.effects('startWorkflow')).toEqual([expect.objectContaining({ request: expect.objectContaining({ name: 'cleanup' }), lineage: { rootWorkflowId: 'r', generation: 3 } })]);
+    expect(run.effects('startWorkflow')).toEqual([
+      expect.objectContaining({ request: expect.objectContaining({ name: 'cleanup' }), lineage: { rootWorkflowId: 'r', generation: 3 } }),
+    ]);
   });
 });
 
@@ -78,7 +85,8 @@ describe('generations (BATON_MAX_WORKFLOW_GENERATIONS)', () => {
     expect(run.effects('startWorkflow')).toEqual([]);
     expect(run.task('sw')).toMatchObject({
       status: 'FAILED',
-      reasonForIncompletion: 'Workflow again not started: it would be generation 5 below root execution r, over the limit of 4 (BATON_MAX_WORKFLOW_GENERATIONS)',
+      reasonForIncompletion:
+        'Workflow again not started: it would be generation 5 below root execution r, over the limit of 4 (BATON_MAX_WORKFLOW_GENERATIONS)',
     });
     expect(run.wf.status).toBe('FAILED');
   });

@@ -13,11 +13,30 @@ const INHERITED = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'va
 describe('SWITCH and DECISION cases', () => {
   const switchDef = workflowDef({
     tasks: [
-      { name: 'sw', taskReferenceName: 'sw', type: 'SWITCH', evaluatorType: 'value-param', expression: 'kind', inputParameters: { kind: '${workflow.input.k}' }, decisionCases: { a: [simple('ta')] }, defaultCase: [simple('td')] },
+      {
+        name: 'sw',
+        taskReferenceName: 'sw',
+        type: 'SWITCH',
+        evaluatorType: 'value-param',
+        expression: 'kind',
+        inputParameters: { kind: '${workflow.input.k}' },
+        decisionCases: { a: [simple('ta')] },
+        defaultCase: [simple('td')],
+      },
     ],
   });
   const decisionDef = workflowDef({
-    tasks: [{ name: 'd', taskReferenceName: 'd', type: 'DECISION', caseValueParam: 'kind', inputParameters: { kind: '${workflow.input.k}' }, decisionCases: { a: [simple('ta')] }, defaultCase: [simple('td')] }],
+    tasks: [
+      {
+        name: 'd',
+        taskReferenceName: 'd',
+        type: 'DECISION',
+        caseValueParam: 'kind',
+        inputParameters: { kind: '${workflow.input.k}' },
+        decisionCases: { a: [simple('ta')] },
+        defaultCase: [simple('td')],
+      },
+    ],
   });
 
   it.each(INHERITED)('SWITCH on the value %s, which no case names, takes the default case', (k) => {
@@ -32,12 +51,30 @@ describe('SWITCH and DECISION cases', () => {
   });
 
   it('a case that does name constructor is taken', () => {
-    const def = workflowDef({ tasks: [sys('SWITCH', 'sw', { kind: '${workflow.input.k}' }, { evaluatorType: 'value-param', expression: 'kind', decisionCases: { constructor: [simple('tc')] }, defaultCase: [simple('td')] })] });
+    const def = workflowDef({
+      tasks: [
+        sys(
+          'SWITCH',
+          'sw',
+          { kind: '${workflow.input.k}' },
+          { evaluatorType: 'value-param', expression: 'kind', decisionCases: { constructor: [simple('tc')] }, defaultCase: [simple('td')] },
+        ),
+      ],
+    });
     expect(new Run(env, def, { input: { k: 'constructor' } }).refs()).toEqual(['sw', 'tc']);
   });
 
   it('a value-param naming an inherited property of the input reads nothing', () => {
-    const def = workflowDef({ tasks: [sys('SWITCH', 'sw', {}, { evaluatorType: 'value-param', expression: 'constructor', decisionCases: { null: [simple('tn')] }, defaultCase: [simple('td')] })] });
+    const def = workflowDef({
+      tasks: [
+        sys(
+          'SWITCH',
+          'sw',
+          {},
+          { evaluatorType: 'value-param', expression: 'constructor', decisionCases: { null: [simple('tn')] }, defaultCase: [simple('td')] },
+        ),
+      ],
+    });
     expect(new Run(env, def).refs()).toEqual(['sw', 'tn']);
   });
 });
@@ -101,7 +138,17 @@ describe('maps keyed by user data', () => {
 
   it('a DO_WHILE iteration keeps the output of a body task referenced as __proto__ as an entry', () => {
     const def = workflowDef({
-      tasks: [{ name: 'each', taskReferenceName: 'each', type: 'DO_WHILE', items: '${workflow.input.list}', loopCondition: 'true', loopOver: [simple('__proto__', 'task_p')], inputParameters: {} }],
+      tasks: [
+        {
+          name: 'each',
+          taskReferenceName: 'each',
+          type: 'DO_WHILE',
+          items: '${workflow.input.list}',
+          loopCondition: 'true',
+          loopOver: [simple('__proto__', 'task_p')],
+          inputParameters: {},
+        },
+      ],
     });
     const run = new Run(env, def, { input: { list: ['a'] } });
     run.complete('__proto____1', { polluted: true });
@@ -113,9 +160,25 @@ describe('maps keyed by user data', () => {
 
   it('a dynamic fork branch referenced as constructor gets its own input, or none', () => {
     const def = workflowDef({
-      tasks: [sys('FORK_JOIN_DYNAMIC', 'df', { tasks: '${workflow.input.tasks}', inputs: '${workflow.input.inputs}' }, { dynamicForkTasksParam: 'tasks', dynamicForkTasksInputParamName: 'inputs' }), sys('JOIN', 'dj')],
+      tasks: [
+        sys(
+          'FORK_JOIN_DYNAMIC',
+          'df',
+          { tasks: '${workflow.input.tasks}', inputs: '${workflow.input.inputs}' },
+          { dynamicForkTasksParam: 'tasks', dynamicForkTasksInputParamName: 'inputs' },
+        ),
+        sys('JOIN', 'dj'),
+      ],
     });
-    const run = new Run(env, def, { input: { tasks: [{ name: 'x', taskReferenceName: 'constructor' }, { name: 'y', taskReferenceName: 'toString' }], inputs: { toString: { v: 2 } } } });
+    const run = new Run(env, def, {
+      input: {
+        tasks: [
+          { name: 'x', taskReferenceName: 'constructor' },
+          { name: 'y', taskReferenceName: 'toString' },
+        ],
+        inputs: { toString: { v: 2 } },
+      },
+    });
     expect(run.task('constructor').inputData).toEqual({});
     expect(run.task('toString').inputData).toEqual({ v: 2 });
   });

@@ -33,7 +33,10 @@ describe('DO_WHILE iteration cap', () => {
     const reason = 'DO_WHILE loop reached the limit of 3 iterations (BATON_DO_WHILE_MAX_ITERATIONS) and its loopCondition still holds';
     expect(run.task('loop')).toMatchObject({ status: 'FAILED_WITH_TERMINAL_ERROR', iteration: 3, reasonForIncompletion: reason });
     expect(run.refs()).toEqual(['loop', 'l1__1', 'l1__2', 'l1__3']);
-    expect(run.wf).toMatchObject({ status: 'FAILED', reasonForIncompletion: `Task ${run.task('loop').taskId} failed with status: FAILED and reason: '${reason}'` });
+    expect(run.wf).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: `Task ${run.task('loop').taskId} failed with status: FAILED and reason: '${reason}'`,
+    });
   });
 
   it('a condition that turns false at the cap completes the loop', async () => {
@@ -78,7 +81,10 @@ describe('DO_WHILE iteration cap', () => {
 
 describe('scripts asked for by a turn', () => {
   it('an INLINE waits IN_PROGRESS for its script; nothing after it is decided until the outcome comes back', async () => {
-    const run = new Run(env, workflowDef({ tasks: [sys('INLINE', 'in', { expression: '$.x * 2', x: 21 }), simple('next', 'task_next', { v: '${in.output.result}' })] }));
+    const run = new Run(
+      env,
+      workflowDef({ tasks: [sys('INLINE', 'in', { expression: '$.x * 2', x: 21 }), simple('next', 'task_next', { v: '${in.output.result}' })] }),
+    );
     expect(run.summary()).toEqual(['in:INLINE:IN_PROGRESS']);
     expect(run.effects('enqueue')).toEqual([]);
     await run.settle();
@@ -91,7 +97,13 @@ describe('scripts asked for by a turn', () => {
   it('fork branches ask together; their outcomes are applied in order and the JOIN completes in the same turn', async () => {
     const def = workflowDef({
       tasks: [
-        { name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', inputParameters: {}, forkTasks: [[sys('INLINE', 'a', { expression: "'A'" })], [sys('JSON_JQ_TRANSFORM', 'b', { queryExpression: '"B"' })]] },
+        {
+          name: 'f',
+          taskReferenceName: 'f',
+          type: 'FORK_JOIN',
+          inputParameters: {},
+          forkTasks: [[sys('INLINE', 'a', { expression: "'A'" })], [sys('JSON_JQ_TRANSFORM', 'b', { queryExpression: '"B"' })]],
+        },
         { name: 'j', taskReferenceName: 'j', type: 'JOIN', inputParameters: {}, joinOn: ['a', 'b'] },
       ],
     });
@@ -124,7 +136,11 @@ describe('scripts asked for by a turn', () => {
 
   it('a javascript SWITCH waits for its case; value-param needs no script', async () => {
     const sw = (evaluatorType: string, expression: string) =>
-      workflowDef({ tasks: [{ name: 'sw', taskReferenceName: 'sw', type: 'SWITCH', evaluatorType, expression, inputParameters: { k: 'b' }, decisionCases: { b: [simple('tb')] } }] });
+      workflowDef({
+        tasks: [
+          { name: 'sw', taskReferenceName: 'sw', type: 'SWITCH', evaluatorType, expression, inputParameters: { k: 'b' }, decisionCases: { b: [simple('tb')] } },
+        ],
+      });
     const js = new Run(env, sw('javascript', '$.k'));
     expect(js.summary()).toEqual(['sw:SWITCH:IN_PROGRESS']);
     await js.settle();
@@ -140,7 +156,11 @@ describe("a script's own error and its time limit are told apart (limit 800 ms)"
   const limitedEnv = useTestEnv({ scripts: { timeoutMs: 800 } });
   it('INLINE: the time limit is FAILED (retryable) in Conductor words; its own error is FAILED_WITH_TERMINAL_ERROR', async () => {
     const spin = await Run.started(limitedEnv, workflowDef({ tasks: [sys('INLINE', 'in', { expression: 'while (true) {}' })] }));
-    expect(spin.task('in')).toMatchObject({ status: 'FAILED', reasonForIncompletion: 'Script not evaluated within 800 ms, interrupted.', outputData: { error: 'Script not evaluated within 800 ms, interrupted.' } });
+    expect(spin.task('in')).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: 'Script not evaluated within 800 ms, interrupted.',
+      outputData: { error: 'Script not evaluated within 800 ms, interrupted.' },
+    });
     const broken = await Run.started(limitedEnv, workflowDef({ tasks: [sys('INLINE', 'in', { expression: 'undefinedName + 1' })] }));
     expect(broken.task('in')).toMatchObject({
       status: 'FAILED_WITH_TERMINAL_ERROR',
@@ -164,9 +184,24 @@ describe("a script's own error and its time limit are told apart (limit 800 ms)"
     expect(badJq.task('q').reasonForIncompletion).toMatch(/^jq query does not compile: /);
     const sw = await Run.started(
       limitedEnv,
-      workflowDef({ tasks: [{ name: 'sw', taskReferenceName: 'sw', type: 'SWITCH', evaluatorType: 'javascript', expression: 'while (true) {}', inputParameters: {}, decisionCases: { a: [simple('ta')] } }] }),
+      workflowDef({
+        tasks: [
+          {
+            name: 'sw',
+            taskReferenceName: 'sw',
+            type: 'SWITCH',
+            evaluatorType: 'javascript',
+            expression: 'while (true) {}',
+            inputParameters: {},
+            decisionCases: { a: [simple('ta')] },
+          },
+        ],
+      }),
     );
-    expect(sw.task('sw')).toMatchObject({ status: 'FAILED', reasonForIncompletion: 'Error evaluating the expression: Script not evaluated within 800 ms, interrupted.' });
+    expect(sw.task('sw')).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: 'Error evaluating the expression: Script not evaluated within 800 ms, interrupted.',
+    });
     const cond = await Run.started(limitedEnv, loop('while (true) {}', [sys('NOOP', 'n')]));
     expect(cond.task('loop')).toMatchObject({
       status: 'FAILED_WITH_TERMINAL_ERROR',

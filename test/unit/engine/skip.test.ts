@@ -89,7 +89,9 @@ describe('skip a task the workflow waits on', () => {
     const childId = run.task('sub').subWorkflowId!;
     run.turn((t) => skipTask(t, 'sub', null, { r: 'skipped' }));
     expect(run.task('sub')).toMatchObject({ status: 'SKIPPED', outputData: { subWorkflowId: childId, r: 'skipped' } });
-    expect(run.effects('terminateWorkflow')).toEqual([{ kind: 'terminateWorkflow', workflowId: childId, reason: 'Parent task sub of workflow wf-1 was skipped' }]);
+    expect(run.effects('terminateWorkflow')).toEqual([
+      { kind: 'terminateWorkflow', workflowId: childId, reason: 'Parent task sub of workflow wf-1 was skipped' },
+    ]);
     expect(run.task('after').status).toBe('SCHEDULED');
     const ended = { workflowId: childId, output: {}, workflowName: 'child', workflowVersion: 1 };
     run.turn((t) => childChanged(t, run.task('sub').taskId, { ...ended, status: 'TERMINATED', reasonForIncompletion: 'x' }));

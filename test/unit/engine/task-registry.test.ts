@@ -17,7 +17,28 @@ import { Run, simple, sys, useTestEnv, workflowDef } from './engine-harness';
 
 // The task-type registry: what each type is, as the decider and the services (signal, test runs) ask it.
 
-const SYSTEM = ['SWITCH', 'DECISION', 'FORK_JOIN', 'FORK_JOIN_DYNAMIC', 'FORK', 'JOIN', 'EXCLUSIVE_JOIN', 'DO_WHILE', 'SET_VARIABLE', 'INLINE', 'LAMBDA', 'JSON_JQ_TRANSFORM', 'NOOP', 'TERMINATE', 'EVENT', 'START_WORKFLOW', 'SUB_WORKFLOW', 'WAIT', 'HUMAN', 'YIELD'];
+const SYSTEM = [
+  'SWITCH',
+  'DECISION',
+  'FORK_JOIN',
+  'FORK_JOIN_DYNAMIC',
+  'FORK',
+  'JOIN',
+  'EXCLUSIVE_JOIN',
+  'DO_WHILE',
+  'SET_VARIABLE',
+  'INLINE',
+  'LAMBDA',
+  'JSON_JQ_TRANSFORM',
+  'NOOP',
+  'TERMINATE',
+  'EVENT',
+  'START_WORKFLOW',
+  'SUB_WORKFLOW',
+  'WAIT',
+  'HUMAN',
+  'YIELD',
+];
 
 describe('kinds', () => {
   it.each(SYSTEM)('%s is run by the decider: no queue, no worker', (type) => {
@@ -65,12 +86,22 @@ describe('what callers ask of a type', () => {
   const ALL = [...SYSTEM, 'HTTP', 'SIMPLE', 'DYNAMIC', 'custom'];
   const where = (ask: (name: string) => unknown) => ALL.filter((n) => ask(n)).sort();
 
-  it("a retried attempt waits out its delay before it starts for the types Conductor runs from a queue (WAIT, SUB_WORKFLOW, START_WORKFLOW)", () => {
+  it('a retried attempt waits out its delay before it starts for the types Conductor runs from a queue (WAIT, SUB_WORKFLOW, START_WORKFLOW)', () => {
     expect(where((n) => taskTypeNamed(n).startsAfterRetryDelay)).toEqual(['START_WORKFLOW', 'SUB_WORKFLOW', 'WAIT']);
   });
 
   it('an open task can be skipped when a worker or the outside ends it; control flow cannot', () => {
-    expect(where((n) => taskTypeNamed(n).skippableWhileOpen)).toEqual(['DYNAMIC', 'EVENT', 'HTTP', 'HUMAN', 'SIMPLE', 'SUB_WORKFLOW', 'WAIT', 'YIELD', 'custom']);
+    expect(where((n) => taskTypeNamed(n).skippableWhileOpen)).toEqual([
+      'DYNAMIC',
+      'EVENT',
+      'HTTP',
+      'HUMAN',
+      'SIMPLE',
+      'SUB_WORKFLOW',
+      'WAIT',
+      'YIELD',
+      'custom',
+    ]);
   });
 
   it('joins and loops are reopened with the tasks they wait on; only JOIN joins a fork', () => {
@@ -129,7 +160,11 @@ describe('handlers return their outcome as data', () => {
     expect(outcome).toEqual({
       end: { output: {} },
       ownsSuccessors: true,
-      schedule: [expect.objectContaining({ task: expect.objectContaining({ taskReferenceName: 'a' }), suffix: '', iteration: 0 }), expect.objectContaining({ task: expect.objectContaining({ taskReferenceName: 'b' }) }), expect.objectContaining({ task: expect.objectContaining({ taskReferenceName: 'j' }) })],
+      schedule: [
+        expect.objectContaining({ task: expect.objectContaining({ taskReferenceName: 'a' }), suffix: '', iteration: 0 }),
+        expect.objectContaining({ task: expect.objectContaining({ taskReferenceName: 'b' }) }),
+        expect.objectContaining({ task: expect.objectContaining({ taskReferenceName: 'j' }) }),
+      ],
     });
   });
 

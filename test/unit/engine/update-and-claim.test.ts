@@ -10,14 +10,20 @@ const env = useTestEnv({ scripts: false });
 function updateV2(run: Run, ref: string, extra: Record<string, unknown> = {}): UpdateAndClaim {
   if (run.task(ref).status === 'SCHEDULED') run.poll(ref, 'w1');
   const taskId = run.task(ref).taskId;
-  return run.turn((t) => applyTaskResultAndClaimNext(t, { workflowInstanceId: run.wf.workflowId, taskId, status: 'COMPLETED', workerId: 'w1', outputData: { ok: 1 }, ...extra }));
+  return run.turn((t) =>
+    applyTaskResultAndClaimNext(t, { workflowInstanceId: run.wf.workflowId, taskId, status: 'COMPLETED', workerId: 'w1', outputData: { ok: 1 }, ...extra }),
+  );
 }
 
 describe('update-v2 hands the next task of the same queue to the same worker', () => {
   it('claims the task the update scheduled: IN_PROGRESS, polled once, by that worker, and never enqueued', () => {
     const run = new Run(env, workflowDef({ tasks: [simple('a', 'same'), simple('b', 'same', { x: '${a.output.ok}' })] }));
     const r = updateV2(run, 'a');
-    expect(r).toMatchObject({ outcome: 'applied', taskType: 'same', next: { referenceTaskName: 'b', status: 'IN_PROGRESS', pollCount: 1, workerId: 'w1', inputData: { x: 1 } } });
+    expect(r).toMatchObject({
+      outcome: 'applied',
+      taskType: 'same',
+      next: { referenceTaskName: 'b', status: 'IN_PROGRESS', pollCount: 1, workerId: 'w1', inputData: { x: 1 } },
+    });
     expect(run.task('b').status).toBe('IN_PROGRESS');
     expect(run.task('b').startTime).toBe(env.now);
     expect(run.effects('enqueue')).toEqual([]);
@@ -57,7 +63,16 @@ describe('update-v2 hands the next task of the same queue to the same worker', (
   });
 
   it('hands over one task of a fork whose branches share the type; the others stay queued', () => {
-    const run = new Run(env, workflowDef({ tasks: [simple('a', 'same'), sys('FORK_JOIN', 'f', {}, { forkTasks: [[simple('b1', 'same')], [simple('b2', 'same')]] }), sys('JOIN', 'j', {}, { joinOn: ['b1', 'b2'] })] }));
+    const run = new Run(
+      env,
+      workflowDef({
+        tasks: [
+          simple('a', 'same'),
+          sys('FORK_JOIN', 'f', {}, { forkTasks: [[simple('b1', 'same')], [simple('b2', 'same')]] }),
+          sys('JOIN', 'j', {}, { joinOn: ['b1', 'b2'] }),
+        ],
+      }),
+    );
     const r = updateV2(run, 'a');
     expect(r.next?.referenceTaskName).toBe('b1');
     expect(run.effects('enqueue').map((e) => e.taskId)).toEqual([run.task('b2').taskId]);

@@ -13,11 +13,22 @@ const jsScripts = { evalExpression: async (expr: string, input: unknown) => new 
 describe('payload helpers', () => {
   test('`${...}` reads paths from the payload root, and `$` is the payload itself', () => {
     const payload = { a: { b: [1, 2] }, name: 'n' };
-    expect(resolveValue({ x: '${a.b[1]}', y: 'hi ${name}', z: '${$.name}', missing: '${nope.x}' }, payloadLookup(payload))).toEqual({ x: 2, y: 'hi n', z: 'n', missing: null });
+    expect(resolveValue({ x: '${a.b[1]}', y: 'hi ${name}', z: '${$.name}', missing: '${nope.x}' }, payloadLookup(payload))).toEqual({
+      x: 2,
+      y: 'hi n',
+      z: 'n',
+      missing: null,
+    });
   });
 
   test('expandInlineJson parses JSON objects and arrays held in strings, at any depth', () => {
-    expect(expandInlineJson({ a: '{"b":"[1,2]"}', c: 'plain', d: '{not json}', e: [' {"f":1} '], g: 3 })).toEqual({ a: { b: [1, 2] }, c: 'plain', d: '{not json}', e: [{ f: 1 }], g: 3 });
+    expect(expandInlineJson({ a: '{"b":"[1,2]"}', c: 'plain', d: '{not json}', e: [' {"f":1} '], g: 3 })).toEqual({
+      a: { b: [1, 2] },
+      c: 'plain',
+      d: '{not json}',
+      e: [{ f: 1 }],
+      g: 3,
+    });
   });
 
   test('conditions: none holds; JavaScript with $; value-param reads a path; Conductor truthiness', async () => {
@@ -35,10 +46,28 @@ describe('payload helpers', () => {
 });
 
 describe('EventProcessor', () => {
-  const handler = (name: string, actions: EventHandler['actions'], extra: Partial<EventHandler> = {}): EventHandler => ({ name, event: 'conductor:wf:emit', active: true, actions, ...extra });
-  const startAction = (name: string): EventHandler['actions'][number] => ({ action: 'start_workflow', start_workflow: { name, input: { v: '${v}' } }, expandInlineJSON: false });
+  const handler = (name: string, actions: EventHandler['actions'], extra: Partial<EventHandler> = {}): EventHandler => ({
+    name,
+    event: 'conductor:wf:emit',
+    active: true,
+    actions,
+    ...extra,
+  });
+  const startAction = (name: string): EventHandler['actions'][number] => ({
+    action: 'start_workflow',
+    start_workflow: { name, input: { v: '${v}' } },
+    expandInlineJSON: false,
+  });
 
-  function setup(handlers: EventHandler[], opts: { command?: (id: string, method: string, arg: unknown) => Promise<unknown>; start?: () => Promise<string>; record?: (e: EventExecution) => Promise<void>; scripts?: { evalExpression(expr: string, input: unknown): Promise<unknown> } } = {}) {
+  function setup(
+    handlers: EventHandler[],
+    opts: {
+      command?: (id: string, method: string, arg: unknown) => Promise<unknown>;
+      start?: () => Promise<string>;
+      record?: (e: EventExecution) => Promise<void>;
+      scripts?: { evalExpression(expr: string, input: unknown): Promise<unknown> };
+    } = {},
+  ) {
     const recorded: EventExecution[] = [];
     const started: Array<{ req: any; opts: any }> = [];
     const commands: Array<[string, string, unknown]> = [];
@@ -76,12 +105,36 @@ describe('EventProcessor', () => {
   test('start_workflow: a name-based id, the resolved input plus the event keys, the event name on the workflow', async () => {
     const { processor, recorded, started } = setup([handler('h', [startAction('child')])]);
     await processor.handle(event);
-    expect(started).toEqual([{ req: { name: 'child', version: undefined, correlationId: undefined, input: { v: 7, 'conductor.event.messageId': 'm1', 'conductor.event.name': 'conductor:wf:emit' } }, opts: { workflowId: 'id(event:h:m1:0)', event: 'conductor:wf:emit' } }]);
-    expect(recorded).toEqual([{ id: 'm1_h_0', messageId: 'm1', name: 'h', event: 'conductor:wf:emit', created: 1000, status: 'COMPLETED', action: 'start_workflow', output: { workflowId: 'id(event:h:m1:0)' } }]);
+    expect(started).toEqual([
+      {
+        req: {
+          name: 'child',
+          version: undefined,
+          correlationId: undefined,
+          input: { v: 7, 'conductor.event.messageId': 'm1', 'conductor.event.name': 'conductor:wf:emit' },
+        },
+        opts: { workflowId: 'id(event:h:m1:0)', event: 'conductor:wf:emit' },
+      },
+    ]);
+    expect(recorded).toEqual([
+      {
+        id: 'm1_h_0',
+        messageId: 'm1',
+        name: 'h',
+        event: 'conductor:wf:emit',
+        created: 1000,
+        status: 'COMPLETED',
+        action: 'start_workflow',
+        output: { workflowId: 'id(event:h:m1:0)' },
+      },
+    ]);
   });
 
   test('handlers of other events and inactive handlers are left alone', async () => {
-    const { processor, recorded, started } = setup([handler('other', [startAction('x')], { event: 'conductor:wf:else' }), handler('off', [startAction('x')], { active: false })]);
+    const { processor, recorded, started } = setup([
+      handler('other', [startAction('x')], { event: 'conductor:wf:else' }),
+      handler('off', [startAction('x')], { active: false }),
+    ]);
     await processor.handle(event);
     expect(started).toEqual([]);
     expect(recorded).toEqual([]);
@@ -105,13 +158,16 @@ describe('EventProcessor', () => {
 
   test('a transient failure (actor moved) is retried before it counts', async () => {
     let calls = 0;
-    const { processor, recorded, commands } = setup([handler('h', [{ action: 'terminate_workflow', terminate_workflow: { workflowId: '${target}' }, expandInlineJSON: false }])], {
-      command: async () => {
-        calls += 1;
-        if (calls < 3) throw new ActorDeactivated('moved');
-        return undefined;
+    const { processor, recorded, commands } = setup(
+      [handler('h', [{ action: 'terminate_workflow', terminate_workflow: { workflowId: '${target}' }, expandInlineJSON: false }])],
+      {
+        command: async () => {
+          calls += 1;
+          if (calls < 3) throw new ActorDeactivated('moved');
+          return undefined;
+        },
       },
-    });
+    );
     await processor.handle(event);
     expect(commands).toHaveLength(3);
     expect(commands[0]).toEqual(['wf-9', 'terminate', { reason: 'Terminated by event handler h on conductor:wf:emit' }]);
@@ -119,31 +175,56 @@ describe('EventProcessor', () => {
   });
 
   test('a transient failure that does not pass is recorded FAILED', async () => {
-    const { processor, recorded, commands } = setup([handler('h', [{ action: 'update_workflow_variables', update_workflow_variables: { workflowId: '${target}', variables: { a: 1 } }, expandInlineJSON: false }])], {
-      command: async () => {
-        throw new ActorDeactivated('moved');
+    const { processor, recorded, commands } = setup(
+      [
+        handler('h', [
+          { action: 'update_workflow_variables', update_workflow_variables: { workflowId: '${target}', variables: { a: 1 } }, expandInlineJSON: false },
+        ]),
+      ],
+      {
+        command: async () => {
+          throw new ActorDeactivated('moved');
+        },
       },
-    });
+    );
     await processor.handle(event);
     expect(commands).toHaveLength(3);
     expect(recorded).toMatchObject([{ status: 'FAILED', action: 'update_workflow_variables', output: { error: 'moved' } }]);
   });
 
   test('a condition that cannot be evaluated is a FAILED execution; a false one is SKIPPED', async () => {
-    const broken = { evalExpression: async () => { throw new ScriptError('syntax', 'SyntaxError: unexpected token'); } };
+    const broken = {
+      evalExpression: async () => {
+        throw new ScriptError('syntax', 'SyntaxError: unexpected token');
+      },
+    };
     const { processor, recorded, started } = setup([handler('h', [startAction('x')], { condition: '$.v >' })], { scripts: broken });
     await processor.handle(event);
     expect(started).toEqual([]);
-    expect(recorded).toMatchObject([{ id: 'm1_h_0', status: 'FAILED', output: { error: 'condition failed: SyntaxError: unexpected token', condition: '$.v >' } }]);
+    expect(recorded).toMatchObject([
+      { id: 'm1_h_0', status: 'FAILED', output: { error: 'condition failed: SyntaxError: unexpected token', condition: '$.v >' } },
+    ]);
 
     const skip = setup([handler('h', [startAction('x')], { condition: '$.v > 100' })]);
     await skip.processor.handle(event);
     expect(skip.started).toEqual([]);
-    expect(skip.recorded).toEqual([{ id: 'm1_h_0', messageId: 'm1', name: 'h', event: 'conductor:wf:emit', created: 1000, status: 'SKIPPED', output: { msg: event.payload, condition: '$.v > 100' } }]);
+    expect(skip.recorded).toEqual([
+      {
+        id: 'm1_h_0',
+        messageId: 'm1',
+        name: 'h',
+        event: 'conductor:wf:emit',
+        created: 1000,
+        status: 'SKIPPED',
+        output: { msg: event.payload, condition: '$.v > 100' },
+      },
+    ]);
   });
 
   test('complete_task names its task by id or by workflow and reference; an unknown one fails the action', async () => {
-    const { processor, recorded } = setup([handler('h', [{ action: 'complete_task', complete_task: { workflowId: '${target}', taskRefName: 'gate' }, expandInlineJSON: false }])]);
+    const { processor, recorded } = setup([
+      handler('h', [{ action: 'complete_task', complete_task: { workflowId: '${target}', taskRefName: 'gate' }, expandInlineJSON: false }]),
+    ]);
     await processor.handle(event);
     expect(recorded).toMatchObject([{ status: 'FAILED', output: { error: 'No such workflow found by id: wf-9' } }]);
   });
@@ -156,7 +237,11 @@ describe('EventProcessor', () => {
 
   test('handlers that cannot be read reject the event, so a redelivering bus tries again', async () => {
     const processor = new EventProcessor({
-      metadata: { listEventHandlers: async () => { throw new Error('store down'); } } as never,
+      metadata: {
+        listEventHandlers: async () => {
+          throw new Error('store down');
+        },
+      } as never,
       executions: {} as never,
       workflows: {} as never,
       scripts: jsScripts as never,
@@ -167,7 +252,11 @@ describe('EventProcessor', () => {
   });
 
   test('a record that cannot be written is logged, not thrown', async () => {
-    const { processor, started } = setup([handler('h', [startAction('x')])], { record: async () => { throw new Error('disk full'); } });
+    const { processor, started } = setup([handler('h', [startAction('x')])], {
+      record: async () => {
+        throw new Error('disk full');
+      },
+    });
     await expect(processor.handle(event)).resolves.toBeUndefined();
     expect(started).toHaveLength(1);
   });

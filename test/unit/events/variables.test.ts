@@ -26,7 +26,11 @@ describe('mergeVariables', () => {
 });
 
 describe('updateVariables', () => {
-  const turnOf = (status: string): Turn => ({ state: { workflow: { workflowId: 'w1', status, variables: { a: 1 } } as never, tasks: [] }, env: {} as never, log: new TurnLog() });
+  const turnOf = (status: string): Turn => ({
+    state: { workflow: { workflowId: 'w1', status, variables: { a: 1 } } as never, tasks: [] },
+    env: {} as never,
+    log: new TurnLog(),
+  });
 
   test('changes a running execution and marks its row changed', () => {
     const turn = turnOf('RUNNING');

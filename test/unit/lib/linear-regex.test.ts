@@ -65,6 +65,8 @@ describe('RegexWorkBudget', () => {
     expect(budget.test(re, 'a'.repeat(999))).toBe(true);
     expect(budget.workUsed).toBe(re.size * 1000);
     expect(() => budget.test(re, 'a'.repeat(1000))).toThrow(RegexWorkLimitError);
-    expect(() => new RegexWorkBudget(100).test(re, 'a'.repeat(100))).toThrow(/100 characters cannot be checked against pattern \/\^\[a-z\]\+\$\/ within the limit of 100 steps/);
+    expect(() => new RegexWorkBudget(100).test(re, 'a'.repeat(100))).toThrow(
+      /100 characters cannot be checked against pattern \/\^\[a-z\]\+\$\/ within the limit of 100 steps/,
+    );
   });
 });

@@ -32,9 +32,15 @@ describe('the Redis directory', () => {
 
   beforeAll(() => {
     redis = new Redis(process.env.REDIS_URL!);
-    dir = new RedisQueueDirectory(new Redis(process.env.REDIS_URL!), prefix, (e) => {
-      throw e;
-    }, 0, 50);
+    dir = new RedisQueueDirectory(
+      new Redis(process.env.REDIS_URL!),
+      prefix,
+      (e) => {
+        throw e;
+      },
+      0,
+      50,
+    );
   });
   afterAll(async () => {
     const keys = await redis.keys(`${prefix}*`);

@@ -59,9 +59,17 @@ describe('PrometheusMetrics', () => {
     }
     m.workflowStarted('a');
     const s = await read(m);
-    expect(s.filter((x) => x.name === 'baton_workflow_start_success_total').map((x) => [x.labels.workflow_name, x.value])).toEqual([['a', 2], ['b', 1], ['other', 2]]);
+    expect(s.filter((x) => x.name === 'baton_workflow_start_success_total').map((x) => [x.labels.workflow_name, x.value])).toEqual([
+      ['a', 2],
+      ['b', 1],
+      ['other', 2],
+    ]);
     expect(sampleValue(s, 'baton_workflow_failure_total', { workflow_name: 'other', status: 'FAILED' })).toBe(2);
-    expect(s.filter((x) => x.name === 'baton_task_queue_wait_seconds_count').map((x) => [x.labels.task_type, x.value])).toEqual([['t_a', 1], ['t_b', 1], ['other', 2]]);
+    expect(s.filter((x) => x.name === 'baton_task_queue_wait_seconds_count').map((x) => [x.labels.task_type, x.value])).toEqual([
+      ['t_a', 1],
+      ['t_b', 1],
+      ['other', 2],
+    ]);
     expect(sampleValue(s, 'baton_task_execution_seconds_count', { task_type: 'other', status: 'COMPLETED' })).toBe(2);
     expect(sampleValue(s, 'baton_actor_turn_duration_seconds_count', { actor_type: 'WorkflowActor', method: 'other' })).toBe(2);
   });
@@ -74,10 +82,17 @@ describe('PrometheusMetrics', () => {
     m.queueDepth('c~0', 'c', 3);
     m.queueDepth('d~0', 'd', 4);
     let s = await read(m);
-    expect(s.filter((x) => x.name === 'baton_task_queue_depth').map((x) => [x.labels.queue, x.value])).toEqual([['a', 1], ['b', 2], ['other', 7]]);
+    expect(s.filter((x) => x.name === 'baton_task_queue_depth').map((x) => [x.labels.queue, x.value])).toEqual([
+      ['a', 1],
+      ['b', 2],
+      ['other', 7],
+    ]);
     for (const q of ['a', 'b', 'c', 'd']) m.queueDepth(`${q}~0`, q, 0);
     s = await read(m);
-    expect(s.filter((x) => x.name === 'baton_task_queue_depth').map((x) => [x.labels.queue, x.value])).toEqual([['a', 0], ['b', 0]]);
+    expect(s.filter((x) => x.name === 'baton_task_queue_depth').map((x) => [x.labels.queue, x.value])).toEqual([
+      ['a', 0],
+      ['b', 0],
+    ]);
   });
 
   test('queues kept in Redis report the whole queue, read at scrape time, as scope cluster', async () => {
@@ -156,7 +171,11 @@ describe('timedCalls', () => {
 describe('observedActor', () => {
   test('counts activations and times turns by method; reminders under one label', async () => {
     const calls: string[] = [];
-    const m: Metrics = { ...noMetrics, actorActivated: (t) => void calls.push(`activated ${t}`), actorTurn: (t, method) => void calls.push(`turn ${t}.${method}`) };
+    const m: Metrics = {
+      ...noMetrics,
+      actorActivated: (t) => void calls.push(`activated ${t}`),
+      actorTurn: (t, method) => void calls.push(`turn ${t}.${method}`),
+    };
     const factory = observedActor('Thing', () => ({ invoke: async (method) => method, onReminder: async () => undefined }), m);
     const actor = factory({ type: 'Thing', id: 'x', setReminder: async () => undefined });
     await actor.onActivate!();

@@ -38,7 +38,15 @@ test('an idle actor is deactivated; a queue partition holding entries is kept', 
   const clock = { now: 0 };
   const { host } = makeHost(clock);
   let deactivated = 0;
-  host.register('Plain', (): Actor => ({ async invoke() { return null; }, async onReminder() {}, async onDeactivate() { deactivated++; } }));
+  host.register('Plain', (): Actor => ({
+    async invoke() {
+      return null;
+    },
+    async onReminder() {},
+    async onDeactivate() {
+      deactivated++;
+    },
+  }));
   host.register('QueueActor', (ctx) => new QueueActor(ctx, () => undefined));
   await host.start();
   await host.invoke('Plain', 'p', 'x');

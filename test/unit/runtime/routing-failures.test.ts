@@ -12,15 +12,24 @@ describe('isRetriableRouting', () => {
     ['no host yet', daprd(404, '{"errorCode":"ERR_ACTOR_NO_ADDRESS","message":"did not find address for actor WorkflowActor/x"}')],
     [
       'the chosen host is draining',
-      daprd(500, '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: rpc error: code = Internal desc = error invoke actor method: failed to create actor: actor type QueueActor not registered"}'),
+      daprd(
+        500,
+        '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: rpc error: code = Internal desc = error invoke actor method: failed to create actor: actor type QueueActor not registered"}',
+      ),
     ],
     [
       "the chosen host's sidecar is gone",
-      daprd(500, '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: failed to invoke target 127.0.0.1:45429 after -1 retries. Error: rpc error: code = Unavailable desc = connection error: desc = \\"transport: Error while dialing: dial tcp 127.0.0.1:45429: connect: connection refused\\""}'),
+      daprd(
+        500,
+        '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: failed to invoke target 127.0.0.1:45429 after -1 retries. Error: rpc error: code = Unavailable desc = connection error: desc = \\"transport: Error while dialing: dial tcp 127.0.0.1:45429: connect: connection refused\\""}',
+      ),
     ],
     [
       'the actor was deactivated before the call reached it',
-      daprd(500, '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: rpc error: code = Internal desc = error invoke actor method: actor is closed, cannot handle lease"}'),
+      daprd(
+        500,
+        '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: rpc error: code = Internal desc = error invoke actor method: actor is closed, cannot handle lease"}',
+      ),
     ],
     ['our own sidecar is not listening', new DaprSidecarError('sidecar unreachable (ECONNREFUSED): connect ECONNREFUSED 127.0.0.1:3500', undefined, '')],
   ])('%s: retried', (_what, err) => {
@@ -28,8 +37,20 @@ describe('isRetriableRouting', () => {
   });
 
   test.each([
-    ['a turn that failed', daprd(500, '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error from actor service: (500) {\\"error\\":{\\"name\\":\\"Error\\",\\"message\\":\\"boom\\"}}"}')],
-    ['the call was cut mid-way (the turn may have run)', daprd(500, '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: rpc error: code = Internal desc = error invoke actor method: context canceled"}')],
+    [
+      'a turn that failed',
+      daprd(
+        500,
+        '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error from actor service: (500) {\\"error\\":{\\"name\\":\\"Error\\",\\"message\\":\\"boom\\"}}"}',
+      ),
+    ],
+    [
+      'the call was cut mid-way (the turn may have run)',
+      daprd(
+        500,
+        '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: rpc error: code = Internal desc = error invoke actor method: context canceled"}',
+      ),
+    ],
     ['a timeout (the turn may have run)', new DaprSidecarError('sidecar unreachable (TimeoutError): The operation was aborted due to timeout', undefined, '')],
     ['a connection reset mid-call', new DaprSidecarError('sidecar unreachable (ECONNRESET): other side closed', undefined, '')],
     ['not a sidecar error', new Error('did not find address for actor')],
@@ -59,7 +80,10 @@ describe('a call whose turn may have run is answered as an unknown outcome, not 
     return { host, sidecar };
   };
   const timeout = () => Promise.reject(Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' }));
-  const canceled = async (): Promise<SidecarReply> => ({ status: 500, body: '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: rpc error: code = Internal desc = error invoke actor method: context canceled"}' });
+  const canceled = async (): Promise<SidecarReply> => ({
+    status: 500,
+    body: '{"errorCode":"ERR_ACTOR_INVOKE_METHOD","message":"error invoke actor method: rpc error: code = Internal desc = error invoke actor method: context canceled"}',
+  });
   const reset = () => Promise.reject(Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }));
 
   test.each([
@@ -78,7 +102,10 @@ describe('a call whose turn may have run is answered as an unknown outcome, not 
   });
 
   test('a call that never reached a turn (no host placed) stays 503 retryable', async () => {
-    const { host } = failingHost(async () => ({ status: 404, body: '{"errorCode":"ERR_ACTOR_NO_ADDRESS","message":"did not find address for actor WorkflowActor/x"}' }));
+    const { host } = failingHost(async () => ({
+      status: 404,
+      body: '{"errorCode":"ERR_ACTOR_NO_ADDRESS","message":"did not find address for actor WorkflowActor/x"}',
+    }));
     const err = await host.invoke('WorkflowActor', 'wf-1', 'start', {}).catch((e: unknown) => e);
     expect(err).not.toBeInstanceOf(OutcomeUnknown);
     expect(toErrorBody(err)).toMatchObject({ status: 503, retryable: true });

@@ -71,10 +71,7 @@ describe('ScriptEngine with default limits', () => {
     it('binds $ as a plain JSON object and a copy of the input', async () => {
       const input = { nested: { x: 1 }, list: [1, 2] };
       expect(
-        await engine.evalExpression(
-          'Object.getPrototypeOf($) === Object.prototype && Array.isArray($.list) && typeof $.nested.x === "number"',
-          input,
-        ),
+        await engine.evalExpression('Object.getPrototypeOf($) === Object.prototype && Array.isArray($.list) && typeof $.nested.x === "number"', input),
       ).toBe(true);
       expect(await engine.evalExpression('$.nested.x = 99; $.list.push(3); $', input)).toEqual({ nested: { x: 99 }, list: [1, 2, 3] });
       expect(input).toEqual({ nested: { x: 1 }, list: [1, 2] });
@@ -100,11 +97,7 @@ describe('ScriptEngine with default limits', () => {
     });
 
     it('refuses a memory bomb and keeps working afterwards', async () => {
-      await expectFailure(
-        () => engine.evalExpression('let a = []; while (true) a.push(new Array(1e6).fill(1))', {}),
-        'memory',
-        /memory limit/,
-      );
+      await expectFailure(() => engine.evalExpression('let a = []; while (true) a.push(new Array(1e6).fill(1))', {}), 'memory', /memory limit/);
       await expectFailure(() => engine.evalExpression("'x'.repeat(1e8).length", {}), 'memory', /memory limit/);
       expect(await engine.evalExpression('1 + 1', {})).toBe(2);
     });
@@ -117,7 +110,22 @@ describe('ScriptEngine with default limits', () => {
 
   describe('JavaScript sandbox', () => {
     it('has no require, process, timers, fetch, console or WebAssembly', async () => {
-      const names = ['require', 'process', 'module', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'fetch', 'XMLHttpRequest', 'console', 'WebAssembly', 'std', 'os', 'Buffer'];
+      const names = [
+        'require',
+        'process',
+        'module',
+        'setTimeout',
+        'setInterval',
+        'setImmediate',
+        'queueMicrotask',
+        'fetch',
+        'XMLHttpRequest',
+        'console',
+        'WebAssembly',
+        'std',
+        'os',
+        'Buffer',
+      ];
       const types = await engine.evalExpression(`[${names.map((n) => `typeof ${n}`).join(', ')}]`, {});
       expect(types).toEqual(names.map(() => 'undefined'));
     });
@@ -194,7 +202,7 @@ describe('ScriptEngine with default limits', () => {
   });
 });
 
-describe('$ answers the java.util.List and Map methods of Conductor\'s GraalJS scripts', () => {
+describe("$ answers the java.util.List and Map methods of Conductor's GraalJS scripts", () => {
   let engine: ScriptEngine;
   beforeAll(async () => {
     engine = await createScriptEngine();
@@ -203,13 +211,23 @@ describe('$ answers the java.util.List and Map methods of Conductor\'s GraalJS s
   const input = { list: [3, 'x', { k: 1 }], map: { a: 1, b: null, nested: { c: [1] } }, empty: [], none: {} };
 
   it('lists: get, size, isEmpty, contains, indexOf', async () => {
-    const expression = '({ g: $.list.get(1), s: $.list.size(), e: $.list.isEmpty(), e2: $.empty.isEmpty(), c: $.list.contains("x"), cObj: $.list.contains({ k: 1 }), no: $.list.contains(4), i: $.list.indexOf(3) })';
+    const expression =
+      '({ g: $.list.get(1), s: $.list.size(), e: $.list.isEmpty(), e2: $.empty.isEmpty(), c: $.list.contains("x"), cObj: $.list.contains({ k: 1 }), no: $.list.contains(4), i: $.list.indexOf(3) })';
     expect(await engine.evalExpression(expression, input)).toEqual({ g: 'x', s: 3, e: false, e2: true, c: true, cObj: true, no: false, i: 0 });
   });
 
   it('lists: add, addAll, set, remove, clear change the list as Java would', async () => {
-    const body = 'const l = $.list; const added = l.add(4); l.add(0, "first"); const old = l.set(1, 30); const removedAt = l.remove(2); const removedObj = l.remove({ k: 1 }); l.addAll([5, 6]); const copy = l.toArray(); $.empty.add(1); $.empty.clear(); return { l, added, old, removedAt, removedObj, copy, cleared: $.empty.size() };';
-    expect(await engine.evalFunctionBody(body, input)).toEqual({ l: ['first', 30, 4, 5, 6], added: true, old: 3, removedAt: 'x', removedObj: true, copy: ['first', 30, 4, 5, 6], cleared: 0 });
+    const body =
+      'const l = $.list; const added = l.add(4); l.add(0, "first"); const old = l.set(1, 30); const removedAt = l.remove(2); const removedObj = l.remove({ k: 1 }); l.addAll([5, 6]); const copy = l.toArray(); $.empty.add(1); $.empty.clear(); return { l, added, old, removedAt, removedObj, copy, cleared: $.empty.size() };';
+    expect(await engine.evalFunctionBody(body, input)).toEqual({
+      l: ['first', 30, 4, 5, 6],
+      added: true,
+      old: 3,
+      removedAt: 'x',
+      removedObj: true,
+      copy: ['first', 30, 4, 5, 6],
+      cleared: 0,
+    });
   });
 
   it('an index out of range throws as Java does', async () => {
@@ -217,9 +235,21 @@ describe('$ answers the java.util.List and Map methods of Conductor\'s GraalJS s
   });
 
   it('maps: get, getOrDefault, containsKey, containsValue, keySet, values, size, isEmpty, put, remove', async () => {
-    const body = 'const m = $.map; return { a: m.get("a"), missing: m.get("zz"), dflt: m.getOrDefault("zz", 7), ck: m.containsKey("b"), cv: m.containsValue(1), keys: m.keySet(), n: m.nested.get("c").get(0), size: m.size(), empty: $.none.isEmpty(), put: m.put("a", 2), putNew: m.put("d", 4), removed: m.remove("b"), after: m, entries: m.entrySet().map(e => e.getKey() + "=" + JSON.stringify(e.getValue())) };';
+    const body =
+      'const m = $.map; return { a: m.get("a"), missing: m.get("zz"), dflt: m.getOrDefault("zz", 7), ck: m.containsKey("b"), cv: m.containsValue(1), keys: m.keySet(), n: m.nested.get("c").get(0), size: m.size(), empty: $.none.isEmpty(), put: m.put("a", 2), putNew: m.put("d", 4), removed: m.remove("b"), after: m, entries: m.entrySet().map(e => e.getKey() + "=" + JSON.stringify(e.getValue())) };';
     expect(await engine.evalFunctionBody(body, input)).toEqual({
-      a: 1, missing: null, dflt: 7, ck: true, cv: true, keys: ['a', 'b', 'nested'], n: 1, size: 3, empty: true, put: 1, putNew: null, removed: null,
+      a: 1,
+      missing: null,
+      dflt: 7,
+      ck: true,
+      cv: true,
+      keys: ['a', 'b', 'nested'],
+      n: 1,
+      size: 3,
+      empty: true,
+      put: 1,
+      putNew: null,
+      removed: null,
       after: { a: 2, nested: { c: [1] }, d: 4 },
       entries: ['a=2', 'nested={"c":[1]}', 'd=4'],
     });
@@ -235,7 +265,17 @@ describe('$ answers the java.util.List and Map methods of Conductor\'s GraalJS s
     ].join(' ');
     const given = { ...input, own: { size: 'big' } };
     expect(await engine.evalFunctionBody(body, given)).toEqual({
-      size: 3, len: 3, mapped: ['number', 'string', 'object'], text: JSON.stringify(given), keys: ['a', 'b', 'nested'], arrKeys: ['0', '1', '2'], own: 'big', o: { x: 1 }, py: 2, proto: 0, plain: 'undefined',
+      size: 3,
+      len: 3,
+      mapped: ['number', 'string', 'object'],
+      text: JSON.stringify(given),
+      keys: ['a', 'b', 'nested'],
+      arrKeys: ['0', '1', '2'],
+      own: 'big',
+      o: { x: 1 },
+      py: 2,
+      proto: 0,
+      plain: 'undefined',
     });
   });
 
@@ -307,7 +347,12 @@ describe('ScriptEngine worker pool', () => {
       await new Promise((r) => setTimeout(r, 0));
       expect(settled).toEqual([false, false, false, false]);
       const outcomes = await Promise.allSettled(spins);
-      expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as ScriptError).failure : 'fulfilled'))).toEqual(['timeout', 'timeout', 'timeout', 'timeout']);
+      expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as ScriptError).failure : 'fulfilled'))).toEqual([
+        'timeout',
+        'timeout',
+        'timeout',
+        'timeout',
+      ]);
       // Workers stopped at the limit were replaced: the pool still answers both languages.
       expect(await engine.evalExpression('$.n * 2', { n: 21 })).toBe(42);
       expect(await engine.jq('.n', { n: 1 })).toEqual([1]);

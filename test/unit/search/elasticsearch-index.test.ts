@@ -57,10 +57,7 @@ describe('ElasticsearchSearchIndex', () => {
   it('installs both templates and creates the first versioned index behind a missing alias', async () => {
     const { client, calls } = recordingClient({ 'indices.existsAlias': (p) => p.name === 'acme_task' });
     await new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'acme' }, client).init();
-    expect(calls.filter((c) => c.api === 'indices.putIndexTemplate').map((c) => c.params.name)).toEqual([
-      'acme_workflow_template',
-      'acme_task_template',
-    ]);
+    expect(calls.filter((c) => c.api === 'indices.putIndexTemplate').map((c) => c.params.name)).toEqual(['acme_workflow_template', 'acme_task_template']);
     expect(calls.filter((c) => c.api === 'indices.create').map((c) => c.params)).toEqual([
       { index: 'acme_workflow_v1', aliases: { acme_workflow: { is_write_index: true } } },
     ]);
@@ -133,9 +130,9 @@ describe('ElasticsearchSearchIndex', () => {
     expect(sent).toEqual([['a', 'b', 'c'], ['c'], ['c']]);
 
     const stuck = recordingClient({ bulk: () => answer([busy]) });
-    await expect(new ElasticsearchSearchIndex({ node: 'http://es', log, bulkRetryMs: 1, bulkAttempts: 3 }, stuck.client).indexWorkflows([docs[0]!])).rejects.toThrow(
-      'Elasticsearch did not take 1 of 1 workflow operations after 3 attempts: 429 es_rejected_execution_exception',
-    );
+    await expect(
+      new ElasticsearchSearchIndex({ node: 'http://es', log, bulkRetryMs: 1, bulkAttempts: 3 }, stuck.client).indexWorkflows([docs[0]!]),
+    ).rejects.toThrow('Elasticsearch did not take 1 of 1 workflow operations after 3 attempts: 429 es_rejected_execution_exception');
     expect(stuck.calls.filter((c) => c.api === 'bulk')).toHaveLength(3);
   });
 
@@ -239,13 +236,10 @@ describe('ElasticsearchSearchIndex', () => {
     expect(del!.delete.version).toBeGreaterThan(before);
     for (const c of calls) expect(c.params.refresh).toBeUndefined();
 
-    for (const until = Date.now() + 2000; calls.length < 4 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 5));
+    for (const until = Date.now() + 2000; calls.length < 4 && Date.now() < until;) await new Promise((r) => setTimeout(r, 5));
     expect(calls.slice(2).map((c) => c.api)).toEqual(['search', 'bulk']);
     expect(calls[2]!.params).toMatchObject({ index: 'p_task', query: { terms: { workflowId: ['wf-1', 'wf-2'] } }, _source: false });
-    expect(calls[3]!.params.operations).toEqual([
-      { delete: { _index: 'p_task_v1', _id: 'wf-1-task' } },
-      { delete: { _index: 'p_task_v1', _id: 'wf-2-task' } },
-    ]);
+    expect(calls[3]!.params.operations).toEqual([{ delete: { _index: 'p_task_v1', _id: 'wf-1-task' } }, { delete: { _index: 'p_task_v1', _id: 'wf-2-task' } }]);
     expect(calls.some((c) => c.api === 'indices.refresh' || c.api === 'deleteByQuery')).toBe(false);
     await index.close();
   });

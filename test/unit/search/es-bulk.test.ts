@@ -18,7 +18,10 @@ describe('chunkBulk', () => {
     const five = ['a', 'b', 'c', 'd', 'e'].map((id) => entry(id, 10));
     expect(ids(chunkBulk(five, { maxDocs: 2, maxBytes: 1e6 }))).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
     const size = entryBytes(five[0]!);
-    expect(ids(chunkBulk(five, { maxDocs: 500, maxBytes: size * 3 }))).toEqual([['a', 'b', 'c'], ['d', 'e']]);
+    expect(ids(chunkBulk(five, { maxDocs: 500, maxBytes: size * 3 }))).toEqual([
+      ['a', 'b', 'c'],
+      ['d', 'e'],
+    ]);
     expect(ids(chunkBulk(five, { maxDocs: 500, maxBytes: size * 3 - 1 }))).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
   });
 

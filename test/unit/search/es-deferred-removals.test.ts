@@ -16,7 +16,7 @@ function setup(fail: (ids: string[]) => boolean = () => false) {
   );
   const advance = (ms: number) => (clock += ms);
   const waitFor = async (n: number) => {
-    for (const until = Date.now() + 2000; runs.length < n && Date.now() < until; ) await new Promise((r) => setTimeout(r, 5));
+    for (const until = Date.now() + 2000; runs.length < n && Date.now() < until;) await new Promise((r) => setTimeout(r, 5));
   };
   return { removals, runs, errors, advance, waitFor };
 }

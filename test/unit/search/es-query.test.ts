@@ -59,11 +59,7 @@ describe('toEsQuery', () => {
     });
     expect(q('status=A AND status=B OR status=C OR status=D')).toEqual({
       bool: {
-        should: [
-          { bool: { filter: [{ term: { status: 'A' } }, { term: { status: 'B' } }] } },
-          { term: { status: 'C' } },
-          { term: { status: 'D' } },
-        ],
+        should: [{ bool: { filter: [{ term: { status: 'A' } }, { term: { status: 'B' } }] } }, { term: { status: 'C' } }, { term: { status: 'D' } }],
         minimum_should_match: 1,
       },
     });
@@ -109,8 +105,12 @@ describe('freeTextToEs', () => {
     expect(freeTextToEs(parseFreeText('order-1'))).toEqual({
       bool: {
         should: [
-          wc('workflowId'), wc('correlationId'), wc('workflowType'), wc('reasonForIncompletion'),
-          { match_phrase: { input: 'order-1' } }, { match_phrase: { output: 'order-1' } },
+          wc('workflowId'),
+          wc('correlationId'),
+          wc('workflowType'),
+          wc('reasonForIncompletion'),
+          { match_phrase: { input: 'order-1' } },
+          { match_phrase: { output: 'order-1' } },
         ],
         minimum_should_match: 1,
       },

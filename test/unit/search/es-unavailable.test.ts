@@ -7,7 +7,8 @@ import { parseFreeText } from '../../../src/search/query';
 import { SearchUnavailable } from '../../../src/search/search-unavailable';
 import { makeWorkflowRecord } from '../../contracts/fixtures';
 
-const responseError = (statusCode: number, type: string) => new errors.ResponseError({ body: { error: { type } }, statusCode, warnings: null, meta: {} as never });
+const responseError = (statusCode: number, type: string) =>
+  new errors.ResponseError({ body: { error: { type } }, statusCode, warnings: null, meta: {} as never });
 
 describe('Elasticsearch unavailable', () => {
   it.each([
@@ -47,13 +48,21 @@ describe('Elasticsearch unavailable', () => {
   });
 
   it('a query Elasticsearch refuses keeps its own error', async () => {
-    const err = await down(responseError(400, 'parsing_exception')).searchWorkflows(request).catch((e: unknown) => e);
+    const err = await down(responseError(400, 'parsing_exception'))
+      .searchWorkflows(request)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(errors.ResponseError);
   });
 
   it('a write while Elasticsearch refuses connections fails with an error that logs in one short line, without the request body', async () => {
     const input = { payload: 'x'.repeat(100_000) };
-    const refused = new errors.ConnectionError('connect ECONNREFUSED 127.0.0.1:9200', { body: undefined, statusCode: 0, headers: {}, warnings: null, meta: { request: { params: { body: JSON.stringify(input) } } } } as never);
+    const refused = new errors.ConnectionError('connect ECONNREFUSED 127.0.0.1:9200', {
+      body: undefined,
+      statusCode: 0,
+      headers: {},
+      warnings: null,
+      meta: { request: { params: { body: JSON.stringify(input) } } },
+    } as never);
     const fail = async () => {
       throw refused;
     };

@@ -42,7 +42,10 @@ describe('parseFreeText', () => {
   it('normalises number and time field values', () => {
     expect(parseFreeText('version:2 startTime:2024-01-01T00:00:00Z')).toEqual({
       kind: 'terms',
-      terms: [{ field: 'version', value: '2' }, { field: 'startTime', value: String(T) }],
+      terms: [
+        { field: 'version', value: '2' },
+        { field: 'startTime', value: String(T) },
+      ],
     });
   });
 

@@ -72,7 +72,10 @@ describe('parseQuery', () => {
   it('parses BETWEEN on number and time fields', () => {
     expect(parseQuery(`startTime BETWEEN ${T} AND ${T + 1000}`)).toEqual({ op: 'between', field: 'startTime', low: T, high: T + 1000 });
     expect(parseQuery("startTime between '2024-01-01' and '2024-01-01T00:00:01Z'")).toEqual({
-      op: 'between', field: 'startTime', low: T, high: T + 1000,
+      op: 'between',
+      field: 'startTime',
+      low: T,
+      high: T + 1000,
     });
     expect(parseQuery('version BETWEEN 1 AND 3')).toEqual({ op: 'between', field: 'version', low: 1, high: 3 });
   });
@@ -145,12 +148,38 @@ describe('parseQuery', () => {
 
   it('exports the searchable fields of workflows and tasks', () => {
     expect(Object.keys(WORKFLOW_SEARCH_FIELDS)).toEqual(
-      expect.arrayContaining(['workflowId', 'workflowType', 'version', 'correlationId', 'status', 'startTime', 'updateTime', 'endTime',
-        'reasonForIncompletion', 'executionTime', 'event', 'priority', 'parentWorkflowId', 'createdBy']),
+      expect.arrayContaining([
+        'workflowId',
+        'workflowType',
+        'version',
+        'correlationId',
+        'status',
+        'startTime',
+        'updateTime',
+        'endTime',
+        'reasonForIncompletion',
+        'executionTime',
+        'event',
+        'priority',
+        'parentWorkflowId',
+        'createdBy',
+      ]),
     );
     expect(Object.keys(TASK_SEARCH_FIELDS)).toEqual(
-      expect.arrayContaining(['taskId', 'taskType', 'taskDefName', 'status', 'workflowId', 'workflowType', 'correlationId',
-        'scheduledTime', 'startTime', 'updateTime', 'endTime', 'domain']),
+      expect.arrayContaining([
+        'taskId',
+        'taskType',
+        'taskDefName',
+        'status',
+        'workflowId',
+        'workflowType',
+        'correlationId',
+        'scheduledTime',
+        'startTime',
+        'updateTime',
+        'endTime',
+        'domain',
+      ]),
     );
   });
 });

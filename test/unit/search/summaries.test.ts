@@ -12,10 +12,25 @@ describe('isoTime', () => {
 describe('summarizeWorkflow', () => {
   it('summarises a finished workflow as Conductor does, input/output as JSON text', () => {
     const w = makeWorkflowRecord({
-      workflowId: 'wf-1', workflowName: 'order_flow', workflowVersion: 3, status: 'FAILED', correlationId: 'c-1',
-      startTime: T0, createTime: T0, updateTime: T0 + 900, endTime: T0 + 800, input: { a: 1, b: ['x'] }, output: { r: 'é' },
-      reasonForIncompletion: 'boom', event: 'evt', failedReferenceTaskNames: ['t1', 't2'], failedTaskNames: ['def1', 'def2'],
-      priority: 7, createdBy: 'me', taskToDomain: { def1: 'eu' }, externalInputPayloadStoragePath: 'path/in.json',
+      workflowId: 'wf-1',
+      workflowName: 'order_flow',
+      workflowVersion: 3,
+      status: 'FAILED',
+      correlationId: 'c-1',
+      startTime: T0,
+      createTime: T0,
+      updateTime: T0 + 900,
+      endTime: T0 + 800,
+      input: { a: 1, b: ['x'] },
+      output: { r: 'é' },
+      reasonForIncompletion: 'boom',
+      event: 'evt',
+      failedReferenceTaskNames: ['t1', 't2'],
+      failedTaskNames: ['def1', 'def2'],
+      priority: 7,
+      createdBy: 'me',
+      taskToDomain: { def1: 'eu' },
+      externalInputPayloadStoragePath: 'path/in.json',
     });
     const s = summarizeWorkflow(w);
     expect(s).toEqual({
@@ -61,9 +76,21 @@ describe('summarizeWorkflow', () => {
 describe('summarizeTask', () => {
   it('summarises a finished task, all times formatted', () => {
     const t = makeTask({
-      taskId: 'task-1', taskType: 'HTTP', taskDefName: 'http_call', status: 'COMPLETED', workflowInstanceId: 'wf-1',
-      workflowType: 'order_flow', correlationId: 'c-1', scheduledTime: T0, startTime: T0 + 100, endTime: T0 + 350,
-      updateTime: T0 + 350, inputData: { url: 'u' }, outputData: { status: 200 }, domain: 'eu', reasonForIncompletion: 'none',
+      taskId: 'task-1',
+      taskType: 'HTTP',
+      taskDefName: 'http_call',
+      status: 'COMPLETED',
+      workflowInstanceId: 'wf-1',
+      workflowType: 'order_flow',
+      correlationId: 'c-1',
+      scheduledTime: T0,
+      startTime: T0 + 100,
+      endTime: T0 + 350,
+      updateTime: T0 + 350,
+      inputData: { url: 'u' },
+      outputData: { status: 200 },
+      domain: 'eu',
+      reasonForIncompletion: 'none',
       workflowPriority: 3,
     });
     const s = summarizeTask(t);

@@ -31,7 +31,9 @@ describe('sealing secrets (AES-256-GCM)', () => {
 
   test('a key must be 32 bytes of base64', () => {
     expect(parseSecretKey(key.toString('base64'), 'X').equals(key)).toBe(true);
-    expect(() => parseSecretKey(Buffer.alloc(16).toString('base64'), 'BATON_SECRETS_KEY')).toThrow('BATON_SECRETS_KEY must be 32 bytes in base64 (got 16 bytes)');
+    expect(() => parseSecretKey(Buffer.alloc(16).toString('base64'), 'BATON_SECRETS_KEY')).toThrow(
+      'BATON_SECRETS_KEY must be 32 bytes in base64 (got 16 bytes)',
+    );
   });
 });
 

@@ -28,7 +28,11 @@ describe('secret references in task inputs', () => {
   });
 
   test('redaction masks every occurrence of a value in strings and keys', () => {
-    expect(redactSecrets({ body: 'echo T0K and T0K', nested: [{ T0K: 'x' }], n: 1 }, ['T0K'])).toEqual({ body: 'echo *** and ***', nested: [{ '***': 'x' }], n: 1 });
+    expect(redactSecrets({ body: 'echo T0K and T0K', nested: [{ T0K: 'x' }], n: 1 }, ['T0K'])).toEqual({
+      body: 'echo *** and ***',
+      nested: [{ '***': 'x' }],
+      n: 1,
+    });
     expect(redactSecrets('reason', [''])).toBe('reason');
   });
 

@@ -23,7 +23,10 @@ const ECHOES: Array<[string, string]> = [
   ['encodeURI', `GET ${encodeURI(`https://h/cb?t=${VALUE}`)}`],
   ['a URL query as fetch sends it', new URL(`https://h/cb?t=${VALUE}`).href],
   ['a form body', new URLSearchParams({ user: 'u', token: VALUE }).toString()],
-  ['HTML-escaped', `<p>No route for /x?t=${VALUE.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')}</p>`],
+  [
+    'HTML-escaped',
+    `<p>No route for /x?t=${VALUE.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')}</p>`,
+  ],
 ];
 
 describe.each(ECHOES)('an echo %s', (_kind, echo) => {

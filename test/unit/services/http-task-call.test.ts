@@ -35,8 +35,20 @@ beforeEach(() => {
 });
 
 const loopbackAllowed: EgressPolicy = { allow: parseEgressRules('127.0.0.1'), deny: [], ownPorts: [], localAddresses: [] };
-const request = (url: string, over: Partial<CallRequest> = {}): CallRequest => ({ url, method: 'GET', headers: {}, connectTimeoutMs: 2000, readTimeoutMs: 2000, maxRedirects: 5, ...over });
-const deps = (policy: EgressPolicy = loopbackAllowed, over: Record<string, unknown> = {}) => ({ check: (d: Parameters<typeof checkDestination>[1]) => checkDestination(policy, d), maxResponseBytes: 1024 * 1024, ...over });
+const request = (url: string, over: Partial<CallRequest> = {}): CallRequest => ({
+  url,
+  method: 'GET',
+  headers: {},
+  connectTimeoutMs: 2000,
+  readTimeoutMs: 2000,
+  maxRedirects: 5,
+  ...over,
+});
+const deps = (policy: EgressPolicy = loopbackAllowed, over: Record<string, unknown> = {}) => ({
+  check: (d: Parameters<typeof checkDestination>[1]) => checkDestination(policy, d),
+  maxResponseBytes: 1024 * 1024,
+  ...over,
+});
 
 describe('destination checks on the resolved address', () => {
   test('a name is resolved once and the socket goes to the address that was checked', async () => {
@@ -59,15 +71,27 @@ describe('destination checks on the resolved address', () => {
 
   test('the default policy refuses loopback literals and names alike', async () => {
     const none: EgressPolicy = { allow: [], deny: [], ownPorts: [], localAddresses: [] };
-    expect(await performCall(request(`http://127.0.0.1:${port}/`), deps(none))).toEqual({ kind: 'failure', reason: expect.stringContaining('a loopback address') });
-    expect(await performCall(request(`http://[::ffff:127.0.0.1]:${port}/`), deps(none))).toEqual({ kind: 'failure', reason: expect.stringContaining('a loopback address') });
+    expect(await performCall(request(`http://127.0.0.1:${port}/`), deps(none))).toEqual({
+      kind: 'failure',
+      reason: expect.stringContaining('a loopback address'),
+    });
+    expect(await performCall(request(`http://[::ffff:127.0.0.1]:${port}/`), deps(none))).toEqual({
+      kind: 'failure',
+      reason: expect.stringContaining('a loopback address'),
+    });
     expect(await performCall(request(`http://2130706433:${port}/`), deps(none))).toEqual({ kind: 'failure', reason: expect.stringContaining('127.0.0.1') });
-    expect(await performCall(request(`http://localhost:${port}/`), deps(none))).toEqual({ kind: 'failure', reason: expect.stringContaining('a loopback address') });
+    expect(await performCall(request(`http://localhost:${port}/`), deps(none))).toEqual({
+      kind: 'failure',
+      reason: expect.stringContaining('a loopback address'),
+    });
     expect(seen).toEqual([]);
   });
 
   test('resolution slower than the connect timeout fails the call', async () => {
-    const out = await performCall(request(`http://slow-dns.test:${port}/`, { connectTimeoutMs: 200 }), deps(loopbackAllowed, { resolve: () => new Promise<string[]>(() => undefined) }));
+    const out = await performCall(
+      request(`http://slow-dns.test:${port}/`, { connectTimeoutMs: 200 }),
+      deps(loopbackAllowed, { resolve: () => new Promise<string[]>(() => undefined) }),
+    );
     expect(out).toEqual({ kind: 'failure', reason: expect.stringMatching(/resolving slow-dns.test took longer than 200 ms|no complete response/) });
   });
 
@@ -110,7 +134,11 @@ describe('redirects', () => {
       else res.end(JSON.stringify({ at: req.url }));
     };
     const out = await performCall(
-      request(`http://127.0.0.1:${port}/submit`, { method: 'POST', body: '{"a":1}', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer s3cret', 'X-Keep': '1' } }),
+      request(`http://127.0.0.1:${port}/submit`, {
+        method: 'POST',
+        body: '{"a":1}',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer s3cret', 'X-Keep': '1' },
+      }),
       deps({ ...loopbackAllowed, allow: parseEgressRules('127.0.0.1, localhost') }, { resolve: async () => ['127.0.0.1'] }),
     );
     expect(out).toMatchObject({ kind: 'response', status: 200, text: '{"at":"/elsewhere"}' });
@@ -158,7 +186,11 @@ describe('response size cap', () => {
       pump();
     };
     const out = await performCall(request(`http://127.0.0.1:${port}/big`), deps(loopbackAllowed, { maxResponseBytes: 256 * 1024 }));
-    expect(out).toMatchObject({ kind: 'failure', reason: 'response body is larger than 262144 bytes (BATON_HTTP_TASK_MAX_RESPONSE_BYTES)', partial: { status: 200 } });
+    expect(out).toMatchObject({
+      kind: 'failure',
+      reason: 'response body is larger than 262144 bytes (BATON_HTTP_TASK_MAX_RESPONSE_BYTES)',
+      partial: { status: 200 },
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(closedEarly).toBe(true);
     expect(written).toBeLessThan(50 * 1024 * 1024);

@@ -94,7 +94,13 @@ describe('allow and deny lists', () => {
 
 describe('parseEgressRules', () => {
   test('accepts hosts, addresses and CIDR ranges, comma-separated with spaces and empty entries', () => {
-    expect(parseEgressRules(' example.com, ,10.0.0.0/8,::1 ,*.corp.example, ::ffff:10.0.0.0/104').map((r) => r.kind)).toEqual(['host', 'cidr', 'cidr', 'host', 'cidr']);
+    expect(parseEgressRules(' example.com, ,10.0.0.0/8,::1 ,*.corp.example, ::ffff:10.0.0.0/104').map((r) => r.kind)).toEqual([
+      'host',
+      'cidr',
+      'cidr',
+      'host',
+      'cidr',
+    ]);
     expect(parseEgressRules('')).toEqual([]);
     expect(parseEgressRules(undefined)).toEqual([]);
   });

@@ -46,13 +46,19 @@ describe('parseTimeout: seconds, or milliseconds above 1000', () => {
 });
 
 describe('registration refuses bad literal timeouts with a validation message', () => {
-  const def = (http_request: Record<string, unknown>) => ({ name: 'w', tasks: [{ name: 'call', taskReferenceName: 'c', type: 'HTTP', inputParameters: { http_request } }] });
+  const def = (http_request: Record<string, unknown>) => ({
+    name: 'w',
+    tasks: [{ name: 'call', taskReferenceName: 'c', type: 'HTTP', inputParameters: { http_request } }],
+  });
 
   test('in http_request, at the top level, and in a task definition template', () => {
     const r = WorkflowDefSchema.safeParse(def({ uri: 'http://x', method: 'GET', readTimeOut: 'soon' }));
     expect(r.success).toBe(false);
     expect(r.error?.issues.map((i) => i.message)).toEqual([expect.stringMatching(/^http_request\.readTimeOut must be .*"soon" for task: c$/)]);
-    const top = WorkflowDefSchema.safeParse({ name: 'w', tasks: [{ name: 'call', taskReferenceName: 'c', type: 'HTTP', inputParameters: { uri: 'http://x', method: 'GET', connectionTimeOut: -3 } }] });
+    const top = WorkflowDefSchema.safeParse({
+      name: 'w',
+      tasks: [{ name: 'call', taskReferenceName: 'c', type: 'HTTP', inputParameters: { uri: 'http://x', method: 'GET', connectionTimeOut: -3 } }],
+    });
     expect(top.success).toBe(false);
     const td = TaskDefSchema.safeParse({ name: 'call', inputTemplate: { http_request: { uri: 'http://x', method: 'GET', connectionTimeOut: 'x' } } });
     expect(td.success).toBe(false);
@@ -67,7 +73,10 @@ describe('registration refuses bad literal timeouts with a validation message', 
 
 describe('callRequestOf', () => {
   test('http_request or top-level keys, default headers, JSON body, capped timeouts', () => {
-    const r = callRequestOf({ http_request: { uri: 'http://h/x', method: 'post', body: { a: 1 }, headers: { 'X-N': 7 }, connectionTimeOut: 2, readTimeOut: 3_600_000 } }, limits);
+    const r = callRequestOf(
+      { http_request: { uri: 'http://h/x', method: 'post', body: { a: 1 }, headers: { 'X-N': 7 }, connectionTimeOut: 2, readTimeOut: 3_600_000 } },
+      limits,
+    );
     expect(r).toEqual({
       ok: true,
       request: {
@@ -81,18 +90,26 @@ describe('callRequestOf', () => {
       },
     });
     const top = callRequestOf({ uri: 'http://h/y', method: 'GET', body: { ignored: true }, 'content-Type': 'text/plain', accept: ['a/b', 'c/d'] }, limits);
-    expect(top).toMatchObject({ ok: true, request: { method: 'GET', body: undefined, headers: { 'Content-Type': 'text/plain', Accept: 'a/b, c/d' }, connectTimeoutMs: 3000, readTimeoutMs: 3000 } });
+    expect(top).toMatchObject({
+      ok: true,
+      request: { method: 'GET', body: undefined, headers: { 'Content-Type': 'text/plain', Accept: 'a/b, c/d' }, connectTimeoutMs: 3000, readTimeoutMs: 3000 },
+    });
   });
 
   test('followRedirects: false (or "false") turns redirects off for the task', () => {
     expect(callRequestOf({ http_request: { uri: 'http://h', method: 'GET', followRedirects: false } }, limits)).toMatchObject({ request: { maxRedirects: 0 } });
-    expect(callRequestOf({ http_request: { uri: 'http://h', method: 'GET', followRedirects: 'false' } }, limits)).toMatchObject({ request: { maxRedirects: 0 } });
+    expect(callRequestOf({ http_request: { uri: 'http://h', method: 'GET', followRedirects: 'false' } }, limits)).toMatchObject({
+      request: { maxRedirects: 0 },
+    });
     expect(callRequestOf({ http_request: { uri: 'http://h', method: 'GET' } }, { ...limits, maxRedirects: 0 })).toMatchObject({ request: { maxRedirects: 0 } });
   });
 
   test('a missing URI or method, or a bad timeout resolved at run time, is a reason to fail', () => {
     expect(callRequestOf({ http_request: { method: 'GET' } }, limits)).toEqual({ ok: false, reason: 'Missing HTTP URI or method' });
-    expect(callRequestOf({ http_request: { uri: 'http://h', method: 'GET', readTimeOut: 'later' } }, limits)).toEqual({ ok: false, reason: expect.stringMatching(/^Invalid http_request: readTimeOut must be/) });
+    expect(callRequestOf({ http_request: { uri: 'http://h', method: 'GET', readTimeOut: 'later' } }, limits)).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^Invalid http_request: readTimeOut must be/),
+    });
     // A URI of the wrong type is dropped, not thrown on.
     expect(callRequestOf({ http_request: { uri: 42, method: 'GET' } }, limits)).toEqual({ ok: false, reason: 'Missing HTTP URI or method' });
     expect(httpRequestOf({ http_request: { uri: 'http://h', method: 'GET', headers: 'nope' } }).headers).toBeUndefined();
@@ -101,7 +118,14 @@ describe('callRequestOf', () => {
 
 describe('taskResultOf', () => {
   const task = (asyncComplete = false) => ({ taskId: 't1', workflowInstanceId: 'w1', workflowTask: { asyncComplete } }) as unknown as Task;
-  const response = (status: number, text: string, contentType = 'application/json') => ({ kind: 'response' as const, status, statusText: 'X', headers: { a: ['b'] }, contentType, text });
+  const response = (status: number, text: string, contentType = 'application/json') => ({
+    kind: 'response' as const,
+    status,
+    statusText: 'X',
+    headers: { a: ['b'] },
+    contentType,
+    text,
+  });
 
   test('2xx completes with the parsed body; asyncComplete stays IN_PROGRESS', () => {
     expect(taskResultOf(task(), response(200, '{"ok":true}'), 'h')).toEqual({
@@ -122,15 +146,27 @@ describe('taskResultOf', () => {
   });
 
   test('a failed call fails the task with the reason; a refused body keeps status and headers', () => {
-    const r = taskResultOf(task(), { kind: 'failure', reason: 'response body is larger than 10 bytes', partial: { status: 200, statusText: 'OK', headers: {} } }, 'h');
-    expect(r).toMatchObject({ status: 'FAILED', reasonForIncompletion: 'Failed to invoke HTTP task due to: response body is larger than 10 bytes', outputData: { response: { statusCode: 200 } } });
+    const r = taskResultOf(
+      task(),
+      { kind: 'failure', reason: 'response body is larger than 10 bytes', partial: { status: 200, statusText: 'OK', headers: {} } },
+      'h',
+    );
+    expect(r).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: 'Failed to invoke HTTP task due to: response body is larger than 10 bytes',
+      outputData: { response: { statusCode: 200 } },
+    });
     expect((r.outputData as { response: object }).response).not.toHaveProperty('body');
   });
 
   test('a result the store refuses as too large becomes a failure without the body', () => {
     const ok = taskResultOf(task(), response(200, '{"big":1}'), 'h');
     const r = oversizedResult(ok, 'task c outputData is 4000000 bytes, over the limit');
-    expect(r).toMatchObject({ status: 'FAILED', reasonForIncompletion: expect.stringContaining('does not fit in a task output'), outputData: { response: { statusCode: 200 } } });
+    expect(r).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: expect.stringContaining('does not fit in a task output'),
+      outputData: { response: { statusCode: 200 } },
+    });
     expect(JSON.stringify(r.outputData)).not.toContain('big');
   });
 });
@@ -146,5 +182,8 @@ describe('hostKeyOf', () => {
 });
 
 test('a timeout of the wrong type resolved at run time fails the task rather than falling back to the default', () => {
-  expect(callRequestOf({ http_request: { uri: 'http://h', method: 'GET', connectionTimeOut: true } }, limits)).toEqual({ ok: false, reason: expect.stringMatching(/^Invalid http_request: connectionTimeOut must be .*true/) });
+  expect(callRequestOf({ http_request: { uri: 'http://h', method: 'GET', connectionTimeOut: true } }, limits)).toEqual({
+    ok: false,
+    reason: expect.stringMatching(/^Invalid http_request: connectionTimeOut must be .*true/),
+  });
 });

@@ -38,12 +38,20 @@ function world() {
       return id;
     },
   } as unknown as ActorHost;
-  const store = { load: async (id: string) => (committed.has(id) ? { workflow: { workflowId: id, status: 'RUNNING' }, tasks: [], rev: 1, outbox: [] } : undefined) } as unknown as ExecutionStore;
+  const store = {
+    load: async (id: string) => (committed.has(id) ? { workflow: { workflowId: id, status: 'RUNNING' }, tasks: [], rev: 1, outbox: [] } : undefined),
+  } as unknown as ExecutionStore;
   const metadata = { limits: { maxBytes: 1 << 20, maxCount: 100 } } as unknown as MetadataService;
   return { service: new WorkflowService(host, store, metadata, stores.idempotencyKeys), committed, sent };
 }
 
-const request = (strategy: StartWorkflowRequest['idempotencyStrategy']): StartWorkflowRequest => ({ name: 'pay', workflowDef: def, input: {}, idempotencyKey: 'order-7', idempotencyStrategy: strategy });
+const request = (strategy: StartWorkflowRequest['idempotencyStrategy']): StartWorkflowRequest => ({
+  name: 'pay',
+  workflowDef: def,
+  input: {},
+  idempotencyKey: 'order-7',
+  idempotencyStrategy: strategy,
+});
 
 test('RETURN_EXISTING: the repeated start answers the first execution, which its late turn committed', async () => {
   const { service, committed, sent } = world();

@@ -28,13 +28,15 @@ function gatedIndex() {
     },
   });
   const next = async (): Promise<{ open(): void; fail(e: Error): void }> => {
-    for (const until = Date.now() + 5000; gates.length === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 1));
+    for (const until = Date.now() + 5000; gates.length === 0 && Date.now() < until;) await new Promise((r) => setTimeout(r, 1));
     const g = gates.shift();
     if (!g) throw new Error('no write is waiting');
     return g;
   };
-  const search = (workflowId: string) => real.searchWorkflows({ query: { op: 'cmp', field: 'workflowId', cmp: '=', value: workflowId }, freeText: { kind: 'all' }, sort: [], start: 0, size: 10 });
-  const searchTasks = (workflowId: string) => real.searchTasks({ query: { op: 'cmp', field: 'workflowId', cmp: '=', value: workflowId }, freeText: { kind: 'all' }, sort: [], start: 0, size: 10 });
+  const search = (workflowId: string) =>
+    real.searchWorkflows({ query: { op: 'cmp', field: 'workflowId', cmp: '=', value: workflowId }, freeText: { kind: 'all' }, sort: [], start: 0, size: 10 });
+  const searchTasks = (workflowId: string) =>
+    real.searchTasks({ query: { op: 'cmp', field: 'workflowId', cmp: '=', value: workflowId }, freeText: { kind: 'all' }, sort: [], start: 0, size: 10 });
   return { index, writes, next, search, searchTasks, pendingGates: () => gates.length };
 }
 
@@ -47,7 +49,10 @@ test('documents added while a batch is written wait, coalesced by id, for one ne
   const first = indexer.flush();
   const writing = await g.next();
   // While the first batch is held: the same execution changes five times, and a second flush is asked for.
-  for (let i = 0; i < 5; i++) indexer.add(makeWorkflowRecord({ workflowId: 'w1', status: i === 4 ? 'COMPLETED' : 'RUNNING' }), [makeTask({ taskId: 't1', workflowInstanceId: 'w1', status: 'COMPLETED' })]);
+  for (let i = 0; i < 5; i++)
+    indexer.add(makeWorkflowRecord({ workflowId: 'w1', status: i === 4 ? 'COMPLETED' : 'RUNNING' }), [
+      makeTask({ taskId: 't1', workflowInstanceId: 'w1', status: 'COMPLETED' }),
+    ]);
   const second = indexer.flush();
   expect(g.pendingGates()).toBe(0); // no second write runs beside the first
   writing.open();
@@ -114,8 +119,10 @@ test('a regular flush that fails (index down) leaves no rejection unhandled and 
 });
 
 describe('removing an execution from the index (Indexer.remove)', () => {
-  const docs = (workflowId: string) => [makeWorkflowRecord({ workflowId, input: { secret: 's3cr3t' } }), [makeTask({ workflowInstanceId: workflowId, inputData: { secret: 's3cr3t' } })]] as const;
-  const gone = async (g: ReturnType<typeof gatedIndex>, workflowId: string) => (await g.search(workflowId)).totalHits === 0 && (await g.searchTasks(workflowId)).totalHits === 0;
+  const docs = (workflowId: string) =>
+    [makeWorkflowRecord({ workflowId, input: { secret: 's3cr3t' } }), [makeTask({ workflowInstanceId: workflowId, inputData: { secret: 's3cr3t' } })]] as const;
+  const gone = async (g: ReturnType<typeof gatedIndex>, workflowId: string) =>
+    (await g.search(workflowId)).totalHits === 0 && (await g.searchTasks(workflowId)).totalHits === 0;
 
   test('documents still queued when the execution is removed are never written', async () => {
     const g = gatedIndex();

@@ -3,7 +3,12 @@ import { schemaProblem, schemaViolations, violationText } from '../../../src/ser
 const schema = (data: Record<string, unknown>, type: 'JSON' | 'AVRO' = 'JSON') => ({ name: 's', version: 1, type, data });
 
 describe('schemaViolations', () => {
-  const order = schema({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', required: ['id'], properties: { id: { type: 'integer' }, email: { type: 'string', format: 'email' } } });
+  const order = schema({
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    type: 'object',
+    required: ['id'],
+    properties: { id: { type: 'integer' }, email: { type: 'string', format: 'email' } },
+  });
 
   it('is empty for a conforming value', () => {
     expect(schemaViolations(order, { id: 1, email: 'a@example.com' })).toEqual([]);
@@ -11,7 +16,12 @@ describe('schemaViolations', () => {
 
   it('lists every violation with its place in the value', () => {
     const v = schemaViolations(order, { email: 'nope' });
-    expect(v).toEqual(expect.arrayContaining([{ path: '/', message: "must have required property 'id'" }, { path: '/email', message: 'must match format "email"' }]));
+    expect(v).toEqual(
+      expect.arrayContaining([
+        { path: '/', message: "must have required property 'id'" },
+        { path: '/email', message: 'must match format "email"' },
+      ]),
+    );
     expect(violationText([{ path: '/id', message: 'must be integer' }])).toBe('/id must be integer');
   });
 
@@ -48,7 +58,9 @@ describe('user patterns run with RE2 semantics (linear time), never backtracking
     expect(schemaProblem({ type: 'object', patternProperties: { '^(?!x)': {} } })).toMatch(/cannot run in linear time/);
     expect(schemaProblem({ type: 'string', pattern: '^[a-z]+$' })).toBeUndefined();
     // One stored before such patterns were refused is a violation of every value, never run.
-    expect(schemaViolations(schema({ type: 'string', pattern: '(a)\\1' }), 'aa')).toEqual([{ path: '/', message: expect.stringMatching(/cannot run in linear time/) }]);
+    expect(schemaViolations(schema({ type: 'string', pattern: '(a)\\1' }), 'aa')).toEqual([
+      { path: '/', message: expect.stringMatching(/cannot run in linear time/) },
+    ]);
   });
 
   it('a value too long for its pattern is a violation, not a stall', () => {

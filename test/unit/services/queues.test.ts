@@ -64,9 +64,51 @@ test('plain names stay readable', () => {
 
 test('near-collisions stay distinct', () => {
   const names = [
-    'a#b', 'a#', '#b', 'a', 'b', 'ab', 'a b', 'a  b', 'a.b', 'a.2Eb', 'a.23b', 'a%23b', 'a~b', 'a~0', 'a_b', 'a-b',
-    'd:t', 'd::t', ':d:t', 'd:t:', 'dt', 'd.3At', 'x||y', 'x|y', 'x|', '|y', '', ' ', '.', '..', '~', '~0', '.U0041', 'A',
-    '\ud800', '\udc00', '\ud800\udc00', '\ud800x', 'é', 'e\u0301', 'ß', 'ss', '🚀', '\ud83d', '\ude80',
+    'a#b',
+    'a#',
+    '#b',
+    'a',
+    'b',
+    'ab',
+    'a b',
+    'a  b',
+    'a.b',
+    'a.2Eb',
+    'a.23b',
+    'a%23b',
+    'a~b',
+    'a~0',
+    'a_b',
+    'a-b',
+    'd:t',
+    'd::t',
+    ':d:t',
+    'd:t:',
+    'dt',
+    'd.3At',
+    'x||y',
+    'x|y',
+    'x|',
+    '|y',
+    '',
+    ' ',
+    '.',
+    '..',
+    '~',
+    '~0',
+    '.U0041',
+    'A',
+    '\ud800',
+    '\udc00',
+    '\ud800\udc00',
+    '\ud800x',
+    'é',
+    'e\u0301',
+    'ß',
+    'ss',
+    '🚀',
+    '\ud83d',
+    '\ude80',
     ...nasty,
   ];
   const unique = [...new Set(names)];
@@ -90,7 +132,25 @@ test('the queue names the engine makes (domain, namespace, isolation group) roun
 });
 
 test('text no encoder made is refused', () => {
-  for (const bad of ['a', 'a#0', 'a~', 'a~01', 'a~-1', 'a~1.5', 'a b~0', '.2~0', '.zz~0', '.2e~0', '.41~0', '.C3~0', '.FF~0', '.UD83D.UDE80~0', '.U0041~0', 'é~0', 'a~0~x']) {
+  for (const bad of [
+    'a',
+    'a#0',
+    'a~',
+    'a~01',
+    'a~-1',
+    'a~1.5',
+    'a b~0',
+    '.2~0',
+    '.zz~0',
+    '.2e~0',
+    '.41~0',
+    '.C3~0',
+    '.FF~0',
+    '.UD83D.UDE80~0',
+    '.U0041~0',
+    'é~0',
+    'a~0~x',
+  ]) {
     expect(() => queueNameOfActorId(bad)).toThrow();
   }
   expect(() => decodeQueueName('.U00')).toThrow();
@@ -118,7 +178,32 @@ test('random strings of awkward code units round-trip and never collide', () => 
     x ^= x << 5;
     return (x >>> 0) % n;
   };
-  const units = ['a', 'Z', '0', '_', '-', '.', '~', '#', '/', '?', '%', '|', ' ', ':', '@', 'é', '任', '\ud83d', '\ude80', '\ud800', '\udfff', '\u0000', 'U', 'F'];
+  const units = [
+    'a',
+    'Z',
+    '0',
+    '_',
+    '-',
+    '.',
+    '~',
+    '#',
+    '/',
+    '?',
+    '%',
+    '|',
+    ' ',
+    ':',
+    '@',
+    'é',
+    '任',
+    '\ud83d',
+    '\ude80',
+    '\ud800',
+    '\udfff',
+    '\u0000',
+    'U',
+    'F',
+  ];
   const names = new Set<string>();
   for (let i = 0; i < 3000; i++) names.add(Array.from({ length: rand(8) }, () => units[rand(units.length)]).join(''));
   const ids = new Set<string>();

@@ -66,7 +66,15 @@ describe('RecoveryScan', () => {
     const lease = new SharedLease();
     const seen: string[] = [];
     const make = (name: string) =>
-      new RecoveryScan({ ids: () => ids(['x']), recover: async () => void seen.push(name), lease: lease.for(name), intervalMs: 50, ratePerSecond: 1000, log: quiet, ...roomy });
+      new RecoveryScan({
+        ids: () => ids(['x']),
+        recover: async () => void seen.push(name),
+        lease: lease.for(name),
+        intervalMs: 50,
+        ratePerSecond: 1000,
+        log: quiet,
+        ...roomy,
+      });
     const [one, two] = [make('r1'), make('r2')];
     one.start();
     two.start();

@@ -38,7 +38,8 @@ describe('StartAdmission', () => {
     expect(await a.refusal('wf', 'c1', { rootWorkflowId: 'r', generation: 1 })).toBeUndefined();
     expect(await a.refusal('wf', 'c2', { rootWorkflowId: 'r', generation: 1 })).toEqual({
       limit: 'rate',
-      reason: 'Workflow wf not started: root execution r started 1 descendant executions within the last second, the limit (BATON_MAX_STARTS_PER_ROOT_PER_SECOND)',
+      reason:
+        'Workflow wf not started: root execution r started 1 descendant executions within the last second, the limit (BATON_MAX_STARTS_PER_ROOT_PER_SECOND)',
     });
     now += 1001;
     expect(await a.refusal('wf', 'c2', { rootWorkflowId: 'r', generation: 1 })).toBeUndefined();

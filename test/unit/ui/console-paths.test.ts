@@ -6,7 +6,18 @@ import { RoutePermissions } from '../../../src/auth/route-permissions';
 describe('console paths', () => {
   it('are every path but the API, its document, health and the Dapr app channel', () => {
     for (const p of ['/', '/executions', '/executions/abc', '/assets/index-x.js', '/definitions/workflow/a%20b']) expect(isConsolePath(p)).toBe(true);
-    for (const p of ['/api', '/api/workflow', '/API/workflow/x', '/api-docs', '/apitasks/t', '/health', '/healthz', '/dapr/config', '/actors/WorkflowActor/x/method/m']) expect(isConsolePath(p)).toBe(false);
+    for (const p of [
+      '/api',
+      '/api/workflow',
+      '/API/workflow/x',
+      '/api-docs',
+      '/apitasks/t',
+      '/health',
+      '/healthz',
+      '/dapr/config',
+      '/actors/WorkflowActor/x/method/m',
+    ])
+      expect(isConsolePath(p)).toBe(false);
   });
 
   it('need no token to GET, while anything else unlisted still needs admin', () => {

@@ -10,7 +10,15 @@ const utc = (s: string): number | undefined => {
 
 describe('execution search filters', () => {
   it('round-trips through the URL, keeping only what differs from the defaults', () => {
-    const f = { ...DEFAULT_FILTERS, name: 'orders', statuses: ['RUNNING', 'FAILED'] as any, correlationId: 'c-1', sort: { field: 'endTime' as const, order: 'ASC' as const }, page: 2, size: 50 };
+    const f = {
+      ...DEFAULT_FILTERS,
+      name: 'orders',
+      statuses: ['RUNNING', 'FAILED'] as any,
+      correlationId: 'c-1',
+      sort: { field: 'endTime' as const, order: 'ASC' as const },
+      page: 2,
+      size: 50,
+    };
     const p = paramsFromFilters(f);
     expect(p.toString()).toBe('name=orders&status=RUNNING%2CFAILED&correlationId=c-1&sort=endTime%3AASC&page=2&size=50');
     expect(filtersFromParams(p)).toEqual(f);
@@ -26,7 +34,17 @@ describe('execution search filters', () => {
   });
 
   it('builds a query the API parses, quoting values and ANDing the user query', () => {
-    const f = { ...DEFAULT_FILTERS, name: "o'brien", statuses: ['RUNNING'] as any, from: '2026-01-02T03:04', correlationId: 'x', query: 'priority > 5 OR priority < 1', text: 'hello', page: 1, size: 10 };
+    const f = {
+      ...DEFAULT_FILTERS,
+      name: "o'brien",
+      statuses: ['RUNNING'] as any,
+      from: '2026-01-02T03:04',
+      correlationId: 'x',
+      query: 'priority > 5 OR priority < 1',
+      text: 'hello',
+      page: 1,
+      size: 10,
+    };
     const p = searchParams(f, utc);
     expect(p).toEqual({
       start: 10,

@@ -2,7 +2,17 @@ import { locatePath } from '../../../ui/src/model/json-locate';
 
 // A server validation error's path, found in the editor's JSON text (pure).
 
-const text = JSON.stringify({ name: 'w', tasks: [{ name: 'a', taskReferenceName: 'a' }, { name: '', taskReferenceName: 'b' }] }, null, 2);
+const text = JSON.stringify(
+  {
+    name: 'w',
+    tasks: [
+      { name: 'a', taskReferenceName: 'a' },
+      { name: '', taskReferenceName: 'b' },
+    ],
+  },
+  null,
+  2,
+);
 const at = (path?: string) => {
   const s = locatePath(text, path);
   return text.slice(s.from, s.to);

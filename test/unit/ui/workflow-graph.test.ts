@@ -32,7 +32,23 @@ const edge = (g: ReturnType<typeof workflowGraph>, s: string, t: string) => g.ed
 describe('workflowGraph', () => {
   it('draws a definition: forks fan out and meet, switch cases are labelled (an empty one goes straight on), a loop returns to its start', () => {
     const g = workflowGraph(DEF);
-    expect(g.nodes.map((n) => n.id)).toEqual([START_ID, 'fork', 'l', 'r', 'join', 'sw', 'ca', 'cd', 'loop', 'loop#loop-end', 'body', 'dyn', 'dj', 'sub', END_ID]);
+    expect(g.nodes.map((n) => n.id)).toEqual([
+      START_ID,
+      'fork',
+      'l',
+      'r',
+      'join',
+      'sw',
+      'ca',
+      'cd',
+      'loop',
+      'loop#loop-end',
+      'body',
+      'dyn',
+      'dj',
+      'sub',
+      END_ID,
+    ]);
     expect(edge(g, 'fork', 'l')).toHaveLength(1);
     expect(edge(g, 'l', 'join')).toHaveLength(1);
     expect(edge(g, 'r', 'join')).toHaveLength(1);

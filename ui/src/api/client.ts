@@ -77,4 +77,5 @@ function safeParse(text: string): unknown {
   }
 }
 
-export const errorText = (e: unknown): string => (e instanceof ApiFailure ? `${e.status ? `${e.status}: ` : ''}${e.message}` : e instanceof Error ? e.message : String(e));
+export const errorText = (e: unknown): string =>
+  e instanceof ApiFailure ? `${e.status ? `${e.status}: ` : ''}${e.message}` : e instanceof Error ? e.message : String(e);

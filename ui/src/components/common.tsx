@@ -3,7 +3,11 @@ import { ApiFailure, errorText } from '../api/client';
 
 export function StatusBadge({ status }: { status?: string }) {
   if (!status) return <span className="badge">NOT RUN</span>;
-  return <span className={`badge s-${status}`} data-status={status}>{status.replace(/_/g, ' ')}</span>;
+  return (
+    <span className={`badge s-${status}`} data-status={status}>
+      {status.replace(/_/g, ' ')}
+    </span>
+  );
 }
 
 /** The API's refusal as it answered: message, and each validation error with its path. */
@@ -92,7 +96,14 @@ export function ConfirmDialog({ request, onDone }: { request: ConfirmRequest | u
             <button type="button" onClick={() => onDone(false)}>
               Cancel
             </button>
-            <button type="button" className={request.danger ? 'danger' : 'primary'} onClick={() => void confirm()} disabled={busy} autoFocus data-testid="confirm">
+            <button
+              type="button"
+              className={request.danger ? 'danger' : 'primary'}
+              onClick={() => void confirm()}
+              disabled={busy}
+              autoFocus
+              data-testid="confirm"
+            >
               {busy ? 'Working…' : (request.confirmLabel ?? 'Confirm')}
             </button>
           </div>

@@ -14,10 +14,29 @@ const parseErrors = jsonParseLinter();
 export function diagnosticsOf(text: string, problem: unknown): Diagnostic[] {
   if (!(problem instanceof ApiFailure)) return [];
   const errors = problem.validationErrors.length ? problem.validationErrors : [{ path: undefined, message: problem.message }];
-  return errors.map((e) => ({ ...locatePath(text, e.path), severity: 'error' as const, message: e.path ? `${e.path}: ${e.message}` : e.message, source: 'server' }));
+  return errors.map((e) => ({
+    ...locatePath(text, e.path),
+    severity: 'error' as const,
+    message: e.path ? `${e.path}: ${e.message}` : e.message,
+    source: 'server',
+  }));
 }
 
-export function JsonEditor({ value, onChange, height = '420px', testId, label, problem }: { value: string; onChange: (v: string) => void; height?: string; testId?: string; label: string; problem?: unknown }) {
+export function JsonEditor({
+  value,
+  onChange,
+  height = '420px',
+  testId,
+  label,
+  problem,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  height?: string;
+  testId?: string;
+  label: string;
+  problem?: unknown;
+}) {
   const { dark } = useTheme();
   const ref = useRef<ReactCodeMirrorRef>(null);
   const server = useRef<{ doc: string; diagnostics: Diagnostic[] }>(undefined);
@@ -45,7 +64,16 @@ export function JsonEditor({ value, onChange, height = '420px', testId, label, p
   }, [problem]);
   return (
     <div className="editor" data-testid={testId}>
-      <CodeMirror ref={ref} value={value} height={height} extensions={extensions} onChange={onChange} theme={dark ? 'dark' : 'light'} basicSetup={{ foldGutter: true, tabSize: 2 }} aria-label={label} />
+      <CodeMirror
+        ref={ref}
+        value={value}
+        height={height}
+        extensions={extensions}
+        onChange={onChange}
+        theme={dark ? 'dark' : 'light'}
+        basicSetup={{ foldGutter: true, tabSize: 2 }}
+        aria-label={label}
+      />
     </div>
   );
 }

@@ -4,7 +4,11 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 
 type Choice = 'auto' | 'light' | 'dark';
 const KEY = 'baton.console.theme';
-const ThemeContext = createContext<{ dark: boolean; choice: Choice; setChoice: (c: Choice) => void }>({ dark: false, choice: 'auto', setChoice: () => undefined });
+const ThemeContext = createContext<{ dark: boolean; choice: Choice; setChoice: (c: Choice) => void }>({
+  dark: false,
+  choice: 'auto',
+  setChoice: () => undefined,
+});
 
 export function ThemeProvider({ children }: { children: ReactNode }) {
   const media = window.matchMedia('(prefers-color-scheme: dark)');

@@ -10,7 +10,14 @@ const TaskNode = memo(function TaskNode({ data }: NodeProps<FlowNode>) {
   const { g, selected } = data;
   const cls = ['wf-node', g.status ? `s-${g.status}` : '', g.kind !== 'task' ? 'pseudo' : '', g.dynamic ? 'dynamic' : '', selected ? 'selected' : ''].join(' ');
   return (
-    <div className={cls} data-testid="graph-node" data-node={g.id} data-ref={g.ref ?? ''} data-status={g.status ?? 'NOT_RUN'} title={g.status ? `${g.label}: ${g.status}` : g.label}>
+    <div
+      className={cls}
+      data-testid="graph-node"
+      data-node={g.id}
+      data-ref={g.ref ?? ''}
+      data-status={g.status ?? 'NOT_RUN'}
+      title={g.status ? `${g.label}: ${g.status}` : g.label}
+    >
       <Handle type="target" position={Position.Top} isConnectable={false} />
       {g.kind === 'task' ? (
         <>
@@ -20,7 +27,10 @@ const TaskNode = memo(function TaskNode({ data }: NodeProps<FlowNode>) {
             {g.iterations ? ` · ×${g.iterations}` : ''}
             {g.attempts > 1 && g.type !== 'DO_WHILE' ? ` · ${g.attempts} runs` : ''}
           </div>
-          <div className="meta">{g.status ? g.status.replace(/_/g, ' ') : g.dynamic ? 'dynamic' : ''}{g.subWorkflowId ? ' · sub-workflow ↗' : ''}</div>
+          <div className="meta">
+            {g.status ? g.status.replace(/_/g, ' ') : g.dynamic ? 'dynamic' : ''}
+            {g.subWorkflowId ? ' · sub-workflow ↗' : ''}
+          </div>
         </>
       ) : (
         <div className="name">{g.label}</div>
@@ -32,13 +42,32 @@ const TaskNode = memo(function TaskNode({ data }: NodeProps<FlowNode>) {
 
 const nodeTypes = { wf: TaskNode };
 
-export function WorkflowDiagram({ graph, selected, onSelect, testId = 'graph' }: { graph: WorkflowGraph; selected?: string; onSelect?: (n: GraphNode) => void; testId?: string }) {
+export function WorkflowDiagram({
+  graph,
+  selected,
+  onSelect,
+  testId = 'graph',
+}: {
+  graph: WorkflowGraph;
+  selected?: string;
+  onSelect?: (n: GraphNode) => void;
+  testId?: string;
+}) {
   const positions = useMemo(() => layoutGraph(graph), [graph]);
   const nodes = useMemo<FlowNode[]>(
     () =>
       graph.nodes.map((g) => {
         const p = positions.get(g.id)!;
-        return { id: g.id, type: 'wf', position: { x: p.x, y: p.y }, width: p.width, height: p.height, data: { g, selected: g.id === selected }, draggable: false, connectable: false };
+        return {
+          id: g.id,
+          type: 'wf',
+          position: { x: p.x, y: p.y },
+          width: p.width,
+          height: p.height,
+          data: { g, selected: g.id === selected },
+          draggable: false,
+          connectable: false,
+        };
       }),
     [graph, positions, selected],
   );

@@ -81,7 +81,14 @@ export function workflowGraph(defTasks: WorkflowTask[], execution?: Pick<Workflo
     return node;
   };
   const connect = (preds: Pred[], target: string): void => {
-    for (const p of preds) edges.push({ id: `${p.id}->${target}${p.label !== undefined ? `:${p.label}` : ''}`, source: p.id, target, ...(p.label !== undefined ? { label: p.label } : {}), taken: false });
+    for (const p of preds)
+      edges.push({
+        id: `${p.id}->${target}${p.label !== undefined ? `:${p.label}` : ''}`,
+        source: p.id,
+        target,
+        ...(p.label !== undefined ? { label: p.label } : {}),
+        taken: false,
+      });
   };
   const taskNode = (wt: WorkflowTask, dynamic = false): GraphNode => {
     const t = latest.get(wt.taskReferenceName);
@@ -127,14 +134,24 @@ export function workflowGraph(defTasks: WorkflowTask[], execution?: Pick<Workflo
       return forked.map((ref) => {
         const r = String(ref);
         const t = latest.get(r);
-        const d = byRef.get(r) ?? { name: t?.taskDefName ?? r, taskReferenceName: r, type: t?.workflowTask.type ?? t?.taskType ?? 'SIMPLE', inputParameters: {} };
+        const d = byRef.get(r) ?? {
+          name: t?.taskDefName ?? r,
+          taskReferenceName: r,
+          type: t?.workflowTask.type ?? t?.taskType ?? 'SIMPLE',
+          inputParameters: {},
+        };
         const n = taskNode(d, true);
         connect(self, n.id);
         return { id: n.id };
       });
     }
     if (wt.type === 'DO_WHILE') {
-      const end = addNode({ id: loopEndId(node.id), kind: 'loopEnd', label: node.iterations ? `loop ×${node.iterations}` : 'loop', ...(node.status ? { status: node.status } : {}) });
+      const end = addNode({
+        id: loopEndId(node.id),
+        kind: 'loopEnd',
+        label: node.iterations ? `loop ×${node.iterations}` : 'loop',
+        ...(node.status ? { status: node.status } : {}),
+      });
       connect(addList(wt.loopOver ?? [], self), end.id);
       edges.push({ id: `${end.id}->${node.id}:back`, source: end.id, target: node.id, label: 'repeat', taken: false, back: true });
       return [{ id: end.id }];

@@ -24,7 +24,18 @@ export interface ExecutionFilters {
   size: number;
 }
 
-export const DEFAULT_FILTERS: ExecutionFilters = { name: '', statuses: [], from: '', to: '', correlationId: '', text: '', query: '', sort: { field: 'startTime', order: 'DESC' }, page: 0, size: 25 };
+export const DEFAULT_FILTERS: ExecutionFilters = {
+  name: '',
+  statuses: [],
+  from: '',
+  to: '',
+  correlationId: '',
+  text: '',
+  query: '',
+  sort: { field: 'startTime', order: 'DESC' },
+  page: 0,
+  size: 25,
+};
 
 const isStatus = (s: string): s is WorkflowStatus => (WORKFLOW_STATUSES as readonly string[]).includes(s);
 const isSortField = (s: string): s is SortField => (SORTABLE as readonly string[]).includes(s);

@@ -39,7 +39,11 @@ function WorkflowDefList() {
   const session = useSession();
   const byName = useMemo(() => {
     const m = new Map<string, WorkflowDef[]>();
-    for (const d of defs.data ?? []) m.set(d.name, [...(m.get(d.name) ?? []), d].sort((a, b) => b.version - a.version));
+    for (const d of defs.data ?? [])
+      m.set(
+        d.name,
+        [...(m.get(d.name) ?? []), d].sort((a, b) => b.version - a.version),
+      );
     return [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
   }, [defs.data]);
   return (
@@ -142,7 +146,16 @@ const NEW_WORKFLOW = {
   ownerEmail: 'someone@example.com',
 };
 
-const NEW_TASK = { name: 'new_task', retryCount: 3, retryLogic: 'FIXED', retryDelaySeconds: 10, timeoutSeconds: 300, timeoutPolicy: 'TIME_OUT_WF', responseTimeoutSeconds: 60, ownerEmail: 'someone@example.com' };
+const NEW_TASK = {
+  name: 'new_task',
+  retryCount: 3,
+  retryLogic: 'FIXED',
+  retryDelaySeconds: 10,
+  timeoutSeconds: 300,
+  timeoutPolicy: 'TIME_OUT_WF',
+  responseTimeoutSeconds: 60,
+  ownerEmail: 'someone@example.com',
+};
 
 /** Edit a workflow definition as JSON, the diagram following the text; the server validates and saves. */
 export function WorkflowDefEditor({ name }: { name?: string }) {
@@ -150,7 +163,10 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
   const navigate = useNavigate();
   const session = useSession();
   const version = search.get('version') ?? undefined;
-  const loaded = useAsync(async () => (name ? call('GET /api/metadata/workflowdef/{name}', { params: { name }, query: { version } }) : NEW_WORKFLOW), [name, version]);
+  const loaded = useAsync(
+    async () => (name ? call('GET /api/metadata/workflowdef/{name}', { params: { name }, query: { version } }) : NEW_WORKFLOW),
+    [name, version],
+  );
   const [text, setText] = useState('');
   useEffect(() => {
     if (loaded.data) setText(JSON.stringify(loaded.data, null, 2));
@@ -185,7 +201,8 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
       else await call('PUT /api/metadata/workflowdef', { body: [p.value] });
       setSaved(validateOnly ? 'The server accepts this definition.' : 'Saved.');
       const def = p.value as WorkflowDef;
-      if (!validateOnly && (def.name !== name || String(def.version) !== version)) navigate(`/definitions/workflow/${enc(def.name)}?version=${def.version}&saved`, true);
+      if (!validateOnly && (def.name !== name || String(def.version) !== version))
+        navigate(`/definitions/workflow/${enc(def.name)}?version=${def.version}&saved`, true);
     } catch (e) {
       setError(e);
     }
@@ -215,7 +232,12 @@ export function WorkflowDefEditor({ name }: { name?: string }) {
             type="button"
             className="danger"
             onClick={() =>
-              setConfirm({ title: `Delete ${name} v${def.version}?`, danger: true, confirmLabel: 'Delete', run: () => call('DELETE /api/metadata/workflowdef/{name}/{version}', { params: { name, version: def.version } }) })
+              setConfirm({
+                title: `Delete ${name} v${def.version}?`,
+                danger: true,
+                confirmLabel: 'Delete',
+                run: () => call('DELETE /api/metadata/workflowdef/{name}/{version}', { params: { name, version: def.version } }),
+              })
             }
           >
             Delete

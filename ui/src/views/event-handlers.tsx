@@ -56,13 +56,32 @@ export function EventHandlersView() {
                 <td>{h.actions.map((a) => a.action).join(', ')}</td>
                 <td>
                   <label className="inline">
-                    <input type="checkbox" checked={h.active} disabled={!canWrite} onChange={() => void toggle(h)} data-testid="handler-active" data-active={String(h.active)} aria-label={`${h.name} active`} />
+                    <input
+                      type="checkbox"
+                      checked={h.active}
+                      disabled={!canWrite}
+                      onChange={() => void toggle(h)}
+                      data-testid="handler-active"
+                      data-active={String(h.active)}
+                      aria-label={`${h.name} active`}
+                    />
                     {h.active ? 'on' : 'off'}
                   </label>
                 </td>
                 <td>
                   {canWrite && (
-                    <button type="button" className="danger" onClick={() => setConfirm({ title: `Delete ${h.name}?`, danger: true, confirmLabel: 'Delete', run: () => call('DELETE /api/event/{name}', { params: { name: h.name } }) })}>
+                    <button
+                      type="button"
+                      className="danger"
+                      onClick={() =>
+                        setConfirm({
+                          title: `Delete ${h.name}?`,
+                          danger: true,
+                          confirmLabel: 'Delete',
+                          run: () => call('DELETE /api/event/{name}', { params: { name: h.name } }),
+                        })
+                      }
+                    >
                       Delete
                     </button>
                   )}

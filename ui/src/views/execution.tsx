@@ -60,7 +60,12 @@ export function ExecutionView({ id }: { id: string }) {
   };
   const selectTask = (taskId: string | undefined): void => select('task', taskId);
 
-  if (removed) return <div className="notice">Execution {id} was removed. <Link to="/executions">Back to executions</Link></div>;
+  if (removed)
+    return (
+      <div className="notice">
+        Execution {id} was removed. <Link to="/executions">Back to executions</Link>
+      </div>
+    );
   if (!w) return wf.error ? <ErrorBanner error={wf.error} title={`Execution ${id}`} /> : <p className="muted">Loading…</p>;
 
   const can = session.can('executions:manage');
@@ -88,14 +93,36 @@ export function ExecutionView({ id }: { id: string }) {
         });
       },
     },
-    { label: 'Restart', show: TERMINAL.has(w.status), onClick: () => act('Restart?', () => call('POST /api/workflow/{workflowId}/restart', { params }), { body: <p>Runs the execution again from its first task; its task history is replaced.</p> }) },
-    { label: 'Retry', show: w.status === 'FAILED' || w.status === 'TIMED_OUT' || w.status === 'TERMINATED', onClick: () => act('Retry?', () => call('POST /api/workflow/{workflowId}/retry', { params }), { body: <p>Retries the last failed task.</p> }) },
-    { label: 'Reset callbacks', show: running, onClick: () => act('Reset callbacks?', () => call('POST /api/workflow/{workflowId}/resetcallbacks', { params }), { body: <p>Tasks waiting for their callback delay become available to workers now.</p> }) },
+    {
+      label: 'Restart',
+      show: TERMINAL.has(w.status),
+      onClick: () =>
+        act('Restart?', () => call('POST /api/workflow/{workflowId}/restart', { params }), {
+          body: <p>Runs the execution again from its first task; its task history is replaced.</p>,
+        }),
+    },
+    {
+      label: 'Retry',
+      show: w.status === 'FAILED' || w.status === 'TIMED_OUT' || w.status === 'TERMINATED',
+      onClick: () => act('Retry?', () => call('POST /api/workflow/{workflowId}/retry', { params }), { body: <p>Retries the last failed task.</p> }),
+    },
+    {
+      label: 'Reset callbacks',
+      show: running,
+      onClick: () =>
+        act('Reset callbacks?', () => call('POST /api/workflow/{workflowId}/resetcallbacks', { params }), {
+          body: <p>Tasks waiting for their callback delay become available to workers now.</p>,
+        }),
+    },
     {
       label: 'Remove',
       show: true,
       danger: true,
-      onClick: () => act('Remove?', async () => (await call('DELETE /api/workflow/{workflowId}/remove', { params, query: { archiveWorkflow: false } }), setRemoved(true)), { danger: true, body: <p>Deletes the execution and its tasks for good.</p> }),
+      onClick: () =>
+        act('Remove?', async () => (await call('DELETE /api/workflow/{workflowId}/remove', { params, query: { archiveWorkflow: false } }), setRemoved(true)), {
+          danger: true,
+          body: <p>Deletes the execution and its tasks for good.</p>,
+        }),
     },
   ];
 
@@ -105,9 +132,16 @@ export function ExecutionView({ id }: { id: string }) {
         <div>
           <h1>
             {w.workflowName} <span className="muted">v{w.workflowVersion}</span> <StatusBadge status={w.status} />
-            {live && <span className="muted" title="Refreshed every 2 s"> · live</span>}
+            {live && (
+              <span className="muted" title="Refreshed every 2 s">
+                {' '}
+                · live
+              </span>
+            )}
           </h1>
-          <div className="mono muted" data-testid="workflow-id">{w.workflowId}</div>
+          <div className="mono muted" data-testid="workflow-id">
+            {w.workflowId}
+          </div>
         </div>
         {can && (
           <div className="row" data-testid="actions">
@@ -171,7 +205,14 @@ export function ExecutionView({ id }: { id: string }) {
             {can && (running || w.status === 'PAUSED') && (
               <button
                 type="button"
-                onClick={() => act('Skip this task?', () => call('PUT /api/workflow/{workflowId}/skiptask/{taskReferenceName}', { params: { ...params, taskReferenceName: selectedRef }, body: {} }), { body: <p>{selectedRef} will be marked SKIPPED instead of running when the execution reaches it.</p> })}
+                onClick={() =>
+                  act(
+                    'Skip this task?',
+                    () =>
+                      call('PUT /api/workflow/{workflowId}/skiptask/{taskReferenceName}', { params: { ...params, taskReferenceName: selectedRef }, body: {} }),
+                    { body: <p>{selectedRef} will be marked SKIPPED instead of running when the execution reaches it.</p> },
+                  )
+                }
               >
                 Skip task
               </button>
@@ -179,7 +220,11 @@ export function ExecutionView({ id }: { id: string }) {
           </aside>
         )}
       </div>
-      <Tabs<Tab> tabs={TABS.map(([k, label]) => [k, k === 'tasks' ? `${label} (${tasks.length})` : label])} current={tab} onChange={(k) => select('tab', k === 'timeline' ? undefined : k)} />
+      <Tabs<Tab>
+        tabs={TABS.map(([k, label]) => [k, k === 'tasks' ? `${label} (${tasks.length})` : label])}
+        current={tab}
+        onChange={(k) => select('tab', k === 'timeline' ? undefined : k)}
+      />
       {tab === 'timeline' && <Timeline workflow={w} tasks={tasks} onSelect={selectTask} />}
       {tab === 'tasks' && <TaskTable tasks={tasks} onSelect={selectTask} />}
       {tab === 'io' && (
@@ -276,7 +321,9 @@ function Timeline({ workflow, tasks, onSelect }: { workflow: Workflow; tasks: Ta
           const runFrom = started || t.scheduledTime;
           return (
             <TimelineRow key={t.taskId} t={t} onSelect={onSelect}>
-              {started > t.scheduledTime && <div className="wait" style={{ left: pct(t.scheduledTime), width: `calc(${pct(started)} - ${pct(t.scheduledTime)})` }} />}
+              {started > t.scheduledTime && (
+                <div className="wait" style={{ left: pct(t.scheduledTime), width: `calc(${pct(started)} - ${pct(t.scheduledTime)})` }} />
+              )}
               <div className={`bar s-${t.status}`} style={{ left: pct(runFrom), width: `calc(${pct(finished)} - ${pct(runFrom)})` }} />
             </TimelineRow>
           );
@@ -329,7 +376,10 @@ function TaskPanel({
       async () => {
         const parsed = parseJson(text);
         if (!parsed.ok) throw new Error(parsed.message);
-        await call('POST /api/workflow/{workflowId}/rerun', { params, body: { reRunFromWorkflowId: workflow.workflowId, reRunFromTaskId: t.taskId, taskInput: parsed.value, workflowInput: workflow.input } });
+        await call('POST /api/workflow/{workflowId}/rerun', {
+          params,
+          body: { reRunFromWorkflowId: workflow.workflowId, reRunFromTaskId: t.taskId, taskInput: parsed.value, workflowInput: workflow.input },
+        });
       },
       {
         body: (
@@ -362,7 +412,17 @@ function TaskPanel({
           {workflow.status === 'RUNNING' && (t.status === 'SCHEDULED' || t.status === 'IN_PROGRESS') && (
             <button
               type="button"
-              onClick={() => act('Skip this task?', () => call('PUT /api/workflow/{workflowId}/skiptask/{taskReferenceName}', { params: { ...params, taskReferenceName: t.referenceTaskName }, body: {} }), { body: <p>{t.referenceTaskName} will be marked SKIPPED now, taken out of its queue, and the execution goes on without it.</p> })}
+              onClick={() =>
+                act(
+                  'Skip this task?',
+                  () =>
+                    call('PUT /api/workflow/{workflowId}/skiptask/{taskReferenceName}', {
+                      params: { ...params, taskReferenceName: t.referenceTaskName },
+                      body: {},
+                    }),
+                  { body: <p>{t.referenceTaskName} will be marked SKIPPED now, taken out of its queue, and the execution goes on without it.</p> },
+                )
+              }
             >
               Skip task
             </button>
@@ -371,7 +431,10 @@ function TaskPanel({
       )}
       {t.subWorkflowId && (
         <p>
-          Sub-workflow: <Link to={`/executions/${enc(t.subWorkflowId)}`} data-testid="subworkflow-link">{t.subWorkflowId}</Link>
+          Sub-workflow:{' '}
+          <Link to={`/executions/${enc(t.subWorkflowId)}`} data-testid="subworkflow-link">
+            {t.subWorkflowId}
+          </Link>
         </p>
       )}
       {t.reasonForIncompletion && <div className="error">{t.reasonForIncompletion}</div>}

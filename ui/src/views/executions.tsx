@@ -62,13 +62,14 @@ export function ExecutionsView() {
   };
 
   const results = useAsync(() => call('GET /api/workflow/search', { query: { ...searchParams(filters, parseLocal) } }), [key]);
-  const counts = useAsync(
-    async () => {
-      const out = await Promise.all(WORKFLOW_STATUSES.map((s) => call('GET /api/workflow/search', { query: { ...countParams(filters, s, parseLocal) } }).then((r) => [s, r.totalHits] as const)));
-      return new Map<WorkflowStatus, number>(out);
-    },
-    [key],
-  );
+  const counts = useAsync(async () => {
+    const out = await Promise.all(
+      WORKFLOW_STATUSES.map((s) =>
+        call('GET /api/workflow/search', { query: { ...countParams(filters, s, parseLocal) } }).then((r) => [s, r.totalHits] as const),
+      ),
+    );
+    return new Map<WorkflowStatus, number>(out);
+  }, [key]);
   const names = useAsync(() => call('GET /api/metadata/workflowdef/names').catch(() => [] as string[]), []);
 
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -90,7 +91,12 @@ export function ExecutionsView() {
     const ids = [...selected];
     setConfirm({
       title: `${op.label} ${ids.length} execution${ids.length === 1 ? '' : 's'}?`,
-      body: <p className="muted">{ids.slice(0, 5).join(', ')}{ids.length > 5 ? ', …' : ''}</p>,
+      body: (
+        <p className="muted">
+          {ids.slice(0, 5).join(', ')}
+          {ids.length > 5 ? ', …' : ''}
+        </p>
+      ),
       confirmLabel: op.label,
       danger: op.danger,
       run: async () => {
@@ -168,7 +174,12 @@ export function ExecutionsView() {
               {COLUMNS.map(([field, label]) => (
                 <th key={label} aria-sort={field && filters.sort.field === field ? (filters.sort.order === 'ASC' ? 'ascending' : 'descending') : undefined}>
                   {field ? (
-                    <button type="button" onClick={() => go({ ...filters, page: 0, sort: { field, order: filters.sort.field === field && filters.sort.order === 'DESC' ? 'ASC' : 'DESC' } })}>
+                    <button
+                      type="button"
+                      onClick={() =>
+                        go({ ...filters, page: 0, sort: { field, order: filters.sort.field === field && filters.sort.order === 'DESC' ? 'ASC' : 'DESC' } })
+                      }
+                    >
                       {label} {filters.sort.field === field ? (filters.sort.order === 'ASC' ? '▲' : '▼') : ''}
                     </button>
                   ) : (
@@ -182,7 +193,13 @@ export function ExecutionsView() {
             {rows.map((w) => (
               <tr key={w.workflowId} data-testid="execution-row" data-id={w.workflowId}>
                 <td>
-                  <input type="checkbox" aria-label={`Select ${w.workflowId}`} checked={selected.has(w.workflowId)} onChange={() => toggle(w.workflowId)} disabled={!session.can('executions:manage')} />
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${w.workflowId}`}
+                    checked={selected.has(w.workflowId)}
+                    onChange={() => toggle(w.workflowId)}
+                    disabled={!session.can('executions:manage')}
+                  />
                 </td>
                 <td>
                   {w.workflowType} <span className="muted">v{w.version}</span>
@@ -282,7 +299,11 @@ function FilterForm({ filters, names, onSearch }: { filters: ExecutionFilters; n
       </label>
       <label>
         Status
-        <select name="status" value={f.statuses.length === 1 ? f.statuses[0] : f.statuses.length ? 'many' : ''} onChange={(e) => set({ statuses: e.target.value ? [e.target.value as WorkflowStatus] : [] })}>
+        <select
+          name="status"
+          value={f.statuses.length === 1 ? f.statuses[0] : f.statuses.length ? 'many' : ''}
+          onChange={(e) => set({ statuses: e.target.value ? [e.target.value as WorkflowStatus] : [] })}
+        >
           <option value="">any</option>
           {f.statuses.length > 1 && <option value="many">{f.statuses.join(', ')}</option>}
           {WORKFLOW_STATUSES.map((s) => (
@@ -310,7 +331,13 @@ function FilterForm({ filters, names, onSearch }: { filters: ExecutionFilters; n
       </label>
       <label className="wide">
         Query
-        <input name="query" className="mono" value={f.query} placeholder="e.g. priority > 5 AND reasonForIncompletion IS NULL" onChange={(e) => set({ query: e.target.value })} />
+        <input
+          name="query"
+          className="mono"
+          value={f.query}
+          placeholder="e.g. priority > 5 AND reasonForIncompletion IS NULL"
+          onChange={(e) => set({ query: e.target.value })}
+        />
       </label>
       <div className="row">
         <button type="submit" className="primary">

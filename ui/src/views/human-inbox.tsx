@@ -16,7 +16,12 @@ export function HumanInboxView() {
   const workflow = search.get('workflow') ?? '';
   const taskName = search.get('task') ?? '';
   const openId = search.get('open') ?? '';
-  const query = [`taskType = 'HUMAN'`, `status = 'IN_PROGRESS'`, ...(workflow ? [`workflowType = ${quoted(workflow)}`] : []), ...(taskName ? [`taskDefName = ${quoted(taskName)}`] : [])].join(' AND ');
+  const query = [
+    `taskType = 'HUMAN'`,
+    `status = 'IN_PROGRESS'`,
+    ...(workflow ? [`workflowType = ${quoted(workflow)}`] : []),
+    ...(taskName ? [`taskDefName = ${quoted(taskName)}`] : []),
+  ].join(' AND ');
   const inbox = useAsync(() => call('GET /api/tasks/search-v2', { query: { query, size: 100, sort: 'scheduledTime:ASC', freeText: '*' } }), [query], 5000);
   const tasks = inbox.data?.results ?? [];
   const open = tasks.find((t) => t.taskId === openId);
@@ -105,13 +110,15 @@ function HumanTaskForm({ task, canAct, onDone }: { task: Task; canAct: boolean; 
     if (!p.ok) return setError(new Error(`Output: ${p.message}`));
     setBusy(true);
     try {
-      await call('POST /api/task', { body: {
-        workflowInstanceId: task.workflowInstanceId,
-        taskId: task.taskId,
-        status,
-        outputData: p.value,
-        ...(status === 'FAILED' ? { reasonForIncompletion: reason || 'Failed by a person' } : {}),
-      } });
+      await call('POST /api/task', {
+        body: {
+          workflowInstanceId: task.workflowInstanceId,
+          taskId: task.taskId,
+          status,
+          outputData: p.value,
+          ...(status === 'FAILED' ? { reasonForIncompletion: reason || 'Failed by a person' } : {}),
+        },
+      });
       onDone();
     } catch (e) {
       setError(e);

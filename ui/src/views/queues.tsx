@@ -86,7 +86,10 @@ export function QueuesView() {
                           title: `Requeue ${r.taskType}?`,
                           body: <p>Every execution holding a SCHEDULED {r.taskType} task pushes it to its queue again (pushing twice is harmless).</p>,
                           confirmLabel: 'Requeue',
-                          run: async () => setRequeued(`${r.taskType}: ${await call('POST /api/tasks/queue/requeue/{taskType}', { params: { taskType: r.taskType } })} task(s) requeued`),
+                          run: async () =>
+                            setRequeued(
+                              `${r.taskType}: ${await call('POST /api/tasks/queue/requeue/{taskType}', { params: { taskType: r.taskType } })} task(s) requeued`,
+                            ),
                         })
                       }
                     >

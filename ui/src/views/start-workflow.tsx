@@ -19,7 +19,11 @@ export function StartWorkflowView() {
   const [error, setError] = useState<unknown>();
 
   // A template of the definition's declared inputs.
-  const def = useAsync(async () => (name ? call('GET /api/metadata/workflowdef/{name}', { params: { name }, query: { version: version || undefined } }).catch(() => undefined) : undefined), [name, version]);
+  const def = useAsync(
+    async () =>
+      name ? call('GET /api/metadata/workflowdef/{name}', { params: { name }, query: { version: version || undefined } }).catch(() => undefined) : undefined,
+    [name, version],
+  );
   useEffect(() => {
     const params = def.data?.inputParameters ?? [];
     if (params.length && input.replace(/\s/g, '') === '{}') setInput(JSON.stringify(Object.fromEntries(params.map((p) => [p, ''])), null, 2));
@@ -33,14 +37,16 @@ export function StartWorkflowView() {
     if (!i.ok) return setError(new Error(`Input: ${i.message}`));
     if (!d.ok) return setError(new Error(`Task to domain: ${d.message}`));
     try {
-      const id = await call('POST /api/workflow', { body: {
-        name,
-        ...(version ? { version: Number(version) } : {}),
-        input: i.value,
-        ...(correlationId ? { correlationId } : {}),
-        priority: Number(priority),
-        taskToDomain: d.value,
-      } });
+      const id = await call('POST /api/workflow', {
+        body: {
+          name,
+          ...(version ? { version: Number(version) } : {}),
+          input: i.value,
+          ...(correlationId ? { correlationId } : {}),
+          priority: Number(priority),
+          taskToDomain: d.value,
+        },
+      });
       navigate(`/executions/${enc(String(id))}`);
     } catch (err) {
       setError(err);

@@ -12,7 +12,9 @@ class SilentSidecar {
   readonly limits: Array<{ method: string; path: string; timeoutMs: number | undefined }> = [];
   call(method: string, path: string, _body?: unknown, timeoutMs?: number): Promise<SidecarReply> {
     this.limits.push({ method, path, timeoutMs });
-    return new Promise((_, reject) => setTimeout(() => reject(Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' })), timeoutMs ?? 60_000));
+    return new Promise((_, reject) =>
+      setTimeout(() => reject(Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' })), timeoutMs ?? 60_000),
+    );
   }
 }
 
@@ -67,7 +69,11 @@ describe('a replica stops within its bound whatever its sidecar does', () => {
   test('a turn that never ends does not hold the stop past stopWithinMs', async () => {
     const sidecar = new SilentSidecar();
     const warnings: string[] = [];
-    const host = new DaprActorHost({ sidecar: sidecar as unknown as SidecarHttp, log: { ...quiet, warn: (_o: unknown, m?: string) => void warnings.push(String(m)) }, stopWithinMs: 100 });
+    const host = new DaprActorHost({
+      sidecar: sidecar as unknown as SidecarHttp,
+      log: { ...quiet, warn: (_o: unknown, m?: string) => void warnings.push(String(m)) },
+      stopWithinMs: 100,
+    });
     let entered!: () => void;
     const inTurn = new Promise<void>((r) => (entered = r));
     host.register('Stuck', () => ({

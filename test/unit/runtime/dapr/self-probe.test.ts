@@ -71,7 +71,11 @@ test('a draining replica does not probe and is not reported wedged', async () =>
 });
 
 test('the probe actor type is served by the host and listed for daprd', () => {
-  const host = new DaprActorHost({ sidecar: new Sidecar() as unknown as SidecarHttp, log: quiet, liveness: { intervalMs: 1000, timeoutMs: 250, failures: 3, windowMs: 30_000 } });
+  const host = new DaprActorHost({
+    sidecar: new Sidecar() as unknown as SidecarHttp,
+    log: quiet,
+    liveness: { intervalMs: 1000, timeoutMs: 250, failures: 3, windowMs: 30_000 },
+  });
   expect(host.appConfig().entities).toEqual([PROBE_ACTOR_TYPE]);
   expect(new DaprActorHost({ sidecar: new Sidecar() as unknown as SidecarHttp, log: quiet }).appConfig().entities).toEqual([]);
 });

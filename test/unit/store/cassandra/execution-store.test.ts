@@ -196,7 +196,8 @@ describe('CassandraExecutionStore commit', () => {
   });
 
   it('settles a batch whose connection closed after it was written (ours ⇒ applied); one never written fails as is', async () => {
-    const closed = (written: boolean) => Object.assign(new SocketClosed('Socket was closed'), { isSocketError: true, ...(written ? {} : { requestNotWritten: true }) });
+    const closed = (written: boolean) =>
+      Object.assign(new SocketClosed('Socket was closed'), { isSocketError: true, ...(written ? {} : { requestNotWritten: true }) });
     const a = setup();
     a.client.answer(q.insertExecution, closed(true));
     a.client.answer(q.selectHead, (calls) => {

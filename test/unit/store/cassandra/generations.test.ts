@@ -1,12 +1,4 @@
-import {
-  GENS_PER_PAGE,
-  pageBelowFloor,
-  pageOf,
-  placement,
-  recoveryFamily,
-  runningFamily,
-  sealedBefore,
-} from '../../../../src/store/cassandra/generations';
+import { GENS_PER_PAGE, pageBelowFloor, pageOf, placement, recoveryFamily, runningFamily, sealedBefore } from '../../../../src/store/cassandra/generations';
 import { DEFAULT_INDEX_LAYOUT } from '../../../../src/store/cassandra/rows';
 
 const MIN = 60_000;

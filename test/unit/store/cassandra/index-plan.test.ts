@@ -110,6 +110,10 @@ describe('indexPlan', () => {
 describe('removalWrites', () => {
   it('deletes every entry any known key set may have written, once each', () => {
     const writes = removalWrites(q, 'wf', [running, { ...running }, completed]);
-    expect(names([writes])[0]).toEqual([`deleteOpenEntry(running:order,${GEN},0,wf)`, 'deleteCorrelation(order,c1,wf)', `deleteOpenEntry(recovery,${GEN},2,wf)`]);
+    expect(names([writes])[0]).toEqual([
+      `deleteOpenEntry(running:order,${GEN},0,wf)`,
+      'deleteCorrelation(order,c1,wf)',
+      `deleteOpenEntry(recovery,${GEN},2,wf)`,
+    ]);
   });
 });

@@ -17,7 +17,12 @@ describe('migration files', () => {
   });
 
   it('refuses two files with the same version', () => {
-    expect(() => migrationFiles([{ fileName: '001_a.cql', text: '' }, { fileName: '1_b.cql', text: '' }])).toThrow(/two migrations/);
+    expect(() =>
+      migrationFiles([
+        { fileName: '001_a.cql', text: '' },
+        { fileName: '1_b.cql', text: '' },
+      ]),
+    ).toThrow(/two migrations/);
   });
 
   it('splits statements on semicolons outside quotes, drops comments, substitutes the keyspace', () => {
@@ -77,7 +82,12 @@ describe('migration files', () => {
     const file = readMigrationFiles().find((f) => f.version === 3)!;
     expect(file.name).toBe('003_applications.cql');
     const statements = migrationStatements(file.text, 'baton');
-    expect(statements.map((s) => /^CREATE TABLE IF NOT EXISTS baton\.(\w+)/.exec(s)?.[1])).toEqual(['applications', 'access_keys', 'application_keys', 'settings']);
+    expect(statements.map((s) => /^CREATE TABLE IF NOT EXISTS baton\.(\w+)/.exec(s)?.[1])).toEqual([
+      'applications',
+      'access_keys',
+      'application_keys',
+      'settings',
+    ]);
     expect(statements[2]).toMatch(/PRIMARY KEY \(\(application_id\), key_id\)/);
   });
 
@@ -127,7 +137,12 @@ describe('Cassandra settings', () => {
   it('reads the environment', () => {
     expect(cassandraConfigFromEnv({})).toBeUndefined();
     expect(
-      cassandraConfigFromEnv({ CASSANDRA_CONTACT_POINTS: 'a:9042, b', CASSANDRA_LOCAL_DC: 'dc1', BATON_CASSANDRA_MIGRATE: 'true', CASSANDRA_REPLICATION: 'dc1:3' }),
+      cassandraConfigFromEnv({
+        CASSANDRA_CONTACT_POINTS: 'a:9042, b',
+        CASSANDRA_LOCAL_DC: 'dc1',
+        BATON_CASSANDRA_MIGRATE: 'true',
+        CASSANDRA_REPLICATION: 'dc1:3',
+      }),
     ).toEqual({
       contactPoints: ['a:9042', 'b'],
       localDataCenter: 'dc1',

@@ -14,7 +14,11 @@ const commit = (over: Partial<ExecutionCommit> = {}): ExecutionCommit => ({
 
 describe('payload limits', () => {
   it('defaults to Conductor’s thresholds: 3 MB per task payload, 10 MB per workflow payload; task logs 500 lines of 4 KiB', () => {
-    expect(DEFAULT_PAYLOAD_LIMITS).toEqual({ taskPayloadBytes: 3 * 1024 * 1024, workflowPayloadBytes: 10 * 1024 * 1024, taskLogs: { lineBytes: 4096, lines: 500 } });
+    expect(DEFAULT_PAYLOAD_LIMITS).toEqual({
+      taskPayloadBytes: 3 * 1024 * 1024,
+      workflowPayloadBytes: 10 * 1024 * 1024,
+      taskLogs: { lineBytes: 4096, lines: 500 },
+    });
   });
 
   it('measures UTF-8 bytes of the JSON, not characters', () => {

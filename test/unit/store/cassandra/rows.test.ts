@@ -68,7 +68,10 @@ describe('index keys', () => {
   it('needs recovery while non-terminal or while the outbox is not empty', () => {
     const done = makeWorkflowRecord({ status: 'COMPLETED' });
     expect(indexKeysOf(done, [], L, undefined, NOW)).toMatchObject({ terminal: true, needsRecovery: false, correlationId: null });
-    expect(indexKeysOf(done, [{ kind: 'index', workflowId: done.workflowId, taskIds: [] }], L, undefined, NOW)).toMatchObject({ needsRecovery: true, recoveryGen: GEN });
+    expect(indexKeysOf(done, [{ kind: 'index', workflowId: done.workflowId, taskIds: [] }], L, undefined, NOW)).toMatchObject({
+      needsRecovery: true,
+      recoveryGen: GEN,
+    });
     expect(indexKeysOf(makeWorkflowRecord({ status: 'PAUSED' }), [], L, undefined, NOW)).toMatchObject({ terminal: false, needsRecovery: true });
   });
 

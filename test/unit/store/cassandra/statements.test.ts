@@ -25,13 +25,9 @@ describe('Cassandra statements', () => {
 
   it('reads every secondary table by its full partition key (no ALLOW FILTERING, no scans)', () => {
     expect(q.selectTaskLookup).toBe('SELECT workflow_id FROM baton.task_lookup WHERE task_id = ?');
-    expect(q.selectOpenEntries).toBe(
-      'SELECT workflow_id, workflow_version, from_gen FROM baton.open_entries WHERE index_name = ? AND gen = ? AND shard = ?',
-    );
+    expect(q.selectOpenEntries).toBe('SELECT workflow_id, workflow_version, from_gen FROM baton.open_entries WHERE index_name = ? AND gen = ? AND shard = ?');
     expect(q.selectOpenFloor).toBe('SELECT floor FROM baton.open_pages WHERE index_name = ? LIMIT 1');
-    expect(q.selectCorrelation).toBe(
-      'SELECT workflow_id, terminal FROM baton.workflows_by_correlation WHERE workflow_name = ? AND correlation_id = ?',
-    );
+    expect(q.selectCorrelation).toBe('SELECT workflow_id, terminal FROM baton.workflows_by_correlation WHERE workflow_name = ? AND correlation_id = ?');
     expect(q.selectTaskLogs).toBe('SELECT created_time, log FROM baton.task_logs WHERE task_id = ? LIMIT ?');
     expect(q.countTaskLogs).toBe('SELECT COUNT(*) AS n FROM baton.task_logs WHERE task_id = ?');
     for (const text of [...Object.values(q), ...Object.values(m)]) expect(text).not.toMatch(/ALLOW FILTERING/);

@@ -16,7 +16,10 @@ describe('Cassandra that cannot serve a request now', () => {
     ['an overloaded node', response(types.responseErrorCodes.overloaded, 'overloaded')],
     ['no host reachable', new errors.NoHostAvailableError({ '127.0.0.1:9042': new Error('connect ECONNREFUSED') })],
     ['a connection closed under the request', Object.assign(new SocketClosed('Socket was closed'), { isSocketError: true })],
-    ['no answer within the client timeout', new errors.OperationTimedOutError('The host 127.0.0.1:9042 did not reply before timeout 12000 ms', '127.0.0.1:9042')],
+    [
+      'no answer within the client timeout',
+      new errors.OperationTimedOutError('The host 127.0.0.1:9042 did not reply before timeout 12000 ms', '127.0.0.1:9042'),
+    ],
   ])('%s answers 503, retryable', (_, err) => {
     expect(toErrorBody(err)).toMatchObject({ status: 503, retryable: true, message: expect.stringMatching(/^Cassandra cannot serve this request now: /) });
   });
