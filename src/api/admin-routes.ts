@@ -1,7 +1,6 @@
 import type { SearchIndex } from '../search/ports';
 import type { Task } from '../model/execution';
 import { isTerminalTask } from '../model/statuses';
-import { notFound } from '../services/errors';
 import { withComputed, type WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import { intParam, sendText } from './params';

@@ -5,7 +5,7 @@ import { nameSchema } from '../model/definitions';
 import { EventHandlerSchema, type EventHandler } from '../model/events';
 import { checkDefinitionCount, checkDefinitionSize } from '../services/definition-limits';
 import type { MetadataService } from '../services/metadata-service';
-import { ApiError, conflict, notFound } from '../services/errors';
+import { ApiError, conflict } from '../services/errors';
 import { boolParam, parseBody } from './params';
 import type { RouteTable } from './route-table';
 import { eventExecutionRoutes } from './event-execution-routes';

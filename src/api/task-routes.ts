@@ -4,7 +4,7 @@ import { revealForWorker } from '../services/polled-task-secrets';
 import type { SecretService } from '../services/secret-service';
 import type { SearchIndex } from '../search/ports';
 import { TaskResultStatus } from '../model/statuses';
-import { ApiError, conflict, notFound } from '../services/errors';
+import { ApiError, conflict } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';

@@ -5,7 +5,7 @@ import { WorkflowSchema, type Workflow } from '../model/execution';
 import { isTerminalTask } from '../model/statuses';
 import { CorrelationIdsSearchRequestSchema, WorkflowRunSchema, WorkflowStateUpdateSchema } from '../model/workflow-state';
 import { waitForBlockingPoint, workflowRun } from '../services/blocking-point';
-import { ApiError, notFound } from '../services/errors';
+import { ApiError } from '../services/errors';
 import type { ExecutionWaiter } from '../services/execution-waiter';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';

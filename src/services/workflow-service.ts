@@ -9,7 +9,7 @@ import { isTerminalWorkflow } from '../model/statuses';
 import { OutcomeUnknown, type ActorHost } from '../runtime/ports';
 import type { ExecutionStore, IdempotencyKeyStore } from '../store/ports';
 import { checkDefinitionSize } from './definition-limits';
-import { badRequest, conflict, notFound } from './errors';
+import { badRequest, conflict } from './errors';
 import { idempotentStartOutcome, keyHolderState } from './idempotency-decision';
 import type { SchemaEnforcer } from './schema-enforcer';
 import type { StartAdmission } from './start-admission';

@@ -5,7 +5,6 @@ import type { Workflow } from '../model/execution';
 import type { TaskMock, WorkflowTestRequest } from '../model/workflow-test';
 import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
 import type { ExecutionStore } from '../store/ports';
-import { notFound } from './errors';
 import type { ExecutionWaiter } from './execution-waiter';
 import type { WorkflowService } from './workflow-service';
 import { Errors } from '../model/named-errors';
