@@ -38,6 +38,10 @@ export const Errors = define({
   TASK_NOT_FOUND: { status: 404, engine: true, message: (taskId: string) => `No such task found by id: ${taskId}` },
   PENDING_TASK_NOT_FOUND: { status: 404, message: (ref: string, workflowId: string) => `No pending task ${ref} in workflow ${workflowId}` },
   EVENT_HANDLER_NOT_FOUND: { status: 404, message: (name: string) => `EventHandler with name ${name} not found!` },
+  IDEMPOTENT_START_IN_FLIGHT: {
+    status: 503,
+    message: (key: string) => `A start with the idempotency key ${key} is still in flight; retry to get its execution id`,
+  },
   // Conductor's WorkflowExecutor.retry answers a running workflow with 404.
   RETRY_OF_RUNNING_WORKFLOW: { status: 404, engine: true, message: (status: string) => `Workflow is still running.  status=${status}` },
   WORKFLOW_NOT_STARTED: { status: 409, engine: true, message: () => 'Workflow has not started yet' },

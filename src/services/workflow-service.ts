@@ -10,7 +10,7 @@ import { OutcomeUnknown, type ActorHost } from '../runtime/ports';
 import type { ExecutionStore, IdempotencyKeyStore } from '../store/ports';
 import { checkDefinitionSize } from './definition-limits';
 import { badRequest, conflict } from './errors';
-import { idempotentStartOutcome, keyHolderState } from './idempotency-decision';
+import { idempotentStartOutcome, IN_FLIGHT_WAIT_MS, keyHolderState } from './idempotency-decision';
 import type { SchemaEnforcer } from './schema-enforcer';
 import type { StartAdmission } from './start-admission';
 import type { Lineage } from '../model/lineage';
@@ -29,6 +29,7 @@ export class WorkflowService {
     private readonly schemas?: SchemaEnforcer,
     /** Bounds the executions descending from one root (event-handler starts); absent: unbounded (unit tests). */
     private readonly admission?: StartAdmission,
+    private readonly inFlightWaitMs = IN_FLIGHT_WAIT_MS,
   ) {}
 
   async resolveDef(req: StartWorkflowRequest): Promise<WorkflowDef> {
@@ -99,6 +100,11 @@ export class WorkflowService {
         const state = keyHolderState(holder?.status, holder ? isTerminalWorkflow(holder.status) : false, claim.claimedAt, now);
         const outcome = idempotentStartOutcome(strategy, state);
         if (outcome === 'return-existing') return claim.workflowId;
+        if (outcome === 'retry-later') {
+          // Racing starts see the winner commit in moments; one whose turn died never does.
+          if (await this.appears(claim.workflowId)) return claim.workflowId;
+          throw Errors.IDEMPOTENT_START_IN_FLIGHT(key);
+        }
         if (outcome === 'conflict' || attempt >= 5) throw conflict(`Workflow with the idempotency key ${key} already exists`);
         // take-over: only while the holder we judged still holds it; else another start moved first, look again.
         if (!(await keys.reassign(name, key, claim.workflowId, workflowId, now))) continue;
@@ -217,6 +223,14 @@ export class WorkflowService {
 
   async exists(workflowId: string): Promise<boolean> {
     return (await this.store.load(workflowId)) !== undefined;
+  }
+
+  /** Whether the execution exists within the in-flight wait, looked up every 50 ms. */
+  private async appears(workflowId: string): Promise<boolean> {
+    for (const until = Date.now() + this.inFlightWaitMs; ; await new Promise((r) => setTimeout(r, 50))) {
+      if (await this.exists(workflowId)) return true;
+      if (Date.now() >= until) return false;
+    }
   }
 }
 

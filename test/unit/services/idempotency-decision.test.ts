@@ -5,7 +5,7 @@ describe('idempotentStartOutcome', () => {
     ['FAIL', 'pending', 'conflict'],
     ['FAIL', 'open', 'conflict'],
     ['FAIL', 'ended', 'conflict'],
-    ['RETURN_EXISTING', 'pending', 'return-existing'],
+    ['RETURN_EXISTING', 'pending', 'retry-later'],
     ['RETURN_EXISTING', 'open', 'return-existing'],
     ['RETURN_EXISTING', 'ended', 'return-existing'],
     ['FAIL_ON_RUNNING', 'pending', 'conflict'],

@@ -42,7 +42,7 @@ function world() {
     load: async (id: string) => (committed.has(id) ? { workflow: { workflowId: id, status: 'RUNNING' }, tasks: [], rev: 1, outbox: [] } : undefined),
   } as unknown as ExecutionStore;
   const metadata = { limits: { maxBytes: 1 << 20, maxCount: 100 } } as unknown as MetadataService;
-  return { service: new WorkflowService(host, store, metadata, stores.idempotencyKeys), committed, sent };
+  return { service: new WorkflowService(host, store, metadata, stores.idempotencyKeys, undefined, undefined, 200), committed, sent };
 }
 
 const request = (strategy: StartWorkflowRequest['idempotencyStrategy']): StartWorkflowRequest => ({
@@ -62,9 +62,21 @@ test('RETURN_EXISTING: the repeated start answers the first execution, which its
   expect(sent).toEqual([first]);
 });
 
-test('RETURN_EXISTING while the first turn has not committed yet: the claimed id, no second start', async () => {
-  const { service, sent } = world();
+test('RETURN_EXISTING while the first turn has not committed within the wait: a retryable 503, no second start; the id once it commits', async () => {
+  const { service, committed, sent } = world();
   await expect(service.start(request('RETURN_EXISTING'))).rejects.toBeInstanceOf(OutcomeUnknown);
+  // Answering the claimed id here would hand out an id that never exists if that turn died with its replica.
+  await expect(service.start(request('RETURN_EXISTING'))).rejects.toMatchObject({ status: 503, retryable: true, code: 'IDEMPOTENT_START_IN_FLIGHT' });
+  expect(sent).toHaveLength(1);
+  committed.add(sent[0]!);
+  expect(await service.start(request('RETURN_EXISTING'))).toBe(sent[0]);
+  expect(sent).toHaveLength(1);
+});
+
+test('RETURN_EXISTING while the first turn commits during the wait: its id', async () => {
+  const { service, committed, sent } = world();
+  await expect(service.start(request('RETURN_EXISTING'))).rejects.toBeInstanceOf(OutcomeUnknown);
+  setTimeout(() => committed.add(sent[0]!), 60);
   expect(await service.start(request('RETURN_EXISTING'))).toBe(sent[0]);
   expect(sent).toHaveLength(1);
 });
