@@ -137,9 +137,9 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
     res.status(200).end();
   });
   r.get(
-    '/{id}/users',
+    '/{groupId}/users',
     { permission: 'admin', summary: 'The users of a group', res: { inline: z.array(z.record(z.string(), z.unknown())) } },
-    async (req, res) => void res.json(usersOut(await authz().usersIn(idOf(req.params.id, 'id')))),
+    async (req, res) => void res.json(usersOut(await authz().usersIn(idOf(req.params.groupId, 'groupId')))),
   );
   r.post('/{groupId}/users', { permission: 'admin', summary: 'Add users to a group', body: { inline: UserIdsSchema }, res: 'empty' }, async (req, res) => {
     await authz().addUsers(idOf(req.params.groupId, 'groupId'), parseBody(UserIdsSchema, req.body, 'userIds'));
