@@ -3,12 +3,15 @@ import type { Task } from '../model/execution';
 import { isTerminalTask } from '../model/statuses';
 import { withComputed, type WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
-import { intParam, sendText } from './params';
-import { range, type RouteTable } from './route-table';
+import { sendText } from './params';
+import { intQuery, type RouteTable } from './route-table';
 import { z } from 'zod';
 import { Errors } from '../model/named-errors';
 
 // /api/admin (Conductor's AdminResource): the running configuration, pending tasks of a type, re-queueing.
+
+/** A page of pending tasks: Conductor's default of 100, at most 5,000 as a search. */
+const PENDING_PAGE = { start: intQuery({ min: 0, fallback: 0 }), count: intQuery({ min: 0, max: 5000, fallback: 100 }) };
 
 const SECRET_KEY = /PASSWORD|TOKEN|SECRET|CREDENTIAL/i;
 export const REDACTED = '********';
@@ -49,12 +52,12 @@ export function adminRoutes(r: RouteTable, d: AdminDeps): void {
     {
       permission: 'admin',
       summary: 'Pending (SCHEDULED or IN_PROGRESS) tasks of a type',
-      query: { start: range(0), count: range(0, 5000) },
+      query: PENDING_PAGE,
       res: { list: 'Task' },
     },
     async (req, res) => {
-      const start = intParam(req, 'start', 0, 0)!;
-      const count = intParam(req, 'count', 100, 0, 5000)!;
+      const start = PENDING_PAGE.start.read(req, 'start');
+      const count = PENDING_PAGE.count.read(req, 'count');
       const hits = await d.index.searchTasks({
         query: {
           op: 'and',

@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { EventExecutionSchema } from '../model/events';
 import type { MetadataService } from '../services/metadata-service';
 import { eventMessages, handlerStatistics, pageOf } from '../services/event-statistics';
-import { intParam } from './params';
-import { range, type RouteTable } from './route-table';
+import { intQuery, type RouteTable } from './route-table';
 
 // What event handlers did, in the shapes of Orkes' EventExecutionResource and EventMessageResource
 // (the SDK's EventClient): handler statistics, each handler's executions, each event's messages.
@@ -27,7 +26,7 @@ const EventMessage = z.object({
   status: z.literal('HANDLED'),
   eventExecutions: z.array(EventExecutionSchema),
 });
-const fromParam = { from: range(0) };
+const fromParam = { from: intQuery({ min: 0, fallback: 0 }) };
 
 /** Declares the routes under `r` (mounted at /api/event, before `/{name}`). */
 export function eventExecutionRoutes(r: RouteTable, deps: { metadata: MetadataService }): void {
@@ -54,7 +53,7 @@ export function eventExecutionRoutes(r: RouteTable, deps: { metadata: MetadataSe
       res: { list: 'EventExecution' },
     },
     async (req, res) => {
-      res.json(pageOf(await store().listEventExecutions(req.params.name), intParam(req, 'from', 0, 0)!, EVENT_PAGE_SIZE));
+      res.json(pageOf(await store().listEventExecutions(req.params.name), fromParam.from.read(req, 'from'), EVENT_PAGE_SIZE));
     },
   );
   r.get(
@@ -67,7 +66,7 @@ export function eventExecutionRoutes(r: RouteTable, deps: { metadata: MetadataSe
     },
     async (req, res) => {
       const all = await statistics(false);
-      res.json({ results: pageOf(all.results, intParam(req, 'from', 0, 0)!, EVENT_PAGE_SIZE), totalHits: all.totalHits });
+      res.json({ results: pageOf(all.results, fromParam.from.read(req, 'from'), EVENT_PAGE_SIZE), totalHits: all.totalHits });
     },
   );
   r.get(
@@ -79,7 +78,7 @@ export function eventExecutionRoutes(r: RouteTable, deps: { metadata: MetadataSe
       res: { inline: z.array(EventMessage) },
     },
     async (req, res) => {
-      res.json(pageOf(eventMessages(req.params.event, await store().listEventExecutions()), intParam(req, 'from', 0, 0)!, EVENT_PAGE_SIZE));
+      res.json(pageOf(eventMessages(req.params.event, await store().listEventExecutions()), fromParam.from.read(req, 'from'), EVENT_PAGE_SIZE));
     },
   );
 }

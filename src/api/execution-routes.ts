@@ -11,8 +11,8 @@ import type { WorkflowTestRunner } from '../services/workflow-test-run';
 import { WorkflowTestRequestSchema } from '../model/workflow-test';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
-import { boolParam, intParam, listParam, parseBody, strParam } from './params';
-import { oneOf, range, type RouteDoc, type RouteTable } from './route-table';
+import { boolParam, listParam, parseBody, strParam } from './params';
+import { intQuery, oneOf, type RouteDoc, type RouteTable } from './route-table';
 import { Errors } from '../model/named-errors';
 
 // Requests that wait for an execution to get somewhere: execute, the mocked test run (`/api/workflow/test`),
@@ -21,6 +21,8 @@ import { Errors } from '../model/named-errors';
 
 const jsonObject = z.record(z.string(), z.unknown());
 const MAX_WAIT_SECONDS = 600;
+const WAIT_FOR_SECONDS = intQuery({ min: 0, max: MAX_WAIT_SECONDS, fallback: 10 });
+const TIMEOUT_MILLIS = intQuery({ min: 0, max: MAX_WAIT_SECONDS * 1000, fallback: 5000 });
 
 export interface ExecutionRouteDeps {
   workflows: WorkflowService;
@@ -74,7 +76,7 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
       query: {
         requestId: 'string',
         waitUntilTaskRef: 'list',
-        waitForSeconds: range(0, 600),
+        waitForSeconds: WAIT_FOR_SECONDS,
         consistency: { schema: oneOf(CONSISTENCIES) },
         returnStrategy: { schema: oneOf(ReturnStrategySchema.options) },
       },
@@ -95,7 +97,7 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
       );
       const requestId = strParam(req, 'requestId') || randomUUID();
       const untilRefs = listParam(req, 'waitUntilTaskRef');
-      const waitForSeconds = intParam(req, 'waitForSeconds', 10, 0, MAX_WAIT_SECONDS)!;
+      const waitForSeconds = WAIT_FOR_SECONDS.read(req, 'waitForSeconds');
       const strategy = returnStrategyOf(req);
       consistencyOf(req);
       const signal = abortOnClose(res);
@@ -171,13 +173,13 @@ export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
     {
       permission: 'tasks:update',
       summary: 'Signal, then wait for the next blocking point',
-      query: { returnStrategy: { schema: oneOf(ReturnStrategySchema.options) }, timeoutMillis: range(0, 600_000) },
+      query: { returnStrategy: { schema: oneOf(ReturnStrategySchema.options) }, timeoutMillis: TIMEOUT_MILLIS },
       ...signal,
       res: 'SignalResponse',
     },
     async (req, res) => {
       const strategy = returnStrategyOf(req);
-      const timeoutMs = intParam(req, 'timeoutMillis', 5000, 0, MAX_WAIT_SECONDS * 1000)!;
+      const timeoutMs = TIMEOUT_MILLIS.read(req, 'timeoutMillis');
       const signal = abortOnClose(res);
       const applied = await applySignal(d, req.params.workflowId, req.params.status, req.body);
       // Wait for the next blocking point; an IN_PROGRESS signal leaves its task blocking, which is an answer already.

@@ -1,6 +1,7 @@
 import type { Express, NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Permission } from '../auth/roles';
+import { intParam, type WithQuery } from './params';
 
 // Every route Baton serves is declared once, here in this shape: method, path, the permission it
 // needs, what it takes and answers, and its handler. Generated from the table: the express
@@ -79,6 +80,16 @@ export interface Route extends RouteDoc {
 // Constraints the handlers enforce (intParam bounds, enums), so generated requests and the document agree.
 export const range = (minimum: number, maximum?: number): QueryParam => ({
   schema: { type: 'integer', minimum, ...(maximum === undefined ? {} : { maximum }) },
+});
+/** An integer query parameter declared once: the bounds the document shows are the ones its reader enforces. */
+export interface IntQuery {
+  schema: JsonSchema;
+  /** The value sent, or `fallback` when absent; a 400 naming the parameter outside the bounds. */
+  read(req: WithQuery, name: string): number;
+}
+export const intQuery = (b: { min: number; max?: number; fallback: number }): IntQuery => ({
+  ...(range(b.min, b.max) as { schema: JsonSchema }),
+  read: (req, name) => intParam(req, name, b.fallback, b.min, b.max)!,
 });
 export const oneOf = (values: readonly string[]): JsonSchema => ({ type: 'string', enum: [...values] });
 export const requiredText: QueryParam = { schema: { type: 'string', minLength: 1 }, required: true };

@@ -3,14 +3,22 @@ import { SaveScheduleRequestSchema, ScheduleExecutionSearchResultSchema, Schedul
 import { ApiError, badRequest } from '../services/errors';
 import type { ScheduleService } from '../services/schedule-service';
 import { parseExecutionQuery } from '../services/schedule-service';
-import { intParam, parseBody, strParam } from './params';
-import { range, requiredText, type RouteTable } from './route-table';
+import { parseBody, strParam } from './params';
+import { intQuery, requiredText, type RouteTable } from './route-table';
 
 // /api/scheduler: workflow schedules as Orkes Conductor's SchedulerResource serves them (the JS SDK's
 // SchedulerClient). Per-schedule pause and resume answer both PUT (Conductor OSS) and GET (Orkes).
 
 // Conductor's SchedulerResource answers at most this many next run times.
 const MAX_NEXT_SCHEDULES = 5;
+/** nextFewSchedules: a limit above the cap is clamped to it (as Conductor does); 0 times mean unset. */
+const NEXT_FEW = {
+  scheduleStartTime: intQuery({ min: 0, fallback: 0 }),
+  scheduleEndTime: intQuery({ min: 0, fallback: 0 }),
+  limit: intQuery({ min: 1, fallback: MAX_NEXT_SCHEDULES }),
+};
+/** A page of a schedule's executions. */
+const EXECUTION_PAGE = { start: intQuery({ min: 0, fallback: 0 }), size: intQuery({ min: 1, max: 1000, fallback: 100 }) };
 
 const TagsSchema = z.array(ScheduleTagSchema);
 
@@ -134,20 +142,20 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
     {
       permission: 'definitions:read',
       summary: 'The next run times of a cron expression (default 5; a larger limit answers 5, as Conductor does)',
-      query: { cronExpression: requiredText, zoneId: 'string', scheduleStartTime: range(0), scheduleEndTime: range(0), limit: range(1) },
+      query: { cronExpression: requiredText, zoneId: 'string', ...NEXT_FEW },
       res: { inline: z.array(z.number()) },
     },
     async (req, res) => {
       const cron = strParam(req, 'cronExpression');
       if (!cron) throw new ApiError(400, "Query parameter 'cronExpression' is required", [{ path: 'cronExpression', message: 'required' }]);
       // Conductor caps the list at 5 rather than refusing a larger limit.
-      const limit = Math.min(intParam(req, 'limit', MAX_NEXT_SCHEDULES, 1)!, MAX_NEXT_SCHEDULES);
+      const limit = Math.min(NEXT_FEW.limit.read(req, 'limit'), MAX_NEXT_SCHEDULES);
       res.json(
         svc().nextFew(
           cron,
           strParam(req, 'zoneId') || undefined,
-          intParam(req, 'scheduleStartTime', undefined, 0) || undefined,
-          intParam(req, 'scheduleEndTime', undefined, 0) || undefined,
+          NEXT_FEW.scheduleStartTime.read(req, 'scheduleStartTime') || undefined,
+          NEXT_FEW.scheduleEndTime.read(req, 'scheduleEndTime') || undefined,
           limit,
         ),
       );
@@ -159,7 +167,7 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
     {
       permission: 'executions:read',
       summary: 'Executions of schedules, newest first; query: scheduleName=, workflowName=, state= joined by AND',
-      query: { start: range(0), size: range(1, 1000), sort: 'string', freeText: 'string', query: 'string' },
+      query: { ...EXECUTION_PAGE, sort: 'string', freeText: 'string', query: 'string' },
       res: { inline: ScheduleExecutionSearchResultSchema },
     },
     async (req, res) => {
@@ -169,8 +177,8 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
           ...parseExecutionQuery(strParam(req, 'query')),
           ...(freeText && freeText !== '*' ? { text: freeText } : {}),
           ascending: ascendingOf(strParam(req, 'sort')),
-          start: intParam(req, 'start', 0, 0)!,
-          size: intParam(req, 'size', 100, 1, 1000)!,
+          start: EXECUTION_PAGE.start.read(req, 'start'),
+          size: EXECUTION_PAGE.size.read(req, 'size'),
         }),
       );
     },

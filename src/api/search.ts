@@ -2,17 +2,18 @@ import type { Request } from 'express';
 import type { SearchRequest } from '../search/ports';
 import type { SearchResult } from '../model/summaries';
 import { parseFreeText, parseQuery, parseSort, type SearchTarget } from '../search/query';
-import { intParam, strParam } from './params';
-import { range, type RouteDoc } from './route-table';
+import { strParam } from './params';
+import { intQuery, type RouteDoc } from './route-table';
 
 /** The query parameters of every search route, as searchRequestOf reads them. */
-export const SEARCH_QUERY: NonNullable<RouteDoc['query']> = { start: range(0), size: range(0, 5000), sort: 'string', freeText: 'string', query: 'string' };
+const PAGE = { start: intQuery({ min: 0, fallback: 0 }), size: intQuery({ min: 0, max: 5000, fallback: 100 }) };
+export const SEARCH_QUERY: NonNullable<RouteDoc['query']> = { ...PAGE, sort: 'string', freeText: 'string', query: 'string' };
 
 /** Reads start/size/sort/freeText/query; size at most 5000 (Conductor's cap), start is an offset. */
 export function searchRequestOf(req: Request, target: SearchTarget): SearchRequest {
   return {
-    start: intParam(req, 'start', 0, 0)!,
-    size: intParam(req, 'size', 100, 0, 5000)!,
+    start: PAGE.start.read(req, 'start'),
+    size: PAGE.size.read(req, 'size'),
     sort: parseSort(strParam(req, 'sort') || undefined, target),
     freeText: parseFreeText(strParam(req, 'freeText') || undefined, target),
     query: parseQuery(strParam(req, 'query') ?? '', target),

@@ -6,7 +6,7 @@ import { IdempotencyStrategySchema, RerunWorkflowRequestSchema, SkipTaskRequestS
 import { WorkflowSchema } from '../model/execution';
 import { BULK_MAX } from '../model/bulk';
 import { WorkflowStatus } from '../model/statuses';
-import { range, requiredText, type Handler, type RouteTable } from './route-table';
+import { intQuery, range, requiredText, type Handler, type RouteTable } from './route-table';
 import type { Workflow } from '../model/execution';
 import { ApiError } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
@@ -41,6 +41,9 @@ function idempotencyHeaders(req: Request): { idempotencyKey?: string; idempotenc
 // /api/workflow: start, read, search and manage executions (Conductor's WorkflowResource).
 
 /** Declares the routes under `r` (mounted at /api/workflow, after the bulk and execution routes). */
+/** A page of an execution's tasks: Conductor's default of 15. */
+const TASK_PAGE = { start: intQuery({ min: 0, fallback: 0 }), count: intQuery({ min: 0, fallback: 15 }) };
+
 export function workflowRoutes(
   r: RouteTable,
   deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService; calls: WorkerCalls },
@@ -299,15 +302,15 @@ export function workflowRoutes(
     {
       permission: 'executions:read',
       summary: 'Tasks of an execution, a page at a time',
-      query: { start: range(0), count: range(0), status: 'list' },
+      query: { ...TASK_PAGE, status: 'list' },
       res: 'SearchResultTask',
     },
     async (req, res) => {
       const w = await workflows.get(req.params.workflowId, true);
       const statuses = ([] as string[]).concat((req.query.status as string | string[] | undefined) ?? []).map((s) => s.toUpperCase());
       const all = statuses.length ? w.tasks.filter((t) => statuses.includes(t.status)) : w.tasks;
-      const start = intParam(req, 'start', 0, 0)!;
-      const count = intParam(req, 'count', 15, 0)!;
+      const start = TASK_PAGE.start.read(req, 'start');
+      const count = TASK_PAGE.count.read(req, 'count');
       res.json({ totalHits: all.length, results: all.slice(start, start + count) });
     },
   );

@@ -9,8 +9,8 @@ import { ApiError } from '../services/errors';
 import type { ExecutionWaiter } from '../services/execution-waiter';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
-import { boolParam, intParam, listParam, parseBody, strParam } from './params';
-import { range, type RouteTable } from './route-table';
+import { boolParam, listParam, parseBody, strParam } from './params';
+import { intQuery, type RouteTable } from './route-table';
 import { Errors } from '../model/named-errors';
 
 // Changing a running execution's state from outside (Orkes' WorkflowResource): its variables; a task
@@ -19,6 +19,7 @@ import { Errors } from '../model/named-errors';
 
 const jsonObject = z.record(z.string(), z.unknown());
 const MAX_WAIT_SECONDS = 600;
+const WAIT_FOR_SECONDS = intQuery({ min: 0, max: MAX_WAIT_SECONDS, fallback: 10 });
 
 export interface WorkflowStateRouteDeps {
   workflows: WorkflowService;
@@ -79,7 +80,7 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
     {
       permission: 'executions:manage',
       summary: 'Update the variables, then a pending task by reference; wait until the execution ends, blocks or a named task ends; answers the execution',
-      query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: range(0, MAX_WAIT_SECONDS) },
+      query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: WAIT_FOR_SECONDS },
       body: { inline: WorkflowStateUpdateSchema },
       res: { inline: WorkflowRunSchema },
     },
@@ -91,7 +92,7 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
         throw new ApiError(400, 'taskReferenceName is required with a taskResult', [{ path: 'taskReferenceName', message: 'required with taskResult' }]);
       const requestId = strParam(req, 'requestId') || randomUUID();
       const untilRefs = listParam(req, 'waitUntilTaskRef');
-      const waitForSeconds = intParam(req, 'waitForSeconds', 10, 0, MAX_WAIT_SECONDS)!;
+      const waitForSeconds = WAIT_FOR_SECONDS.read(req, 'waitForSeconds');
       const ac = new AbortController();
       res.on('close', () => ac.abort());
       // Checked before anything changes, so a result for no pending task leaves the variables as they were.
