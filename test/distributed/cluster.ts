@@ -75,7 +75,7 @@ export async function startCluster(opts: { replicas: string[]; env?: Record<stri
   const closing: Promise<void>[] = [];
   const { live, nextUrl } = replicaRotation(replicas);
 
-  const addReplica = async (name: string): Promise<Replica> => {
+  const addReplica = async (name: string, attempt = 0): Promise<Replica> => {
     const port = await freePort();
     const sidecar = await double.addApp({ appId: APP_ID, appPort: port });
     const cfg = loadConfig({
@@ -93,7 +93,14 @@ export async function startCluster(opts: { replicas: string[]; env?: Record<stri
       BATON_BIND: '127.0.0.1',
       ...opts.env,
     });
-    const server = await createServer(cfg, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }).child({ replica: name }));
+    // A port freePort found free can be bound by another listener before the server binds it (the sidecar
+    // double's own listen(0) among them): take another one rather than fail the suite.
+    const server = await createServer(cfg, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }).child({ replica: name })).catch(async (err: unknown) => {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE' || attempt >= 3) throw err;
+      await double.removeApp(port);
+      return undefined;
+    });
+    if (!server) return addReplica(name, attempt + 1);
     await sidecar.ready; // read /dapr/config and /dapr/subscribe, joined placement
     const r: Replica = { name, port, url: `http://127.0.0.1:${port}`, daprHttpPort: sidecar.daprHttpPort, server, alive: true };
     replicas.push(r);
