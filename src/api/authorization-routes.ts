@@ -13,7 +13,7 @@ import {
   type UserRecord,
 } from '../model/authorization';
 import { badRequest } from '../services/errors';
-import { parseBody, strParam } from './params';
+import { boolParam, parseBody, strParam } from './params';
 import { oneOf, type RouteTable } from './route-table';
 
 // Orkes' authorization API as the official SDKs call it (UserResource, GroupResource,
@@ -65,7 +65,9 @@ export function userRoutes(r: RouteTable, deps: Deps): void {
     };
   };
 
-  r.get('/', { permission: 'admin', summary: 'All users', query: { apps: 'boolean' }, res: { inline: z.array(UserOut) } }, async (_req, res) => {
+  r.get('/', { permission: 'admin', summary: 'All users', query: { apps: 'boolean' }, res: { inline: z.array(UserOut) } }, async (req, res) => {
+    // Orkes adds application users with apps=true; Baton lists the users upserted (applications act as app:<id>).
+    boolParam(req, 'apps', false);
     res.json(await Promise.all((await authz().listUsers()).map(userOut)));
   });
   r.get(
@@ -191,7 +193,8 @@ export function grantRoutes(r: RouteTable, deps: Deps): void {
       permission: 'admin',
       summary: 'The subjects holding each access on a target',
       pathParams: { type: { schema: oneOf([...TargetTypeSchema.options]) } },
-      res: { inline: z.record(AccessSchema, z.array(SubjectRefSchema)) },
+      // Only the accesses someone holds appear (a target nobody was granted anything on answers {}).
+      res: { inline: z.partialRecord(AccessSchema, z.array(SubjectRefSchema)) },
     },
     async (req, res) => {
       const type = TargetTypeSchema.safeParse(req.params.type);
