@@ -141,6 +141,7 @@ describe('users, groups and grants', () => {
       ['GET', `/api/users/${u}/checkPermissions?type=NOPE&id=x`, undefined, 400],
       ['GET', `/api/users/${u}/checkPermissions?type=WORKFLOW_DEF`, undefined, 400],
       ['GET', `/api/auth/authorization/NOPE/x`, undefined, 400],
+      ['GET', '/api/users?apps=-58800', undefined, 400],
     ];
     for (const [method, path, body, status] of refused) {
       const r = await A()(method, path, body);
@@ -149,6 +150,10 @@ describe('users, groups and grants', () => {
     }
     expect((await A()('GET', `/api/users/${u}`)).body).toMatchObject({ name: u, roles: [], groups: [] });
     expect((await A()('GET', `/api/auth/authorization/WORKFLOW_DEF/${target.id}`)).body).toEqual({});
+    // The document says so too: the accesses of a target are a partial map.
+    const doc = (await A()('GET', '/api-docs')).body;
+    const answer = doc.paths['/api/auth/authorization/{type}/{id}'].get.responses['200'].content['application/json'].schema;
+    expect(answer.required ?? []).toEqual([]);
     expect((await A()('GET', `/api/users/${u}/permissions`)).body).toEqual({ grantedAccess: [] });
   });
 
