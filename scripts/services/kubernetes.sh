@@ -290,6 +290,9 @@ state = "$run/containerd/state"
   address = "$(containerd_sock).ttrpc"
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "$PAUSE_IMAGE"
+  # Machines whose root lacks CAP_SYS_RESOURCE (containers, CI sandboxes) cannot lower a process's
+  # oom_score_adj; the kubelet asks -998 for every sandbox, and runc fails the pod without this clamp.
+  restrict_oom_score_adj = true
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "$run/cni/net.d"
@@ -479,6 +482,8 @@ start_cluster() {
   log "node $NODE_NAME Ready in $((SECONDS - t)) s"
   start_dns
   log "cluster DNS ready in $((SECONDS - t)) s"
+  # Pods run the Dockerfile's base image with imagePullPolicy Never: assembled once, imported each start.
+  bash "$here/kubernetes-images.sh" node-base || die "the node base image could not be imported"
   write_env kubernetes "BATON_KUBECONFIG=$run/admin.kubeconfig" "BATON_KUBECTL_BIN=$bin/kubectl" \
     "BATON_K8S_VERSION=$K8S_VERSION" "BATON_K8S_CONTAINERD_SOCK=$(containerd_sock)"
 }
