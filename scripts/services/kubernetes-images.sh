@@ -98,8 +98,37 @@ build_baton() {
   import_image "localhost/$tag" "docker.io/library/$tag"
 }
 
+# Dapr's images under the names its Helm chart asks for (ghcr.io/dapr/<binary>:<version>), one image
+# holding every binary at /<name> as Dapr's own images do; a Debian base because daprd links to libc.
+build_dapr() {
+  local c bin name
+  local daprd_dir="$BATON_CACHE_DIR/dapr-$DAPR_VERSION/bin" cp_dir="$BATON_CACHE_DIR/dapr-control-plane-$DAPR_VERSION/bin"
+  for bin in "$daprd_dir"/{daprd,placement,scheduler} "$cp_dir"/{operator,injector,sentry}; do
+    [[ -x "$bin" ]] || die "$bin is missing: run npm run services -- dapr kubernetes first"
+  done
+  if ! buildah images -q "localhost/dapr-all:$DAPR_VERSION" >/dev/null 2>&1; then
+    [[ -f "$cache/rootfs-bookworm.tar" ]] || build_node_base
+    c="$(buildah from scratch)"
+    buildah add "$c" "$cache/rootfs-bookworm.tar" / >/dev/null
+    for bin in "$daprd_dir"/{daprd,placement,scheduler} "$cp_dir"/{operator,injector,sentry}; do
+      buildah copy "$c" "$bin" "/$(basename "$bin")" >/dev/null
+    done
+    # The chart runs the control plane with runAsNonRoot: a numeric non-root user, as distroless' nonroot.
+    buildah config --user 65532:65532 --workingdir / "$c"
+    buildah commit -q "$c" "localhost/dapr-all:$DAPR_VERSION" >/dev/null
+    buildah rm "$c" >/dev/null
+    log "assembled Dapr $DAPR_VERSION's image"
+  fi
+  import_image "localhost/dapr-all:$DAPR_VERSION" "ghcr.io/dapr/daprd:$DAPR_VERSION"
+  for name in placement scheduler operator injector sentry; do
+    ctr_ images tag --force "ghcr.io/dapr/daprd:$DAPR_VERSION" "ghcr.io/dapr/$name:$DAPR_VERSION" >/dev/null ||
+      die "tagging ghcr.io/dapr/$name failed"
+  done
+}
+
 case "${1:-}" in
   node-base) build_node_base && import_image "docker.io/library/$(node_image_name)" "docker.io/library/$(node_image_name)" ;;
   baton) build_baton ;;
-  *) die "usage: kubernetes-images.sh node-base|baton" ;;
+  dapr) build_dapr ;;
+  *) die "usage: kubernetes-images.sh node-base|baton|dapr" ;;
 esac

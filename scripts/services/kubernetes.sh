@@ -462,6 +462,35 @@ YAML
   wait_until 180 "CoreDNS ready" kubectl -n kube-system rollout status deployment/coredns --timeout=5s
 }
 
+# Dapr with its own Helm chart (from the same module daprd is built from), mTLS on as in production,
+# its images the locally assembled ones. The scheduler's StatefulSet claims volumes and this cluster has
+# no provisioner, so each claim gets a hostPath PersistentVolume under the run directory.
+install_dapr() {
+  local helm="$BATON_CACHE_DIR/helm-3.22.0/bin/helm" chart i t=$SECONDS
+  [[ -x "$helm" ]] || die "helm is not provisioned: npm run services -- helm"
+  chart="$(module_dir "github.com/dapr/dapr@v$DAPR_VERSION")/charts/dapr"
+  bash "$here/kubernetes-images.sh" dapr || die "Dapr's images could not be assembled"
+  for i in 0 1 2; do
+    mkdir -p "$run/volumes/dapr-scheduler-$i" && chmod 0777 "$run/volumes/dapr-scheduler-$i"
+    kubectl apply -f - >/dev/null <<YAML || die "creating the scheduler's volume $i failed"
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: dapr-scheduler-$i}
+spec:
+  capacity: {storage: 16Gi}
+  accessModes: [ReadWriteOnce]
+  persistentVolumeReclaimPolicy: Delete
+  hostPath: {path: $run/volumes/dapr-scheduler-$i, type: Directory}
+  claimRef: {namespace: dapr-system, name: dapr-scheduler-data-dir-dapr-scheduler-server-$i}
+YAML
+  done
+  KUBECONFIG="$run/admin.kubeconfig" "$helm" upgrade --install dapr "$chart" --namespace dapr-system --create-namespace \
+    --set global.registry=ghcr.io/dapr --set global.tag="$DAPR_VERSION" --set global.imagePullPolicy=Never \
+    --set global.mtls.enabled=true --wait --timeout 10m >"$run/logs/helm-dapr.log" 2>&1 ||
+    die "helm install of Dapr failed (log: $run/logs/helm-dapr.log)"
+  log "Dapr $DAPR_VERSION installed with its Helm chart in $((SECONDS - t)) s"
+}
+
 start_cluster() {
   all_built || die "kubernetes $K8S_VERSION is not built: run scripts/services/kubernetes.sh provision"
   need_cmd containerd containerd
@@ -484,6 +513,7 @@ start_cluster() {
   log "cluster DNS ready in $((SECONDS - t)) s"
   # Pods run the Dockerfile's base image with imagePullPolicy Never: assembled once, imported each start.
   bash "$here/kubernetes-images.sh" node-base || die "the node base image could not be imported"
+  install_dapr
   write_env kubernetes "BATON_KUBECONFIG=$run/admin.kubeconfig" "BATON_KUBECTL_BIN=$bin/kubectl" \
     "BATON_K8S_VERSION=$K8S_VERSION" "BATON_K8S_CONTAINERD_SOCK=$(containerd_sock)"
 }
