@@ -141,6 +141,10 @@ PAUSE_IMAGE=registry.k8s.io/pause:3.10.2
 ETCD_PORT="${BATON_K8S_ETCD_PORT:-32379}"
 API_PORT=6443
 FW_CHAIN=BATON-K8S-FWD
+# Pods reach the Cassandra and Elasticsearch that `npm run services` runs on loopback through the node
+# address: a DNAT from the bridge to 127.0.0.1 (route_localnet on the bridge only).
+ENGINES_CHAIN=BATON-K8S-ENGINES
+HOST_ENGINE_PORTS=(9042 9200)
 run="$BATON_RUN_DIR/kubernetes"
 pki="$run/pki"
 bin="$k8s_dir/bin"
@@ -265,6 +269,15 @@ setup_network() {
       net.bridge.bridge-nf-call-iptables "$(sysctl -n net.bridge.bridge-nf-call-iptables)" >"$run/sysctl.saved"
   fi
   sysctl -qw net.ipv4.ip_forward=1 net.bridge.bridge-nf-call-iptables=1
+  sysctl -qw "net.ipv4.conf.$BRIDGE.route_localnet=1"
+  if ! iptables -t nat -n -L "$ENGINES_CHAIN" >/dev/null 2>&1; then
+    iptables -t nat -N "$ENGINES_CHAIN"
+    local port
+    for port in "${HOST_ENGINE_PORTS[@]}"; do
+      iptables -t nat -A "$ENGINES_CHAIN" -p tcp --dport "$port" -j DNAT --to-destination "127.0.0.1:$port"
+    done
+    iptables -t nat -I PREROUTING 1 -i "$BRIDGE" -d "$NODE_IP" -j "$ENGINES_CHAIN"
+  fi
   mkdir -p "$run/cni/net.d" "$run/cni/ipam"
   cat >"$run/cni/net.d/10-baton.conflist" <<JSON
 {"cniVersion": "0.4.0", "name": "baton", "plugins": [
@@ -554,6 +567,10 @@ stop_cluster() {
   nft delete table ip6 kube-proxy 2>/dev/null || true
   local m
   for m in $(awk -v r="$run" 'index($5, r) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do umount -l "$m" 2>/dev/null || true; done
+  if iptables -t nat -n -L "$ENGINES_CHAIN" >/dev/null 2>&1; then
+    iptables -t nat -D PREROUTING -i "$BRIDGE" -d "$NODE_IP" -j "$ENGINES_CHAIN" 2>/dev/null || true
+    iptables -t nat -F "$ENGINES_CHAIN" && iptables -t nat -X "$ENGINES_CHAIN"
+  fi
   if iptables -n -L "$FW_CHAIN" >/dev/null 2>&1; then
     iptables -D FORWARD -j "$FW_CHAIN" 2>/dev/null || true
     iptables -F "$FW_CHAIN" && iptables -X "$FW_CHAIN"
