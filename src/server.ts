@@ -236,13 +236,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     const armed = await schedules.syncAll((name, err) => log.warn({ err, schedule: name }, 'arming a schedule failed'));
     if (armed > 0) log.info({ schedules: armed }, 'schedules armed');
   };
-  const batches = new BatchService(
-    stores.batches,
-    index,
-    { maxMatches: cfg.BATON_BATCH_MAX_MATCHES, maxOpen: cfg.BATON_BATCH_MAX_OPEN },
-    Date.now,
-    newId,
-  );
+  const batches = new BatchService(stores.batches, index, { maxMatches: cfg.BATON_BATCH_MAX_MATCHES, maxOpen: cfg.BATON_BATCH_MAX_OPEN }, Date.now, newId);
   const actions = executionActions(() => workflows);
   // Without a cluster this process is the only runner: its lease is always held.
   const soleRunner: ScanLease = { acquire: async () => true, release: async () => undefined };

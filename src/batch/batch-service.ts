@@ -40,14 +40,25 @@ export class BatchService {
     if (open >= this.limits.maxOpen) throw new ApiError(429, `${open} batches are running, the most allowed (BATON_BATCH_MAX_OPEN); cancel one or wait`);
     const first = await this.index.searchWorkflows({ ...search, start: 0, size: SNAPSHOT_PAGE });
     if (first.totalHits > this.limits.maxMatches)
-      throw new ApiError(400, `The search matches ${first.totalHits} executions, over the limit of ${this.limits.maxMatches} per batch (BATON_BATCH_MAX_MATCHES); narrow the query`);
+      throw new ApiError(
+        400,
+        `The search matches ${first.totalHits} executions, over the limit of ${this.limits.maxMatches} per batch (BATON_BATCH_MAX_MATCHES); narrow the query`,
+      );
     const ids = new Set(first.results.map((r) => r.workflowId));
     for (let start = SNAPSHOT_PAGE, page = first.results; page.length === SNAPSHOT_PAGE && ids.size < this.limits.maxMatches; start += SNAPSHOT_PAGE) {
       page = (await this.index.searchWorkflows({ ...search, start, size: SNAPSHOT_PAGE })).results;
       for (const r of page) ids.add(r.workflowId);
     }
     const matched = [...ids].slice(0, this.limits.maxMatches);
-    const batch = newBatch({ id: this.newId(), action: req.action, query: req.query, freeText: req.freeText, reason: req.reason, createdAt: this.now(), matched: matched.length });
+    const batch = newBatch({
+      id: this.newId(),
+      action: req.action,
+      query: req.query,
+      freeText: req.freeText,
+      reason: req.reason,
+      createdAt: this.now(),
+      matched: matched.length,
+    });
     await this.store.create(batch, matched);
     for (const old of all.filter((b) => !isOpen(b)).slice(FINISHED_BATCHES_KEPT - 1)) await this.store.remove(old.id);
     return { id: batch.id, matched: matched.length };

@@ -47,7 +47,10 @@ describe('batches by query', () => {
     const url = b.url();
     const { name, ids } = await executions(url, 3);
     expect((await call(url, 'DELETE', `/api/workflow/${ids[1]}?reason=ended`)).status).toBeLessThan(300);
-    await eventually(async () => (await call(url, 'GET', `/api/workflow/search?query=${encodeURIComponent(`workflowType = '${name}' AND status = 'TERMINATED'`)}`)).body.totalHits === 1);
+    await eventually(
+      async () =>
+        (await call(url, 'GET', `/api/workflow/search?query=${encodeURIComponent(`workflowType = '${name}' AND status = 'TERMINATED'`)}`)).body.totalHits === 1,
+    );
     const started = await call(url, 'POST', '/api/batch', { query: `workflowType = '${name}'`, action: 'pause' });
     expect(started.body.matched).toBe(3);
     const done = await finished(url, started.body.id);

@@ -40,10 +40,13 @@ describe('batch runner', () => {
     await create('old', ['a', 'b', 'c'], 1);
     await create('new', ['d', 'e'], 2);
     const acted: string[] = [];
-    const r = runner(async (_a, id) => {
-      acted.push(id);
-      if (id === 'b') throw new Error('Workflow b is already COMPLETED');
-    }, { budget: 2 });
+    const r = runner(
+      async (_a, id) => {
+        acted.push(id);
+        if (id === 'b') throw new Error('Workflow b is already COMPLETED');
+      },
+      { budget: 2 },
+    );
     expect(await r.runOnce()).toBe(2);
     expect(acted).toEqual(['a', 'b']);
     expect(await r.runOnce()).toBe(2);
