@@ -245,6 +245,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     act: (action, id, reason) => actions[action](id, { reason }),
     lease: adapters.batchLease ?? soleRunner,
     intervalMs: cfg.BATON_BATCH_INTERVAL_MS,
+    // Renewed before each execution; a replica that dies hands its batches over within this.
+    leaseTtlMs: Math.max(cfg.BATON_BATCH_INTERVAL_MS * 3, 30_000),
     budget: cfg.BATON_BATCH_BUDGET,
     now: Date.now,
     log,

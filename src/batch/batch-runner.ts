@@ -11,6 +11,8 @@ export interface BatchRunnerOptions {
   /** One replica of a cluster runs batches at a time. */
   lease: ScanLease;
   intervalMs: number;
+  /** How long the lease lasts unless renewed (before each execution): another replica takes over within it. */
+  leaseTtlMs: number;
   /** Executions acted on per interval at most, over every open batch. */
   budget: number;
   now: () => number;
@@ -67,7 +69,7 @@ export class BatchRunner {
 
   /** One interval's work: answers how many executions it acted on. */
   async runOnce(signal: AbortSignal = new AbortController().signal): Promise<number> {
-    if (!(await this.opts.lease.acquire(this.opts.intervalMs * 3))) return 0;
+    if (!(await this.holdLease())) return 0;
     let acted = 0;
     const open = (await this.opts.store.list()).filter(isOpen).reverse();
     for (const found of open) {
@@ -79,28 +81,39 @@ export class BatchRunner {
           break;
         }
         const claimed = claimNext(b);
-        if (!claimed) break;
-        b = await this.actOn(claimed);
+        if (!claimed || !(await this.holdLease())) break;
+        const settled = await this.actOn(claimed);
         acted++;
+        if (!settled) return acted; // the lease went to another replica mid-action
+        b = settled;
       }
       if (acted >= this.opts.budget || signal.aborted) break;
     }
     return acted;
   }
 
-  private async actOn(claimed: BatchRecord): Promise<BatchRecord> {
+  private holdLease(): Promise<boolean> {
+    return this.opts.lease.acquire(this.opts.leaseTtlMs);
+  }
+
+  /** Acts on the claimed id and records its outcome; undefined (nothing recorded) when the lease was lost meanwhile. */
+  private async actOn(claimed: BatchRecord): Promise<BatchRecord | undefined> {
     const { store } = this.opts;
     const seq = claimed.acting!;
     await store.saveProgress(claimed);
     const workflowId = await store.workflowIdAt(claimed.id, seq);
     let ok = true;
+    let failure: string | undefined;
     try {
       if (workflowId === undefined) throw new Error(`no execution numbered ${seq} in the batch's snapshot`);
       await this.opts.act(claimed.action, workflowId, claimed.reason);
     } catch (e) {
       ok = false;
-      await store.addFailure(claimed.id, seq, { workflowId: workflowId ?? '', reason: messageOf(e) });
+      failure = messageOf(e);
     }
+    // The replica holding the lease now may have reported this claim already: a stale write would move its cursor back.
+    if (!(await this.holdLease())) return undefined;
+    if (failure !== undefined) await store.addFailure(claimed.id, seq, { workflowId: workflowId ?? '', reason: failure });
     const settled = settle(claimed, ok, this.opts.now());
     await store.saveProgress(settled);
     return settled;

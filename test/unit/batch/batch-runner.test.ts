@@ -20,12 +20,13 @@ describe('batch runner', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const runner = (act: (a: BatchAction, id: string) => Promise<unknown>, opts: { budget?: number; held?: boolean } = {}) =>
+  const runner = (act: (a: BatchAction, id: string) => Promise<unknown>, opts: { budget?: number; held?: () => boolean } = {}) =>
     new BatchRunner({
       store: stores.batches,
       act,
-      lease: { acquire: async () => opts.held ?? true, release: async () => undefined },
+      lease: { acquire: async () => opts.held?.() ?? true, release: async () => undefined },
       intervalMs: 1000,
+      leaseTtlMs: 3000,
       budget: opts.budget ?? 100,
       now: () => 1,
       log: silent,
@@ -81,10 +82,27 @@ describe('batch runner', () => {
     expect(await stores.batches.get('c')).toMatchObject({ state: 'CANCELLED', done: 1, cursor: 1, acting: null });
   });
 
+  test('a lease lost during an action records nothing: the claim is left for the replica that holds it now', async () => {
+    await create('moved', ['a', 'b']);
+    let held = true;
+    const acted: string[] = [];
+    const r = runner(
+      async (_a, id) => {
+        acted.push(id);
+        held = false;
+      },
+      { held: () => held },
+    );
+    expect(await r.runOnce()).toBe(1);
+    expect(acted).toEqual(['a']);
+    expect(await stores.batches.get('moved')).toMatchObject({ state: 'RUNNING', acting: 0, cursor: 1, done: 0 });
+    expect(await stores.batches.failures('moved')).toEqual([]);
+  });
+
   test('without the lease nothing runs', async () => {
     await create('x', ['a']);
     const acted: string[] = [];
-    expect(await runner(async (_a, id) => void acted.push(id), { held: false }).runOnce()).toBe(0);
+    expect(await runner(async (_a, id) => void acted.push(id), { held: () => false }).runOnce()).toBe(0);
     expect(acted).toEqual([]);
   });
 });
