@@ -242,7 +242,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const soleRunner: ScanLease = { acquire: async () => true, release: async () => undefined };
   const batchRunner = new BatchRunner({
     store: stores.batches,
-    act: (action, id, reason) => actions[action](id, { reason }),
+    // Remove deletes for good, search entry included, as the console's bulk remove does.
+    act: (action, id, reason) => actions[action](id, { reason, archive: false }),
     lease: adapters.batchLease ?? soleRunner,
     intervalMs: cfg.BATON_BATCH_INTERVAL_MS,
     // Renewed before each execution; a replica that dies hands its batches over within this.

@@ -61,6 +61,16 @@ describe('batches by query', () => {
     for (const id of [ids[0], ids[2]]) expect((await call(url, 'GET', `/api/workflow/${id}?includeTasks=false`)).body.status).toBe('PAUSED');
   });
 
+  test('remove deletes every match, search entries included', async () => {
+    const url = b.url();
+    const { name, ids } = await executions(url, 2);
+    const started = await call(url, 'POST', '/api/batch', { query: `workflowType = '${name}'`, action: 'remove' });
+    expect(await finished(url, started.body.id)).toMatchObject({ state: 'COMPLETED', done: 2, failed: 0 });
+    for (const id of ids) expect((await call(url, 'GET', `/api/workflow/${id}`)).status).toBe(404);
+    const query = encodeURIComponent(`workflowType = '${name}'`);
+    await eventually(async () => (await call(url, 'GET', `/api/workflow/search?query=${query}`)).body.totalHits === 0);
+  });
+
   test('bad requests are 4xx with an error body and start nothing', async () => {
     const url = b.url();
     const before = (await call(url, 'GET', '/api/batch')).body.length;
