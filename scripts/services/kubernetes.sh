@@ -526,6 +526,7 @@ start_cluster() {
   log "cluster DNS ready in $((SECONDS - t)) s"
   # Pods run the Dockerfile's base image with imagePullPolicy Never: assembled once, imported each start.
   bash "$here/kubernetes-images.sh" node-base || die "the node base image could not be imported"
+  bash "$here/kubernetes-images.sh" redis || die "the Redis image could not be imported"
   install_dapr
   write_env kubernetes "BATON_KUBECONFIG=$run/admin.kubeconfig" "BATON_KUBECTL_BIN=$bin/kubectl" \
     "BATON_K8S_VERSION=$K8S_VERSION" "BATON_K8S_CONTAINERD_SOCK=$(containerd_sock)"
