@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Task, WorkflowRecord } from '../../model/execution';
 import type { SearchResult, TaskSummary, WorkflowSummary } from '../../model/summaries';
+import type { OverviewRows, OverviewWindow } from '../overview';
 import type { SearchIndex, SearchRequest } from '../ports';
 import { MAX_SEARCH_SIZE, type SearchTarget } from '../search-fields';
 import { summarizeTask, summarizeWorkflow } from '../summaries';
@@ -34,6 +35,7 @@ CREATE TABLE IF NOT EXISTS idx_workflow (
 CREATE INDEX IF NOT EXISTS idx_workflow_by_start ON idx_workflow (start_time);
 CREATE INDEX IF NOT EXISTS idx_workflow_by_type_start ON idx_workflow (workflow_type, start_time);
 CREATE INDEX IF NOT EXISTS idx_workflow_by_status_start ON idx_workflow (status, start_time);
+CREATE INDEX IF NOT EXISTS idx_workflow_by_end ON idx_workflow (end_time);
 CREATE INDEX IF NOT EXISTS idx_workflow_by_correlation ON idx_workflow (correlation_id);
 CREATE INDEX IF NOT EXISTS idx_workflow_by_parent ON idx_workflow (parent_workflow_id);
 CREATE TABLE IF NOT EXISTS idx_task (
@@ -229,6 +231,30 @@ export class SqliteSearchIndex implements SearchIndex {
 
   async searchTasks(req: SearchRequest): Promise<SearchResult<TaskSummary>> {
     return this.search<TaskSummary>('task', req);
+  }
+
+  /** Per-minute counts and statistics over the window, for the top `maxNames` names of each (src/search/overview.ts). */
+  async overview(w: OverviewWindow): Promise<OverviewRows> {
+    const p = { from: w.from, to: w.to, bucket: w.bucketMs, names: w.maxNames };
+    const topBy = (column: string) =>
+      `workflow_type IN (SELECT workflow_type FROM ${TABLE.workflow} WHERE ${column} >= @from AND ${column} < @to GROUP BY workflow_type ORDER BY COUNT(*) DESC LIMIT @names)`;
+    const started = this.statement(
+      `SELECT workflow_type AS name, CAST((start_time - @from) / @bucket AS INTEGER) AS bucket, COUNT(*) AS count FROM ${TABLE.workflow}
+       WHERE start_time >= @from AND start_time < @to AND ${topBy('start_time')} GROUP BY workflow_type, bucket`,
+    ).all(p) as OverviewRows['started'];
+    const ended = this.statement(
+      `SELECT workflow_type AS name, status, CAST((end_time - @from) / @bucket AS INTEGER) AS bucket, COUNT(*) AS count FROM ${TABLE.workflow}
+       WHERE end_time >= @from AND end_time < @to AND ${topBy('end_time')} GROUP BY workflow_type, status, bucket`,
+    ).all(p) as OverviewRows['ended'];
+    const durations = this.statement(
+      `SELECT workflow_type AS name, COUNT(*) AS count, AVG(execution_time) AS avgMs, MAX(execution_time) AS maxMs FROM ${TABLE.workflow}
+       WHERE end_time >= @from AND end_time < @to AND status = 'COMPLETED' GROUP BY workflow_type ORDER BY avgMs DESC LIMIT @names`,
+    ).all(p) as OverviewRows['durations'];
+    const taskWaits = this.statement(
+      `SELECT task_type AS taskType, COUNT(*) AS count, AVG(queue_wait_time) AS avgMs, MAX(queue_wait_time) AS maxMs FROM ${TABLE.task}
+       WHERE scheduled_time >= @from AND scheduled_time < @to AND start_time > 0 GROUP BY task_type ORDER BY avgMs DESC LIMIT @names`,
+    ).all(p) as OverviewRows['taskWaits'];
+    return { started, ended, durations, taskWaits };
   }
 
   /** The database belongs to the composition root, which closes it; only cached statements go. */
