@@ -31,6 +31,7 @@ import { noMetrics, type Metrics } from './metrics/ports';
 import { observedRequests } from './telemetry/observed-requests';
 import type { IncomingEvents } from './api/event-routes';
 import { secretValueBody } from './api/secret-routes';
+import type { BatchService } from './batch/batch-service';
 
 export interface AppDeps {
   workflows: WorkflowService;
@@ -68,6 +69,8 @@ export interface AppDeps {
   metrics?: Metrics & MetricsExposition;
   /** Makes a span of every request when traces are exported. */
   tracer?: Tracer;
+  /** Batches by query (/api/batch). */
+  batches?: BatchService;
   /** The liveness verdict of GET /health (the actor host's self-probe); absent: always healthy. */
   healthy?: () => boolean;
 }
@@ -121,6 +124,7 @@ function tableOf(d: AppDeps, calls: WorkerCalls): Route[] {
     maxSchemas: d.maxSchemas,
     metrics: d.metrics,
     healthy: d.healthy,
+    batches: d.batches,
   });
 }
 

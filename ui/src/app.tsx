@@ -18,6 +18,8 @@ const HumanInboxView = lazy(() => import('./views/human-inbox').then((m) => ({ d
 const EventHandlersView = lazy(() => import('./views/event-handlers').then((m) => ({ default: m.EventHandlersView })));
 // The overview draws with chart.js: it loads on first visit too.
 const OverviewView = lazy(() => import('./views/overview').then((m) => ({ default: m.OverviewView })));
+const BatchesView = lazy(() => import('./views/batches').then((m) => ({ default: m.BatchesView })));
+const BatchView = lazy(() => import('./views/batches').then((m) => ({ default: m.BatchView })));
 const EventHandlerEditor = lazy(() => import('./views/event-handlers').then((m) => ({ default: m.EventHandlerEditor })));
 
 const NAV: Array<[string, string]> = [
@@ -27,6 +29,7 @@ const NAV: Array<[string, string]> = [
   ['/human', 'Human tasks'],
   ['/queues', 'Queues'],
   ['/events', 'Event handlers'],
+  ['/batches', 'Batches'],
 ];
 
 function View() {
@@ -49,6 +52,8 @@ function View() {
   if (matchPath('/queues', path)) return <QueuesView />;
   if (matchPath('/access', path)) return <AccessView />;
   if (matchPath('/events', path)) return <EventHandlersView />;
+  if (matchPath('/batches', path)) return <BatchesView />;
+  if ((m = matchPath('/batches/:id', path))) return <BatchView key={m.id} id={m.id!} />;
   if (matchPath('/events/new', path)) return <EventHandlerEditor key="new" />;
   if ((m = matchPath('/events/:name', path))) return <EventHandlerEditor key={m.name} name={m.name} />;
   return (
