@@ -1,3 +1,4 @@
+import { ownValue } from '../../lib/own-property';
 import type { WorkflowDef, WorkflowTask } from '../../model/definitions';
 import type { Task } from '../../model/execution';
 import { Errors } from '../../model/named-errors';
@@ -40,7 +41,7 @@ export function upgradeWorkflow(turn: Turn, args: UpgradeArgs): void {
   for (const ref of Object.keys(outputs)) {
     if (!added.has(ref)) throw Errors.UPGRADE_UNKNOWN_TASK_OUTPUT(ref, [...added].join(', '));
   }
-  const tasks = plan.skipped.map((wt) => skippedTask(turn, wt, outputs[wt.taskReferenceName] ?? {}));
+  const tasks = plan.skipped.map((wt) => skippedTask(turn, wt, ownValue(outputs, wt.taskReferenceName) ?? {}));
   // Nothing above changed the execution: a refusal leaves it as it was.
   wf.workflowDefinition = args.def;
   wf.workflowVersion = args.def.version;

@@ -105,6 +105,14 @@ describe('upgrade: the mapping', () => {
     expect(run.task('after').status).toBe('SCHEDULED');
   });
 
+  it('a skipped reference named like an Object member gets an empty output, not the prototype value', () => {
+    const run = new Run(env, v1());
+    run.complete('a');
+    upgrade(run, { def: version(2, [simple('constructor'), simple('toString'), simple('a'), simple('b'), simple('c')]), taskOutput: {} });
+    expect(run.task('constructor').outputData).toEqual({});
+    expect(run.task('toString').outputData).toEqual({});
+  });
+
   it('to the same version: nothing is added, the execution goes on', () => {
     const run = new Run(env, v1());
     run.complete('a');
