@@ -39,6 +39,60 @@ export interface OverviewRows {
   taskWaits: Array<{ taskType: string; count: number; avgMs: number; maxMs: number }>;
 }
 
+/** One minute's partial aggregates, as an index that aggregates minute by minute reads them. */
+export interface OverviewSlice {
+  bucket: number;
+  started: Array<{ name: string; count: number }>;
+  /** By final status, with the sum and longest of their durations. */
+  ended: Array<{ name: string; status: string; count: number; sumMs: number; maxMs: number }>;
+  waits: Array<{ taskType: string; count: number; sumMs: number; maxMs: number }>;
+}
+
+interface Sum {
+  count: number;
+  sumMs: number;
+  maxMs: number;
+}
+const addTo = (m: Map<string, Sum>, key: string, x: Sum): void => {
+  const s = m.get(key) ?? { count: 0, sumMs: 0, maxMs: 0 };
+  m.set(key, { count: s.count + x.count, sumMs: s.sumMs + x.sumMs, maxMs: Math.max(s.maxMs, x.maxMs) });
+};
+const topByCount = <T extends { count: number }>(xs: T[], n: number): T[] => [...xs].sort((a, b) => b.count - a.count).slice(0, n);
+
+/** Merges minute slices into OverviewRows, keeping the `maxNames` busiest names (and task types) of each part. */
+export function mergeOverviewSlices(slices: OverviewSlice[], maxNames: number): OverviewRows {
+  const activity = new Map<string, number>();
+  const durations = new Map<string, Sum>();
+  const waits = new Map<string, Sum>();
+  for (const s of slices) {
+    for (const r of s.started) activity.set(r.name, (activity.get(r.name) ?? 0) + r.count);
+    for (const r of s.ended) {
+      activity.set(r.name, (activity.get(r.name) ?? 0) + r.count);
+      if (r.status === 'COMPLETED') addTo(durations, r.name, r);
+    }
+    for (const r of s.waits) addTo(waits, r.taskType, r);
+  }
+  const names = new Set(
+    topByCount(
+      [...activity].map(([name, count]) => ({ name, count })),
+      maxNames,
+    ).map((x) => x.name),
+  );
+  const stat = (x: Sum) => ({ count: x.count, avgMs: x.count > 0 ? x.sumMs / x.count : 0, maxMs: x.maxMs });
+  return {
+    started: slices.flatMap((s) => s.started.filter((r) => names.has(r.name)).map((r) => ({ name: r.name, bucket: s.bucket, count: r.count }))),
+    ended: slices.flatMap((s) => s.ended.filter((r) => names.has(r.name)).map((r) => ({ name: r.name, status: r.status, bucket: s.bucket, count: r.count }))),
+    durations: topByCount(
+      [...durations].map(([name, x]) => ({ name, ...stat(x) })),
+      maxNames,
+    ),
+    taskWaits: topByCount(
+      [...waits].map(([taskType, x]) => ({ taskType, ...stat(x) })),
+      maxNames,
+    ),
+  };
+}
+
 const Stat = z.object({ count: z.number().int(), avgMs: z.number(), maxMs: z.number() });
 
 export const OverviewSchema = z.object({

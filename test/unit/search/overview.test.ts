@@ -1,3 +1,5 @@
+import Database from 'better-sqlite3';
+import { SqliteSearchIndex } from '../../../src/search/sqlite/sqlite-index';
 import { OVERVIEW_MAX_NAMES, overviewWindow, shapeOverview, type OverviewRows } from '../../../src/search/overview';
 
 // The overview's window and its shaping: bounded series for the most active names, failures, the slowest
@@ -81,5 +83,21 @@ describe('shapeOverview', () => {
       { taskType: 'q3', depth: 9 },
       { taskType: 'q1', depth: 5 },
     ]);
+  });
+});
+
+describe('the SQLite index aggregates minute by minute', () => {
+  it('lets the event loop turn between the minutes of the window', async () => {
+    const index = new SqliteSearchIndex(new Database(':memory:'));
+    let turns = 0;
+    let done = false;
+    const tick = (): void => {
+      turns++;
+      if (!done) setImmediate(tick);
+    };
+    setImmediate(tick);
+    await index.overview(overviewWindow(T));
+    done = true;
+    expect(turns).toBeGreaterThanOrEqual(59);
   });
 });
