@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { TaskDefSchema, WorkflowDefSchema } from '../model/definitions';
 import { EventExecutionSchema, EventHandlerSchema } from '../model/events';
 import { TaskExecLogSchema, TaskSchema, WorkflowSchema } from '../model/execution';
-import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, StartWorkflowRequestSchema, TaskResultSchema, UpgradeWorkflowRequestSchema } from '../model/requests';
+import {
+  RerunWorkflowRequestSchema,
+  SkipTaskRequestSchema,
+  StartWorkflowRequestSchema,
+  TaskResultSchema,
+  UpgradeWorkflowRequestSchema,
+} from '../model/requests';
 import { TaskSummarySchema, WorkflowSummarySchema, searchResultSchema } from '../model/summaries';
 import { SignalResponseSchema } from '../model/signals';
 import { WorkflowTestRequestSchema } from '../model/workflow-test';
