@@ -76,6 +76,8 @@ function planUpgrade(state: ExecutionState, def: WorkflowDef): UpgradePlan {
   const ran = new Set<string>();
   const frontier = new Map<WorkflowTask[], number>();
   const active = new Set<WorkflowTask[]>();
+  /** References with an open task (a DO_WHILE among them is a running loop). */
+  const openRefs = new Set<string>();
   const reassigned: UpgradePlan['reassigned'] = [];
   for (const t of state.tasks) {
     const ref = t.workflowTask.taskReferenceName;
@@ -92,6 +94,7 @@ function planUpgrade(state: ExecutionState, def: WorkflowDef): UpgradePlan {
     ran.add(ref);
     frontier.set(loc.list, Math.max(frontier.get(loc.list) ?? -1, loc.index));
     if (open) {
+      openRefs.add(ref);
       reassigned.push({ task: t, node: loc.task });
       for (const list of enclosingLists(next, loc)) active.add(list);
     }
@@ -100,9 +103,10 @@ function planUpgrade(state: ExecutionState, def: WorkflowDef): UpgradePlan {
   const consider = (list: WorkflowTask[], upTo: number): void => {
     for (const wt of list.slice(0, upTo)) {
       if (ran.has(wt.taskReferenceName)) continue;
-      const loop = runningLoopAround(next, wt.taskReferenceName, state);
-      if (loop) throw Errors.UPGRADE_INSIDE_LOOP(wt.taskReferenceName, loop, def.version);
-      if (!insideLoop(next, wt.taskReferenceName)) skipped.push(wt);
+      const loop = outerLoop(next, wt.taskReferenceName);
+      // A loop's iterations carry suffixes no added task could know: inside a running loop, refuse; inside an ended one, nothing to add.
+      if (loop && openRefs.has(loop)) throw Errors.UPGRADE_INSIDE_LOOP(wt.taskReferenceName, loop, def.version);
+      if (!loop) skipped.push(wt);
     }
   };
   for (const [list, at] of frontier) {
@@ -130,16 +134,4 @@ function outerLoop(bp: Blueprint, ref: string): string | undefined {
   let loop: string | undefined;
   for (let at = bp.find(ref); at?.parent; at = bp.find(at.parent.taskReferenceName)) if (at.kind === 'loop') loop = at.parent.taskReferenceName;
   return loop;
-}
-
-function insideLoop(bp: Blueprint, ref: string): boolean {
-  return outerLoop(bp, ref) !== undefined;
-}
-
-/** The loop around `ref` when it is still running: its iteration's tasks carry suffixes no added task could know. */
-function runningLoopAround(bp: Blueprint, ref: string, state: ExecutionState): string | undefined {
-  const loop = outerLoop(bp, ref);
-  if (!loop) return undefined;
-  const open = state.tasks.some((t) => t.workflowTask.taskReferenceName === loop && !isTerminalTask(t.status) && !t.retried);
-  return open ? loop : undefined;
 }
