@@ -113,6 +113,21 @@ describe('upgrade: the mapping', () => {
     expect(run.task('toString').outputData).toEqual({});
   });
 
+  it('a task added inside a loop that has ended is not added: its iterations are over', () => {
+    const loop = (body: unknown[]) => [
+      sys('DO_WHILE', 'loop', {}, { items: '${workflow.input.items}', loopCondition: 'true', loopOver: body }),
+      simple('after'),
+    ];
+    const run = new Run(env, version(1, loop([simple('l1')])), { input: { items: [1] } });
+    run.complete('l1__1');
+    expect(run.task('loop').status).toBe('COMPLETED');
+    upgrade(run, { def: version(2, loop([simple('l0'), simple('l1')])) });
+    expect(run.has('l0')).toBe(false);
+    expect(run.has('l0__1')).toBe(false);
+    run.complete('after');
+    expect(run.wf.status).toBe('COMPLETED');
+  });
+
   it('to the same version: nothing is added, the execution goes on', () => {
     const run = new Run(env, v1());
     run.complete('a');
