@@ -28,6 +28,7 @@ import type { WorkerCalls } from './worker-calls';
 import { workflowRoutes } from './workflow-routes';
 import { workflowStateRoutes } from './workflow-state-routes';
 import { metricsRoute, type MetricsExposition } from './metrics-route';
+import { overviewRoute } from './overview-route';
 
 // The table of every route, in the order express matches them: bulk and execution routes before
 // the workflow routes, whose `/{name}` and `/{workflowId}/...` patterns would take their paths;
@@ -89,6 +90,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
     (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))),
   );
   metricsRoute(t, d.metrics);
+  overviewRoute(t, { index: d.index, queues: d.tasks });
   definitionTagRoutes(t.under('/api/metadata'), d);
   metadataRoutes(t.under('/api/metadata'), d);
   eventRoutes(t.under('/api/event'), d);
