@@ -10,7 +10,10 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeInterface } from '../api/interface-suite';
+import { decide, defineLoad, expectAllCompleted, startMany, timeUntilServing, WORKFLOWS, type LoadTarget } from '../support/fault-load';
 import { engineSuite } from '../support/real-engines';
+import { eventually } from '../support/baton';
+import { newWorkerLog, startRecordingWorker } from '../support/recording-workers';
 
 const kubeconfig = process.env.BATON_KUBECONFIG;
 const kubectlBin = process.env.BATON_KUBECTL_BIN;
@@ -121,6 +124,42 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
     );
     expect(out).toMatch(/^401 .*dapr-api-token/);
   });
+
+  const batonPods = (): PodList['items'] =>
+    (JSON.parse(kubectl(['get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=baton', '-o', 'json'])) as PodList).items;
+
+  it('loses nothing when a Baton pod is force-deleted under load, and serves again through the Service', async () => {
+    const target: LoadTarget = {
+      nextUrl: () => serviceUrl,
+      live: () => [{ name: 'service', url: serviceUrl }],
+      headers: () => ({ 'X-Authorization': token }),
+    };
+    const load = await defineLoad(target);
+    const log = newWorkerLog();
+    const workers = [0, 1, 2].map(() => startRecordingWorker({ taskType: load.taskType, url: () => serviceUrl, decide, log, headers: target.headers }));
+    try {
+      const first = await startMany(target, load.name, WORKFLOWS / 2);
+      await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 180_000, 200);
+      const second = startMany(target, load.name, WORKFLOWS / 2, WORKFLOWS / 2);
+      const victim = batonPods()[0]!.metadata.name;
+      const killedAt = Date.now();
+      kubectl(['delete', 'pod', '-n', ns, victim, '--grace-period=0', '--force']);
+      const servingAfterMs = await timeUntilServing(target, load.probe, killedAt, 240_000);
+      console.log(JSON.stringify({ fault: 'kubectl delete pod --grace-period=0 --force of a Baton pod under load', servingAfterMs }));
+      await expectAllCompleted(target, [...first, ...(await second)], log);
+      // The Deployment replaces the pod: two replicas, each with its sidecar, ready again.
+      await eventually(
+        async () => {
+          const pods = batonPods().filter((p) => p.status.phase === 'Running' && p.status.containerStatuses?.every((c) => c.ready));
+          return pods.length === 2 && !pods.some((p) => p.metadata.name === victim) ? true : undefined;
+        },
+        300_000,
+        2000,
+      );
+    } finally {
+      for (const w of workers) await w.stop();
+    }
+  }, 900_000);
 
   describe('through the Baton Service', () => {
     describeInterface(async () => ({

@@ -12,6 +12,17 @@ export const WORKFLOWS = 200;
 let n = 0;
 export const uniq = (p: string): string => `${p}_${++n}_${Date.now().toString(36)}`;
 
+/** Where the load goes: a cluster of processes (RealCluster) or a Deployment behind its Service. */
+export interface LoadTarget {
+  nextUrl(): string;
+  /** The replicas to probe for "serves again" (a Deployment: its Service). */
+  live(): Array<{ name: string; url: string }>;
+  /** Headers of every call (auth on: an access token). */
+  headers?: () => Record<string, string>;
+}
+
+const auth = (cluster: LoadTarget) => ({ headers: cluster.headers?.() ?? {} });
+
 export interface LoadDefs {
   name: string;
   taskType: string;
@@ -20,13 +31,13 @@ export interface LoadDefs {
 }
 
 /** Registers the load's task and workflow definitions: each workflow waits 2 s (WAIT), then runs one worker task. */
-export async function defineLoad(cluster: RealCluster): Promise<LoadDefs> {
+export async function defineLoad(cluster: LoadTarget): Promise<LoadDefs> {
   const taskType = uniq('fo');
   const name = uniq('fowf');
   const probe = uniq('probe');
   const url = cluster.nextUrl();
   const ok = async (path: string, body: unknown): Promise<void> => {
-    const r = await call(url, 'POST', path, body);
+    const r = await call(url, 'POST', path, body, auth(cluster));
     if (r.status !== 200) throw new Error(`POST ${path} answered ${r.status}: ${r.text}`);
   };
   await ok('/api/metadata/taskdef', [
@@ -52,12 +63,12 @@ export async function defineLoad(cluster: RealCluster): Promise<LoadDefs> {
 }
 
 /** Starts `count` workflows through the live replicas in turn; a replica refusing a start is retried on another. */
-export async function startMany(cluster: RealCluster, name: string, count: number, from = 0): Promise<string[]> {
+export async function startMany(cluster: LoadTarget, name: string, count: number, from = 0): Promise<string[]> {
   const ids: string[] = [];
   for (let i = from; i < from + count; i++) {
     // A start whose execution hashes to a replica that just died fails until placement drops it.
     const id = await eventually(async () => {
-      const r = await call(cluster.nextUrl(), 'POST', '/api/workflow', { name, input: { i } });
+      const r = await call(cluster.nextUrl(), 'POST', '/api/workflow', { name, input: { i } }, auth(cluster));
       if (r.status !== 200) throw new Error(`start answered ${r.status}: ${r.text}`);
       return r.text;
     }, 180_000);
@@ -75,12 +86,12 @@ export const decide = (t: { retryCount?: number; inputData?: Record<string, unkn
   return 'complete' as const;
 };
 
-export async function expectAllCompleted(cluster: RealCluster, ids: string[], log: WorkerLog): Promise<void> {
+export async function expectAllCompleted(cluster: LoadTarget, ids: string[], log: WorkerLog): Promise<void> {
   const pending = new Set(ids);
   await eventually(
     async () => {
       for (const id of [...pending]) {
-        const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`).catch(() => undefined);
+        const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`, undefined, auth(cluster)).catch(() => undefined);
         if (r?.status !== 200) continue;
         expect(['RUNNING', 'COMPLETED']).toContain(r.body.status);
         if (r.body.status === 'COMPLETED') pending.delete(id);
@@ -93,14 +104,14 @@ export async function expectAllCompleted(cluster: RealCluster, ids: string[], lo
     throw new Error(`${pending.size} workflows did not complete (e.g. ${[...pending].slice(0, 3).join(', ')}): ${String(err)}`);
   });
   // Every workflow took its output from the recorder.
-  for (const id of ids) expect((await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}`)).body.output).toEqual({ by: 'recorder' });
+  for (const id of ids) expect((await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}`, undefined, auth(cluster))).body.output).toEqual({ by: 'recorder' });
   // Every acknowledged completion is stored COMPLETED (looked up by task: a start answered 503 after it
   // committed may have made one more execution than `ids` lists, whose task is acknowledged too).
   // An update that arrives after the task's response timeout ended it is answered 200 and ignored,
   // as in Conductor: that is not a lost update.
   const lost: unknown[] = [];
   for (const taskId of log.acknowledged) {
-    const stored = (await call(cluster.nextUrl(), 'GET', `/api/tasks/${taskId}`)).body;
+    const stored = (await call(cluster.nextUrl(), 'GET', `/api/tasks/${taskId}`, undefined, auth(cluster))).body;
     const ackedAt = log.ackedVia.get(taskId)?.at ?? 0;
     if (stored?.status === 'COMPLETED') continue;
     if (stored?.status === 'TIMED_OUT' && Number(stored.endTime) <= ackedAt) continue;
@@ -109,7 +120,7 @@ export async function expectAllCompleted(cluster: RealCluster, ids: string[], lo
   expect(lost).toEqual([]);
   if (log.handedOutAgain.length > 0) {
     const details = await Promise.all(
-      log.handedOutAgain.map(async (h) => ({ ...h, stored: (await call(cluster.nextUrl(), 'GET', `/api/tasks/${h.taskId}`)).body })),
+      log.handedOutAgain.map(async (h) => ({ ...h, stored: (await call(cluster.nextUrl(), 'GET', `/api/tasks/${h.taskId}`, undefined, auth(cluster))).body })),
     );
     throw new Error(`tasks handed out again after an acknowledged completion: ${JSON.stringify(details, null, 1)}`);
   }
@@ -122,7 +133,7 @@ const SERVING_STREAK = 5;
  * Milliseconds from `since` until every live replica answered SERVING_STREAK probe starts in a row with 200
  * (the ids spread over every host, so a replica still waiting on a dead host's actors breaks its streak).
  */
-export async function timeUntilServing(cluster: RealCluster, probe: string, since: number, withinMs = 120_000): Promise<number> {
+export async function timeUntilServing(cluster: LoadTarget, probe: string, since: number, withinMs = 120_000): Promise<number> {
   const streak = new Map<string, number>();
   const ready = (): boolean => cluster.live().every((r) => (streak.get(r.name) ?? 0) >= SERVING_STREAK);
   await eventually(
@@ -130,7 +141,7 @@ export async function timeUntilServing(cluster: RealCluster, probe: string, sinc
       await Promise.all(
         cluster.live().map(async (r) => {
           if ((streak.get(r.name) ?? 0) >= SERVING_STREAK) return;
-          const res = await call(r.url, 'POST', '/api/workflow', { name: probe }, { timeoutMs: 5000 }).catch(() => undefined);
+          const res = await call(r.url, 'POST', '/api/workflow', { name: probe }, { timeoutMs: 5000, ...auth(cluster) }).catch(() => undefined);
           streak.set(r.name, res?.status === 200 ? (streak.get(r.name) ?? 0) + 1 : 0);
         }),
       );

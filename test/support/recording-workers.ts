@@ -23,6 +23,8 @@ export interface WorkerOptions {
   decide: (task: { taskId: string; retryCount?: number; inputData?: Record<string, unknown> }) => WorkerAction;
   log: WorkerLog;
   count?: number;
+  /** Headers of every call (auth on: an access token). */
+  headers?: () => Record<string, string>;
 }
 
 export const newWorkerLog = (): WorkerLog => ({ acknowledged: new Set(), handedOutAgain: [], ackedVia: new Map(), errors: [], polls: 0 });
@@ -40,7 +42,9 @@ export function startRecordingWorker(o: WorkerOptions): { stop(): Promise<void> 
       let tasks: Array<{ taskId: string; workflowInstanceId: string; retryCount?: number; pollCount?: number; inputData?: Record<string, unknown> }> = [];
       const pollSentAt = Date.now();
       try {
-        const r = await fetch(`${base}/api/tasks/poll/batch/${encodeURIComponent(o.taskType)}?count=${o.count ?? 5}&timeout=500&workerid=recorder`);
+        const r = await fetch(`${base}/api/tasks/poll/batch/${encodeURIComponent(o.taskType)}?count=${o.count ?? 5}&timeout=500&workerid=recorder`, {
+          headers: o.headers?.() ?? {},
+        });
         o.log.polls++;
         if (r.status !== 200) {
           o.log.errors.push(`poll ${r.status} ${await r.text()}`);
@@ -72,7 +76,7 @@ export function startRecordingWorker(o: WorkerOptions): { stop(): Promise<void> 
         try {
           const r = await fetch(`${base}/api/tasks`, {
             method: 'POST',
-            headers: { 'content-type': 'application/json' },
+            headers: { 'content-type': 'application/json', ...o.headers?.() },
             body: JSON.stringify({
               workflowInstanceId: t.workflowInstanceId,
               taskId: t.taskId,
