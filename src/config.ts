@@ -111,6 +111,13 @@ export const FieldsSchema = z.object({
   /** Limit of one recover call of the scan; BATON_RECOVERY_SCAN_MAX_FAILURES failed in a row give the scan's lease up. */
   BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS: int(10_000, 100),
   BATON_RECOVERY_SCAN_MAX_FAILURES: int(5, 1),
+  // Retention (docs/retention.md): finished executions kept DAYS days (0: forever) unless their definition says otherwise,
+  // archived first when ARCHIVE; one pass every INTERVAL purges at most BATCH executions and reclaims at most RECLAIM_PAGES SQLite pages.
+  BATON_RETENTION_DAYS: int(0, 0),
+  BATON_RETENTION_ARCHIVE: bool(false),
+  BATON_RETENTION_INTERVAL_MS: int(60_000, 1000),
+  BATON_RETENTION_BATCH: int(1000, 1),
+  BATON_RETENTION_RECLAIM_PAGES: int(4096, 0),
   /** A schedule's slot at most this late still fires when catch-up is off (a reminder fires a little after its time). */
   BATON_SCHEDULE_GRACE_MS: int(30_000, 0),
   /** With runCatchupScheduleInstances, at most this many missed slots fire at once (the newest). */
