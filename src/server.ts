@@ -7,6 +7,9 @@ import { authSettings } from './auth/auth-settings';
 import type { Config } from './config';
 import { QueueActor } from './actors/queue-actor';
 import { RecoveryScan } from './services/recovery-scan';
+import { Purger } from './retention/purger';
+import { retentionRules } from './retention/policy';
+import { RetentionLoop } from './retention/retention-loop';
 import { WorkflowActor } from './actors/workflow-actor';
 import { ScheduleActor } from './actors/schedule-actor';
 import { ScheduleCalls, scheduleActor } from './actors/protocol/schedule-protocol';
@@ -255,6 +258,27 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   }
 
   let scan: RecoveryScan | undefined;
+  const retention = adapters.retention;
+  const purge =
+    retention &&
+    new RetentionLoop({
+      purger: new Purger({
+        store: stores.executions,
+        removeFromIndex: (id) => indexer.remove(id),
+        search: index,
+        retention: retention.store,
+        objects: retention.archive,
+        idempotencyKeys: stores.idempotencyKeys,
+        rules: async () => retentionRules(await stores.metadata.listWorkflowDefs(), { days: cfg.BATON_RETENTION_DAYS, archive: cfg.BATON_RETENTION_ARCHIVE }),
+        now: Date.now,
+        reclaim: retention.reclaim,
+        log,
+      }),
+      lease: retention.lease,
+      intervalMs: cfg.BATON_RETENTION_INTERVAL_MS,
+      budget: cfg.BATON_RETENTION_BATCH,
+      log,
+    });
   const httpWorker = new HttpTaskWorker(tasks, log, {
     secrets,
     concurrency: cfg.BATON_HTTP_TASK_WORKERS,
@@ -325,6 +349,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     // Behind the start, like recovery: a schedule's reminder fires on whichever replica hosts its actor.
     void syncSchedules().catch((err) => log.warn({ err }, 'arming schedules failed'));
   }
+  purge?.start();
   // An HTTP task must not call Baton itself, nor its sidecar.
   httpWorker.start(cfg.BATON_PROFILE === 'distributed' ? [port, cfg.DAPR_HTTP_PORT] : [port]);
   log.info(
@@ -349,6 +374,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       closing ??= (async () => {
         stopping = true;
         await scan?.stop();
+        await purge?.stop();
         // Sidecars keep routing actor calls here until they see the replica unhealthy: serve them meanwhile.
         await host.drain?.();
         await new Promise<void>((resolve) => {

@@ -17,6 +17,8 @@ import { SidecarHttp } from '../runtime/dapr/sidecar-http';
 import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
+import { reclaimPages, SqliteRetentionStore } from '../store/sqlite/retention-store';
+import type { RetentionStore } from '../retention/ports';
 import { payloadLimitsOf } from '../store/payload-limits';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
@@ -58,6 +60,8 @@ interface OpenedStores {
   authorization: AuthorizationStore;
   /** The SQLite file when BATON_STORE=sqlite (tests and development on one machine). */
   sqlite?: ReturnType<typeof openDatabase>;
+  /** The purge's journal and archive lookup; absent where the store has none yet. */
+  retention?: RetentionStore;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,7 @@ export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promi
     secrets: s.secrets,
     authorization: s.authorization,
     sqlite: s.db,
+    retention: new SqliteRetentionStore(s.db),
     close: () => s.close(),
   };
 }
@@ -110,6 +115,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
   const redisError = (err: unknown): void => log.warn({ err }, 'redis error');
   const redis = (): Redis => new Redis(cfg.REDIS_URL).on('error', redisError);
   const stores = await openStores(cfg, log);
+  const { sqlite } = stores;
   const opened: Array<() => Promise<void>> = [() => stores.close()];
   try {
     const search = await openIndex(cfg, stores.sqlite);
@@ -156,6 +162,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
     const redisQueues = cfg.BATON_QUEUES === 'redis' ? new RedisQueuePartitions(redis(), prefix) : undefined;
     const changes = new MetadataChanges(redis(), redis(), prefix, log);
     const scanLease = new RedisScanLease(redis(), prefix, 'recovery-scan');
+    const retentionLease = new RedisScanLease(redis(), prefix, 'retention');
     const attempts = new RedisFailedAttempts(redis(), prefix);
     opened.unshift(
       () => attempts.close(),
@@ -166,6 +173,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       async () => redisQueues?.close(),
       () => changes.close(),
       () => scanLease.close(),
+      () => retentionLease.close(),
       async () => void (await dedupeRedis.quit().catch(() => undefined)),
     );
     // daprd reads the subscriptions once at its start: topics of handlers added later need a restart.
@@ -213,6 +221,11 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       // Redis pushes are no actor calls: a turn awaits them (its answer waits until the next task is queued).
       queueEffects: redisQueues ? 'inTurn' : 'afterTurn',
       scanLease,
+      retention: stores.retention && {
+        store: stores.retention,
+        lease: retentionLease,
+        reclaim: sqlite && (() => reclaimPages(sqlite, cfg.BATON_RETENTION_RECLAIM_PAGES)),
+      },
       wrapActor: (type, factory) => {
         if (type === WorkflowCalls.type)
           return wireCalls(

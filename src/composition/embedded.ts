@@ -10,6 +10,8 @@ import { LocalQueueDirectory } from '../limits/local/local-queue-directory';
 import { LocalActorHost } from '../runtime/local/local-actor-host';
 import { SqliteReminderStore } from '../runtime/local/reminder-store';
 import { openSqliteStores } from '../store/sqlite';
+import { reclaimPages, SqliteRetentionStore } from '../store/sqlite/retention-store';
+import { SOLE_LEASE } from '../retention/retention-loop';
 import { payloadLimitsOf } from '../store/payload-limits';
 import type { Adapters } from './adapters';
 
@@ -37,6 +39,11 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
     directoryRefreshMs: 0,
     bus,
     startHost: 'beforeListen',
+    retention: {
+      store: new SqliteRetentionStore(stores.db),
+      lease: SOLE_LEASE,
+      reclaim: () => reclaimPages(stores.db, cfg.BATON_RETENTION_RECLAIM_PAGES),
+    },
     queueEffects: 'inTurn',
     wrapActor: (_type, factory) => factory,
     watchDefinitions: async () => undefined, // the only writer is this process

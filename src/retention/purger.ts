@@ -57,6 +57,7 @@ export class Purger {
     if (items.length > 0 && !signal?.aborted) {
       const passId = `${this.deps.now()}-${randomUUID()}`;
       await this.deps.retention.beginPass(passId, items, this.deps.now());
+      this.deps.log.info({ passId, executions: items.length }, 'retention pass begun');
       await this.purgeAll(items, out, signal);
       if (!signal?.aborted) await this.deps.retention.finishPass(passId);
     }
