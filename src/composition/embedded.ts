@@ -11,6 +11,7 @@ import { LocalActorHost } from '../runtime/local/local-actor-host';
 import { SqliteReminderStore } from '../runtime/local/reminder-store';
 import { openSqliteStores } from '../store/sqlite';
 import { payloadLimitsOf } from '../store/payload-limits';
+import { openObjectStore } from '../objects/open-object-store';
 import type { Adapters } from './adapters';
 
 /** The embedded profile: one process, one SQLite file (executions, definitions, search, reminders). */
@@ -25,9 +26,12 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
   const limits = new LocalTaskLimits();
   const lineage = new LocalLineageCounters();
   const bus = new LocalEventBus();
+  const { objects, served } = openObjectStore(cfg);
   return {
     stores,
     index,
+    objects,
+    objectLinks: served,
     host,
     wakeUps,
     limits,
@@ -47,6 +51,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
       await lineage.close();
       await bus.close();
       await index.close();
+      await objects.close();
       await stores.close();
     },
   };
