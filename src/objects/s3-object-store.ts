@@ -67,7 +67,8 @@ export class S3ObjectStore implements ObjectStore {
         new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix || undefined, MaxKeys: Math.min(PAGE, limit - out.length), StartAfter: after }),
       );
       const keys = (r.Contents ?? []).flatMap((o) => (o.Key === undefined ? [] : [o.Key]));
-      out.push(...keys);
+      // Keys ending in '/' are directory markers some servers list (jclouds' filesystem backend in s3proxy), never objects of ours.
+      out.push(...keys.filter((k) => !k.endsWith('/')).slice(0, limit - out.length));
       if (!r.IsTruncated || keys.length === 0) break;
       after = keys[keys.length - 1];
     }
