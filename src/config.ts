@@ -135,6 +135,19 @@ export const FieldsSchema = z.object({
   ELASTICSEARCH_USERNAME: z.string().optional(),
   ELASTICSEARCH_PASSWORD: z.string().optional(),
   ELASTICSEARCH_INDEX_PREFIX: z.string().default('baton'),
+  // The object store (src/objects, docs/object-store.md): external payloads and the archive.
+  // Default: s3 when BATON_S3_BUCKET is set, else a directory under BATON_DATA_DIR.
+  BATON_OBJECT_STORE: z.enum(['directory', 's3']).optional(),
+  /** Signs the links Baton serves for the directory store; else a key file in BATON_DATA_DIR. */
+  BATON_OBJECT_LINK_SECRET: z.string().trim().min(16).optional(),
+  /** Baton's URL as clients reach it, for the directory store's links; default http://<bind address>:<port>. */
+  BATON_PUBLIC_URL: z.url().optional(),
+  BATON_S3_ENDPOINT: z.url().optional(),
+  BATON_S3_BUCKET: z.string().trim().min(3).max(63).optional(),
+  BATON_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  // Absent: the AWS SDK's standard chain (AWS_ACCESS_KEY_ID, profiles, instance roles).
+  BATON_S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  BATON_S3_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
   // Who may do what (src/auth; auth-settings.ts decides whether auth is on and checks the keys).
   BATON_BIND: z.string().trim().min(1).optional(),
   HOST: z.string().trim().min(1).optional(),
@@ -181,10 +194,17 @@ export const ConfigSchema = FieldsSchema.transform((c, ctx) => {
     BATON_INDEX: c.BATON_INDEX ?? (distributed ? 'elasticsearch' : 'sqlite'),
     // Secure by default: the embedded profile answers this machine only; pods must take traffic on their address.
     BATON_BIND: c.BATON_BIND ?? c.HOST ?? (distributed ? '0.0.0.0' : '127.0.0.1'),
+    BATON_OBJECT_STORE: c.BATON_OBJECT_STORE ?? (c.BATON_S3_BUCKET ? 's3' : 'directory'),
   };
   const issue = (variable: string, message: string): void => {
     ctx.issues.push({ code: 'custom', path: [variable], message: `${message} (BATON_PROFILE=${c.BATON_PROFILE})`, input: c });
   };
+  if (config.BATON_OBJECT_STORE === 's3' && !config.BATON_S3_BUCKET) issue('BATON_S3_BUCKET', 'required for BATON_OBJECT_STORE=s3');
+  if (!config.BATON_S3_ACCESS_KEY_ID !== !config.BATON_S3_SECRET_ACCESS_KEY)
+    issue(
+      config.BATON_S3_ACCESS_KEY_ID ? 'BATON_S3_SECRET_ACCESS_KEY' : 'BATON_S3_ACCESS_KEY_ID',
+      'set both BATON_S3_ACCESS_KEY_ID and BATON_S3_SECRET_ACCESS_KEY, or neither',
+    );
   if (!distributed) {
     if (config.BATON_STORE !== 'sqlite') issue('BATON_STORE', 'the embedded profile stores in SQLite only');
     if (config.BATON_INDEX !== 'sqlite') issue('BATON_INDEX', 'the embedded profile indexes in SQLite only');

@@ -315,6 +315,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     metrics: prometheus,
     tracer,
     healthy: host.healthy && (() => host.healthy!()),
+    objectLinks: adapters.objectLinks,
   });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
@@ -323,6 +324,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     server.listen(cfg.PORT, auth.bind, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
+  adapters.objectLinks?.listening(port, auth.bind);
   if (adapters.startHost === 'afterListen') {
     // The sidecar reads /dapr/config once the port accepts; recovery of a restarted replica runs behind.
     try {

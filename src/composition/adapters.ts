@@ -3,6 +3,8 @@ import type { TaskCompletionMessage } from '../events/dapr/task-completion-messa
 import type { EventBus } from '../events/ports';
 import type { SearchIndex } from '../search/ports';
 import type { FailedAttempts, LineageCounters, QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
+import type { ObjectStore } from '../objects/object-store';
+import type { ServedObjectLinks } from '../objects/open-object-store';
 import type { QueuePartitionStore } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { ObjectStore } from '../objects/object-store';
@@ -23,6 +25,10 @@ export interface Adapters {
     authorization: AuthorizationStore;
   };
   index: SearchIndex;
+  /** External payloads and the archive (BATON_OBJECT_STORE). */
+  objects: ObjectStore;
+  /** The links Baton serves itself when the object store is a directory (GET|PUT /api/objects/{key}). */
+  objectLinks?: ServedObjectLinks;
   host: ActorHost;
   wakeUps: WakeUps;
   limits: TaskLimits;

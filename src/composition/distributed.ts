@@ -20,6 +20,7 @@ import { openDatabase, openSqliteStores } from '../store/sqlite';
 import { reclaimPages, SqliteRetentionStore } from '../store/sqlite/retention-store';
 import type { RetentionStore } from '../retention/ports';
 import { payloadLimitsOf } from '../store/payload-limits';
+import { openObjectStore } from '../objects/open-object-store';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
 import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
@@ -120,6 +121,9 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
   try {
     const search = await openIndex(cfg, stores.sqlite);
     opened.unshift(() => search.close());
+    // Without a bucket: a directory under BATON_DATA_DIR, which replicas must share (a volume) for links to work everywhere.
+    const { objects, served: objectLinks } = openObjectStore(cfg);
+    opened.unshift(() => objects.close());
     const sidecar = new SidecarHttp({ port: cfg.DAPR_HTTP_PORT, apiToken: cfg.DAPR_API_TOKEN, timeoutMs: cfg.BATON_DAPR_CALL_TIMEOUT_MS });
     opened.push(() => sidecar.close());
     const client = new DaprClient({
@@ -204,6 +208,8 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
         authorization: stores.authorization,
       },
       index: search.index,
+      objects,
+      objectLinks,
       host,
       wakeUps,
       limits: taskLimits,

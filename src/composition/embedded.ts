@@ -13,6 +13,7 @@ import { openSqliteStores } from '../store/sqlite';
 import { reclaimPages, SqliteRetentionStore } from '../store/sqlite/retention-store';
 import { SOLE_LEASE } from '../retention/retention-loop';
 import { payloadLimitsOf } from '../store/payload-limits';
+import { openObjectStore } from '../objects/open-object-store';
 import type { Adapters } from './adapters';
 
 /** The embedded profile: one process, one SQLite file (executions, definitions, search, reminders). */
@@ -27,9 +28,12 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
   const limits = new LocalTaskLimits();
   const lineage = new LocalLineageCounters();
   const bus = new LocalEventBus();
+  const { objects, served } = openObjectStore(cfg);
   return {
     stores,
     index,
+    objects,
+    objectLinks: served,
     host,
     wakeUps,
     limits,
@@ -54,6 +58,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
       await lineage.close();
       await bus.close();
       await index.close();
+      await objects.close();
       await stores.close();
     },
   };
