@@ -267,7 +267,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         removeFromIndex: (id) => indexer.remove(id),
         search: index,
         retention: retention.store,
-        objects: retention.archive,
+        objects: adapters.objects,
         idempotencyKeys: stores.idempotencyKeys,
         rules: async () => retentionRules(await stores.metadata.listWorkflowDefs(), { days: cfg.BATON_RETENTION_DAYS, archive: cfg.BATON_RETENTION_ARCHIVE }),
         now: Date.now,

@@ -7,7 +7,6 @@ import type { ObjectStore } from '../objects/object-store';
 import type { ServedObjectLinks } from '../objects/open-object-store';
 import type { QueuePartitionStore } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
-import type { ObjectStore } from '../objects/object-store';
 import type { RetentionStore } from '../retention/ports';
 import type { ScanLease } from '../services/recovery-scan';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
@@ -59,7 +58,7 @@ export interface Adapters {
   /** Cluster-wide lease of the recovery scan (distributed profile). */
   scanLease?: ScanLease;
   /** The purge's journal and archive lookup, its lease, and (SQLite) the reclaiming of freed pages; absent: no purging. */
-  retention?: { store: RetentionStore; lease: ScanLease; reclaim?: () => number; archive?: ObjectStore };
+  retention?: { store: RetentionStore; lease: ScanLease; reclaim?: () => number };
   /** Wraps the factory of an actor type before registration (per-profile turn behaviour). */
   wrapActor(type: string, factory: ActorFactory): ActorFactory;
   /** Connects the definition cache to changes made by other replicas; `refresh` reloads it. */

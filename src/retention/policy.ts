@@ -87,9 +87,13 @@ export function selectionQuery(s: PurgeSelection): QueryAst {
   return q;
 }
 
+/** A workflow id as one key segment: characters outside A-Z a-z 0-9 _ - become =XX (UTF-8 hex), so any id is a valid key. */
+const keySegment = (id: string): string =>
+  id.replace(/[^A-Za-z0-9_-]/gu, (c) => [...Buffer.from(c)].map((b) => `=${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+
 /** The object key of an archived execution: by the UTC day it ended, so a day's archive is one prefix. */
 export function archiveKey(workflowId: string, endTime: number): string {
   const d = new Date(endTime);
   const pad = (n: number): string => String(n).padStart(2, '0');
-  return `archive/${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}/${encodeURIComponent(workflowId)}.json`;
+  return `archive/${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())}/${keySegment(workflowId)}.json`;
 }

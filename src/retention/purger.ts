@@ -14,7 +14,7 @@ export interface PurgerDeps {
   removeFromIndex: (workflowId: string) => Promise<void>;
   search: Pick<SearchIndex, 'searchWorkflows'>;
   retention: RetentionStore;
-  /** The archive; without it an execution whose policy asks for archiving is kept. */
+  /** The archive (the object store); without it an execution whose policy asks for archiving is kept. */
   objects?: ObjectStore;
   idempotencyKeys?: Pick<IdempotencyKeyStore, 'release'>;
   rules: () => Promise<RetentionRules>;

@@ -1,6 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { openIndex, openStores } from '../composition/distributed';
 import { ConfigError, loadConfig, type Config } from '../config';
+import { openObjectStore } from '../objects/open-object-store';
 import { retentionRules } from '../retention/policy';
 import { Purger, type PassOutcome } from '../retention/purger';
 import { reclaimPages } from '../store/sqlite/retention-store';
@@ -14,6 +15,7 @@ export async function runPurge(cfg: Config, log: Logger): Promise<PassOutcome> {
   try {
     if (!stores.retention) throw new Error(`no purge journal for BATON_STORE=${cfg.BATON_STORE} yet (docs/retention.md)`);
     const search = await openIndex(cfg, stores.sqlite);
+    const { objects } = openObjectStore(cfg);
     try {
       const sqlite = stores.sqlite;
       const purger = new Purger({
@@ -21,6 +23,7 @@ export async function runPurge(cfg: Config, log: Logger): Promise<PassOutcome> {
         removeFromIndex: (id) => search.index.removeWorkflow(id),
         search: search.index,
         retention: stores.retention,
+        objects,
         idempotencyKeys: stores.idempotencyKeys,
         rules: async () => retentionRules(await stores.metadata.listWorkflowDefs(), { days: cfg.BATON_RETENTION_DAYS, archive: cfg.BATON_RETENTION_ARCHIVE }),
         now: Date.now,
@@ -36,6 +39,7 @@ export async function runPurge(cfg: Config, log: Logger): Promise<PassOutcome> {
       log.info(total, 'purge finished');
       return total;
     } finally {
+      await objects.close();
       await search.close();
     }
   } finally {

@@ -73,7 +73,8 @@ describe('retention policy (pure, injected clock)', () => {
 
   test('archive keys are grouped by the UTC day the execution ended', () => {
     expect(archiveKey('0f1e-2d', Date.UTC(2026, 0, 5, 23, 59))).toBe('archive/2026/01/05/0f1e-2d.json');
-    expect(archiveKey('a/b', Date.UTC(2026, 11, 31))).toBe('archive/2026/12/31/a%2Fb.json');
+    expect(archiveKey('a/b', Date.UTC(2026, 11, 31))).toBe('archive/2026/12/31/a=2Fb.json');
+    expect(archiveKey('.x é', Date.UTC(2026, 11, 31))).toBe('archive/2026/12/31/=2Ex=20=C3=A9.json');
   });
 
   test('a definition keeps a valid retention field and refuses a bad one', () => {
