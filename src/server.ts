@@ -10,6 +10,7 @@ import { RecoveryScan } from './services/recovery-scan';
 import { Purger } from './retention/purger';
 import { retentionRules } from './retention/policy';
 import { RetentionLoop } from './retention/retention-loop';
+import { ArchivedExecutions } from './retention/archived-executions';
 import { WorkflowActor } from './actors/workflow-actor';
 import { ScheduleActor } from './actors/schedule-actor';
 import { ScheduleCalls, scheduleActor } from './actors/protocol/schedule-protocol';
@@ -213,7 +214,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       return byQueue;
     });
   adapters.onTaskCompletion(completionHandler(host, log));
-  const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer, admission);
+  const archived = adapters.retention && new ArchivedExecutions(adapters.retention.store, adapters.objects);
+  const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer, admission, undefined, archived);
   registerActor(
     ScheduleCalls.type,
     (ctx) =>

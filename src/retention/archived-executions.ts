@@ -1,0 +1,46 @@
+import { BatonError } from '../model/errors';
+import type { Task, Workflow, WorkflowRecord } from '../model/execution';
+import { Errors } from '../model/named-errors';
+import type { ObjectStore } from '../objects/object-store';
+import type { RetentionStore } from './ports';
+
+/** An archived execution as GET /api/workflow/{id} answers it: the record it ended as, marked archived. */
+export type ArchivedWorkflow = Workflow & { archived: true };
+
+/** Executions the purge archived: found through the lookup row, read from the object store, never changed. */
+export class ArchivedExecutions {
+  constructor(
+    private readonly retention: Pick<RetentionStore, 'archived'>,
+    private readonly objects: Pick<ObjectStore, 'get'>,
+  ) {}
+
+  /** The archived execution, undefined when the id was never archived (or its object is gone). */
+  async find(workflowId: string, includeTasks: boolean): Promise<ArchivedWorkflow | undefined> {
+    const entry = await this.retention.archived(workflowId);
+    const body = entry && (await this.objects.get(entry.key));
+    if (!body) return undefined;
+    const { workflow } = JSON.parse(body.toString('utf8')) as { workflow: WorkflowRecord & { tasks: Task[] } };
+    return { ...workflow, tasks: includeTasks ? workflow.tasks : [], archived: true } as ArchivedWorkflow;
+  }
+
+  /** A change refused for an execution that is not in the store: 409 when it is archived, else the error as it was. */
+  async refusal(workflowId: string, err: unknown): Promise<unknown> {
+    if (!(err instanceof BatonError) || err.code !== Errors.WORKFLOW_NOT_FOUND.code) return err;
+    const entry = await this.retention.archived(workflowId).catch(() => undefined);
+    return entry ? Errors.WORKFLOW_ARCHIVED(workflowId, entry.status) : err;
+  }
+
+  /** The client with every call's "not found" turned into the archived refusal where the id is archived. */
+  refusing<T extends object>(client: T, workflowId: string): T {
+    return new Proxy(client, {
+      get: (target, prop, receiver) => {
+        const value: unknown = Reflect.get(target, prop, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) =>
+          Promise.resolve((value as (...a: unknown[]) => unknown).apply(target, args)).catch(async (err: unknown) => {
+            throw await this.refusal(workflowId, err);
+          });
+      },
+    });
+  }
+}
