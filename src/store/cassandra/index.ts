@@ -11,6 +11,8 @@ import { CassandraScheduleStore } from './schedule-store';
 import type { ScheduleStore } from '../schedule-store';
 import { CassandraSecretStore } from './secret-store';
 import { CassandraAuthorizationStore } from './authorization-store';
+import { CassandraRetentionStore } from './retention-store';
+import type { RetentionStore } from '../../retention/ports';
 import { DEFAULT_INDEX_LAYOUT } from './rows';
 import { assertKeyspaceName } from './statements';
 
@@ -23,6 +25,7 @@ export { CassandraIdempotencyKeys } from './idempotency-keys';
 export { CassandraSchemaStore } from './schema-store';
 export { CassandraSecretStore } from './secret-store';
 export { CassandraAuthorizationStore } from './authorization-store';
+export { CassandraRetentionStore } from './retention-store';
 
 export interface CassandraStores {
   executions: ExecutionStore;
@@ -32,6 +35,7 @@ export interface CassandraStores {
   schemas: SchemaStore;
   secrets: SecretStore;
   authorization: AuthorizationStore;
+  retention: RetentionStore;
   client: Client;
   close(): Promise<void>;
 }
@@ -102,6 +106,7 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
     schemas: new CassandraSchemaStore(client, keyspace, consistency),
     secrets: new CassandraSecretStore(client, { keyspace, consistency }),
     authorization: new CassandraAuthorizationStore(client, { keyspace, consistency }),
+    retention: new CassandraRetentionStore(client, keyspace, consistency),
     client,
     async close() {
       await executions.close();
