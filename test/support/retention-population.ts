@@ -20,7 +20,7 @@ const PAYLOAD = { text: 'x'.repeat(300), numbers: Array.from({ length: 20 }, (_,
  * Writes the groups straight through the store's commit and the index (not the API), two tasks each, in
  * batches of group-commits. Answers the ids per group name and status.
  */
-export async function populate(store: ExecutionStore, index: SearchIndex, groups: Group[], now: number): Promise<Map<string, string[]>> {
+export async function populate(store: ExecutionStore, index: SearchIndex, groups: Group[], now: number, idPrefix?: string): Promise<Map<string, string[]>> {
   const ids = new Map<string, string[]>();
   const BATCH = 2000;
   for (const g of groups) {
@@ -37,6 +37,7 @@ export async function populate(store: ExecutionStore, index: SearchIndex, groups
       const commits: Array<Promise<void>> = [];
       for (let i = 0; i < n; i++) {
         const w = makeWorkflowRecord({
+          ...(idPrefix ? { workflowId: `${idPrefix}-${g.name}-${g.status}-${done + i}` } : {}),
           workflowName: g.name,
           status: g.status,
           startTime,
