@@ -1,13 +1,6 @@
-import pino from 'pino';
-import { loadConfig } from '../../src/config';
-import { openObjectStore } from '../../src/objects/open-object-store';
-import { retentionRules } from '../../src/retention/policy';
-import { Purger } from '../../src/retention/purger';
-import { SqliteSearchIndex } from '../../src/search/sqlite/sqlite-index';
-import { openSqliteStores } from '../../src/store/sqlite';
-import { SqliteRetentionStore } from '../../src/store/sqlite/retention-store';
 import { apiClient } from '../support/api-client';
 import { startBaton, type TestBaton } from '../support/baton';
+import { purgeAhead } from '../support/purge-ahead';
 
 // An execution purged into the archive (a definition's retention with archive: true) still answers
 // GET /api/workflow/{id}, marked archived with the status it ended with; every change to it is a 409.
@@ -20,30 +13,6 @@ const api = apiClient(() => b.url);
 afterAll(async () => {
   await b?.stop();
 });
-
-/** One purge pass over the stopped server's files, as if it ran `aheadMs` from now. */
-async function purgeAhead(dataDir: string, aheadMs: number): Promise<{ purged: number; archived: number }> {
-  const stores = openSqliteStores(dataDir);
-  const { objects } = openObjectStore(loadConfig({ BATON_DATA_DIR: dataDir }));
-  try {
-    const index = new SqliteSearchIndex(stores.db);
-    const purger = new Purger({
-      store: stores.executions,
-      removeFromIndex: (id) => index.removeWorkflow(id),
-      search: index,
-      retention: new SqliteRetentionStore(stores.db),
-      objects,
-      idempotencyKeys: stores.idempotencyKeys,
-      rules: async () => retentionRules(await stores.metadata.listWorkflowDefs(), { days: 0, archive: false }),
-      now: () => Date.now() + aheadMs,
-      log: pino({ level: 'silent' }),
-    });
-    return await purger.passOnce(100);
-  } finally {
-    await objects.close();
-    await stores.close();
-  }
-}
 
 test('a definition keeps its retention; a bad one is a 400', async () => {
   b = await startBaton();
