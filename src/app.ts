@@ -33,6 +33,7 @@ import type { IncomingEvents } from './api/event-routes';
 import { secretValueBody } from './api/secret-routes';
 import { OBJECTS_PATH, objectBody } from './api/object-routes';
 import type { ServedObjectLinks } from './objects/open-object-store';
+import type { BatchService } from './batch/batch-service';
 
 export interface AppDeps {
   workflows: WorkflowService;
@@ -70,6 +71,8 @@ export interface AppDeps {
   metrics?: Metrics & MetricsExposition;
   /** Makes a span of every request when traces are exported. */
   tracer?: Tracer;
+  /** Batches by query (/api/batch). */
+  batches?: BatchService;
   /** The liveness verdict of GET /health (the actor host's self-probe); absent: always healthy. */
   healthy?: () => boolean;
   /** The directory object store's signed links (GET|PUT /api/objects/{key}); absent with a bucket. */
@@ -126,6 +129,7 @@ function tableOf(d: AppDeps, calls: WorkerCalls): Route[] {
     metrics: d.metrics,
     healthy: d.healthy,
     objectLinks: d.objectLinks,
+    batches: d.batches,
   });
 }
 

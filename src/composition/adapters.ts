@@ -11,6 +11,7 @@ import type { RetentionStore } from '../retention/ports';
 import type { ScanLease } from '../services/recovery-scan';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
+import type { BatchStore } from '../store/batch-store';
 
 /** What a profile plugs into the one composition root (src/server.ts); both profiles return this set. */
 export interface Adapters {
@@ -22,6 +23,7 @@ export interface Adapters {
     schemas: SchemaStore;
     secrets: SecretStore;
     authorization: AuthorizationStore;
+    batches: BatchStore;
   };
   index: SearchIndex;
   /** External payloads and the archive (BATON_OBJECT_STORE). */
@@ -59,6 +61,8 @@ export interface Adapters {
   scanLease?: ScanLease;
   /** The purge's journal and archive lookup, its lease, and (SQLite) the reclaiming of freed pages; absent: no purging. */
   retention?: { store: RetentionStore; lease: ScanLease; reclaim?: () => number };
+  /** Cluster-wide lease of the batch runner (distributed profile); absent: this process runs every batch. */
+  batchLease?: ScanLease;
   /** Wraps the factory of an actor type before registration (per-profile turn behaviour). */
   wrapActor(type: string, factory: ActorFactory): ActorFactory;
   /** Connects the definition cache to changes made by other replicas; `refresh` reloads it. */

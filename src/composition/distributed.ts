@@ -23,6 +23,7 @@ import { payloadLimitsOf } from '../store/payload-limits';
 import { openObjectStore } from '../objects/open-object-store';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
+import type { BatchStore } from '../store/batch-store';
 import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
 import { QueueCalls } from '../actors/protocol/queue-protocol';
 import { WorkflowCalls } from '../actors/protocol/workflow-protocol';
@@ -59,6 +60,7 @@ interface OpenedStores {
   schemas: SchemaStore;
   secrets: SecretStore;
   authorization: AuthorizationStore;
+  batches: BatchStore;
   /** The SQLite file when BATON_STORE=sqlite (tests and development on one machine). */
   sqlite?: ReturnType<typeof openDatabase>;
   /** The purge's journal and archive lookup; absent where the store has none yet. */
@@ -78,6 +80,7 @@ export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promi
     schemas: s.schemas,
     secrets: s.secrets,
     authorization: s.authorization,
+    batches: s.batches,
     sqlite: s.db,
     retention: new SqliteRetentionStore(s.db),
     close: () => s.close(),
@@ -167,6 +170,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
     const changes = new MetadataChanges(redis(), redis(), prefix, log);
     const scanLease = new RedisScanLease(redis(), prefix, 'recovery-scan');
     const retentionLease = new RedisScanLease(redis(), prefix, 'retention');
+    const batchLease = new RedisScanLease(redis(), prefix, 'batch-runner');
     const attempts = new RedisFailedAttempts(redis(), prefix);
     opened.unshift(
       () => attempts.close(),
@@ -178,6 +182,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       () => changes.close(),
       () => scanLease.close(),
       () => retentionLease.close(),
+      () => batchLease.close(),
       async () => void (await dedupeRedis.quit().catch(() => undefined)),
     );
     // daprd reads the subscriptions once at its start: topics of handlers added later need a restart.
@@ -206,6 +211,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
         schemas: stores.schemas,
         secrets: stores.secrets,
         authorization: stores.authorization,
+        batches: stores.batches,
       },
       index: search.index,
       objects,
@@ -232,6 +238,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
         lease: retentionLease,
         reclaim: sqlite && (() => reclaimPages(sqlite, cfg.BATON_RETENTION_RECLAIM_PAGES)),
       },
+      batchLease,
       wrapActor: (type, factory) => {
         if (type === WorkflowCalls.type)
           return wireCalls(

@@ -7,6 +7,8 @@ import { CassandraMetadataStore } from './metadata-store';
 import { CassandraIdempotencyKeys } from './idempotency-keys';
 import { CassandraSchemaStore } from './schema-store';
 import { migrate } from './migrate';
+import { CassandraBatchStore } from './batch-store';
+import type { BatchStore } from '../batch-store';
 import { CassandraScheduleStore } from './schedule-store';
 import type { ScheduleStore } from '../schedule-store';
 import { CassandraSecretStore } from './secret-store';
@@ -26,6 +28,7 @@ export { CassandraSchemaStore } from './schema-store';
 export { CassandraSecretStore } from './secret-store';
 export { CassandraAuthorizationStore } from './authorization-store';
 export { CassandraRetentionStore } from './retention-store';
+export { CassandraBatchStore } from './batch-store';
 
 export interface CassandraStores {
   executions: ExecutionStore;
@@ -36,6 +39,7 @@ export interface CassandraStores {
   secrets: SecretStore;
   authorization: AuthorizationStore;
   retention: RetentionStore;
+  batches: BatchStore;
   client: Client;
   close(): Promise<void>;
 }
@@ -107,6 +111,7 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
     secrets: new CassandraSecretStore(client, { keyspace, consistency }),
     authorization: new CassandraAuthorizationStore(client, { keyspace, consistency }),
     retention: new CassandraRetentionStore(client, keyspace, consistency),
+    batches: new CassandraBatchStore(client, keyspace, consistency),
     client,
     async close() {
       await executions.close();
