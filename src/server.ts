@@ -218,7 +218,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       return byQueue;
     });
   adapters.onTaskCompletion(completionHandler(host, log));
-  const archived = adapters.retention && new ArchivedExecutions(adapters.retention.store, adapters.objects);
+  const archived = adapters.retention && new ArchivedExecutions(adapters.retention.store, adapters.objects, stores.executions);
   const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer, admission, undefined, archived);
   registerActor(
     ScheduleCalls.type,

@@ -2,6 +2,7 @@ import { BatonError } from '../model/errors';
 import type { Task, Workflow, WorkflowRecord } from '../model/execution';
 import { Errors } from '../model/named-errors';
 import type { ObjectStore } from '../objects/object-store';
+import type { ExecutionStore } from '../store/ports';
 import type { RetentionStore } from './ports';
 
 /** An archived execution as GET /api/workflow/{id} answers it: the record it ended as, marked archived. */
@@ -12,6 +13,7 @@ export class ArchivedExecutions {
   constructor(
     private readonly retention: Pick<RetentionStore, 'archived'>,
     private readonly objects: Pick<ObjectStore, 'get'>,
+    private readonly store: Pick<ExecutionStore, 'load'>,
   ) {}
 
   /** The archived execution, undefined when the id was never archived (or its object is gone). */
@@ -23,11 +25,19 @@ export class ArchivedExecutions {
     return { ...workflow, tasks: includeTasks ? workflow.tasks : [], archived: true } as ArchivedWorkflow;
   }
 
-  /** A change refused for an execution that is not in the store: 409 when it is archived, else the error as it was. */
+  /**
+   * A change refused for an execution that is not in the store: 409 when it is archived, else the error as it
+   * was. A 503 counts too when the execution is gone: an activation still holding it in memory found its row
+   * missing when it wrote (a stale write), and reloads for the next call.
+   */
   async refusal(workflowId: string, err: unknown): Promise<unknown> {
-    if (!(err instanceof BatonError) || err.code !== Errors.WORKFLOW_NOT_FOUND.code) return err;
+    if (!(err instanceof BatonError)) return err;
+    const notFound = err.code === Errors.WORKFLOW_NOT_FOUND.code;
+    if (!notFound && err.status !== 503) return err;
     const entry = await this.retention.archived(workflowId).catch(() => undefined);
-    return entry ? Errors.WORKFLOW_ARCHIVED(workflowId, entry.status) : err;
+    if (!entry) return err;
+    if (!notFound && (await this.store.load(workflowId).catch(() => 'unknown'))) return err;
+    return Errors.WORKFLOW_ARCHIVED(workflowId, entry.status);
   }
 
   /** The client with every call's "not found" turned into the archived refusal where the id is archived. */

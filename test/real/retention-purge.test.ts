@@ -124,7 +124,7 @@ engineSuite('Cassandra, Elasticsearch and s3proxy', missing)('retention purge on
     expect(tasks.totalHits).toBe(0);
     // Archived in the bucket, and read back as GET would.
     const archivedId = ids.get('r_archived/TERMINATED')![0]!;
-    const found = await new ArchivedExecutions(stores.retention, objects).find(archivedId, true);
+    const found = await new ArchivedExecutions(stores.retention, objects, stores.executions).find(archivedId, true);
     expect(found).toMatchObject({ workflowId: archivedId, status: 'TERMINATED', archived: true });
     expect(found!.tasks).toHaveLength(2);
     const entry = await stores.retention.archived(archivedId);
