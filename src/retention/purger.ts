@@ -95,16 +95,19 @@ export class Purger {
     return items;
   }
 
+  /** EVERY executions at a time, side by side (each through its steps in order), so stores can group their writes. */
   private async purgeAll(items: PurgeItem[], out: PassOutcome, signal?: AbortSignal): Promise<void> {
-    for (let i = 0; i < items.length; i++) {
+    for (let i = 0; i < items.length; i += EVERY) {
       if (signal?.aborted) return;
-      if (i % EVERY === EVERY - 1) await turn();
-      try {
-        await this.purgeOne(items[i]!, out);
-      } catch (err) {
-        out.kept++;
-        this.deps.log.warn({ err, workflowId: items[i]!.workflowId }, 'purging an execution failed; the next pass retries');
-      }
+      if (i > 0) await turn();
+      await Promise.all(
+        items.slice(i, i + EVERY).map((item) =>
+          this.purgeOne(item, out).catch((err: unknown) => {
+            out.kept++;
+            this.deps.log.warn({ err, workflowId: item.workflowId }, 'purging an execution failed; the next pass retries');
+          }),
+        ),
+      );
     }
   }
 
