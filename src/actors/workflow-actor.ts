@@ -11,6 +11,7 @@ import { restartWorkflow } from '../engine/commands/restart';
 import { resumeWorkflow } from '../engine/commands/resume';
 import { retryWorkflow } from '../engine/commands/retry';
 import { skipTask } from '../engine/commands/skip';
+import { upgradeWorkflow } from '../engine/commands/upgrade';
 import { newExecution } from '../engine/commands/start';
 import { applyTaskResultAndClaimNext } from '../engine/commands/update-and-claim';
 import { terminateWorkflow } from '../engine/commands/terminate';
@@ -363,6 +364,7 @@ export class WorkflowActor implements Actor {
       return this.id;
     },
     skip: (a) => this.turn((t) => skipTask(t, a.ref, a.input, a.output)),
+    upgrade: (a) => this.turn((t) => upgradeWorkflow(t, a)),
     childChanged: async (a) => {
       if (!this.state) return;
       return this.turn((t) => childChanged(t, a.taskId, a.child));

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Role } from '../model/applications';
+import type { Overview } from '../search/overview';
 import type { BatchRecord, BatchView } from '../model/batch';
 import type { COMPONENTS } from './openapi';
 import type { Body, ComponentName } from './route-table';
@@ -47,6 +48,7 @@ export const CONSOLE_ROUTES = {
   'GET /api/tasks/{taskId}/log': { res: { list: 'TaskExecLog' } },
   'POST /api/task': { res: 'text' },
   'GET /api/tasks/queue/all': { res: inline<Record<string, number>>() },
+  'GET /api/overview': { res: inline<Overview>() },
   'GET /api/tasks/queue/polldata/all': { res: { list: 'PollData' } },
   'POST /api/tasks/queue/requeue/{taskType}': { res: 'text' },
   'GET /api/metadata/workflowdef': { res: { list: 'WorkflowDef' } },

@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { TaskDefSchema, WorkflowDefSchema } from '../model/definitions';
 import { EventExecutionSchema, EventHandlerSchema } from '../model/events';
 import { TaskExecLogSchema, TaskSchema, WorkflowSchema } from '../model/execution';
-import { RerunWorkflowRequestSchema, SkipTaskRequestSchema, StartWorkflowRequestSchema, TaskResultSchema } from '../model/requests';
+import {
+  RerunWorkflowRequestSchema,
+  SkipTaskRequestSchema,
+  StartWorkflowRequestSchema,
+  TaskResultSchema,
+  UpgradeWorkflowRequestSchema,
+} from '../model/requests';
 import { TaskSummarySchema, WorkflowSummarySchema, searchResultSchema } from '../model/summaries';
 import { SignalResponseSchema } from '../model/signals';
 import { WorkflowTestRequestSchema } from '../model/workflow-test';
@@ -38,6 +44,7 @@ export const COMPONENTS = {
   WorkflowTestRequest: { schema: WorkflowTestRequestSchema, io: 'input' },
   TaskResult: { schema: TaskResultSchema, io: 'input' },
   RerunWorkflowRequest: { schema: RerunWorkflowRequestSchema, io: 'input' },
+  UpgradeWorkflowRequest: { schema: UpgradeWorkflowRequestSchema, io: 'input' },
   SkipTaskRequest: { schema: SkipTaskRequestSchema, io: 'input' },
   WorkflowIds: { schema: BulkIdsSchema, io: 'input' },
 } as const satisfies Record<ComponentName, { schema: z.ZodType; io: 'input' | 'output' }>;

@@ -37,6 +37,7 @@ export type ComponentName =
   | 'WorkflowTestRequest'
   | 'TaskResult'
   | 'RerunWorkflowRequest'
+  | 'UpgradeWorkflowRequest'
   | 'SkipTaskRequest'
   | 'WorkflowIds';
 

@@ -30,6 +30,7 @@ import { workflowStateRoutes } from './workflow-state-routes';
 import { metricsRoute, type MetricsExposition } from './metrics-route';
 import { OBJECTS_PATH, objectRoutes } from './object-routes';
 import type { ServedObjectLinks } from '../objects/open-object-store';
+import { overviewRoute } from './overview-route';
 
 // The table of every route, in the order express matches them: bulk and execution routes before
 // the workflow routes, whose `/{name}` and `/{workflowId}/...` patterns would take their paths;
@@ -94,6 +95,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
   );
   metricsRoute(t, d.metrics);
   objectRoutes(t.under(OBJECTS_PATH), d);
+  overviewRoute(t, { index: d.index, queues: d.tasks });
   definitionTagRoutes(t.under('/api/metadata'), d);
   metadataRoutes(t.under('/api/metadata'), d);
   eventRoutes(t.under('/api/event'), d);

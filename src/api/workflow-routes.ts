@@ -2,7 +2,14 @@ import type { Request } from 'express';
 import { setOwn } from '../lib/own-property';
 import { z } from 'zod';
 import type { SearchIndex } from '../search/ports';
-import { IdempotencyStrategySchema, RerunWorkflowRequestSchema, SkipTaskRequestSchema, PrioritySchema, type IdempotencyStrategy } from '../model/requests';
+import {
+  IdempotencyStrategySchema,
+  RerunWorkflowRequestSchema,
+  SkipTaskRequestSchema,
+  UpgradeWorkflowRequestSchema,
+  PrioritySchema,
+  type IdempotencyStrategy,
+} from '../model/requests';
 import { WorkflowSchema } from '../model/execution';
 import { BULK_MAX } from '../model/bulk';
 import { WorkflowStatus } from '../model/statuses';
@@ -349,6 +356,21 @@ export function workflowRoutes(
     async (req, res) => {
       const body = parseBody(RerunWorkflowRequestSchema, req.body === undefined ? {} : req.body, 'rerunWorkflowRequest');
       sendText(res, String(await workflows.rerun(req.params.workflowId, body)));
+    },
+  );
+
+  r.post(
+    '/{workflowId}/upgrade',
+    {
+      permission: 'executions:manage',
+      summary: 'Move a running execution to another version of its definition (Orkes); tasks the version adds before the current position are SKIPPED',
+      body: 'UpgradeWorkflowRequest',
+      res: 'empty',
+    },
+    async (req, res) => {
+      const body = parseBody(UpgradeWorkflowRequestSchema, req.body, 'upgradeWorkflowRequest');
+      await workflows.upgrade(req.params.workflowId, body);
+      res.status(200).end();
     },
   );
 

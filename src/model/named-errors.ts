@@ -107,6 +107,35 @@ export const Errors = define({
       `The task ${ref} of workflow ${workflowId} is a ${taskType} task, which cannot be skipped while it runs; only worker, HTTP, WAIT, HUMAN, EVENT and SUB_WORKFLOW tasks can`,
   },
   TASK_PAYLOAD_TOO_LARGE: { status: 400, engine: true, message: (problem: string) => problem },
+  UPGRADE_OTHER_WORKFLOW: {
+    status: 400,
+    engine: true,
+    message: (workflowId: string, workflowName: string, name: string) =>
+      `Workflow ${workflowId} is an execution of ${workflowName}; it cannot be upgraded to a version of ${name}`,
+  },
+  UPGRADE_TASK_REMOVED: {
+    status: 409,
+    engine: true,
+    message: (ref: string, workflowId: string, status: string, version: number, name: string) =>
+      `The task ${ref} of workflow ${workflowId} is ${status}, and version ${version} of ${name} has no such task; the execution cannot be upgraded`,
+  },
+  UPGRADE_TASK_TYPE_CHANGED: {
+    status: 409,
+    engine: true,
+    message: (ref: string, workflowId: string, type: string, version: number, newType: string) =>
+      `The task ${ref} of workflow ${workflowId} is a ${type} task, which version ${version} makes a ${newType} task; the execution cannot be upgraded`,
+  },
+  UPGRADE_INSIDE_LOOP: {
+    status: 409,
+    engine: true,
+    message: (ref: string, loopRef: string, version: number) =>
+      `The task ${ref} would be added inside the running loop ${loopRef} by version ${version}, before the current position; a running iteration cannot be upgraded`,
+  },
+  UPGRADE_UNKNOWN_TASK_OUTPUT: {
+    status: 400,
+    engine: true,
+    message: (ref: string, added: string) => `taskOutput names ${ref}, which the upgrade does not add; the tasks it adds as SKIPPED are: [${added}]`,
+  },
   SKIPPED_TASK_RESULT: {
     status: 409,
     engine: true,

@@ -61,6 +61,15 @@ export const RerunWorkflowRequestSchema = z.looseObject({
 });
 export type RerunWorkflowRequest = z.infer<typeof RerunWorkflowRequestSchema>;
 
+/** Orkes' body of POST /api/workflow/{workflowId}/upgrade: the version to move to, outputs of the tasks it adds SKIPPED, a new input. */
+export const UpgradeWorkflowRequestSchema = z.looseObject({
+  name: z.string().min(1),
+  version: z.number().int(),
+  taskOutput: z.record(z.string(), jsonObject).nullish(),
+  workflowInput: jsonObject.nullish(),
+});
+export type UpgradeWorkflowRequest = z.infer<typeof UpgradeWorkflowRequestSchema>;
+
 export const SkipTaskRequestSchema = z.looseObject({
   taskInput: jsonObject.nullish(),
   taskOutput: jsonObject.nullish(),

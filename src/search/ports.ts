@@ -1,5 +1,6 @@
 import type { Task, WorkflowRecord } from '../model/execution';
 import type { SearchResult, TaskSummary, WorkflowSummary } from '../model/summaries';
+import type { OverviewRows, OverviewWindow } from './overview';
 
 /**
  * The parsed `query` parameter. Produced by `parseQuery` in `index/query.ts` (pure) and translated by
@@ -42,5 +43,7 @@ export interface SearchIndex {
   removeWorkflow(workflowId: string): Promise<void>;
   searchWorkflows(req: SearchRequest): Promise<SearchResult<WorkflowSummary>>;
   searchTasks(req: SearchRequest): Promise<SearchResult<TaskSummary>>;
+  /** Executions started and ended per bucket, durations and task queue waits over the window (the console's overview). */
+  overview(window: OverviewWindow): Promise<OverviewRows>;
   close(): Promise<void>;
 }

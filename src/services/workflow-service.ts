@@ -3,7 +3,7 @@ import { newId } from '../ids';
 import type { WorkflowDef } from '../model/definitions';
 import { walkTasks } from '../model/definitions';
 import type { Task, Workflow } from '../model/execution';
-import type { RerunWorkflowRequest, StartWorkflowRequest, TaskResult } from '../model/requests';
+import type { RerunWorkflowRequest, StartWorkflowRequest, TaskResult, UpgradeWorkflowRequest } from '../model/requests';
 import { workflowActor, type ExternalUpdateArg, type UpdateOutcome, type WorkflowActorClient } from '../actors/protocol/workflow-protocol';
 import { isTerminalWorkflow } from '../model/statuses';
 import { OutcomeUnknown, type ActorHost } from '../runtime/ports';
@@ -165,6 +165,20 @@ export class WorkflowService {
       def = await this.metadata.getWorkflowDef(current.workflowName);
     }
     await this.actor(workflowId).restart({ def });
+  }
+
+  /**
+   * Moves a running execution to another version of its definition (Orkes' upgrade): the version must exist,
+   * be of the execution's workflow, and take the new input (its input schema); the actor maps the tasks or refuses.
+   */
+  async upgrade(workflowId: string, request: UpgradeWorkflowRequest): Promise<void> {
+    const current = await this.get(workflowId, false);
+    if (request.name !== current.workflowName) throw Errors.UPGRADE_OTHER_WORKFLOW(workflowId, current.workflowName, request.name);
+    const found = await this.metadata.getWorkflowDef(request.name, request.version);
+    if (!found) throw Errors.WORKFLOW_DEF_NOT_FOUND(request.name, request.version);
+    const def = await this.pinSubWorkflows(found);
+    if (request.workflowInput) await this.schemas?.checkWorkflowInput(def, request.workflowInput);
+    await this.actor(workflowId).upgrade({ def, workflowInput: request.workflowInput, taskOutput: request.taskOutput });
   }
 
   /** Makes SCHEDULED worker tasks waiting for callbackAfterSeconds pollable now; answers how many. */

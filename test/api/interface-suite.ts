@@ -13,6 +13,8 @@ export interface InterfaceTarget {
   stop(): Promise<void>;
   /** Headers of every request (a deployment with auth on: its access token). */
   headers?: () => Record<string, string>;
+  /** The address this process's test servers listen on for the deployment's HTTP tasks to reach (default 127.0.0.1). */
+  callbackHost?: string;
 }
 
 export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): void {
@@ -320,17 +322,18 @@ export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): v
   });
 
   describe('HTTP tasks', () => {
-    let target: Server;
+    let server: Server;
     let targetUrl: string;
     beforeAll(async () => {
       const app = express();
       app.use(express.json());
       app.post('/echo', (req, res) => void res.json({ got: req.body, header: req.get('x-test') }));
       app.get('/fail', (_req, res) => void res.status(503).send('down'));
-      await new Promise<void>((r) => (target = app.listen(0, '127.0.0.1', () => r())));
-      targetUrl = `http://127.0.0.1:${(target.address() as { port: number }).port}`;
+      const host = target.callbackHost ?? '127.0.0.1';
+      await new Promise<void>((r) => (server = app.listen(0, host, () => r())));
+      targetUrl = `http://${host}:${(server.address() as { port: number }).port}`;
     });
-    afterAll(() => new Promise<void>((r) => target.close(() => r())));
+    afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
     test('a 2xx response completes the task with the parsed body', async () => {
       const name = api.uniq('http');

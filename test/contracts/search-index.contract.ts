@@ -1,6 +1,7 @@
 import type { Task, WorkflowRecord } from '../../src/model/execution';
 import type { SearchIndex, SearchRequest } from '../../src/search/ports';
 import { parseFreeText, parseQuery, parseSort, type SearchTarget } from '../../src/search/query';
+import { OVERVIEW_MAX_NAMES, overviewWindow } from '../../src/search/overview';
 import { summarizeTask, summarizeWorkflow } from '../../src/search/summaries';
 import { makeTask, makeWorkflowRecord, T0 } from './fixtures';
 
@@ -453,6 +454,65 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
         await sut.settle();
         const hit = await searchTasks({ query: "taskId='task-3'" });
         expect(hit.results).toEqual([summarizeTask(started)]);
+      });
+    });
+
+    describe('overview', () => {
+      const MIN = 60_000;
+      const wf = (id: string, name: string, status: WorkflowRecord['status'], startTime: number, endTime = 0) =>
+        makeWorkflowRecord({ workflowId: id, workflowName: name, status, startTime, createTime: startTime, endTime, updateTime: endTime || startTime });
+      const task = (id: string, taskType: string, scheduledTime: number, startTime: number) =>
+        makeTask({
+          taskId: id,
+          taskType,
+          taskDefName: taskType,
+          status: startTime ? 'IN_PROGRESS' : 'SCHEDULED',
+          scheduledTime,
+          startTime,
+          updateTime: startTime || scheduledTime,
+        });
+
+      it('counts starts and ends per minute by name and final status, durations of completed ones and task queue waits, inside the window only', async () => {
+        await load(
+          [
+            wf('ov-1', 'ov_alpha', 'COMPLETED', T0 + MIN + 1000, T0 + 2 * MIN + 5000),
+            wf('ov-2', 'ov_alpha', 'FAILED', T0 + MIN + 2000, T0 + MIN + 30_000),
+            wf('ov-3', 'ov_alpha', 'RUNNING', T0 + 3 * MIN),
+            wf('ov-4', 'ov_beta', 'COMPLETED', T0 + 2 * MIN, T0 + 2 * MIN + 500),
+            wf('ov-5', 'ov_beta', 'TIMED_OUT', T0 - 120 * MIN, T0 + 4 * MIN),
+            wf('ov-6', 'ov_gamma', 'COMPLETED', T0 - 180 * MIN, T0 - 179 * MIN),
+          ],
+          [
+            task('ov-k1', 'ov_t1', T0 + MIN, T0 + MIN + 300),
+            task('ov-k2', 'ov_t1', T0 + MIN + 10_000, T0 + MIN + 10_100),
+            task('ov-k3', 'ov_t2', T0 + 2 * MIN, 0),
+            task('ov-k4', 'ov_t3', T0 - 120 * MIN, T0 - 120 * MIN + 5),
+          ],
+        );
+        const w = overviewWindow(T0 + 10 * MIN + 5);
+        expect(w).toEqual({ from: T0 - 49 * MIN, to: T0 + 11 * MIN, bucketMs: MIN, maxNames: OVERVIEW_MAX_NAMES });
+        const rows = await sut.index.overview(w);
+        const order = (a: object, b: object) => JSON.stringify(a).localeCompare(JSON.stringify(b));
+        expect([...rows.started].sort(order)).toEqual(
+          [
+            { name: 'ov_alpha', bucket: 50, count: 2 },
+            { name: 'ov_alpha', bucket: 52, count: 1 },
+            { name: 'ov_beta', bucket: 51, count: 1 },
+          ].sort(order),
+        );
+        expect([...rows.ended].sort(order)).toEqual(
+          [
+            { name: 'ov_alpha', status: 'COMPLETED', bucket: 51, count: 1 },
+            { name: 'ov_alpha', status: 'FAILED', bucket: 50, count: 1 },
+            { name: 'ov_beta', status: 'COMPLETED', bucket: 51, count: 1 },
+            { name: 'ov_beta', status: 'TIMED_OUT', bucket: 53, count: 1 },
+          ].sort(order),
+        );
+        expect([...rows.durations].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+          { name: 'ov_alpha', count: 1, avgMs: 64_000, maxMs: 64_000 },
+          { name: 'ov_beta', count: 1, avgMs: 500, maxMs: 500 },
+        ]);
+        expect(rows.taskWaits).toEqual([{ taskType: 'ov_t1', count: 2, avgMs: 200, maxMs: 300 }]);
       });
     });
   });

@@ -18,6 +18,8 @@ const helmBin = process.env.BATON_HELM_BIN;
 const repo = path.resolve(__dirname, '../..');
 const manifests = path.join(__dirname, 'manifests');
 const ns = 'baton-k8s';
+// The node's address on the cluster bridge: pods reach this process's test servers there.
+const NODE_IP = '198.18.0.1';
 const release = 'baton';
 const imageTag = process.env.BATON_K8S_IMAGE_TAG ?? (JSON.parse(readFileSync(path.join(repo, 'package.json'), 'utf8')) as { version: string }).version;
 const nodeImage = `docker.io/library/${/^ARG NODE_IMAGE=(\S+)$/m.exec(readFileSync(path.join(repo, 'Dockerfile'), 'utf8'))![1]}`;
@@ -121,6 +123,11 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
   });
 
   describe('through the Baton Service', () => {
-    describeInterface(async () => ({ url: () => serviceUrl, headers: () => ({ 'X-Authorization': token }), stop: async () => undefined }));
+    describeInterface(async () => ({
+      url: () => serviceUrl,
+      headers: () => ({ 'X-Authorization': token }),
+      callbackHost: NODE_IP,
+      stop: async () => undefined,
+    }));
   });
 });

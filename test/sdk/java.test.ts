@@ -99,4 +99,16 @@ suite('conductor-client (Java) against Baton', () => {
   test('POST /api/workflow/correlated/batch (getWorkflowsByNamesAndCorrelationIds), an Orkes endpoint Conductor OSS 3.32.3 lacks', () => {
     expect(observed(report, 'correlation_batch')).toMatchObject({ correlated: { [`${prefix}_corr`]: ['COMPLETED'] } });
   });
+  test('WorkflowClient.upgradeRunningWorkflow moves a running execution to version 2: t0 SKIPPED with its output, t2 runs with the new input', () => {
+    expect(observed(report, 'upgrade_running_workflow')).toMatchObject({
+      version: 2,
+      tasks: [
+        { ref: 't1', status: 'SCHEDULED' },
+        { ref: 't0', status: 'SKIPPED' },
+      ],
+      status: 'COMPLETED',
+      output: { skipped: { by: 'java' }, last: { doubled: 10, worker: 'java' } },
+      refusedAfterEnd: 409,
+    });
+  });
 });

@@ -74,6 +74,19 @@ suite('conductor-python against Baton', () => {
     });
   });
 
+  test("Orkes' upgrade moves a running execution to version 2: t0 SKIPPED with its output, t2 runs with the new input", () => {
+    expect(observed(report, 'upgrade_running_workflow')).toMatchObject({
+      version: 2,
+      tasks: [
+        { ref: 't1', status: 'SCHEDULED' },
+        { ref: 't0', status: 'SKIPPED' },
+      ],
+      status: 'COMPLETED',
+      output: { skipped: { by: 'python' }, last: { doubled: 8, worker: 'python' } },
+      refusedAfterEnd: 409,
+    });
+  });
+
   test('pause, resume and terminate with a reason', () => {
     expect(observed(report, 'pause_resume_terminate')).toMatchObject({
       paused: 'PAUSED',

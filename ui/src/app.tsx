@@ -16,11 +16,14 @@ const TaskDefEditor = lazy(() => import('./views/definitions').then((m) => ({ de
 const StartWorkflowView = lazy(() => import('./views/start-workflow').then((m) => ({ default: m.StartWorkflowView })));
 const HumanInboxView = lazy(() => import('./views/human-inbox').then((m) => ({ default: m.HumanInboxView })));
 const EventHandlersView = lazy(() => import('./views/event-handlers').then((m) => ({ default: m.EventHandlersView })));
+// The overview draws with chart.js: it loads on first visit too.
+const OverviewView = lazy(() => import('./views/overview').then((m) => ({ default: m.OverviewView })));
 const BatchesView = lazy(() => import('./views/batches').then((m) => ({ default: m.BatchesView })));
 const BatchView = lazy(() => import('./views/batches').then((m) => ({ default: m.BatchView })));
 const EventHandlerEditor = lazy(() => import('./views/event-handlers').then((m) => ({ default: m.EventHandlerEditor })));
 
 const NAV: Array<[string, string]> = [
+  ['/overview', 'Overview'],
   ['/executions', 'Executions'],
   ['/definitions', 'Definitions'],
   ['/human', 'Human tasks'],
@@ -36,6 +39,7 @@ function View() {
     if (path === '/' || path === '') navigate('/executions', true);
   }, [path, navigate]);
   let m: Record<string, string> | undefined;
+  if (matchPath('/overview', path)) return <OverviewView />;
   if (matchPath('/executions', path)) return <ExecutionsView />;
   if ((m = matchPath('/executions/:id', path))) return <ExecutionView key={m.id} id={m.id!} />;
   if (matchPath('/definitions', path)) return <DefinitionsView />;

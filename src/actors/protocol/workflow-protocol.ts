@@ -79,6 +79,11 @@ export const WorkflowCalls = defineActor('WorkflowActor', {
   restart: { arg: z.object({ def: object<WorkflowDef>().optional() }).optional(), result: nothing },
   /** Answers the execution's id. */
   rerun: { arg: RerunWorkflowRequestSchema, result: z.string() },
+  /** Moves the execution to another version of its definition (Orkes' upgrade). */
+  upgrade: {
+    arg: z.object({ def: object<WorkflowDef>(), workflowInput: jsonObject.nullish(), taskOutput: z.record(z.string(), jsonObject).nullish() }),
+    result: nothing,
+  },
   skip: { arg: z.object({ ref: z.string(), input: jsonObject.nullish(), output: jsonObject.nullish() }), result: nothing },
   childChanged: { arg: ChildChangedArgSchema, result: nothing },
   /** Answers the variables after the update. */

@@ -2,12 +2,14 @@ import { Client, errors, type estypes } from '@elastic/elasticsearch';
 import pino, { type Logger } from 'pino';
 import type { Task, WorkflowRecord } from '../../model/execution';
 import type { SearchResult, TaskSummary, WorkflowSummary } from '../../model/summaries';
+import type { OverviewRows, OverviewWindow } from '../overview';
 import type { SearchIndex, SearchRequest } from '../ports';
 import { MAX_SEARCH_SIZE, type SearchTarget } from '../search-fields';
 import { summarizeTask, summarizeWorkflow } from '../summaries';
 import { DeferredRemovals } from './es-deferred-removals';
 import { chunkBulk, DEFAULT_BULK_LIMITS, itemOutcome, operationsOf, responseItem, type BulkEntry, type BulkLimits } from './es-bulk';
 import { aliasName, DEFAULT_INDEX_PREFIX, indexTemplate, versionedIndexName } from './es-mappings';
+import { overviewRows, overviewSearches } from './es-overview';
 import { toEsSearch } from './es-query';
 import { unlessUnavailable } from './es-unavailable';
 
@@ -227,6 +229,26 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       pending = retry.map((r) => r.entry);
     }
     return stale;
+  }
+
+  /** The overview's aggregations, one search each (es-overview.ts). */
+  async overview(w: OverviewWindow): Promise<OverviewRows> {
+    const searches = overviewSearches(w);
+    const keys = Object.keys(searches) as Array<keyof OverviewRows>;
+    const answers = await Promise.all(
+      keys.map((k) =>
+        unlessUnavailable(() =>
+          this.client.search({
+            index: aliasName(this.prefix, searches[k].target),
+            query: searches[k].query,
+            aggs: searches[k].aggs,
+            size: 0,
+            track_total_hits: false,
+          }),
+        ),
+      ),
+    );
+    return overviewRows(w, Object.fromEntries(keys.map((k, i) => [k, answers[i]!.aggregations])) as Parameters<typeof overviewRows>[1]);
   }
 
   /** Looks up the task documents of these workflows (as of the last refresh) and deletes them in bulk. */

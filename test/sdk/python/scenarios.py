@@ -237,6 +237,35 @@ def remove_workflow():
     return {"removed": removed}
 
 
+@scenario
+def upgrade_running_workflow():
+    # Orkes' upgrade through the SDK's generated API (WorkflowResourceApi; the client has no wrapper for it).
+    name = PREFIX + "_wf_upgrade"
+    define(name, [MANUAL])
+    wid = start(name, n=2)
+    wait_for(lambda: any(t.reference_task_name == "t1" and t.status == "SCHEDULED" for t in workflows.get_workflow(wid, include_tasks=True).tasks))
+    v2 = ConductorWorkflow(executor=executor, name=name, version=2)
+    for ref, task_name in (("t0", WORKED), ("t1", MANUAL), ("t2", WORKED)):
+        task = SimpleTask(task_def_name=task_name, task_reference_name=ref)
+        task.input_parameters.update({"n": "${workflow.input.n}"})
+        v2.add(task)
+    v2_def = v2.to_workflow_def()
+    v2_def.output_parameters = {"skipped": "${t0.output}", "last": "${t2.output}"}
+    v2_def.timeout_seconds = 0
+    executor.register_workflow(v2_def, overwrite=True)
+    body = {"name": name, "version": 2, "taskOutput": {"t0": {"by": "python"}}, "workflowInput": {"n": 4}}
+    workflows.workflowResourceApi.upgrade_running_workflow_to_version(body, wid)
+    upgraded = workflows.get_workflow(wid, include_tasks=True)
+    executor.update_task_by_ref_name({"first": 1}, wid, "t1", "COMPLETED")
+    done = wait_status(wid, ("COMPLETED", "FAILED"))
+    try:
+        workflows.workflowResourceApi.upgrade_running_workflow_to_version({"name": name, "version": 2}, wid)
+        refused = None
+    except Exception as e:
+        refused = getattr(e, "status", None) or str(e)
+    return {"version": upgraded.workflow_version, "tasks": tasks_of(upgraded), "status": done.status, "output": done.output, "refusedAfterEnd": refused}
+
+
 def main():
     results = {}
     # Definitions first: the workers' task types must exist before TaskHandler polls them.

@@ -42,6 +42,7 @@ test('method names on the wire', () => {
       'updateAndLocate',
       'updateExternal',
       'updateVariables',
+      'upgrade',
     ].sort(),
   );
   expect(QueueCalls.type).toBe('QueueActor');

@@ -13,6 +13,7 @@ import com.netflix.conductor.common.metadata.tasks.TaskDef;
 import com.netflix.conductor.common.metadata.tasks.TaskResult;
 import com.netflix.conductor.common.metadata.workflow.RerunWorkflowRequest;
 import com.netflix.conductor.common.metadata.workflow.StartWorkflowRequest;
+import com.netflix.conductor.common.metadata.workflow.UpgradeWorkflowRequest;
 import com.netflix.conductor.common.metadata.workflow.WorkflowDef;
 import com.netflix.conductor.common.metadata.workflow.WorkflowTask;
 import com.netflix.conductor.common.run.SearchResult;
@@ -92,6 +93,7 @@ public final class Scenarios {
       run(report, "pause_resume_terminate", this::pauseResumeTerminate);
       run(report, "rerun_from_a_task", this::rerunFromATask);
       run(report, "remove_workflow", this::removeWorkflow);
+      run(report, "upgrade_running_workflow", this::upgradeRunningWorkflow);
     } finally {
       runner.shutdown();
     }
@@ -365,6 +367,49 @@ public final class Scenarios {
     out.put("rerunInput", again.getInputData());
     out.put("afterRerun", after.getStatus().name());
     out.put("output", after.getOutput());
+    return out;
+  }
+
+  /** Orkes' upgrade (WorkflowClient.upgradeRunningWorkflow): version 2 adds t0 before the running t1 and t2 after it. */
+  private Map<String, Object> upgradeRunningWorkflow() throws InterruptedException {
+    String name = prefix + "_wf_upgrade";
+    WorkflowDef v2 = define(name, null, manual);
+    String id = start(name, 2, null);
+    waitFor(() -> workflows.getWorkflow(id, true).getTasks().stream().filter(t -> t.getReferenceTaskName().equals("t1") && t.getStatus() == Task.Status.SCHEDULED).findFirst().orElse(null));
+    List<WorkflowTask> tasksOfV2 = new ArrayList<>();
+    for (String[] node : new String[][] {{"t0", worked}, {"t1", manual}, {"t2", worked}}) {
+      WorkflowTask t = new WorkflowTask();
+      t.setName(node[1]);
+      t.setTaskReferenceName(node[0]);
+      t.setType("SIMPLE");
+      t.setInputParameters(new LinkedHashMap<>(Map.of("n", "${workflow.input.n}")));
+      tasksOfV2.add(t);
+    }
+    v2.setVersion(2);
+    v2.setTasks(tasksOfV2);
+    v2.setOutputParameters(new LinkedHashMap<>(Map.of("skipped", "${t0.output}", "last", "${t2.output}")));
+    metadata.updateWorkflowDefs(List.of(v2));
+    UpgradeWorkflowRequest upgrade = new UpgradeWorkflowRequest();
+    upgrade.setName(name);
+    upgrade.setVersion(2);
+    upgrade.setTaskOutput(Map.of("t0", Map.of("by", "java")));
+    upgrade.setWorkflowInput(Map.of("n", 5));
+    workflows.upgradeRunningWorkflow(id, upgrade);
+    Workflow upgraded = workflows.getWorkflow(id, true);
+    tasks.updateTask(id, "t1", TaskResult.Status.COMPLETED, Map.of("first", 1));
+    Workflow done = waitStatus(id, ENDED);
+    Object refused = null;
+    try {
+      workflows.upgradeRunningWorkflow(id, upgrade);
+    } catch (ConductorClientException e) {
+      refused = statusOf(e);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("version", upgraded.getWorkflowVersion());
+    out.put("tasks", tasksOf(upgraded));
+    out.put("status", done.getStatus().name());
+    out.put("output", done.getOutput());
+    out.put("refusedAfterEnd", refused);
     return out;
   }
 
