@@ -31,6 +31,8 @@ import { noMetrics, type Metrics } from './metrics/ports';
 import { observedRequests } from './telemetry/observed-requests';
 import type { IncomingEvents } from './api/event-routes';
 import { secretValueBody } from './api/secret-routes';
+import { OBJECTS_PATH, objectBody } from './api/object-routes';
+import type { ServedObjectLinks } from './objects/open-object-store';
 import type { BatchService } from './batch/batch-service';
 
 export interface AppDeps {
@@ -73,6 +75,8 @@ export interface AppDeps {
   batches?: BatchService;
   /** The liveness verdict of GET /health (the actor host's self-probe); absent: always healthy. */
   healthy?: () => boolean;
+  /** The directory object store's signed links (GET|PUT /api/objects/{key}); absent with a bucket. */
+  objectLinks?: ServedObjectLinks;
 }
 
 /** The HTTP front end: the hot worker calls straight on node:http, everything else through express. */
@@ -124,6 +128,7 @@ function tableOf(d: AppDeps, calls: WorkerCalls): Route[] {
     maxSchemas: d.maxSchemas,
     metrics: d.metrics,
     healthy: d.healthy,
+    objectLinks: d.objectLinks,
     batches: d.batches,
   });
 }
@@ -140,6 +145,8 @@ export function createApp(d: AppDeps, routes: readonly Route[] = tableOf(d, work
   app.use(TASK_LOG_PATH, taskLogBodyParser(d.maxBodyBytes));
   // A secret's value is its body as sent (the Python SDK sends it unquoted as application/json).
   app.use('/api/secrets', secretValueBody(d.maxBodyBytes));
+  // An object's body is its bytes as sent, read only once its link is checked.
+  app.use(OBJECTS_PATH, objectBody(d, d.maxBodyBytes));
   // JSON for any JSON-ish type; strict off so a bare JSON string parses too.
   app.use(express.json({ limit: d.maxBodyBytes, strict: false, type: ['application/json', 'application/*+json'] }));
   app.use(express.text({ limit: d.maxBodyBytes, type: 'text/*' }));

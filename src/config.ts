@@ -111,6 +111,13 @@ export const FieldsSchema = z.object({
   /** Limit of one recover call of the scan; BATON_RECOVERY_SCAN_MAX_FAILURES failed in a row give the scan's lease up. */
   BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS: int(10_000, 100),
   BATON_RECOVERY_SCAN_MAX_FAILURES: int(5, 1),
+  // Retention (docs/retention.md): finished executions kept DAYS days (0: forever) unless their definition says otherwise,
+  // archived first when ARCHIVE; one pass every INTERVAL purges at most BATCH executions and reclaims at most RECLAIM_PAGES SQLite pages.
+  BATON_RETENTION_DAYS: int(0, 0),
+  BATON_RETENTION_ARCHIVE: bool(false),
+  BATON_RETENTION_INTERVAL_MS: int(60_000, 1000),
+  BATON_RETENTION_BATCH: int(1000, 1),
+  BATON_RETENTION_RECLAIM_PAGES: int(4096, 0),
   // Batches by query (src/batch): how many executions one may match, how many run at once, and their pace.
   BATON_BATCH_MAX_MATCHES: int(10_000, 1),
   BATON_BATCH_MAX_OPEN: int(10, 1),
@@ -134,6 +141,19 @@ export const FieldsSchema = z.object({
   ELASTICSEARCH_USERNAME: z.string().optional(),
   ELASTICSEARCH_PASSWORD: z.string().optional(),
   ELASTICSEARCH_INDEX_PREFIX: z.string().default('baton'),
+  // The object store (src/objects, docs/object-store.md): external payloads and the archive.
+  // Default: s3 when BATON_S3_BUCKET is set, else a directory under BATON_DATA_DIR.
+  BATON_OBJECT_STORE: z.enum(['directory', 's3']).optional(),
+  /** Signs the links Baton serves for the directory store; else a key file in BATON_DATA_DIR. */
+  BATON_OBJECT_LINK_SECRET: z.string().trim().min(16).optional(),
+  /** Baton's URL as clients reach it, for the directory store's links; default http://<bind address>:<port>. */
+  BATON_PUBLIC_URL: z.url().optional(),
+  BATON_S3_ENDPOINT: z.url().optional(),
+  BATON_S3_BUCKET: z.string().trim().min(3).max(63).optional(),
+  BATON_S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  // Absent: the AWS SDK's standard chain (AWS_ACCESS_KEY_ID, profiles, instance roles).
+  BATON_S3_ACCESS_KEY_ID: z.string().trim().min(1).optional(),
+  BATON_S3_SECRET_ACCESS_KEY: z.string().trim().min(1).optional(),
   // Who may do what (src/auth; auth-settings.ts decides whether auth is on and checks the keys).
   BATON_BIND: z.string().trim().min(1).optional(),
   HOST: z.string().trim().min(1).optional(),
@@ -180,10 +200,17 @@ export const ConfigSchema = FieldsSchema.transform((c, ctx) => {
     BATON_INDEX: c.BATON_INDEX ?? (distributed ? 'elasticsearch' : 'sqlite'),
     // Secure by default: the embedded profile answers this machine only; pods must take traffic on their address.
     BATON_BIND: c.BATON_BIND ?? c.HOST ?? (distributed ? '0.0.0.0' : '127.0.0.1'),
+    BATON_OBJECT_STORE: c.BATON_OBJECT_STORE ?? (c.BATON_S3_BUCKET ? 's3' : 'directory'),
   };
   const issue = (variable: string, message: string): void => {
     ctx.issues.push({ code: 'custom', path: [variable], message: `${message} (BATON_PROFILE=${c.BATON_PROFILE})`, input: c });
   };
+  if (config.BATON_OBJECT_STORE === 's3' && !config.BATON_S3_BUCKET) issue('BATON_S3_BUCKET', 'required for BATON_OBJECT_STORE=s3');
+  if (!config.BATON_S3_ACCESS_KEY_ID !== !config.BATON_S3_SECRET_ACCESS_KEY)
+    issue(
+      config.BATON_S3_ACCESS_KEY_ID ? 'BATON_S3_SECRET_ACCESS_KEY' : 'BATON_S3_ACCESS_KEY_ID',
+      'set both BATON_S3_ACCESS_KEY_ID and BATON_S3_SECRET_ACCESS_KEY, or neither',
+    );
   if (!distributed) {
     if (config.BATON_STORE !== 'sqlite') issue('BATON_STORE', 'the embedded profile stores in SQLite only');
     if (config.BATON_INDEX !== 'sqlite') issue('BATON_INDEX', 'the embedded profile indexes in SQLite only');

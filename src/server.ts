@@ -6,6 +6,10 @@ import { createAccessControl } from './auth/access-control';
 import { authSettings } from './auth/auth-settings';
 import type { Config } from './config';
 import { QueueActor } from './actors/queue-actor';
+import { Purger } from './retention/purger';
+import { retentionRules } from './retention/policy';
+import { RetentionLoop } from './retention/retention-loop';
+import { ArchivedExecutions } from './retention/archived-executions';
 import { RecoveryScan, type ScanLease } from './services/recovery-scan';
 import { BatchRunner } from './batch/batch-runner';
 import { BatchService } from './batch/batch-service';
@@ -214,7 +218,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       return byQueue;
     });
   adapters.onTaskCompletion(completionHandler(host, log));
-  const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer, admission);
+  const archived = adapters.retention && new ArchivedExecutions(adapters.retention.store, adapters.objects, stores.executions);
+  const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer, admission, undefined, archived);
   registerActor(
     ScheduleCalls.type,
     (ctx) =>
@@ -275,6 +280,27 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   }
 
   let scan: RecoveryScan | undefined;
+  const retention = adapters.retention;
+  const purge =
+    retention &&
+    new RetentionLoop({
+      purger: new Purger({
+        store: stores.executions,
+        removeFromIndex: (id) => indexer.remove(id),
+        search: index,
+        retention: retention.store,
+        objects: adapters.objects,
+        idempotencyKeys: stores.idempotencyKeys,
+        rules: async () => retentionRules(await stores.metadata.listWorkflowDefs(), { days: cfg.BATON_RETENTION_DAYS, archive: cfg.BATON_RETENTION_ARCHIVE }),
+        now: Date.now,
+        reclaim: retention.reclaim,
+        log,
+      }),
+      lease: retention.lease,
+      intervalMs: cfg.BATON_RETENTION_INTERVAL_MS,
+      budget: cfg.BATON_RETENTION_BATCH,
+      log,
+    });
   const httpWorker = new HttpTaskWorker(tasks, log, {
     secrets,
     concurrency: cfg.BATON_HTTP_TASK_WORKERS,
@@ -311,6 +337,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     metrics: prometheus,
     tracer,
     healthy: host.healthy && (() => host.healthy!()),
+    objectLinks: adapters.objectLinks,
     batches,
   });
   const server = http.createServer(handler);
@@ -320,6 +347,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     server.listen(cfg.PORT, auth.bind, () => resolve());
   });
   const port = (server.address() as { port: number }).port;
+  adapters.objectLinks?.listening(port, auth.bind);
   if (adapters.startHost === 'afterListen') {
     // The sidecar reads /dapr/config once the port accepts; recovery of a restarted replica runs behind.
     try {
@@ -346,6 +374,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     // Behind the start, like recovery: a schedule's reminder fires on whichever replica hosts its actor.
     void syncSchedules().catch((err) => log.warn({ err }, 'arming schedules failed'));
   }
+  purge?.start();
   batchRunner.start();
   // An HTTP task must not call Baton itself, nor its sidecar.
   httpWorker.start(cfg.BATON_PROFILE === 'distributed' ? [port, cfg.DAPR_HTTP_PORT] : [port]);
@@ -371,6 +400,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       closing ??= (async () => {
         stopping = true;
         await scan?.stop();
+        await purge?.stop();
         await batchRunner.stop();
         // Sidecars keep routing actor calls here until they see the replica unhealthy: serve them meanwhile.
         await host.drain?.();

@@ -28,6 +28,8 @@ import type { WorkerCalls } from './worker-calls';
 import { workflowRoutes } from './workflow-routes';
 import { workflowStateRoutes } from './workflow-state-routes';
 import { metricsRoute, type MetricsExposition } from './metrics-route';
+import { OBJECTS_PATH, objectRoutes } from './object-routes';
+import type { ServedObjectLinks } from '../objects/open-object-store';
 import { overviewRoute } from './overview-route';
 
 // The table of every route, in the order express matches them: bulk and execution routes before
@@ -65,6 +67,8 @@ export interface ApiDeps {
   batches?: BatchService;
   /** False while the actor host cannot complete calls (GET /health answers 503); absent: always healthy. */
   healthy?: () => boolean;
+  /** The directory object store's signed links (GET|PUT /api/objects/{key}); absent with a bucket. */
+  objectLinks?: ServedObjectLinks;
 }
 
 const TASK_BASES = ['/api/tasks', '/api/task'];
@@ -90,6 +94,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
     (_req, res) => void res.json((docs ??= openApiDocument(d.version, t.routes))),
   );
   metricsRoute(t, d.metrics);
+  objectRoutes(t.under(OBJECTS_PATH), d);
   overviewRoute(t, { index: d.index, queues: d.tasks });
   definitionTagRoutes(t.under('/api/metadata'), d);
   metadataRoutes(t.under('/api/metadata'), d);

@@ -3,8 +3,11 @@ import type { TaskCompletionMessage } from '../events/dapr/task-completion-messa
 import type { EventBus } from '../events/ports';
 import type { SearchIndex } from '../search/ports';
 import type { FailedAttempts, LineageCounters, QueueDirectory, TaskLimits, WakeUps } from '../limits/ports';
+import type { ObjectStore } from '../objects/object-store';
+import type { ServedObjectLinks } from '../objects/open-object-store';
 import type { QueuePartitionStore } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
+import type { RetentionStore } from '../retention/ports';
 import type { ScanLease } from '../services/recovery-scan';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
@@ -23,6 +26,10 @@ export interface Adapters {
     batches: BatchStore;
   };
   index: SearchIndex;
+  /** External payloads and the archive (BATON_OBJECT_STORE). */
+  objects: ObjectStore;
+  /** The links Baton serves itself when the object store is a directory (GET|PUT /api/objects/{key}). */
+  objectLinks?: ServedObjectLinks;
   host: ActorHost;
   wakeUps: WakeUps;
   limits: TaskLimits;
@@ -52,6 +59,8 @@ export interface Adapters {
   queueEffects: 'inTurn' | 'afterTurn';
   /** Cluster-wide lease of the recovery scan (distributed profile). */
   scanLease?: ScanLease;
+  /** The purge's journal and archive lookup, its lease, and (SQLite) the reclaiming of freed pages; absent: no purging. */
+  retention?: { store: RetentionStore; lease: ScanLease; reclaim?: () => number };
   /** Cluster-wide lease of the batch runner (distributed profile); absent: this process runs every batch. */
   batchLease?: ScanLease;
   /** Wraps the factory of an actor type before registration (per-profile turn behaviour). */

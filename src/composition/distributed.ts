@@ -17,7 +17,10 @@ import { SidecarHttp } from '../runtime/dapr/sidecar-http';
 import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
+import { reclaimPages, SqliteRetentionStore } from '../store/sqlite/retention-store';
+import type { RetentionStore } from '../retention/ports';
 import { payloadLimitsOf } from '../store/payload-limits';
+import { openObjectStore } from '../objects/open-object-store';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
 import type { BatchStore } from '../store/batch-store';
@@ -60,6 +63,8 @@ interface OpenedStores {
   batches: BatchStore;
   /** The SQLite file when BATON_STORE=sqlite (tests and development on one machine). */
   sqlite?: ReturnType<typeof openDatabase>;
+  /** The purge's journal and archive lookup; absent where the store has none yet. */
+  retention?: RetentionStore;
   close(): Promise<void>;
 }
 
@@ -77,6 +82,7 @@ export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promi
     authorization: s.authorization,
     batches: s.batches,
     sqlite: s.db,
+    retention: new SqliteRetentionStore(s.db),
     close: () => s.close(),
   };
 }
@@ -113,10 +119,14 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
   const redisError = (err: unknown): void => log.warn({ err }, 'redis error');
   const redis = (): Redis => new Redis(cfg.REDIS_URL).on('error', redisError);
   const stores = await openStores(cfg, log);
+  const { sqlite } = stores;
   const opened: Array<() => Promise<void>> = [() => stores.close()];
   try {
     const search = await openIndex(cfg, stores.sqlite);
     opened.unshift(() => search.close());
+    // Without a bucket: a directory under BATON_DATA_DIR, which replicas must share (a volume) for links to work everywhere.
+    const { objects, served: objectLinks } = openObjectStore(cfg);
+    opened.unshift(() => objects.close());
     const sidecar = new SidecarHttp({ port: cfg.DAPR_HTTP_PORT, apiToken: cfg.DAPR_API_TOKEN, timeoutMs: cfg.BATON_DAPR_CALL_TIMEOUT_MS });
     opened.push(() => sidecar.close());
     const client = new DaprClient({
@@ -159,6 +169,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
     const redisQueues = cfg.BATON_QUEUES === 'redis' ? new RedisQueuePartitions(redis(), prefix) : undefined;
     const changes = new MetadataChanges(redis(), redis(), prefix, log);
     const scanLease = new RedisScanLease(redis(), prefix, 'recovery-scan');
+    const retentionLease = new RedisScanLease(redis(), prefix, 'retention');
     const batchLease = new RedisScanLease(redis(), prefix, 'batch-runner');
     const attempts = new RedisFailedAttempts(redis(), prefix);
     opened.unshift(
@@ -170,6 +181,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       async () => redisQueues?.close(),
       () => changes.close(),
       () => scanLease.close(),
+      () => retentionLease.close(),
       () => batchLease.close(),
       async () => void (await dedupeRedis.quit().catch(() => undefined)),
     );
@@ -202,6 +214,8 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
         batches: stores.batches,
       },
       index: search.index,
+      objects,
+      objectLinks,
       host,
       wakeUps,
       limits: taskLimits,
@@ -219,6 +233,11 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       // Redis pushes are no actor calls: a turn awaits them (its answer waits until the next task is queued).
       queueEffects: redisQueues ? 'inTurn' : 'afterTurn',
       scanLease,
+      retention: stores.retention && {
+        store: stores.retention,
+        lease: retentionLease,
+        reclaim: sqlite && (() => reclaimPages(sqlite, cfg.BATON_RETENTION_RECLAIM_PAGES)),
+      },
       batchLease,
       wrapActor: (type, factory) => {
         if (type === WorkflowCalls.type)

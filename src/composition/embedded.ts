@@ -10,7 +10,10 @@ import { LocalQueueDirectory } from '../limits/local/local-queue-directory';
 import { LocalActorHost } from '../runtime/local/local-actor-host';
 import { SqliteReminderStore } from '../runtime/local/reminder-store';
 import { openSqliteStores } from '../store/sqlite';
+import { reclaimPages, SqliteRetentionStore } from '../store/sqlite/retention-store';
+import { SOLE_LEASE } from '../retention/retention-loop';
 import { payloadLimitsOf } from '../store/payload-limits';
+import { openObjectStore } from '../objects/open-object-store';
 import type { Adapters } from './adapters';
 
 /** The embedded profile: one process, one SQLite file (executions, definitions, search, reminders). */
@@ -25,9 +28,12 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
   const limits = new LocalTaskLimits();
   const lineage = new LocalLineageCounters();
   const bus = new LocalEventBus();
+  const { objects, served } = openObjectStore(cfg);
   return {
     stores,
     index,
+    objects,
+    objectLinks: served,
     host,
     wakeUps,
     limits,
@@ -37,6 +43,11 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
     directoryRefreshMs: 0,
     bus,
     startHost: 'beforeListen',
+    retention: {
+      store: new SqliteRetentionStore(stores.db),
+      lease: SOLE_LEASE,
+      reclaim: () => reclaimPages(stores.db, cfg.BATON_RETENTION_RECLAIM_PAGES),
+    },
     queueEffects: 'inTurn',
     wrapActor: (_type, factory) => factory,
     watchDefinitions: async () => undefined, // the only writer is this process
@@ -47,6 +58,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
       await lineage.close();
       await bus.close();
       await index.close();
+      await objects.close();
       await stores.close();
     },
   };

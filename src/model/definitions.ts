@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TaskTypeName } from '../engine/tasks/names';
 import { literalTimeoutIssues } from './http-request';
 import { RetryLogic, TimeoutPolicy, WorkflowTimeoutPolicy } from './statuses';
+import { RetentionPolicySchema } from './retention';
 import { TagListSchema } from './tags';
 
 // TaskDef, WorkflowDef, WorkflowTask and SubWorkflowParams as Conductor serialises them, with Conductor's defaults.
@@ -209,6 +210,8 @@ export const WorkflowDefSchema = z
     updateTime: z.number().default(0),
     createdBy: z.string().nullish(),
     updatedBy: z.string().nullish(),
+    /** Baton's own field (docs/retention.md): how long finished executions are kept, and whether they are archived. */
+    retention: RetentionPolicySchema.optional(),
   })
   .superRefine((def, ctx) => {
     for (const issue of validateWorkflowTree(def.tasks)) ctx.addIssue({ code: 'custom', ...issue });

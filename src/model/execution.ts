@@ -94,6 +94,8 @@ export const WorkflowSchema = z.object({
   /** Baton's own: the root execution this one descends from and its generation below it (both absent on a root), see model/lineage. */
   rootWorkflowId: z.string().optional(),
   generation: z.number().int().optional(),
+  /** Baton's own: true when the execution was purged into the archive (docs/retention.md); it is read-only then. */
+  archived: z.literal(true).optional(),
 });
 export type Workflow = z.infer<typeof WorkflowSchema>;
 

@@ -79,6 +79,10 @@ export const Errors = define({
     engine: true,
     message: (workflowId: string, status: string) => `Workflow ${workflowId} has ended (${status}); its variables cannot be updated`,
   },
+  WORKFLOW_ARCHIVED: {
+    status: 409,
+    message: (workflowId: string, status: string) => `Workflow ${workflowId} is archived (it ended ${status}); an archived execution cannot be changed`,
+  },
   WORKFLOW_NOT_ARCHIVABLE: {
     status: 400,
     engine: true,

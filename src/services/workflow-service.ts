@@ -16,6 +16,7 @@ import type { StartAdmission } from './start-admission';
 import type { Lineage } from '../model/lineage';
 import type { MetadataService } from './metadata-service';
 import { Errors } from '../model/named-errors';
+import type { ArchivedExecutions } from '../retention/archived-executions';
 
 /** The workflow side of the front end: resolves definitions, starts executions, reads them, and every operation on one (through its actor). */
 export class WorkflowService {
@@ -30,6 +31,8 @@ export class WorkflowService {
     /** Bounds the executions descending from one root (event-handler starts); absent: unbounded (unit tests). */
     private readonly admission?: StartAdmission,
     private readonly inFlightWaitMs = IN_FLIGHT_WAIT_MS,
+    /** Executions purged into the archive: read from there, changes to them refused (409). */
+    private readonly archive?: ArchivedExecutions,
   ) {}
 
   async resolveDef(req: StartWorkflowRequest): Promise<WorkflowDef> {
@@ -124,12 +127,17 @@ export class WorkflowService {
 
   async get(workflowId: string, includeTasks: boolean): Promise<Workflow> {
     const s = await this.store.load(workflowId);
-    if (!s) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
+    if (!s) {
+      const archived = await this.archive?.find(workflowId, includeTasks);
+      if (archived) return { ...archived, tasks: archived.tasks.map(withComputed) };
+      throw Errors.WORKFLOW_NOT_FOUND(workflowId);
+    }
     return { ...s.workflow, tasks: includeTasks ? s.tasks.map(withComputed) : [] };
   }
 
   private actor(workflowId: string): WorkflowActorClient {
-    return workflowActor(this.host, workflowId);
+    const client = workflowActor(this.host, workflowId);
+    return this.archive ? this.archive.refusing(client, workflowId) : client;
   }
 
   pause(workflowId: string): Promise<void> {
@@ -205,7 +213,7 @@ export class WorkflowService {
   /** Removes an execution; without archiving its search entry goes too (its actor takes it out of the index). */
   async remove(workflowId: string, archive: boolean): Promise<void> {
     const s = await this.store.load(workflowId);
-    if (!s) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
+    if (!s) throw this.archive ? await this.archive.refusal(workflowId, Errors.WORKFLOW_NOT_FOUND(workflowId)) : Errors.WORKFLOW_NOT_FOUND(workflowId);
     await this.actor(workflowId).remove({ archive });
     // A removed execution frees its idempotency key: a later start with it makes a new execution.
     const key = s.workflow.idempotencyKey;

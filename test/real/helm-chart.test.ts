@@ -322,6 +322,30 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
     expect(obj(obj(pod(own).env.find((e) => e.name === 'BATON_SECRETS_KEY')?.valueFrom, 'v').secretKeyRef, 'r')).toEqual({ name: 'ops-secrets', key: 'aes' });
   });
 
+  test("the object store: no bucket by default (each pod's /data); a user's bucket, endpoint, region and key Secret rendered into the pod's env", () => {
+    const byDefault = render([]);
+    const defaultConfig = obj(one(byDefault, 'ConfigMap').data, 'data');
+    expect(Object.keys(defaultConfig).filter((k) => k.startsWith('BATON_S3_') || k === 'BATON_OBJECT_STORE')).toEqual([]);
+    expect(pod(byDefault).env.map((e) => e.name)).not.toContain('BATON_S3_ACCESS_KEY_ID');
+    const docs = render([
+      ...['--set', 'objectStore.bucket=payloads', '--set', 'objectStore.endpoint=http://minio.storage:9000', '--set', 'objectStore.region=eu-west-3'],
+      ...['--set', 'objectStore.existingSecret=ops-s3', '--set', 'objectStore.accessKeyIdKey=id', '--set', 'objectStore.secretAccessKeyKey=key'],
+    ]);
+    expect(obj(one(docs, 'ConfigMap').data, 'data')).toMatchObject({
+      BATON_OBJECT_STORE: 's3',
+      BATON_S3_BUCKET: 'payloads',
+      BATON_S3_ENDPOINT: 'http://minio.storage:9000',
+      BATON_S3_REGION: 'eu-west-3',
+    });
+    const ref = (name: string) => obj(obj(pod(docs).env.find((e) => e.name === name)?.valueFrom, name).secretKeyRef, 'secretKeyRef');
+    expect(ref('BATON_S3_ACCESS_KEY_ID')).toEqual({ name: 'ops-s3', key: 'id' });
+    expect(ref('BATON_S3_SECRET_ACCESS_KEY')).toEqual({ name: 'ops-s3', key: 'key' });
+    // Without a Secret: the AWS SDK's own chain (a pod identity), no key variables.
+    const chain = render(['--set', 'objectStore.bucket=payloads']);
+    expect(pod(chain).env.map((e) => e.name)).not.toContain('BATON_S3_ACCESS_KEY_ID');
+    expect(obj(one(chain, 'ConfigMap').data, 'data').BATON_S3_BUCKET).toBe('payloads');
+  });
+
   test('the production values: three replicas at least, HPA, PDB, resources, every credential from a Secret', () => {
     const docs = render(variants.production);
     const hpa = obj(one(docs, 'HorizontalPodAutoscaler').spec, 'spec');
@@ -341,6 +365,8 @@ engineSuite('helm', missing())('charts/baton rendered by helm and checked agains
       'APP_API_TOKEN',
       'DAPR_API_TOKEN',
       'BATON_SECRETS_KEY',
+      'BATON_S3_ACCESS_KEY_ID',
+      'BATON_S3_SECRET_ACCESS_KEY',
     ]) {
       const entry = env.find((e) => e.name === name);
       expect([name, isObj(entry?.valueFrom) && isObj(entry.valueFrom.secretKeyRef)]).toEqual([name, true]);

@@ -190,7 +190,9 @@ async function inChunks<T>(items: T[], write: (chunk: T[]) => void): Promise<voi
 export class SqliteSearchIndex implements SearchIndex {
   private readonly writeWorkflows: (rows: Row[]) => void;
   private readonly writeTasks: (rows: Row[]) => void;
-  private readonly remove: (workflowId: string) => void;
+  private readonly remove: (workflowIds: string[]) => void;
+  /** Removals of the same tick, written in one transaction (a purge removes many executions at once). */
+  private removals: Array<{ workflowId: string; resolve(): void; reject(e: unknown): void }> = [];
   /** Search SQL varies with the query's shape; prepared statements are reused per distinct text. */
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
@@ -206,9 +208,11 @@ export class SqliteSearchIndex implements SearchIndex {
     this.writeTasks = db.transaction((rows: Row[]) => {
       for (const row of rows) upsertTask.run(row);
     });
-    this.remove = db.transaction((workflowId: string) => {
-      deleteWorkflow.run(workflowId);
-      deleteTasks.run(workflowId);
+    this.remove = db.transaction((workflowIds: string[]) => {
+      for (const id of workflowIds) {
+        deleteWorkflow.run(id);
+        deleteTasks.run(id);
+      }
     });
   }
 
@@ -221,8 +225,23 @@ export class SqliteSearchIndex implements SearchIndex {
   }
 
   /** Removes the workflow's record and the records of its tasks. */
-  async removeWorkflow(workflowId: string): Promise<void> {
-    this.remove(workflowId);
+  removeWorkflow(workflowId: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.removals.length === 0) setImmediate(() => this.flushRemovals());
+      this.removals.push({ workflowId, resolve, reject });
+    });
+  }
+
+  private flushRemovals(): void {
+    const batch = this.removals;
+    this.removals = [];
+    try {
+      this.remove(batch.map((r) => r.workflowId));
+    } catch (e) {
+      for (const r of batch) r.reject(e);
+      return;
+    }
+    for (const r of batch) r.resolve();
   }
 
   async searchWorkflows(req: SearchRequest): Promise<SearchResult<WorkflowSummary>> {

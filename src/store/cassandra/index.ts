@@ -13,6 +13,8 @@ import { CassandraScheduleStore } from './schedule-store';
 import type { ScheduleStore } from '../schedule-store';
 import { CassandraSecretStore } from './secret-store';
 import { CassandraAuthorizationStore } from './authorization-store';
+import { CassandraRetentionStore } from './retention-store';
+import type { RetentionStore } from '../../retention/ports';
 import { DEFAULT_INDEX_LAYOUT } from './rows';
 import { assertKeyspaceName } from './statements';
 
@@ -25,6 +27,7 @@ export { CassandraIdempotencyKeys } from './idempotency-keys';
 export { CassandraSchemaStore } from './schema-store';
 export { CassandraSecretStore } from './secret-store';
 export { CassandraAuthorizationStore } from './authorization-store';
+export { CassandraRetentionStore } from './retention-store';
 export { CassandraBatchStore } from './batch-store';
 
 export interface CassandraStores {
@@ -35,6 +38,7 @@ export interface CassandraStores {
   schemas: SchemaStore;
   secrets: SecretStore;
   authorization: AuthorizationStore;
+  retention: RetentionStore;
   batches: BatchStore;
   client: Client;
   close(): Promise<void>;
@@ -106,6 +110,7 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
     schemas: new CassandraSchemaStore(client, keyspace, consistency),
     secrets: new CassandraSecretStore(client, { keyspace, consistency }),
     authorization: new CassandraAuthorizationStore(client, { keyspace, consistency }),
+    retention: new CassandraRetentionStore(client, keyspace, consistency),
     batches: new CassandraBatchStore(client, keyspace, consistency),
     client,
     async close() {

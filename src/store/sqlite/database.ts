@@ -6,6 +6,8 @@ import path from 'node:path';
 export function openDatabase(dataDir: string, fileName = 'baton.db'): Database.Database {
   fs.mkdirSync(dataDir, { recursive: true });
   const db = new Database(path.join(dataDir, fileName));
+  // Only takes effect in a new file (before its first table): purged space can then be given back in paced steps.
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode: a commit survives a process crash; only an OS crash can lose the last commits.
   db.pragma('synchronous = NORMAL');

@@ -62,6 +62,9 @@ export class SqliteExecutionStore implements ExecutionStore {
   private readonly stmt;
   private readonly commitTx: (batch: PendingCommit[]) => void;
   private pending: PendingCommit[] = [];
+  /** Removals of the same tick, written in one transaction (a purge removes many executions at once). */
+  private removals: Array<{ workflowId: string; resolve(): void; reject(e: unknown): void }> = [];
+  private readonly removeTx: (ids: string[]) => void;
   /** Snapshot keys per definition object, keys known to be stored, and definitions by key (shared by loaded executions). */
   private readonly defKeys = new WeakMap<object, string>();
   private readonly storedDefKeys = new Set<string>();
@@ -112,6 +115,12 @@ export class SqliteExecutionStore implements ExecutionStore {
       ),
       countLogs: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM task_logs WHERE task_id = ?'),
     };
+    this.removeTx = db.transaction((ids: string[]) => {
+      for (const id of ids) {
+        this.stmt.removeTasks.run(id);
+        this.stmt.removeWf.run(id);
+      }
+    });
     // Group commit: every turn committed in the same event-loop tick shares one transaction.
     this.commitTx = db.transaction((batch: PendingCommit[]) => {
       for (const p of batch) p.stale = !this.write(p);
@@ -218,11 +227,23 @@ export class SqliteExecutionStore implements ExecutionStore {
     return def;
   }
 
-  async remove(workflowId: string): Promise<void> {
-    this.db.transaction(() => {
-      this.stmt.removeTasks.run(workflowId);
-      this.stmt.removeWf.run(workflowId);
-    })();
+  remove(workflowId: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.removals.length === 0) setImmediate(() => this.flushRemovals());
+      this.removals.push({ workflowId, resolve, reject });
+    });
+  }
+
+  private flushRemovals(): void {
+    const batch = this.removals;
+    this.removals = [];
+    try {
+      this.removeTx(batch.map((r) => r.workflowId));
+    } catch (e) {
+      for (const r of batch) r.reject(e);
+      return;
+    }
+    for (const r of batch) r.resolve();
   }
 
   async getTask(taskId: string): Promise<Task | undefined> {

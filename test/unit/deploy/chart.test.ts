@@ -68,6 +68,12 @@ const batonEnvNames = [
   'BATON_AUTH',
   'BATON_ADMIN_KEY_ID',
   'BATON_ADMIN_KEY_SECRET',
+  'BATON_OBJECT_STORE',
+  'BATON_S3_BUCKET',
+  'BATON_S3_REGION',
+  'BATON_S3_ENDPOINT',
+  'BATON_S3_ACCESS_KEY_ID',
+  'BATON_S3_SECRET_ACCESS_KEY',
 ];
 
 const requiredDaprAnnotations = [

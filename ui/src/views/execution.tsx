@@ -68,7 +68,8 @@ export function ExecutionView({ id }: { id: string }) {
     );
   if (!w) return wf.error ? <ErrorBanner error={wf.error} title={`Execution ${id}`} /> : <p className="muted">Loading…</p>;
 
-  const can = session.can('executions:manage');
+  // An archived execution is read-only: the server refuses every change (409).
+  const can = session.can('executions:manage') && !w.archived;
   const act = (title: string, run: () => Promise<unknown>, opts: { danger?: boolean; body?: ConfirmRequest['body'] } = {}): void =>
     setConfirm({ title, run, confirmLabel: title.replace(/\?$/, ''), ...opts });
   const params = { workflowId: w.workflowId };
@@ -171,7 +172,13 @@ export function ExecutionView({ id }: { id: string }) {
         )}
         {w.reRunFromWorkflowId && <Fact k="Re-run of" v={w.reRunFromWorkflowId} />}
         {Object.keys(w.taskToDomain).length > 0 && <Fact k="Task to domain" v={JSON.stringify(w.taskToDomain)} />}
+        {!w.archived && <Fact k="Retention" v={retentionLine(w.workflowDefinition.retention)} />}
       </dl>
+      {w.archived && (
+        <div className="notice" role="status" data-testid="archived">
+          Archived: read from the archive, read-only. It ended {w.status}.
+        </div>
+      )}
       {w.reasonForIncompletion && (
         <div className="error" data-testid="workflow-reason">
           {w.reasonForIncompletion}
@@ -253,6 +260,14 @@ export function ExecutionView({ id }: { id: string }) {
       />
     </section>
   );
+}
+
+/** The definition's retention as a line; its absence means the server's default applies (docs/retention.md). */
+function retentionLine(r: { days: number; archive: boolean; statuses?: string[] } | undefined): string {
+  if (!r) return 'server default';
+  if (r.days === 0) return 'kept forever';
+  const which = r.statuses ? ` (${r.statuses.join(', ')})` : '';
+  return `${r.days} day${r.days === 1 ? '' : 's'} after it ends${which}, then ${r.archive ? 'archived' : 'removed'}`;
 }
 
 function Fact({ k, v }: { k: string; v?: string }) {

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { isTerminalWorkflow } from '../model/statuses';
+import type { ObjectStore } from '../objects/object-store';
+import type { SearchIndex } from '../search/ports';
+import { MAX_SEARCH_SIZE } from '../search/search-fields';
+import type { ExecutionStore, IdempotencyKeyStore } from '../store/ports';
+import { archiveKey, isDue, purgeSelections, selectionQuery, type RetentionRules } from './policy';
+import type { PurgeItem, RetentionStore } from './ports';
+
+export interface PurgerDeps {
+  store: Pick<ExecutionStore, 'load' | 'remove'>;
+  /** Takes an execution's documents out of the search index (the server's Indexer.remove, past its pending writes). */
+  removeFromIndex: (workflowId: string) => Promise<void>;
+  search: Pick<SearchIndex, 'searchWorkflows'>;
+  retention: RetentionStore;
+  /** The archive (the object store); without it an execution whose policy asks for archiving is kept. */
+  objects?: ObjectStore;
+  idempotencyKeys?: Pick<IdempotencyKeyStore, 'release'>;
+  rules: () => Promise<RetentionRules>;
+  now: () => number;
+  /** SQLite: gives free pages back to the file system after a pass. */
+  reclaim?: () => number;
+  log: Pick<Logger, 'info' | 'warn'>;
+}
+
+export interface PassOutcome {
+  purged: number;
+  archived: number;
+  /** Found in the journal or the index but not removed (open again, archive missing). */
+  kept: number;
+  reclaimedPages: number;
+}
+
+/** Gives the event loop a turn: a pass never holds it for more than a few removals. */
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+const EVERY = 16;
+
+/**
+ * Removes the executions the retention rules say are due, at most `budget` per pass. Per execution the steps
+ * are: archive (object, then its lookup row), search index, idempotency key, store. Each is idempotent and the
+ * execution stays loadable until the last one, so a pass killed anywhere is finished by the next from its journal.
+ */
+export class Purger {
+  constructor(private readonly deps: PurgerDeps) {}
+
+  async passOnce(budget: number, signal?: AbortSignal): Promise<PassOutcome> {
+    const out: PassOutcome = { purged: 0, archived: 0, kept: 0, reclaimedPages: 0 };
+    // What a killed pass left: finished first, whatever the rules say now (its steps may be half done).
+    for (const pass of await this.deps.retention.unfinishedPasses()) {
+      if (signal?.aborted) return out;
+      await this.purgeAll(pass.items, out, signal);
+      if (signal?.aborted) return out;
+      await this.deps.retention.finishPass(pass.passId);
+    }
+    const items = await this.due(budget);
+    if (items.length > 0 && !signal?.aborted) {
+      const passId = `${this.deps.now()}-${randomUUID()}`;
+      await this.deps.retention.beginPass(passId, items, this.deps.now());
+      this.deps.log.info({ passId, executions: items.length }, 'retention pass begun');
+      await this.purgeAll(items, out, signal);
+      if (!signal?.aborted) await this.deps.retention.finishPass(passId);
+    }
+    out.reclaimedPages = this.deps.reclaim?.() ?? 0;
+    if (out.purged + out.kept > 0) this.deps.log.info(out, 'retention pass done');
+    return out;
+  }
+
+  /** Due executions, oldest end first within each policy, at most `budget`, found through the search index. */
+  private async due(budget: number): Promise<PurgeItem[]> {
+    const now = this.deps.now();
+    const rules = await this.deps.rules();
+    const items: PurgeItem[] = [];
+    for (const s of purgeSelections(rules, now)) {
+      if (items.length >= budget) break;
+      // Pages of the search's largest size; nothing is removed while they are read, so offsets stay valid.
+      for (let start = 0; items.length < budget;) {
+        const size = Math.min(budget - items.length, MAX_SEARCH_SIZE);
+        const hits = await this.deps.search.searchWorkflows({
+          query: selectionQuery(s),
+          freeText: { kind: 'all' },
+          sort: [{ field: 'endTime', order: 'ASC' }],
+          start,
+          size,
+        });
+        for (const h of hits.results) {
+          // Summaries carry Conductor's ISO end time.
+          const ended = { workflowType: h.workflowType, status: h.status, endTime: h.endTime ? Date.parse(h.endTime) : 0 };
+          if (isDue(ended, rules, now)) items.push({ workflowId: h.workflowId, archive: s.archive });
+        }
+        if (hits.results.length < size) break;
+        start += size;
+      }
+    }
+    return items;
+  }
+
+  /** EVERY executions at a time, side by side (each through its steps in order), so stores can group their writes. */
+  private async purgeAll(items: PurgeItem[], out: PassOutcome, signal?: AbortSignal): Promise<void> {
+    for (let i = 0; i < items.length; i += EVERY) {
+      if (signal?.aborted) return;
+      if (i > 0) await turn();
+      await Promise.all(
+        items.slice(i, i + EVERY).map((item) =>
+          this.purgeOne(item, out).catch((err: unknown) => {
+            out.kept++;
+            this.deps.log.warn({ err, workflowId: item.workflowId }, 'purging an execution failed; the next pass retries');
+          }),
+        ),
+      );
+    }
+  }
+
+  private async purgeOne(item: PurgeItem, out: PassOutcome): Promise<void> {
+    const { store, retention } = this.deps;
+    const s = await store.load(item.workflowId);
+    if (!s) {
+      // Gone from the store already (the kill came after the last step, or someone removed it): the index follows.
+      await this.deps.removeFromIndex(item.workflowId);
+      return;
+    }
+    const w = s.workflow;
+    // Retried or rerun since it was found: it is not finished any more.
+    if (!isTerminalWorkflow(w.status)) {
+      out.kept++;
+      return;
+    }
+    if (item.archive) {
+      if (!this.deps.objects) {
+        out.kept++;
+        this.deps.log.warn({ workflowId: w.workflowId }, 'retention asks for an archive but no object store is configured: execution kept');
+        return;
+      }
+      const key = archiveKey(w.workflowId, w.endTime);
+      const archivedAt = this.deps.now();
+      const body = JSON.stringify({ archivedAt, workflow: { ...w, tasks: s.tasks } });
+      await this.deps.objects.put(key, Buffer.from(body), 'application/json');
+      await retention.recordArchive({ workflowId: w.workflowId, key, workflowName: w.workflowName, status: w.status, endTime: w.endTime, archivedAt });
+      out.archived++;
+    }
+    await this.deps.removeFromIndex(w.workflowId);
+    if (w.idempotencyKey && this.deps.idempotencyKeys) await this.deps.idempotencyKeys.release(w.workflowName, w.idempotencyKey, w.workflowId);
+    await store.remove(w.workflowId);
+    out.purged++;
+  }
+}

@@ -1,0 +1,63 @@
+import { type Client, types } from 'cassandra-driver';
+import type { ArchivedExecution, PurgeItem, RetentionStore } from '../../retention/ports';
+import { assertKeyspaceName } from './statements';
+
+const STATE = 'purge';
+
+/** The purge's journal (one overwritten row) and the archive lookup over Cassandra (tables from migration 008). */
+export class CassandraRetentionStore implements RetentionStore {
+  private readonly q;
+
+  constructor(
+    private readonly client: Client,
+    keyspace: string,
+    private readonly consistency = types.consistencies.localQuorum,
+  ) {
+    const ks = assertKeyspaceName(keyspace);
+    this.q = {
+      begin: `UPDATE ${ks}.retention_state SET pass_id = ?, started_at = ?, items_json = ? WHERE name = ?`,
+      state: `SELECT pass_id, items_json FROM ${ks}.retention_state WHERE name = ?`,
+      // Cleared with values, not nulls (a null is a tombstone), and only by the pass that wrote it.
+      finish: `UPDATE ${ks}.retention_state SET pass_id = '', items_json = '[]' WHERE name = ? IF pass_id = ?`,
+      putArchive: `INSERT INTO ${ks}.archived_executions (workflow_id, archive_key, workflow_name, status, end_time, archived_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      archived: `SELECT archive_key, workflow_name, status, end_time, archived_at FROM ${ks}.archived_executions WHERE workflow_id = ?`,
+    };
+  }
+
+  private exec(query: string, params: unknown[], idempotent = true) {
+    return this.client.execute(query, params, { prepare: true, consistency: this.consistency, isIdempotent: idempotent });
+  }
+
+  async beginPass(passId: string, items: PurgeItem[], now: number): Promise<void> {
+    await this.exec(this.q.begin, [passId, types.Long.fromNumber(now), JSON.stringify(items), STATE]);
+  }
+
+  async unfinishedPasses(): Promise<Array<{ passId: string; items: PurgeItem[] }>> {
+    const row = (await this.exec(this.q.state, [STATE])).first();
+    const passId = row?.get('pass_id') as string | null | undefined;
+    if (!passId) return [];
+    return [{ passId, items: JSON.parse((row!.get('items_json') as string | null) ?? '[]') as PurgeItem[] }];
+  }
+
+  async finishPass(passId: string): Promise<void> {
+    // Repeating it is harmless (the condition fails the second time), so it is marked idempotent.
+    await this.exec(this.q.finish, [STATE, passId]);
+  }
+
+  async recordArchive(a: ArchivedExecution): Promise<void> {
+    await this.exec(this.q.putArchive, [a.workflowId, a.key, a.workflowName, a.status, types.Long.fromNumber(a.endTime), types.Long.fromNumber(a.archivedAt)]);
+  }
+
+  async archived(workflowId: string): Promise<ArchivedExecution | undefined> {
+    const r = (await this.exec(this.q.archived, [workflowId])).first();
+    if (!r) return undefined;
+    return {
+      workflowId,
+      key: r.get('archive_key') as string,
+      workflowName: r.get('workflow_name') as string,
+      status: r.get('status') as string,
+      endTime: Number(r.get('end_time')),
+      archivedAt: Number(r.get('archived_at')),
+    };
+  }
+}
