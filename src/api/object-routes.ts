@@ -63,7 +63,7 @@ export function objectBody(d: ObjectRouteDeps, limitBytes: number): RequestHandl
     if (req.method !== 'PUT') return next();
     const key = keyOfPath(req.path);
     if (key === undefined || !d.objectLinks) return next();
-    return verdictOf(d.objectLinks.linkKey, req, key, (d.now ?? Date.now)()).ok ? raw(req, res, next) : next();
+    return verdictOf(d.objectLinks.linkKey(), req, key, (d.now ?? Date.now)()).ok ? raw(req, res, next) : next();
   };
 }
 
@@ -72,7 +72,7 @@ export function objectRoutes(r: RouteTable, d: ObjectRouteDeps): void {
   const checked = (req: Request<Record<string, string>>): { links: ServedObjectLinks; key: string } => {
     const links = linksOf(d);
     const key = req.params.key!;
-    const refused = refusal(verdictOf(links.linkKey, req, key, now()));
+    const refused = refusal(verdictOf(links.linkKey(), req, key, now()));
     if (refused) throw refused;
     const problem = objectKeyProblem(key);
     if (problem) throw new ApiError(400, `Invalid object key: ${problem}`);
