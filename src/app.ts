@@ -34,6 +34,7 @@ import { secretValueBody } from './api/secret-routes';
 import { OBJECTS_PATH, objectBody } from './api/object-routes';
 import type { ServedObjectLinks } from './objects/open-object-store';
 import type { ExternalPayloads } from './objects/external-payloads';
+import type { BatchService } from './batch/batch-service';
 
 export interface AppDeps {
   workflows: WorkflowService;
@@ -71,6 +72,8 @@ export interface AppDeps {
   metrics?: Metrics & MetricsExposition;
   /** Makes a span of every request when traces are exported. */
   tracer?: Tracer;
+  /** Batches by query (/api/batch). */
+  batches?: BatchService;
   /** The liveness verdict of GET /health (the actor host's self-probe); absent: always healthy. */
   healthy?: () => boolean;
   /** The directory object store's signed links (GET|PUT /api/objects/{key}); absent with a bucket. */
@@ -130,6 +133,7 @@ function tableOf(d: AppDeps, calls: WorkerCalls): Route[] {
     healthy: d.healthy,
     objectLinks: d.objectLinks,
     payloads: d.payloads,
+    batches: d.batches,
   });
 }
 

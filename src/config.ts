@@ -115,6 +115,12 @@ export const FieldsSchema = z.object({
   /** Limit of one recover call of the scan; BATON_RECOVERY_SCAN_MAX_FAILURES failed in a row give the scan's lease up. */
   BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS: int(10_000, 100),
   BATON_RECOVERY_SCAN_MAX_FAILURES: int(5, 1),
+  // Batches by query (src/batch): how many executions one may match, how many run at once, and their pace.
+  BATON_BATCH_MAX_MATCHES: int(10_000, 1),
+  BATON_BATCH_MAX_OPEN: int(10, 1),
+  BATON_BATCH_BUDGET: int(100, 1),
+  // At most a day: a longer timer would overflow setTimeout and fire at once.
+  BATON_BATCH_INTERVAL_MS: int(1000, 10).pipe(z.number().max(86_400_000)),
   /** A schedule's slot at most this late still fires when catch-up is off (a reminder fires a little after its time). */
   BATON_SCHEDULE_GRACE_MS: int(30_000, 0),
   /** With runCatchupScheduleInstances, at most this many missed slots fire at once (the newest). */

@@ -6,7 +6,10 @@ import { createAccessControl } from './auth/access-control';
 import { authSettings } from './auth/auth-settings';
 import type { Config } from './config';
 import { QueueActor } from './actors/queue-actor';
-import { RecoveryScan } from './services/recovery-scan';
+import { RecoveryScan, type ScanLease } from './services/recovery-scan';
+import { BatchRunner } from './batch/batch-runner';
+import { BatchService } from './batch/batch-service';
+import { executionActions } from './services/execution-actions';
 import { WorkflowActor } from './actors/workflow-actor';
 import { ScheduleActor } from './actors/schedule-actor';
 import { ScheduleCalls, scheduleActor } from './actors/protocol/schedule-protocol';
@@ -100,6 +103,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
           (op, s) => metrics.storeOperation('authorization', op, s),
           tracer && { tracer, prefix: 'authorization' },
         ),
+        batches: adapters.stores.batches,
       }
     : { ...adapters.stores, executions };
   const index = observed ? timedCalls(adapters.index, (op, s) => metrics.indexOperation(op, s), tracer && { tracer, prefix: 'index' }) : adapters.index;
@@ -248,6 +252,22 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     const armed = await schedules.syncAll((name, err) => log.warn({ err, schedule: name }, 'arming a schedule failed'));
     if (armed > 0) log.info({ schedules: armed }, 'schedules armed');
   };
+  const batches = new BatchService(stores.batches, index, { maxMatches: cfg.BATON_BATCH_MAX_MATCHES, maxOpen: cfg.BATON_BATCH_MAX_OPEN }, Date.now, newId);
+  const actions = executionActions(() => workflows);
+  // Without a cluster this process is the only runner: its lease is always held.
+  const soleRunner: ScanLease = { acquire: async () => true, release: async () => undefined };
+  const batchRunner = new BatchRunner({
+    store: stores.batches,
+    // Remove deletes for good, search entry included, as the console's bulk remove does.
+    act: (action, id, reason) => actions[action](id, { reason, archive: false }),
+    lease: adapters.batchLease ?? soleRunner,
+    intervalMs: cfg.BATON_BATCH_INTERVAL_MS,
+    // Renewed before each execution; a replica that dies hands its batches over within this.
+    leaseTtlMs: Math.max(cfg.BATON_BATCH_INTERVAL_MS * 3, 30_000),
+    budget: cfg.BATON_BATCH_BUDGET,
+    now: Date.now,
+    log,
+  });
   const eventProcessor = new EventProcessor({ metadata: stores.metadata, executions: stores.executions, workflows, scripts, derivedId: derivedUuid, log });
   bus.subscribe(eventProcessor.handle);
 
@@ -309,6 +329,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     healthy: host.healthy && (() => host.healthy!()),
     objectLinks: adapters.objectLinks,
     payloads,
+    batches,
   });
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
@@ -344,6 +365,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     // Behind the start, like recovery: a schedule's reminder fires on whichever replica hosts its actor.
     void syncSchedules().catch((err) => log.warn({ err }, 'arming schedules failed'));
   }
+  batchRunner.start();
   // An HTTP task must not call Baton itself, nor its sidecar.
   httpWorker.start(cfg.BATON_PROFILE === 'distributed' ? [port, cfg.DAPR_HTTP_PORT] : [port]);
   log.info(
@@ -368,6 +390,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       closing ??= (async () => {
         stopping = true;
         await scan?.stop();
+        await batchRunner.stop();
         // Sidecars keep routing actor calls here until they see the replica unhealthy: serve them meanwhile.
         await host.drain?.();
         await new Promise<void>((resolve) => {

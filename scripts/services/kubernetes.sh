@@ -141,6 +141,10 @@ PAUSE_IMAGE=registry.k8s.io/pause:3.10.2
 ETCD_PORT="${BATON_K8S_ETCD_PORT:-32379}"
 API_PORT=6443
 FW_CHAIN=BATON-K8S-FWD
+# Pods reach the Cassandra and Elasticsearch that `npm run services` runs on loopback through the node
+# address: a DNAT from the bridge to 127.0.0.1 (route_localnet on the bridge only).
+ENGINES_CHAIN=BATON-K8S-ENGINES
+HOST_ENGINE_PORTS=(9042 9200)
 run="$BATON_RUN_DIR/kubernetes"
 pki="$run/pki"
 bin="$k8s_dir/bin"
@@ -265,6 +269,15 @@ setup_network() {
       net.bridge.bridge-nf-call-iptables "$(sysctl -n net.bridge.bridge-nf-call-iptables)" >"$run/sysctl.saved"
   fi
   sysctl -qw net.ipv4.ip_forward=1 net.bridge.bridge-nf-call-iptables=1
+  sysctl -qw "net.ipv4.conf.$BRIDGE.route_localnet=1"
+  if ! iptables -t nat -n -L "$ENGINES_CHAIN" >/dev/null 2>&1; then
+    iptables -t nat -N "$ENGINES_CHAIN"
+    local port
+    for port in "${HOST_ENGINE_PORTS[@]}"; do
+      iptables -t nat -A "$ENGINES_CHAIN" -p tcp --dport "$port" -j DNAT --to-destination "127.0.0.1:$port"
+    done
+    iptables -t nat -I PREROUTING 1 -i "$BRIDGE" -d "$NODE_IP" -j "$ENGINES_CHAIN"
+  fi
   mkdir -p "$run/cni/net.d" "$run/cni/ipam"
   cat >"$run/cni/net.d/10-baton.conflist" <<JSON
 {"cniVersion": "0.4.0", "name": "baton", "plugins": [
@@ -290,6 +303,9 @@ state = "$run/containerd/state"
   address = "$(containerd_sock).ttrpc"
 [plugins."io.containerd.grpc.v1.cri"]
   sandbox_image = "$PAUSE_IMAGE"
+  # Machines whose root lacks CAP_SYS_RESOURCE (containers, CI sandboxes) cannot lower a process's
+  # oom_score_adj; the kubelet asks -998 for every sandbox, and runc fails the pod without this clamp.
+  restrict_oom_score_adj = true
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "$run/cni/net.d"
@@ -459,6 +475,35 @@ YAML
   wait_until 180 "CoreDNS ready" kubectl -n kube-system rollout status deployment/coredns --timeout=5s
 }
 
+# Dapr with its own Helm chart (from the same module daprd is built from), mTLS on as in production,
+# its images the locally assembled ones. The scheduler's StatefulSet claims volumes and this cluster has
+# no provisioner, so each claim gets a hostPath PersistentVolume under the run directory.
+install_dapr() {
+  local helm="$BATON_CACHE_DIR/helm-3.22.0/bin/helm" chart i t=$SECONDS
+  [[ -x "$helm" ]] || die "helm is not provisioned: npm run services -- helm"
+  chart="$(module_dir "github.com/dapr/dapr@v$DAPR_VERSION")/charts/dapr"
+  bash "$here/kubernetes-images.sh" dapr || die "Dapr's images could not be assembled"
+  for i in 0 1 2; do
+    mkdir -p "$run/volumes/dapr-scheduler-$i" && chmod 0777 "$run/volumes/dapr-scheduler-$i"
+    kubectl apply -f - >/dev/null <<YAML || die "creating the scheduler's volume $i failed"
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: dapr-scheduler-$i}
+spec:
+  capacity: {storage: 16Gi}
+  accessModes: [ReadWriteOnce]
+  persistentVolumeReclaimPolicy: Delete
+  hostPath: {path: $run/volumes/dapr-scheduler-$i, type: Directory}
+  claimRef: {namespace: dapr-system, name: dapr-scheduler-data-dir-dapr-scheduler-server-$i}
+YAML
+  done
+  KUBECONFIG="$run/admin.kubeconfig" "$helm" upgrade --install dapr "$chart" --namespace dapr-system --create-namespace \
+    --set global.registry=ghcr.io/dapr --set global.tag="$DAPR_VERSION" --set global.imagePullPolicy=Never \
+    --set global.mtls.enabled=true --wait --timeout 10m >"$run/logs/helm-dapr.log" 2>&1 ||
+    die "helm install of Dapr failed (log: $run/logs/helm-dapr.log)"
+  log "Dapr $DAPR_VERSION installed with its Helm chart in $((SECONDS - t)) s"
+}
+
 start_cluster() {
   all_built || die "kubernetes $K8S_VERSION is not built: run scripts/services/kubernetes.sh provision"
   need_cmd containerd containerd
@@ -479,6 +524,10 @@ start_cluster() {
   log "node $NODE_NAME Ready in $((SECONDS - t)) s"
   start_dns
   log "cluster DNS ready in $((SECONDS - t)) s"
+  # Pods run the Dockerfile's base image with imagePullPolicy Never: assembled once, imported each start.
+  bash "$here/kubernetes-images.sh" node-base || die "the node base image could not be imported"
+  bash "$here/kubernetes-images.sh" redis || die "the Redis image could not be imported"
+  install_dapr
   write_env kubernetes "BATON_KUBECONFIG=$run/admin.kubeconfig" "BATON_KUBECTL_BIN=$bin/kubectl" \
     "BATON_K8S_VERSION=$K8S_VERSION" "BATON_K8S_CONTAINERD_SOCK=$(containerd_sock)"
 }
@@ -519,6 +568,10 @@ stop_cluster() {
   nft delete table ip6 kube-proxy 2>/dev/null || true
   local m
   for m in $(awk -v r="$run" 'index($5, r) == 1 { print $5 }' /proc/self/mountinfo | sort -r); do umount -l "$m" 2>/dev/null || true; done
+  if iptables -t nat -n -L "$ENGINES_CHAIN" >/dev/null 2>&1; then
+    iptables -t nat -D PREROUTING -i "$BRIDGE" -d "$NODE_IP" -j "$ENGINES_CHAIN" 2>/dev/null || true
+    iptables -t nat -F "$ENGINES_CHAIN" && iptables -t nat -X "$ENGINES_CHAIN"
+  fi
   if iptables -n -L "$FW_CHAIN" >/dev/null 2>&1; then
     iptables -D FORWARD -j "$FW_CHAIN" 2>/dev/null || true
     iptables -F "$FW_CHAIN" && iptables -X "$FW_CHAIN"

@@ -5,6 +5,7 @@ import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, parseBody, strParam } from './params';
 import { toErrorBody } from './errors';
 import { BulkIdsSchema, type BulkResponse } from '../model/bulk';
+import { executionActions } from '../services/execution-actions';
 
 // /api/workflow/bulk (Conductor's WorkflowBulkResource): one operation over up to 1000 executions; each id succeeds
 // or fails on its own and the answer says which (200 even when some fail).
@@ -42,37 +43,36 @@ export function bulkRoutes(r: RouteTable, d: BulkDeps): void {
     res: 'BulkResponse',
   });
 
-  const w = () => d.workflows;
+  const act = executionActions(() => d.workflows);
   r.put(
     '/pause',
     doc('Pause executions'),
-    bulk(none, (id) => w().pause(id)),
+    bulk(none, (id) => act.pause(id, {})),
   );
   r.put(
     '/resume',
     doc('Resume executions'),
-    bulk(none, (id) => w().resume(id)),
+    bulk(none, (id) => act.resume(id, {})),
   );
   r.post(
     '/restart',
     doc('Restart executions', { useLatestDefinitions: 'boolean' }),
     bulk(
       (req) => boolParam(req, 'useLatestDefinitions', false),
-      (id, latest) => w().restart(id, latest),
+      (id, latest) => act.restart(id, { useLatestDefinitions: latest }),
     ),
   );
-  // Conductor's bulk retry never descends into sub-workflows.
   r.post(
     '/retry',
     doc('Retry executions'),
-    bulk(none, (id) => w().retry(id, false)),
+    bulk(none, (id) => act.retry(id, {})),
   );
   r.post(
     '/terminate',
     doc('Terminate executions', { reason: 'string' }),
     bulk(
       (req) => strParam(req, 'reason'),
-      (id, reason) => w().terminate(id, reason),
+      (id, reason) => act.terminate(id, { reason }),
     ),
   );
   r.delete(
@@ -80,7 +80,7 @@ export function bulkRoutes(r: RouteTable, d: BulkDeps): void {
     doc('Remove executions', { archiveWorkflow: 'boolean' }),
     bulk(
       (req) => boolParam(req, 'archiveWorkflow', true),
-      (id, archive) => w().remove(id, archive),
+      (id, archive) => act.remove(id, { archive }),
     ),
   );
   r.delete(
@@ -88,7 +88,7 @@ export function bulkRoutes(r: RouteTable, d: BulkDeps): void {
     doc('Terminate, then remove, executions', { archiveWorkflow: 'boolean', reason: 'string' }),
     bulk(
       (req) => ({ reason: strParam(req, 'reason'), archive: boolParam(req, 'archiveWorkflow', true) }),
-      (id, a) => w().terminateAndRemove(id, a.reason, a.archive),
+      (id, a) => d.workflows.terminateAndRemove(id, a.reason, a.archive),
     ),
   );
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Role } from '../model/applications';
+import type { BatchRecord, BatchView } from '../model/batch';
 import type { COMPONENTS } from './openapi';
 import type { Body, ComponentName } from './route-table';
 
@@ -39,6 +40,10 @@ export const CONSOLE_ROUTES = {
   'POST /api/workflow/bulk/restart': { res: 'BulkResponse' },
   'POST /api/workflow/bulk/terminate': { res: 'BulkResponse' },
   'DELETE /api/workflow/bulk/remove': { res: 'BulkResponse' },
+  'POST /api/batch': { res: inline<{ id: string; matched: number }>() },
+  'GET /api/batch': { res: inline<BatchRecord[]>() },
+  'GET /api/batch/{batchId}': { res: inline<BatchView>() },
+  'POST /api/batch/{batchId}/cancel': { res: inline<BatchRecord>() },
   'GET /api/tasks/{taskId}/log': { res: { list: 'TaskExecLog' } },
   'POST /api/task': { res: 'text' },
   'GET /api/tasks/queue/all': { res: inline<Record<string, number>>() },

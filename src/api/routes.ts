@@ -11,6 +11,8 @@ import { adminRoutes } from './admin-routes';
 import { applicationRoutes, tokenRoutes, type AuthRoutesDeps } from './auth-routes';
 import { grantRoutes, groupRoutes, userRoutes } from './authorization-routes';
 import { bulkRoutes } from './bulk-routes';
+import { batchRoutes } from './batch-routes';
+import type { BatchService } from '../batch/batch-service';
 import { eventRoutes, type IncomingEvents } from './event-routes';
 import { secretRoutes } from './secret-routes';
 import { definitionTagRoutes, eventHandlerTagRoutes } from './tag-routes';
@@ -61,6 +63,8 @@ export interface ApiDeps {
   maxSchemas?: number;
   /** What GET /metrics serves; absent when metrics are off (BATON_METRICS_ENABLED=false). */
   metrics?: MetricsExposition;
+  /** Batches by query (/api/batch; the routes answer 503 without it). */
+  batches?: BatchService;
   /** False while the actor host cannot complete calls (GET /health answers 503); absent: always healthy. */
   healthy?: () => boolean;
   /** The directory object store's signed links (GET|PUT /api/objects/{key}); absent with a bucket. */
@@ -101,6 +105,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
   secretRoutes(t.under('/api'), d);
   adminRoutes(t.under('/api/admin'), d);
   bulkRoutes(t.under('/api/workflow/bulk'), d);
+  batchRoutes(t.under('/api/batch'), d);
   executionRoutes(t.under('/api/workflow'), d);
   for (const base of TASK_BASES) signalRoutes(t.under(base), d);
   workflowStateRoutes(t.under('/api/workflow'), d);

@@ -10,6 +10,7 @@ import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { ScanLease } from '../services/recovery-scan';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
+import type { BatchStore } from '../store/batch-store';
 
 /** What a profile plugs into the one composition root (src/server.ts); both profiles return this set. */
 export interface Adapters {
@@ -21,6 +22,7 @@ export interface Adapters {
     schemas: SchemaStore;
     secrets: SecretStore;
     authorization: AuthorizationStore;
+    batches: BatchStore;
   };
   index: SearchIndex;
   /** External payloads and the archive (BATON_OBJECT_STORE). */
@@ -56,6 +58,8 @@ export interface Adapters {
   queueEffects: 'inTurn' | 'afterTurn';
   /** Cluster-wide lease of the recovery scan (distributed profile). */
   scanLease?: ScanLease;
+  /** Cluster-wide lease of the batch runner (distributed profile); absent: this process runs every batch. */
+  batchLease?: ScanLease;
   /** Wraps the factory of an actor type before registration (per-profile turn behaviour). */
   wrapActor(type: string, factory: ActorFactory): ActorFactory;
   /** Connects the definition cache to changes made by other replicas; `refresh` reloads it. */

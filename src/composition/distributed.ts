@@ -21,6 +21,7 @@ import { payloadLimitsOf } from '../store/payload-limits';
 import { openObjectStore } from '../objects/open-object-store';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
+import type { BatchStore } from '../store/batch-store';
 import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
 import { QueueCalls } from '../actors/protocol/queue-protocol';
 import { WorkflowCalls } from '../actors/protocol/workflow-protocol';
@@ -57,6 +58,7 @@ interface OpenedStores {
   schemas: SchemaStore;
   secrets: SecretStore;
   authorization: AuthorizationStore;
+  batches: BatchStore;
   /** The SQLite file when BATON_STORE=sqlite (tests and development on one machine). */
   sqlite?: ReturnType<typeof openDatabase>;
   close(): Promise<void>;
@@ -74,6 +76,7 @@ export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promi
     schemas: s.schemas,
     secrets: s.secrets,
     authorization: s.authorization,
+    batches: s.batches,
     sqlite: s.db,
     close: () => s.close(),
   };
@@ -160,6 +163,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
     const redisQueues = cfg.BATON_QUEUES === 'redis' ? new RedisQueuePartitions(redis(), prefix) : undefined;
     const changes = new MetadataChanges(redis(), redis(), prefix, log);
     const scanLease = new RedisScanLease(redis(), prefix, 'recovery-scan');
+    const batchLease = new RedisScanLease(redis(), prefix, 'batch-runner');
     const attempts = new RedisFailedAttempts(redis(), prefix);
     opened.unshift(
       () => attempts.close(),
@@ -170,6 +174,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       async () => redisQueues?.close(),
       () => changes.close(),
       () => scanLease.close(),
+      () => batchLease.close(),
       async () => void (await dedupeRedis.quit().catch(() => undefined)),
     );
     // daprd reads the subscriptions once at its start: topics of handlers added later need a restart.
@@ -198,6 +203,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
         schemas: stores.schemas,
         secrets: stores.secrets,
         authorization: stores.authorization,
+        batches: stores.batches,
       },
       index: search.index,
       objects,
@@ -219,6 +225,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       // Redis pushes are no actor calls: a turn awaits them (its answer waits until the next task is queued).
       queueEffects: redisQueues ? 'inTurn' : 'afterTurn',
       scanLease,
+      batchLease,
       wrapActor: (type, factory) => {
         if (type === WorkflowCalls.type)
           return wireCalls(

@@ -11,12 +11,14 @@ import { eventually } from '../support/baton';
 export interface InterfaceTarget {
   url(): string;
   stop(): Promise<void>;
+  /** Headers of every request (a deployment with auth on: its access token). */
+  headers?: () => Record<string, string>;
 }
 
 export function describeInterface(makeTarget: () => Promise<InterfaceTarget>): void {
   let target: InterfaceTarget;
   // Polls and results go to /api/task, the singular spelling of Conductor's /api/tasks that Baton also serves.
-  const api = apiClient(() => target.url(), { tasksPath: '/api/task' });
+  const api = apiClient(() => target.url(), { tasksPath: '/api/task', headers: () => target?.headers?.() ?? {} });
 
   beforeAll(async () => {
     target = await makeTarget();

@@ -16,6 +16,8 @@ const TaskDefEditor = lazy(() => import('./views/definitions').then((m) => ({ de
 const StartWorkflowView = lazy(() => import('./views/start-workflow').then((m) => ({ default: m.StartWorkflowView })));
 const HumanInboxView = lazy(() => import('./views/human-inbox').then((m) => ({ default: m.HumanInboxView })));
 const EventHandlersView = lazy(() => import('./views/event-handlers').then((m) => ({ default: m.EventHandlersView })));
+const BatchesView = lazy(() => import('./views/batches').then((m) => ({ default: m.BatchesView })));
+const BatchView = lazy(() => import('./views/batches').then((m) => ({ default: m.BatchView })));
 const EventHandlerEditor = lazy(() => import('./views/event-handlers').then((m) => ({ default: m.EventHandlerEditor })));
 
 const NAV: Array<[string, string]> = [
@@ -24,6 +26,7 @@ const NAV: Array<[string, string]> = [
   ['/human', 'Human tasks'],
   ['/queues', 'Queues'],
   ['/events', 'Event handlers'],
+  ['/batches', 'Batches'],
 ];
 
 function View() {
@@ -45,6 +48,8 @@ function View() {
   if (matchPath('/queues', path)) return <QueuesView />;
   if (matchPath('/access', path)) return <AccessView />;
   if (matchPath('/events', path)) return <EventHandlersView />;
+  if (matchPath('/batches', path)) return <BatchesView />;
+  if ((m = matchPath('/batches/:id', path))) return <BatchView key={m.id} id={m.id!} />;
   if (matchPath('/events/new', path)) return <EventHandlerEditor key="new" />;
   if ((m = matchPath('/events/:name', path))) return <EventHandlerEditor key={m.name} name={m.name} />;
   return (

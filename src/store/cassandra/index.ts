@@ -7,6 +7,8 @@ import { CassandraMetadataStore } from './metadata-store';
 import { CassandraIdempotencyKeys } from './idempotency-keys';
 import { CassandraSchemaStore } from './schema-store';
 import { migrate } from './migrate';
+import { CassandraBatchStore } from './batch-store';
+import type { BatchStore } from '../batch-store';
 import { CassandraScheduleStore } from './schedule-store';
 import type { ScheduleStore } from '../schedule-store';
 import { CassandraSecretStore } from './secret-store';
@@ -23,6 +25,7 @@ export { CassandraIdempotencyKeys } from './idempotency-keys';
 export { CassandraSchemaStore } from './schema-store';
 export { CassandraSecretStore } from './secret-store';
 export { CassandraAuthorizationStore } from './authorization-store';
+export { CassandraBatchStore } from './batch-store';
 
 export interface CassandraStores {
   executions: ExecutionStore;
@@ -32,6 +35,7 @@ export interface CassandraStores {
   schemas: SchemaStore;
   secrets: SecretStore;
   authorization: AuthorizationStore;
+  batches: BatchStore;
   client: Client;
   close(): Promise<void>;
 }
@@ -102,6 +106,7 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
     schemas: new CassandraSchemaStore(client, keyspace, consistency),
     secrets: new CassandraSecretStore(client, { keyspace, consistency }),
     authorization: new CassandraAuthorizationStore(client, { keyspace, consistency }),
+    batches: new CassandraBatchStore(client, keyspace, consistency),
     client,
     async close() {
       await executions.close();

@@ -9,6 +9,7 @@ import { SqliteMetadataStore } from './metadata-store';
 import { SqliteScheduleStore } from './schedule-store';
 import { SqliteSecretStore } from './secret-store';
 import { SqliteAuthorizationStore } from './authorization-store';
+import { SqliteBatchStore } from './batch-store';
 
 export {
   openDatabase,
@@ -19,6 +20,7 @@ export {
   SqliteSchemaStore,
   SqliteSecretStore,
   SqliteAuthorizationStore,
+  SqliteBatchStore,
 };
 
 export interface SqliteStores {
@@ -30,6 +32,7 @@ export interface SqliteStores {
   schemas: SqliteSchemaStore;
   secrets: SqliteSecretStore;
   authorization: SqliteAuthorizationStore;
+  batches: SqliteBatchStore;
   close(): Promise<void>;
 }
 
@@ -46,6 +49,7 @@ export function openSqliteStores(dir: string, limits?: PayloadLimits, onError?: 
     schemas: new SqliteSchemaStore(db),
     secrets: new SqliteSecretStore(db),
     authorization: new SqliteAuthorizationStore(db),
+    batches: new SqliteBatchStore(db),
     async close() {
       await checkpointer.stop();
       if (db.open) db.close();

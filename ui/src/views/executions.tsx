@@ -18,6 +18,8 @@ import {
   type SortField,
 } from '../model/execution-search';
 import { Link, enc, useLocation, useNavigate } from '../router';
+import type { BatchAction } from '../../../src/model/batch';
+import { BATCH_ACTIONS } from '../model/batch-actions';
 
 const parseLocal = (s: string): number | undefined => {
   const t = new Date(s).getTime();
@@ -76,6 +78,7 @@ export function ExecutionsView() {
   useEffect(() => setSelected(new Set()), [key]);
   const [confirm, setConfirm] = useState<ConfirmRequest>();
   const [bulkResult, setBulkResult] = useState<{ op: string; r: BulkResponse }>();
+  const [batchAction, setBatchAction] = useState<BatchAction>('terminate');
 
   const rows = results.data?.results ?? [];
   const total = results.data?.totalHits ?? 0;
@@ -102,6 +105,28 @@ export function ExecutionsView() {
       run: async () => {
         const r = await call(op.route, { body: ids, query: op.query });
         setBulkResult({ op: op.label, r });
+      },
+    });
+  };
+
+  // A batch by query: the same search, acted on server-side over every match (not just this page).
+  const actOnAll = (): void => {
+    const label = BATCH_ACTIONS.find(([a]) => a === batchAction)![1];
+    const { query, freeText } = searchParams(filters, parseLocal);
+    setConfirm({
+      title: `${label} all ${total} matching execution${total === 1 ? '' : 's'}?`,
+      body: (
+        <p className="muted">
+          A batch acts on every execution this search matches when it starts, a few per second; its page shows the progress.
+          <br />
+          <code>{query || '(any)'}</code> · free text <code>{freeText}</code>
+        </p>
+      ),
+      confirmLabel: `${label} ${total}`,
+      danger: batchAction === 'terminate' || batchAction === 'remove',
+      run: async () => {
+        const r = await call('POST /api/batch', { body: { query, freeText, action: batchAction } });
+        navigate(`/batches/${enc(r.id)}`);
       },
     });
   };
@@ -136,6 +161,21 @@ export function ExecutionsView() {
               {op.label}
             </button>
           ))}
+        </div>
+      )}
+      {session.can('executions:manage') && total > 0 && (
+        <div className="bulkbar" data-testid="batchbar">
+          <span>All {total} matches:</span>
+          <select aria-label="Action on all matches" value={batchAction} onChange={(e) => setBatchAction(e.target.value as BatchAction)}>
+            {BATCH_ACTIONS.map(([a, label]) => (
+              <option key={a} value={a}>
+                {label}
+              </option>
+            ))}
+          </select>
+          <button type="button" onClick={actOnAll}>
+            Act on all {total} matches…
+          </button>
         </div>
       )}
       {bulkResult && (
