@@ -4,7 +4,7 @@ import type { ExternalPayloads } from '../objects/external-payloads';
 import { PAYLOAD_TYPES, type PayloadType } from '../objects/payload-keys';
 import { ApiError } from '../services/errors';
 import { strParam } from './params';
-import { oneOf, type RouteDoc } from './route-table';
+import type { JsonSchema, RouteDoc } from './route-table';
 
 // GET /api/{workflow,tasks}/externalstoragelocation: Conductor's ExternalStorageLocation {uri, path}.
 // WRITE: a fresh path under payloads/ and a link to PUT the payload to; READ: a link to GET the payload
@@ -14,11 +14,17 @@ export const EXTERNAL_STORAGE_PATHS = ['/externalstoragelocation', '/external-st
 
 const OPERATIONS = ['READ', 'WRITE'] as const;
 
+/** Values read case-insensitively, as Conductor reads these enums: the document says so with a pattern. */
+const anyCase = (values: readonly string[]): JsonSchema => ({
+  type: 'string',
+  pattern: `^(${values.map((v) => [...v].map((c) => (/[a-z]/i.test(c) ? `[${c.toUpperCase()}${c.toLowerCase()}]` : c)).join('')).join('|')})$`,
+});
+
 const doc = (permission: RouteDoc['permission']): RouteDoc => ({
   permission,
   summary:
     'External payload storage location {uri, path}: WRITE answers a new path and a signed link to PUT the JSON payload to (a given path is not used), READ a signed link to GET the payload at path',
-  query: { path: 'string', operation: { schema: oneOf(OPERATIONS), required: true }, payloadType: { schema: oneOf(PAYLOAD_TYPES), required: true } },
+  query: { path: 'string', operation: { schema: anyCase(OPERATIONS), required: true }, payloadType: { schema: anyCase(PAYLOAD_TYPES), required: true } },
   res: { inline: z.object({ uri: z.string(), path: z.string() }) },
 });
 /** Starters upload inputs and readers download outputs here. */
