@@ -49,8 +49,8 @@ export const FieldsSchema = z.object({
   // (in the object store), above the maximum it is refused.
   BATON_TASK_PAYLOAD_MAX_BYTES: int(10 * 1024 * 1024, 1024),
   BATON_WORKFLOW_PAYLOAD_MAX_BYTES: int(10 * 1024 * 1024, 1024),
-  BATON_TASK_PAYLOAD_THRESHOLD_BYTES: int(3 * 1024 * 1024, 0),
-  BATON_WORKFLOW_PAYLOAD_THRESHOLD_BYTES: int(5 * 1024 * 1024, 0),
+  BATON_TASK_PAYLOAD_THRESHOLD_BYTES: int(3 * 1024 * 1024, 1024),
+  BATON_WORKFLOW_PAYLOAD_THRESHOLD_BYTES: int(5 * 1024 * 1024, 1024),
   // Task logs (src/store/task-log-limits.ts): a longer line is refused by the log route, more lines are not kept.
   BATON_TASK_LOG_MAX_LINE_BYTES: int(4096, 256),
   BATON_TASK_LOG_MAX_LINES: int(500, 1),
