@@ -33,6 +33,7 @@ import type { IncomingEvents } from './api/event-routes';
 import { secretValueBody } from './api/secret-routes';
 import { OBJECTS_PATH, objectBody } from './api/object-routes';
 import type { ServedObjectLinks } from './objects/open-object-store';
+import type { ExternalPayloads } from './objects/external-payloads';
 import type { BatchService } from './batch/batch-service';
 
 export interface AppDeps {
@@ -77,6 +78,8 @@ export interface AppDeps {
   healthy?: () => boolean;
   /** The directory object store's signed links (GET|PUT /api/objects/{key}); absent with a bucket. */
   objectLinks?: ServedObjectLinks;
+  /** Conductor's external payload storage: locations, and payloads named by path on starts and task updates. */
+  payloads?: ExternalPayloads;
 }
 
 /** The HTTP front end: the hot worker calls straight on node:http, everything else through express. */
@@ -129,6 +132,7 @@ function tableOf(d: AppDeps, calls: WorkerCalls): Route[] {
     metrics: d.metrics,
     healthy: d.healthy,
     objectLinks: d.objectLinks,
+    payloads: d.payloads,
     batches: d.batches,
   });
 }

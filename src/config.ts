@@ -45,8 +45,12 @@ export const FieldsSchema = z.object({
   BATON_HTTP_TASK_MAX_REDIRECTS: int(5, 0),
   BATON_SCRIPT_TIMEOUT_MS: int(4000, 10),
   BATON_SCRIPT_MEMORY_MB: int(32, 1),
-  BATON_TASK_PAYLOAD_MAX_BYTES: int(3 * 1024 * 1024, 1024),
+  // Conductor's limits (ConductorProperties): above the threshold a payload is stored outside the execution row
+  // (in the object store), above the maximum it is refused.
+  BATON_TASK_PAYLOAD_MAX_BYTES: int(10 * 1024 * 1024, 1024),
   BATON_WORKFLOW_PAYLOAD_MAX_BYTES: int(10 * 1024 * 1024, 1024),
+  BATON_TASK_PAYLOAD_THRESHOLD_BYTES: int(3 * 1024 * 1024, 1024),
+  BATON_WORKFLOW_PAYLOAD_THRESHOLD_BYTES: int(5 * 1024 * 1024, 1024),
   // Task logs (src/store/task-log-limits.ts): a longer line is refused by the log route, more lines are not kept.
   BATON_TASK_LOG_MAX_LINE_BYTES: int(4096, 256),
   BATON_TASK_LOG_MAX_LINES: int(500, 1),

@@ -48,6 +48,12 @@ import { timedCalls } from './metrics/timed-calls';
 import { observedActor } from './telemetry/observed-actors';
 import { createTracing } from './telemetry/tracing';
 import { derivedUuid, newId } from './ids';
+import { ExternalPayloads } from './objects/external-payloads';
+import { ExternalizingExecutionStore } from './objects/externalizing-execution-store';
+import { IN_FLIGHT_WAIT_MS } from './services/idempotency-decision';
+
+/** How long a location's link (GET /api/{workflow,tasks}/externalstoragelocation) stays valid. */
+const EXTERNAL_PAYLOAD_LINK_TTL_SECONDS = 300;
 
 const VERSION = '0.1.0';
 
@@ -74,9 +80,19 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const tracing = createTracing(cfg, { version: VERSION, hostName: os.hostname() });
   const tracer = tracing?.tracer;
   const observed = prometheus !== undefined || tracer !== undefined;
+  // Conductor's external payload storage in the object store; large payloads leave the execution rows.
+  const payloads = new ExternalPayloads(adapters.objects, {
+    workflowThresholdBytes: cfg.BATON_WORKFLOW_PAYLOAD_THRESHOLD_BYTES,
+    taskThresholdBytes: cfg.BATON_TASK_PAYLOAD_THRESHOLD_BYTES,
+    workflowMaxBytes: cfg.BATON_WORKFLOW_PAYLOAD_MAX_BYTES,
+    taskMaxBytes: cfg.BATON_TASK_PAYLOAD_MAX_BYTES,
+    linkTtlSeconds: EXTERNAL_PAYLOAD_LINK_TTL_SECONDS,
+    maxJsonDepth: cfg.BATON_MAX_JSON_DEPTH,
+  });
+  const executions = new ExternalizingExecutionStore(adapters.stores.executions, payloads, log);
   const stores = observed
     ? {
-        executions: timedCalls(adapters.stores.executions, (op, s) => metrics.storeOperation('execution', op, s), tracer && { tracer, prefix: 'store' }),
+        executions: timedCalls(executions, (op, s) => metrics.storeOperation('execution', op, s), tracer && { tracer, prefix: 'store' }),
         metadata: timedCalls(adapters.stores.metadata, (op, s) => metrics.storeOperation('metadata', op, s), tracer && { tracer, prefix: 'metadata' }),
         schedules: timedCalls(adapters.stores.schedules, (op, s) => metrics.storeOperation('schedule', op, s), tracer && { tracer, prefix: 'schedules' }),
         idempotencyKeys: timedCalls(
@@ -93,7 +109,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         ),
         batches: adapters.stores.batches,
       }
-    : adapters.stores;
+    : { ...adapters.stores, executions };
   const index = observed ? timedCalls(adapters.index, (op, s) => metrics.indexOperation(op, s), tracer && { tracer, prefix: 'index' }) : adapters.index;
   const registerActor = (type: string, factory: ActorFactory): void =>
     host.register(type, observed ? observedActor(type, adapters.wrapActor(type, factory), metrics, tracer) : adapters.wrapActor(type, factory));
@@ -219,7 +235,17 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     });
   adapters.onTaskCompletion(completionHandler(host, log));
   const archived = adapters.retention && new ArchivedExecutions(adapters.retention.store, adapters.objects, stores.executions);
-  const workflows = new WorkflowService(host, stores.executions, metadata, stores.idempotencyKeys, schemaEnforcer, admission, undefined, archived);
+  const workflows = new WorkflowService(
+    host,
+    stores.executions,
+    metadata,
+    stores.idempotencyKeys,
+    schemaEnforcer,
+    admission,
+    IN_FLIGHT_WAIT_MS,
+    payloads,
+    archived,
+  );
   registerActor(
     ScheduleCalls.type,
     (ctx) =>
@@ -338,6 +364,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     tracer,
     healthy: host.healthy && (() => host.healthy!()),
     objectLinks: adapters.objectLinks,
+    payloads,
     batches,
   });
   const server = http.createServer(handler);

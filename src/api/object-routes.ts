@@ -56,15 +56,14 @@ function linksOf(d: ObjectRouteDeps): ServedObjectLinks {
   return d.objectLinks;
 }
 
-/** Checks the link of a PUT before reading its body (at most `limitBytes`, else 413), then reads it raw (mounted at /api/objects). */
+/** Reads a PUT's body raw (at most `limitBytes`, else 413) only once its link checks out; the route refuses the others unread (mounted at /api/objects). */
 export function objectBody(d: ObjectRouteDeps, limitBytes: number): RequestHandler {
   const raw = express.raw({ type: () => true, limit: limitBytes });
   return (req, res, next) => {
     if (req.method !== 'PUT') return next();
     const key = keyOfPath(req.path);
     if (key === undefined || !d.objectLinks) return next();
-    const refused = refusal(verdictOf(d.objectLinks.linkKey, req, key, (d.now ?? Date.now)()));
-    return refused ? next(refused) : raw(req, res, next);
+    return verdictOf(d.objectLinks.linkKey(), req, key, (d.now ?? Date.now)()).ok ? raw(req, res, next) : next();
   };
 }
 
@@ -73,7 +72,7 @@ export function objectRoutes(r: RouteTable, d: ObjectRouteDeps): void {
   const checked = (req: Request<Record<string, string>>): { links: ServedObjectLinks; key: string } => {
     const links = linksOf(d);
     const key = req.params.key!;
-    const refused = refusal(verdictOf(links.linkKey, req, key, now()));
+    const refused = refusal(verdictOf(links.linkKey(), req, key, now()));
     if (refused) throw refused;
     const problem = objectKeyProblem(key);
     if (problem) throw new ApiError(400, `Invalid object key: ${problem}`);

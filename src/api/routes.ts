@@ -31,6 +31,7 @@ import { metricsRoute, type MetricsExposition } from './metrics-route';
 import { OBJECTS_PATH, objectRoutes } from './object-routes';
 import type { ServedObjectLinks } from '../objects/open-object-store';
 import { overviewRoute } from './overview-route';
+import type { ExternalPayloads } from '../objects/external-payloads';
 
 // The table of every route, in the order express matches them: bulk and execution routes before
 // the workflow routes, whose `/{name}` and `/{workflowId}/...` patterns would take their paths;
@@ -69,6 +70,8 @@ export interface ApiDeps {
   healthy?: () => boolean;
   /** The directory object store's signed links (GET|PUT /api/objects/{key}); absent with a bucket. */
   objectLinks?: ServedObjectLinks;
+  /** Conductor's external payload storage (absent: its location routes answer 501). */
+  payloads?: ExternalPayloads;
 }
 
 const TASK_BASES = ['/api/tasks', '/api/task'];

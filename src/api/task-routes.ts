@@ -13,7 +13,8 @@ import { clientOf } from './client-identity';
 import { POLL_BATCH_QUERY, POLL_LIMITS, type WorkerCalls } from './worker-calls';
 import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
 import { oneOf, requiredText, type Handler, type RouteDoc, type RouteTable } from './route-table';
-import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
+import type { ExternalPayloads } from '../objects/external-payloads';
+import { EXTERNAL_STORAGE_PATHS, TASK_EXTERNAL_STORAGE_DOC, externalStorageLocation } from './external-storage';
 import { requeueByType } from '../services/requeue';
 import { taskLogLine } from './task-log-body';
 import { logLineTooLong, taskLogFull } from '../store/task-log-limits';
@@ -30,6 +31,8 @@ export interface TaskRouteDeps {
   index: SearchIndex;
   calls: WorkerCalls;
   secrets?: SecretService;
+  /** Conductor's external payload storage (absent: its location routes answer 501). */
+  payloads?: ExternalPayloads;
 }
 
 const byRefDoc: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional' | 'query'> = {
@@ -251,7 +254,7 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
     },
   );
 
-  r.get(EXTERNAL_STORAGE_PATHS, EXTERNAL_STORAGE_DOC, (req) => externalStorageLocation(req));
+  r.get(EXTERNAL_STORAGE_PATHS, TASK_EXTERNAL_STORAGE_DOC, async (req, res) => void res.json(await externalStorageLocation(req, deps.payloads)));
 
   r.get('/{taskId}', { permission: 'executions:read', summary: 'A task', res: 'Task' }, taskById(deps));
 

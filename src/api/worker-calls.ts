@@ -11,6 +11,8 @@ import type { ExecutionStore } from '../store/ports';
 import type { SchemaEnforcer } from '../services/schema-enforcer';
 import { checkName, intParam, parseBody, strParam, type WithQuery } from './params';
 import { range, type RouteDoc } from './route-table';
+import { taskView } from '../model/payload-view';
+import type { ExternalPayloads } from '../objects/external-payloads';
 
 // The calls workers and starters make thousands of times a second. Both front ends answer them
 // through these functions: the express routes and the hot path (hot-path.ts).
@@ -43,12 +45,24 @@ export function workerCalls(deps: {
   store: ExecutionStore;
   schemaEnforcer?: SchemaEnforcer;
   secrets?: SecretService;
+  payloads?: ExternalPayloads;
 }): WorkerCalls {
-  const { tasks, workflows, store, secrets } = deps;
+  const { tasks, workflows, store, secrets, payloads } = deps;
+  // A result naming externalOutputPayloadStoragePath carries the payload there (read and checked before anything changes).
+  const withOutput = async (result: TaskResult): Promise<TaskResult> => {
+    const path = result.externalOutputPayloadStoragePath?.trim();
+    if (!path || !payloads) return result;
+    return { ...result, outputData: await payloads.read(path, 'externalOutputPayloadStoragePath', payloads.settings.taskMaxBytes) };
+  };
   // A COMPLETED result whose output breaks its task definition's output schema is applied as FAILED.
-  const checked = async (result: TaskResult): Promise<TaskResult> => (deps.schemaEnforcer ? deps.schemaEnforcer.checkTaskResult(result) : result);
+  const checked = async (parsed: TaskResult): Promise<TaskResult> => {
+    const result = await withOutput(parsed);
+    return deps.schemaEnforcer ? deps.schemaEnforcer.checkTaskResult(result) : result;
+  };
   // What a worker receives: tasks whose input fits their input schema, with their secrets filled in.
-  const handOut = async (polled: Task[]): Promise<Task[]> => revealForWorker(await conformingInputs(polled, deps.schemaEnforcer, tasks), secrets, tasks);
+  // An input kept outside the row is handed out as Conductor does: empty, beside its path (the worker downloads it).
+  const handOut = async (polled: Task[]): Promise<Task[]> =>
+    (await revealForWorker(await conformingInputs(polled, deps.schemaEnforcer, tasks), secrets, tasks)).map(taskView);
 
   // Once the update is applied: a refused one (unknown task or workflow, a payload too large) leaves no log lines
   // behind, and one ignored because the task had ended adds none either (Conductor's WorkflowExecutor.updateTask).

@@ -21,7 +21,8 @@ import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, intParam, parseBody, sendText, strParam } from './params';
 import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
-import { EXTERNAL_STORAGE_DOC, EXTERNAL_STORAGE_PATHS, externalStorageLocation } from './external-storage';
+import type { ExternalPayloads } from '../objects/external-payloads';
+import { EXTERNAL_STORAGE_PATHS, WORKFLOW_EXTERNAL_STORAGE_DOC, externalStorageLocation } from './external-storage';
 import { summarizeWorkflow } from '../search/summaries';
 import type { WorkerCalls } from './worker-calls';
 import { grantCheckOf } from '../auth/request-gate';
@@ -53,7 +54,7 @@ const TASK_PAGE = { start: intQuery({ min: 0, fallback: 0 }), count: intQuery({ 
 
 export function workflowRoutes(
   r: RouteTable,
-  deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService; calls: WorkerCalls },
+  deps: { workflows: WorkflowService; store: ExecutionStore; index: SearchIndex; metadata: MetadataService; calls: WorkerCalls; payloads?: ExternalPayloads },
 ): void {
   const { workflows, store, index } = deps;
 
@@ -270,7 +271,7 @@ export function workflowRoutes(
     },
   );
 
-  r.get(EXTERNAL_STORAGE_PATHS, EXTERNAL_STORAGE_DOC, (req) => externalStorageLocation(req));
+  r.get(EXTERNAL_STORAGE_PATHS, WORKFLOW_EXTERNAL_STORAGE_DOC, async (req, res) => void res.json(await externalStorageLocation(req, deps.payloads)));
 
   r.get('/{workflowId}', { permission: 'executions:read', summary: 'An execution', query: { includeTasks: 'boolean' }, res: 'Workflow' }, async (req, res) => {
     res.json(await workflows.get(req.params.workflowId, boolParam(req, 'includeTasks', true)));

@@ -56,6 +56,9 @@ export const TaskSchema = z.object({
   queueWaitTime: z.number().optional(),
   loopOverTask: z.boolean().optional(),
   taskDefinition: EmbeddedTaskDefSchema.optional(),
+  /** Where the input or output is kept when it is stored outside the row (then empty here as Conductor answers it). */
+  externalInputPayloadStoragePath: z.string().optional(),
+  externalOutputPayloadStoragePath: z.string().optional(),
 });
 export type Task = z.infer<typeof TaskSchema>;
 
@@ -83,6 +86,7 @@ export const WorkflowSchema = z.object({
   workflowName: z.string(),
   workflowVersion: z.number().int(),
   externalInputPayloadStoragePath: z.string().optional(),
+  externalOutputPayloadStoragePath: z.string().optional(),
   priority: z.number().int(),
   variables: jsonObject,
   ownerApp: z.string().optional(),

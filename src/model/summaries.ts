@@ -25,6 +25,7 @@ export const WorkflowSummarySchema = z.object({
   parentWorkflowId: z.string(),
   taskToDomain: z.record(z.string(), z.string()).optional(),
   externalInputPayloadStoragePath: z.string().optional(),
+  externalOutputPayloadStoragePath: z.string().optional(),
 });
 export type WorkflowSummary = z.infer<typeof WorkflowSummarySchema>;
 
@@ -47,6 +48,8 @@ export const TaskSummarySchema = z.object({
   taskId: z.string(),
   workflowPriority: z.number().int(),
   domain: z.string().optional(),
+  externalInputPayloadStoragePath: z.string().optional(),
+  externalOutputPayloadStoragePath: z.string().optional(),
 });
 export type TaskSummary = z.infer<typeof TaskSummarySchema>;
 

@@ -14,8 +14,8 @@ const TMP_DIR = '.tmp';
 
 export interface DirectoryObjectStoreOptions {
   dir: string;
-  /** The secret links are signed with (src/objects/link-key.ts). */
-  linkKey: Buffer;
+  /** The secret links are signed with (src/objects/link-key.ts), or where to get it when first needed. */
+  linkKey: Buffer | (() => Buffer);
   /** Baton's URL as clients reach it (known once the server listens). */
   baseUrl: () => string;
   now?: () => number;
@@ -124,7 +124,8 @@ export class DirectoryObjectStore implements ObjectStore {
     checkObjectKey(key);
     const expires = Math.floor(this.now() / 1000) + Math.max(1, Math.floor(ttlSeconds));
     const base = this.opts.baseUrl().replace(/\/+$/, '');
-    return `${base}/api/objects/${encodeURIComponent(key)}?${signedLinkQuery(this.opts.linkKey, operation, key, expires)}`;
+    const secret = typeof this.opts.linkKey === 'function' ? this.opts.linkKey() : this.opts.linkKey;
+    return `${base}/api/objects/${encodeURIComponent(key)}?${signedLinkQuery(secret, operation, key, expires)}`;
   }
 
   async close(): Promise<void> {}

@@ -11,7 +11,8 @@ export const objectsDir = (dataDir: string): string => path.join(dataDir, 'objec
 /** Links Baton signs and serves itself (the directory store); absent for a bucket, whose links are presigned. */
 export interface ServedObjectLinks {
   store: ObjectStore;
-  linkKey: Buffer;
+  /** The key links are signed with (read or made on first use: a replica that never signs makes no key file). */
+  linkKey(): Buffer;
   /** Called once the server listens: the links' base URL unless BATON_PUBLIC_URL names one. */
   listening(port: number, bind: string): void;
 }
@@ -32,7 +33,8 @@ export function openObjectStore(cfg: Config): { objects: ObjectStore; served?: S
     return { objects: new S3ObjectStore({ endpoint: cfg.BATON_S3_ENDPOINT, region: cfg.BATON_S3_REGION, bucket: cfg.BATON_S3_BUCKET!, credentials }) };
   }
   let base = cfg.BATON_PUBLIC_URL;
-  const linkKey = objectLinkKey({ configured: cfg.BATON_OBJECT_LINK_SECRET, dataDir: cfg.BATON_DATA_DIR });
+  let key: Buffer | undefined;
+  const linkKey = (): Buffer => (key ??= objectLinkKey({ configured: cfg.BATON_OBJECT_LINK_SECRET, dataDir: cfg.BATON_DATA_DIR }));
   const objects = new DirectoryObjectStore({
     dir: objectsDir(cfg.BATON_DATA_DIR),
     linkKey,

@@ -1,5 +1,6 @@
 import type { Task, WorkflowRecord } from '../model/execution';
 import type { TaskSummary, WorkflowSummary } from '../model/summaries';
+import { taskView, workflowView } from '../model/payload-view';
 
 /**
  * The search records Conductor indexes and returns (WorkflowSummary, TaskSummary). Pure.
@@ -14,7 +15,9 @@ export const isoTime = (epochMillis: number): string => new Date(epochMillis).to
 const serialize = (data: Record<string, unknown>): string => JSON.stringify(data);
 const notBlank = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
 
-export function summarizeWorkflow(w: WorkflowRecord): WorkflowSummary {
+export function summarizeWorkflow(whole: WorkflowRecord): WorkflowSummary {
+  // A payload kept outside the row is summarised as Conductor does: empty, with its path.
+  const w = workflowView(whole);
   const input = serialize(w.input);
   const output = serialize(w.output);
   const summary: WorkflowSummary = {
@@ -42,10 +45,12 @@ export function summarizeWorkflow(w: WorkflowRecord): WorkflowSummary {
   if (w.event !== undefined) summary.event = w.event;
   if (w.createdBy !== undefined) summary.createdBy = w.createdBy;
   if (notBlank(w.externalInputPayloadStoragePath)) summary.externalInputPayloadStoragePath = w.externalInputPayloadStoragePath;
+  if (notBlank(w.externalOutputPayloadStoragePath)) summary.externalOutputPayloadStoragePath = w.externalOutputPayloadStoragePath;
   return summary;
 }
 
-export function summarizeTask(t: Task): TaskSummary {
+export function summarizeTask(whole: Task): TaskSummary {
+  const t = taskView(whole);
   const summary: TaskSummary = {
     workflowId: t.workflowInstanceId,
     workflowType: t.workflowType,
@@ -66,5 +71,7 @@ export function summarizeTask(t: Task): TaskSummary {
   if (t.correlationId !== undefined) summary.correlationId = t.correlationId;
   if (t.reasonForIncompletion !== undefined) summary.reasonForIncompletion = t.reasonForIncompletion;
   if (t.domain !== undefined) summary.domain = t.domain;
+  if (notBlank(t.externalInputPayloadStoragePath)) summary.externalInputPayloadStoragePath = t.externalInputPayloadStoragePath;
+  if (notBlank(t.externalOutputPayloadStoragePath)) summary.externalOutputPayloadStoragePath = t.externalOutputPayloadStoragePath;
   return summary;
 }

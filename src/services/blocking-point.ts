@@ -5,6 +5,7 @@ import { childWorkflowOf, isBlockingType } from '../engine/tasks/registry';
 import type { ExecutionStore } from '../store/ports';
 import type { ExecutionWaiter } from './execution-waiter';
 import { withComputed } from './workflow-service';
+import { workflowView } from '../model/payload-view';
 
 // Where an execution waits for the outside world (execute, signal): the first pending blocking task
 // (WAIT, HUMAN or YIELD, as the task-type registry says), looked for in the execution and then in its
@@ -97,7 +98,8 @@ export async function waitForBlockingPoint(
   return snap ? { snap, timedOut: outcome.timedOut } : undefined;
 }
 
-export function workflowRun(w: Workflow) {
+export function workflowRun(whole: Workflow) {
+  const w = workflowView(whole);
   return {
     workflowId: w.workflowId,
     correlationId: w.correlationId,

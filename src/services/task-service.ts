@@ -14,6 +14,7 @@ import type { MetadataService } from './metadata-service';
 import type { QueuePartitions } from './queues';
 import { ApiError } from './errors';
 import { withComputed } from './workflow-service';
+import { taskView } from '../model/payload-view';
 
 export type PollData = PollRecord;
 
@@ -231,7 +232,7 @@ export class TaskService {
 
   async getTask(taskId: string): Promise<Task | undefined> {
     const t = await this.deps.store.getTask(taskId);
-    return t ? withComputed(t) : undefined;
+    return t ? taskView(withComputed(t)) : undefined;
   }
 
   /** Every queue name pushed to, by any replica. */

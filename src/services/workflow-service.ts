@@ -17,6 +17,8 @@ import type { Lineage } from '../model/lineage';
 import type { MetadataService } from './metadata-service';
 import { Errors } from '../model/named-errors';
 import type { ArchivedExecutions } from '../retention/archived-executions';
+import { workflowView } from '../model/payload-view';
+import type { ExternalPayloads } from '../objects/external-payloads';
 
 /** The workflow side of the front end: resolves definitions, starts executions, reads them, and every operation on one (through its actor). */
 export class WorkflowService {
@@ -31,6 +33,8 @@ export class WorkflowService {
     /** Bounds the executions descending from one root (event-handler starts); absent: unbounded (unit tests). */
     private readonly admission?: StartAdmission,
     private readonly inFlightWaitMs = IN_FLIGHT_WAIT_MS,
+    /** Reads an input a start names by externalInputPayloadStoragePath; absent: the path is only recorded. */
+    private readonly payloads?: ExternalPayloads,
     /** Executions purged into the archive: read from there, changes to them refused (409). */
     private readonly archive?: ArchivedExecutions,
   ) {}
@@ -64,8 +68,9 @@ export class WorkflowService {
   }
 
   /** `lineage`: the start descends from another execution (an event handler acting on its event); absent: a root. */
-  async start(req: StartWorkflowRequest, opts: { workflowId?: string; event?: string; lineage?: Lineage } = {}): Promise<string> {
-    if (req.input === null && !req.externalInputPayloadStoragePath) throw badRequest('NULL input passed when starting workflow');
+  async start(named: StartWorkflowRequest, opts: { workflowId?: string; event?: string; lineage?: Lineage } = {}): Promise<string> {
+    if (named.input === null && !named.externalInputPayloadStoragePath) throw badRequest('NULL input passed when starting workflow');
+    const req = await this.withInput(named);
     const def = await this.pinSubWorkflows(await this.resolveDef(req));
     await this.schemas?.checkWorkflowInput(def, req.input ?? {});
     const workflowId = opts.workflowId ?? newId();
@@ -79,6 +84,14 @@ export class WorkflowService {
     if (req.idempotencyKey && this.keys) return this.startWithKey(this.keys, def.name, req, req.idempotencyKey, workflowId, launch);
     await launch();
     return workflowId;
+  }
+
+  /** A start naming externalInputPayloadStoragePath takes its input from there (a 400 when there is none). */
+  private async withInput(req: StartWorkflowRequest): Promise<StartWorkflowRequest> {
+    const path = req.externalInputPayloadStoragePath?.trim();
+    if (!path || !this.payloads) return req;
+    const input = await this.payloads.read(path, 'externalInputPayloadStoragePath', this.payloads.settings.workflowMaxBytes);
+    return { ...req, input, externalInputPayloadStoragePath: path };
   }
 
   /**
@@ -129,10 +142,11 @@ export class WorkflowService {
     const s = await this.store.load(workflowId);
     if (!s) {
       const archived = await this.archive?.find(workflowId, includeTasks);
-      if (archived) return { ...archived, tasks: archived.tasks.map(withComputed) };
+      if (archived) return workflowView({ ...archived, tasks: archived.tasks.map(withComputed) });
       throw Errors.WORKFLOW_NOT_FOUND(workflowId);
     }
-    return { ...s.workflow, tasks: includeTasks ? s.tasks.map(withComputed) : [] };
+    // A payload kept outside the row answers as Conductor's does: empty, beside its path.
+    return workflowView({ ...s.workflow, tasks: includeTasks ? s.tasks.map(withComputed) : [] });
   }
 
   private actor(workflowId: string): WorkflowActorClient {

@@ -481,15 +481,18 @@ describe('search variants (-v2, by-tasks, tasks/search-v2)', () => {
 });
 
 describe('external payload storage', () => {
-  test('a location request is checked like Conductor, then refused with 501 and what to do instead', async () => {
+  test('a location request is checked like Conductor, then answered with a new path and a signed link (every spelling)', async () => {
     for (const base of ['/api/workflow', '/api/tasks', '/api/task']) {
       for (const p of ['externalstoragelocation', 'external-storage-location']) {
         const ok = await api.call('GET', `${base}/${p}?path=a/b.json&operation=write&payloadType=TASK_OUTPUT`);
-        expect(ok.status).toBe(501);
-        expect(ok.body).toMatchObject({ status: 501, retryable: false, message: expect.stringContaining('BATON_TASK_PAYLOAD_MAX_BYTES') });
+        expect(ok.status).toBe(200);
+        expect(ok.body).toEqual({ uri: expect.stringContaining('/api/objects/'), path: expect.stringMatching(/^payloads\/task\/output\/.+\.json$/) });
         const bad = await api.call('GET', `${base}/${p}?operation=DELETE&payloadType=TASK_OUTPUT`);
         expect(bad.status).toBe(400);
-        expect(bad.body.validationErrors.map((e: any) => e.path)).toEqual(['path', 'operation']);
+        expect(bad.body.validationErrors.map((e: any) => e.path)).toEqual(['operation']);
+        const unnamed = await api.call('GET', `${base}/${p}?operation=READ&payloadType=TASK_OUTPUT`);
+        expect(unnamed.status).toBe(400);
+        expect(unnamed.body.validationErrors.map((e: any) => e.path)).toEqual(['path']);
       }
     }
   });

@@ -44,6 +44,9 @@ export function applyTaskResult(turn: Turn, result: TaskResult): UpdateOutcome {
     }
   }
   t.outputData = result.outputData ?? {};
+  // Where the worker stored this output (its content read from there at the API): the row keeps the path.
+  if (result.externalOutputPayloadStoragePath?.trim()) t.externalOutputPayloadStoragePath = result.externalOutputPayloadStoragePath.trim();
+  else delete t.externalOutputPayloadStoragePath;
   t.reasonForIncompletion = truncate(result.reasonForIncompletion) ?? t.reasonForIncompletion;
   if (result.workerId) t.workerId = result.workerId;
   if (result.subWorkflowId) t.subWorkflowId = result.subWorkflowId;
