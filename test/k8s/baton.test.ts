@@ -101,6 +101,7 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
   }, 1_200_000);
 
   afterAll(() => {
+    if (process.env.BATON_K8S_KEEP === '1') return; // left installed for a look after a failure
     run(helmBin!, ['uninstall', release, '--namespace', ns, '--wait', '--timeout', '5m'], undefined, true);
     run(kubectlBin!, ['delete', 'namespace', ns, '--wait=false'], undefined, true);
   });
