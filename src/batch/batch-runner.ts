@@ -3,6 +3,7 @@ import type { BatchAction, BatchRecord } from '../model/batch';
 import type { ScanLease } from '../services/recovery-scan';
 import type { BatchStore } from '../store/batch-store';
 import { cancel, claimNext, INTERRUPTED, isOpen, settle } from './batch-progress';
+import { PeriodicLoop } from '../lib/periodic-loop';
 
 export interface BatchRunnerOptions {
   store: BatchStore;
@@ -19,18 +20,6 @@ export interface BatchRunnerOptions {
   log: Pick<Logger, 'info' | 'warn'>;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
@@ -38,33 +27,25 @@ const messageOf = (e: unknown): string => (e instanceof Error ? e.message : Stri
  * action and settled after it: a claim found on a (re)start is reported failed, never acted on again.
  */
 export class BatchRunner {
-  private readonly abort = new AbortController();
-  private loop?: Promise<void>;
+  private readonly loop: PeriodicLoop;
 
-  constructor(private readonly opts: BatchRunnerOptions) {}
+  constructor(private readonly opts: BatchRunnerOptions) {
+    this.loop = new PeriodicLoop({
+      intervalMs: opts.intervalMs,
+      now: opts.now,
+      round: async (signal) => void (await this.runOnce(signal)),
+      onError: (err) => opts.log.warn({ err }, 'batch run failed; next one in an interval'),
+      afterStop: () => opts.lease.release(),
+    });
+  }
 
   start(): void {
-    this.loop ??= this.run();
+    this.loop.start();
   }
 
   /** Stops between items: the action under way finishes and is recorded first. */
-  async stop(): Promise<void> {
-    this.abort.abort();
-    await this.loop;
-    await this.opts.lease.release().catch(() => undefined);
-  }
-
-  private async run(): Promise<void> {
-    const { signal } = this.abort;
-    while (!signal.aborted) {
-      const started = this.opts.now();
-      try {
-        await this.runOnce(signal);
-      } catch (err) {
-        this.opts.log.warn({ err }, 'batch run failed; next one in an interval');
-      }
-      await sleep(Math.max(0, this.opts.intervalMs - (this.opts.now() - started)), signal);
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One interval's work: answers how many executions it acted on. */

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { ScanLease } from '../services/recovery-scan';
 import type { Purger } from './purger';
+import { PeriodicLoop } from '../lib/periodic-loop';
 
 export interface RetentionLoopOptions {
   purger: Pick<Purger, 'passOnce'>;
@@ -12,50 +13,29 @@ export interface RetentionLoopOptions {
   log: Pick<Logger, 'warn'>;
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-
 /** One purge pass per interval, under the lease (renewed for the pass's length), until stopped. */
 export class RetentionLoop {
-  private readonly abort = new AbortController();
-  private loop?: Promise<void>;
+  private readonly loop: PeriodicLoop;
 
-  constructor(private readonly opts: RetentionLoopOptions) {}
+  constructor(opts: RetentionLoopOptions) {
+    this.loop = new PeriodicLoop({
+      intervalMs: opts.intervalMs,
+      jitterFirst: true,
+      round: async (signal) => {
+        if (await opts.lease.acquire(opts.intervalMs * 2)) await opts.purger.passOnce(opts.budget, signal);
+      },
+      onError: (err) => opts.log.warn({ err }, 'retention pass failed; next one in an interval'),
+      afterStop: () => opts.lease.release(),
+    });
+  }
 
   start(): void {
-    this.loop ??= this.run();
+    this.loop.start();
   }
 
   /** Stops between two executions: the pass's journal keeps what it did not reach for the next start. */
-  async stop(): Promise<void> {
-    this.abort.abort();
-    await this.loop;
-    await this.opts.lease.release().catch(() => undefined);
-  }
-
-  private async run(): Promise<void> {
-    const { signal } = this.abort;
-    // At a random point of the first interval, so replicas started together do not collide.
-    await sleep(Math.random() * Math.min(this.opts.intervalMs, 5000), signal);
-    while (!signal.aborted) {
-      const started = Date.now();
-      try {
-        if (await this.opts.lease.acquire(this.opts.intervalMs * 2)) await this.opts.purger.passOnce(this.opts.budget, signal);
-      } catch (err) {
-        this.opts.log.warn({ err }, 'retention pass failed; next one in an interval');
-      }
-      await sleep(Math.max(0, this.opts.intervalMs - (Date.now() - started)), signal);
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { abortableSleep, PeriodicLoop } from '../lib/periodic-loop';
 
 /** Who runs the scan now: one replica of a cluster at a time (a lease with a time limit). */
 export interface ScanLease {
@@ -25,19 +26,6 @@ export interface RecoveryScanOptions {
   maxConsecutiveFailures: number;
   log: Pick<Logger, 'info' | 'warn'>;
 }
-
-/** Resolves after `ms`, or at once when `signal` aborts or already has (an aborted signal fires no more events). */
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = (): void => {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const t = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /**
  * Waits for `work` unless `signal` aborts first (then resolves 'abandoned') or `limitMs` passes (then
@@ -81,39 +69,34 @@ const unlessAbortedOrLate = <T>(work: Promise<T>, signal: AbortSignal, limitMs: 
  * deliveries come back, pushes lost to a crash reach their queue, outboxes finish.
  */
 export class RecoveryScan {
-  private readonly abort = new AbortController();
-  private loop?: Promise<void>;
+  private readonly loop: PeriodicLoop;
   /** The last pass gave the lease up: this replica sits the next interval out so another one takes over. */
   private gaveUp = false;
 
-  constructor(private readonly opts: RecoveryScanOptions) {}
+  constructor(private readonly opts: RecoveryScanOptions) {
+    this.loop = new PeriodicLoop({
+      intervalMs: opts.intervalMs,
+      jitterFirst: true,
+      round: async (signal) => {
+        if (await opts.lease.acquire(opts.intervalMs * 2)) await this.scanOnce(signal);
+      },
+      extraWaitMs: () => {
+        const sitOut = this.gaveUp ? opts.intervalMs : 0;
+        this.gaveUp = false;
+        return sitOut;
+      },
+      onError: (err) => opts.log.warn({ err }, 'recovery scan failed; next one in an interval'),
+      afterStop: () => opts.lease.release(),
+    });
+  }
 
   start(): void {
-    this.loop ??= this.run();
+    this.loop.start();
   }
 
   /** Ends at once: an in-flight recover call is abandoned (it is idempotent; the next scan repeats it), not awaited. */
-  async stop(): Promise<void> {
-    this.abort.abort();
-    await this.loop;
-    await this.opts.lease.release().catch(() => undefined);
-  }
-
-  private async run(): Promise<void> {
-    const { signal } = this.abort;
-    // Start within one interval, at a random point, so replicas started together do not collide.
-    await sleep(Math.random() * Math.min(this.opts.intervalMs, 5000), signal);
-    while (!signal.aborted) {
-      const started = Date.now();
-      try {
-        if (await this.opts.lease.acquire(this.opts.intervalMs * 2)) await this.scanOnce(signal);
-      } catch (err) {
-        this.opts.log.warn({ err }, 'recovery scan failed; next one in an interval');
-      }
-      const sitOut = this.gaveUp ? this.opts.intervalMs : 0;
-      this.gaveUp = false;
-      await sleep(Math.max(0, this.opts.intervalMs - (Date.now() - started)) + sitOut, signal);
-    }
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass over every open execution, `ratePerSecond` at most. */
@@ -131,7 +114,7 @@ export class RecoveryScan {
         renewAt = Date.now() + this.opts.intervalMs / 2;
       }
       const wait = next - Date.now();
-      if (wait > 0) await sleep(wait, signal);
+      if (wait > 0) await abortableSleep(wait, signal);
       next = Math.max(next + gapMs, Date.now());
       try {
         // An actor call on a stopping cluster can wait out its timeout and the routing retries: minutes.
