@@ -14,9 +14,8 @@
 here="$(cd "$(dirname "$0")" && pwd)"
 SERVICE=cassandra-cluster
 source "$here/lib.sh"
+source "$here/cassandra/node.sh"
 
-CASSANDRA_VERSION=5.0.9
-home="$BATON_CACHE_DIR/cassandra-$CASSANDRA_VERSION"
 run="$BATON_RUN_DIR/cassandra-cluster"
 port="${BATON_CASSANDRA_CLUSTER_PORT:-9142}"
 storage_port="${BATON_CASSANDRA_CLUSTER_STORAGE_PORT:-7100}"
@@ -31,46 +30,16 @@ contact_points() { local n out=(); for n in "${NODES[@]}"; do out+=("$(addr "$n"
 # Every node a seed: a node restarting while others are down must find one live seed for its shadow round.
 seeds() { local n out=(); for n in "${NODES[@]}"; do out+=("$(addr "$n"):$storage_port"); done; (IFS=,; echo "${out[*]}"); }
 open_on() { (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null; }
-java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -1; }
-
-find_java() {
-  local c
-  for c in "${BATON_CASSANDRA_JAVA:-}" "${JAVA_HOME:+$JAVA_HOME/bin/java}" "$(command -v java || true)" \
-    /usr/lib/jvm/java-17-openjdk-*/bin/java /usr/lib/jvm/java-11-openjdk-*/bin/java /usr/lib/jvm/*/bin/java; do
-    [[ -n "$c" && -x "$c" ]] || continue
-    case "$(java_major "$c")" in 11 | 17) echo "$c"; return 0 ;; esac
-  done
-  return 1
-}
 
 # launch N: starts node N's JVM on its data directory (created on first start) without waiting.
 launch() {
-  local n="$1" a dir java jamm opts=()
+  local n="$1" a java
   a="$(addr "$n")"
-  dir="$run/node$n"
   pid_alive "$(pidfile "$n")" && { log "node $n already running (pid $(cat "$(pidfile "$n")"))"; return 0; }
   open_on "$a" "$port" && die "$a:$port is already taken by a process this script did not start (set BATON_CASSANDRA_CLUSTER_PORT)"
   open_on "$a" "$storage_port" && die "$a:$storage_port is already taken (set BATON_CASSANDRA_CLUSTER_STORAGE_PORT)"
   java="$(find_java)" || die "Cassandra $CASSANDRA_VERSION needs Java 11 or 17 (Debian package openjdk-17-jre-headless)"
-  jamm="$(ls "$home"/lib/jamm-*.jar | head -1)"
-  mkdir -p "$dir"/{conf,data,commitlog,saved_caches,hints,cdc_raw,triggers,logs}
-  sed -e "s|@RUN@|$dir|g" -e "s|@PORT@|$port|g" -e "s|@STORAGE_PORT@|$storage_port|g" -e "s|@ADDRESS@|$a|g" \
-    -e "s|@SEEDS@|$(seeds)|g" -e "s|@TOKEN@|${TOKENS[$((n - 1))]}|g" -e "s|@CLUSTER@|baton-test-cluster|g" \
-    "$here/cassandra/cassandra.yaml" >"$dir/conf/cassandra.yaml"
-  sed -e "s|@RUN@|$dir|g" "$here/cassandra/logback.xml" >"$dir/conf/logback.xml"
-  mapfile -t opts < <(grep -v -e '^#' -e '^\s*$' "$here/cassandra/jvm.options")
-  # setsid: the nodes outlive the process group (or session) of the run that started them.
-  setsid nohup "$java" -Xms"$heap" -Xmx"$heap" "${opts[@]}" \
-    -javaagent:"$jamm" \
-    -Dcassandra-foreground=yes \
-    -Dcassandra.config="file://$dir/conf/cassandra.yaml" \
-    -Dcassandra.storagedir="$dir" \
-    -Dcassandra.logdir="$dir/logs" \
-    -Dcassandra.triggers_dir="$dir/triggers" \
-    -Dlogback.configurationFile="$dir/conf/logback.xml" \
-    -cp "$home/lib/*" org.apache.cassandra.service.CassandraDaemon \
-    >>"$dir/logs/stdout.log" 2>&1 </dev/null &
-  echo $! >"$(pidfile "$n")"
+  launch_node "$run/node$n" "$a" "$port" "$storage_port" "$(seeds)" "${TOKENS[$((n - 1))]}" baton-test-cluster "$heap" "$java" "$(pidfile "$n")"
   log "node $n: started pid $! on $a (CQL $port, storage $storage_port)"
 }
 
@@ -86,7 +55,7 @@ await() {
 }
 
 start() {
-  [[ -f "$home/.complete" ]] || die "not provisioned: run scripts/services/cassandra-cluster.sh provision"
+  [[ -f "$cassandra_home/.complete" ]] || die "not provisioned: run scripts/services/cassandra-cluster.sh provision"
   mkdir -p "$run"
   local t=$SECONDS limit="${BATON_CASSANDRA_START_TIMEOUT:-300}" n
   # The seed first: the others learn the ring from it.

@@ -10,28 +10,13 @@
 here="$(cd "$(dirname "$0")" && pwd)"
 SERVICE=cassandra
 source "$here/lib.sh"
+source "$here/cassandra/node.sh"
 
-# 5.0 is the newest line that supports Java 17 (4.1 supports 8 and 11 only).
-CASSANDRA_VERSION=5.0.9
-home="$BATON_CACHE_DIR/cassandra-$CASSANDRA_VERSION"
 run="$BATON_RUN_DIR/cassandra"
 pidfile="$BATON_RUN_DIR/cassandra.pid"
 port="${BATON_CASSANDRA_PORT:-9042}"
 storage_port="${BATON_CASSANDRA_STORAGE_PORT:-7000}"
 heap="${BATON_CASSANDRA_HEAP:-1G}"
-
-java_major() { "$1" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p' | head -1; }
-
-# Cassandra 5.0 runs on Java 11 or 17 only (a newer JVM is refused at start).
-find_java() {
-  local c
-  for c in "${BATON_CASSANDRA_JAVA:-}" "${JAVA_HOME:+$JAVA_HOME/bin/java}" "$(command -v java || true)" \
-    /usr/lib/jvm/java-17-openjdk-*/bin/java /usr/lib/jvm/java-11-openjdk-*/bin/java /usr/lib/jvm/*/bin/java; do
-    [[ -n "$c" && -x "$c" ]] || continue
-    case "$(java_major "$c")" in 11 | 17) echo "$c"; return 0 ;; esac
-  done
-  return 1
-}
 
 provision() {
   if ! find_java >/dev/null; then
@@ -40,7 +25,7 @@ provision() {
       { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null; } ||
       die "Cassandra $CASSANDRA_VERSION needs Java 11 or 17 (Debian package openjdk-17-jre-headless)"
   fi
-  [[ -f "$home/.complete" ]] && return 0
+  [[ -f "$cassandra_home/.complete" ]] && return 0
   need_cmd mvn maven
   local tmp
   tmp="$(mktemp -d "$BATON_CACHE_DIR/.cassandra-$CASSANDRA_VERSION.XXXXXX")"
@@ -50,7 +35,7 @@ provision() {
     { cat "$tmp/mvn.log" >&2; rm -rf "$tmp"; die "Maven could not resolve cassandra-all $CASSANDRA_VERSION"; }
   touch "$tmp/.complete"
   # Another provision may have finished first: keep its copy.
-  if [[ -d "$home" ]]; then rm -rf "$tmp"; else mv "$tmp" "$home"; fi
+  if [[ -d "$cassandra_home" ]]; then rm -rf "$tmp"; else mv "$tmp" "$cassandra_home"; fi
 }
 
 start() {
@@ -59,34 +44,15 @@ start() {
     write_env cassandra "CASSANDRA_CONTACT_POINTS=127.0.0.1:$port" CASSANDRA_LOCAL_DC=datacenter1
     return 0
   fi
-  [[ -f "$home/.complete" ]] || die "not provisioned: run scripts/services/cassandra.sh provision"
+  [[ -f "$cassandra_home/.complete" ]] || die "not provisioned: run scripts/services/cassandra.sh provision"
   port_open "$port" && die "127.0.0.1:$port is already taken by a process this script did not start (set BATON_CASSANDRA_PORT)"
   port_open "$storage_port" && die "127.0.0.1:$storage_port is already taken (set BATON_CASSANDRA_STORAGE_PORT)"
-  local java jamm
+  local java
   java="$(find_java)" || die "Cassandra $CASSANDRA_VERSION needs Java 11 or 17 (Debian package openjdk-17-jre-headless)"
-  jamm="$(ls "$home"/lib/jamm-*.jar | head -1)"
-  mkdir -p "$run"/{conf,data,commitlog,saved_caches,hints,cdc_raw,triggers,logs}
-  sed -e "s|@RUN@|$run|g" -e "s|@PORT@|$port|g" -e "s|@STORAGE_PORT@|$storage_port|g" -e "s|@ADDRESS@|127.0.0.1|g" \
-    -e "s|@SEEDS@|127.0.0.1:$storage_port|g" -e "s|@TOKEN@|0|g" -e "s|@CLUSTER@|baton-test|g" \
-    "$here/cassandra/cassandra.yaml" >"$run/conf/cassandra.yaml"
-  sed -e "s|@RUN@|$run|g" "$here/cassandra/logback.xml" >"$run/conf/logback.xml"
-  local opts=()
-  mapfile -t opts < <(grep -v -e '^#' -e '^\s*$' "$here/cassandra/jvm.options")
   local t=$SECONDS
-  # cassandra-foreground keeps stdout/stderr open (the daemon closes them otherwise), so a JVM that
-  # dies early leaves its reason in stdout.log. setsid: the node is shared by later runs, so it must
-  # not die with the process group (or session) of the run that started it.
-  setsid nohup "$java" -Xms"$heap" -Xmx"$heap" "${opts[@]}" \
-    -javaagent:"$jamm" \
-    -Dcassandra-foreground=yes \
-    -Dcassandra.config="file://$run/conf/cassandra.yaml" \
-    -Dcassandra.storagedir="$run" \
-    -Dcassandra.logdir="$run/logs" \
-    -Dcassandra.triggers_dir="$run/triggers" \
-    -Dlogback.configurationFile="$run/conf/logback.xml" \
-    -cp "$home/lib/*" org.apache.cassandra.service.CassandraDaemon \
-    >"$run/logs/stdout.log" 2>&1 </dev/null &
-  echo $! >"$pidfile"
+  # A fresh stdout.log per start: it holds only this start's reason when the JVM dies early.
+  mkdir -p "$run/logs" && : >"$run/logs/stdout.log"
+  launch_node "$run" 127.0.0.1 "$port" "$storage_port" "127.0.0.1:$storage_port" 0 baton-test "$heap" "$java" "$pidfile"
   log "started pid $! (java $(java_major "$java")), waiting for CQL on 127.0.0.1:$port"
   local deadline=$((SECONDS + ${BATON_CASSANDRA_START_TIMEOUT:-240}))
   until port_open "$port"; do

@@ -52,7 +52,7 @@ export function cassandraConfig(cfg: Config, log?: Pick<Logger, 'warn'>): Cassan
   };
 }
 
-interface OpenedStores {
+export interface OpenedStores {
   executions: ExecutionStore;
   metadata: MetadataStore;
   schedules: ScheduleStore;

@@ -1,6 +1,30 @@
-import { call, eventually } from '../support/baton';
+import type { Page } from 'playwright-core';
+import { call, eventually, startBaton, type TestBaton } from '../support/baton';
+import { startBrowser, type TestBrowser } from '../support/browser';
 
-// Definitions and executions the console tests look at, made through the API.
+// The console tests' embedded Baton and browser, and the definitions and executions they look at, made through the API.
+
+export interface ConsoleSession {
+  b: TestBaton;
+  browser: TestBrowser;
+  page: Page;
+}
+
+/** An embedded Baton and a headless Chromium page, started before the file's tests and closed after them. */
+export function consoleSession(): ConsoleSession {
+  jest.setTimeout(180_000);
+  const ui = {} as ConsoleSession;
+  beforeAll(async () => {
+    ui.b = await startBaton();
+    ui.browser = await startBrowser();
+    ui.page = await ui.browser.page();
+  });
+  afterAll(async () => {
+    await ui.browser?.close();
+    await ui.b?.stop();
+  });
+  return ui;
+}
 
 export const uniq = (p: string): string => `${p}_${Date.now().toString(36)}_${Math.floor(Math.random() * 1e6).toString(36)}`;
 

@@ -6,6 +6,7 @@ import type { SearchIndex, SearchRequest } from '../ports';
 import { MAX_SEARCH_SIZE, type SearchTarget } from '../search-fields';
 import { summarizeTask, summarizeWorkflow } from '../summaries';
 import { orderByOf, TABLE, whereOf, type SqlValue } from './sql-query';
+import { TickBatch } from '../../store/sqlite/tick-batch';
 
 /**
  * The embedded profile's search index: two tables in the shared SQLite file. Each row keeps the
@@ -190,9 +191,7 @@ async function inChunks<T>(items: T[], write: (chunk: T[]) => void): Promise<voi
 export class SqliteSearchIndex implements SearchIndex {
   private readonly writeWorkflows: (rows: Row[]) => void;
   private readonly writeTasks: (rows: Row[]) => void;
-  private readonly remove: (workflowIds: string[]) => void;
-  /** Removals of the same tick, written in one transaction (a purge removes many executions at once). */
-  private removals: Array<{ workflowId: string; resolve(): void; reject(e: unknown): void }> = [];
+  private readonly removals: TickBatch<string>;
   /** Search SQL varies with the query's shape; prepared statements are reused per distinct text. */
   private readonly statements = new Map<string, BetterSqlite3.Statement>();
 
@@ -208,12 +207,14 @@ export class SqliteSearchIndex implements SearchIndex {
     this.writeTasks = db.transaction((rows: Row[]) => {
       for (const row of rows) upsertTask.run(row);
     });
-    this.remove = db.transaction((workflowIds: string[]) => {
-      for (const id of workflowIds) {
-        deleteWorkflow.run(id);
-        deleteTasks.run(id);
-      }
-    });
+    this.removals = new TickBatch(
+      db.transaction((workflowIds: string[]) => {
+        for (const id of workflowIds) {
+          deleteWorkflow.run(id);
+          deleteTasks.run(id);
+        }
+      }),
+    );
   }
 
   async indexWorkflows(docs: WorkflowRecord[]): Promise<void> {
@@ -226,22 +227,7 @@ export class SqliteSearchIndex implements SearchIndex {
 
   /** Removes the workflow's record and the records of its tasks. */
   removeWorkflow(workflowId: string): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (this.removals.length === 0) setImmediate(() => this.flushRemovals());
-      this.removals.push({ workflowId, resolve, reject });
-    });
-  }
-
-  private flushRemovals(): void {
-    const batch = this.removals;
-    this.removals = [];
-    try {
-      this.remove(batch.map((r) => r.workflowId));
-    } catch (e) {
-      for (const r of batch) r.reject(e);
-      return;
-    }
-    for (const r of batch) r.resolve();
+    return this.removals.add(workflowId);
   }
 
   async searchWorkflows(req: SearchRequest): Promise<SearchResult<WorkflowSummary>> {

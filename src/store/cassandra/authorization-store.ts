@@ -1,20 +1,16 @@
-import { type Client, types } from 'cassandra-driver';
+import type { Client } from 'cassandra-driver';
 import type { GrantRecord, GroupRecord, SubjectRef, TargetRef, UserRecord } from '../../model/authorization';
 import type { AuthorizationStore } from '../ports';
-import { assertKeyspaceName } from './statements';
-
-const PAGE = 500;
+import { JsonRows, type JsonRowsOptions } from './json-rows';
 
 /** Users, groups and grants over Cassandra (tables from migration 007). Every statement is idempotent. */
 export class CassandraAuthorizationStore implements AuthorizationStore {
   private readonly q;
+  private readonly rows: JsonRows;
 
-  constructor(
-    private readonly client: Client,
-    opts: { keyspace: string; consistency?: types.consistencies },
-    private readonly consistency = opts.consistency ?? types.consistencies.localQuorum,
-  ) {
-    const ks = assertKeyspaceName(opts.keyspace);
+  constructor(client: Client, opts: JsonRowsOptions) {
+    this.rows = new JsonRows(client, opts);
+    const ks = this.rows.keyspace;
     this.q = {
       putUser: `INSERT INTO ${ks}.authz_users (id, user_json) VALUES (?, ?)`,
       getUser: `SELECT user_json FROM ${ks}.authz_users WHERE id = ?`,
@@ -32,70 +28,50 @@ export class CassandraAuthorizationStore implements AuthorizationStore {
     };
   }
 
-  private exec(query: string, params: unknown[], pageState?: string) {
-    return this.client.execute(query, params, { prepare: true, consistency: this.consistency, isIdempotent: true, fetchSize: PAGE, pageState });
-  }
-
-  private async one<T>(query: string, params: unknown[], column: string): Promise<T | undefined> {
-    const json = (await this.exec(query, params)).first()?.get(column) as string | null | undefined;
-    return json ? (JSON.parse(json) as T) : undefined;
-  }
-
-  private async all<T>(query: string, params: unknown[], column: string): Promise<T[]> {
-    const out: T[] = [];
-    let pageState: string | undefined;
-    do {
-      const rs = await this.exec(query, params, pageState);
-      for (const r of rs.rows) out.push(JSON.parse(r.get(column) as string) as T);
-      pageState = rs.pageState ?? undefined;
-    } while (pageState);
-    return out;
-  }
-
   async putUser(u: UserRecord): Promise<void> {
-    await this.exec(this.q.putUser, [u.id, JSON.stringify(u)]);
+    await this.rows.exec(this.q.putUser, [u.id, JSON.stringify(u)]);
   }
   getUser(id: string): Promise<UserRecord | undefined> {
-    return this.one(this.q.getUser, [id], 'user_json');
+    return this.rows.one(this.q.getUser, [id], 'user_json');
   }
   async listUsers(): Promise<UserRecord[]> {
-    return (await this.all<UserRecord>(this.q.listUsers, [], 'user_json')).sort((a, b) => cmp(a.id, b.id));
+    return (await this.rows.all<UserRecord>(this.q.listUsers, [], 'user_json')).sort((a, b) => cmp(a.id, b.id));
   }
   async deleteUser(id: string): Promise<boolean> {
     // Read, then delete: an admin operation, no race worth a transaction (as the metadata store does).
     if (!(await this.getUser(id))) return false;
-    await this.exec(this.q.delUser, [id]);
+    await this.rows.exec(this.q.delUser, [id]);
     return true;
   }
   async putGroup(g: GroupRecord): Promise<void> {
-    await this.exec(this.q.putGroup, [g.id, JSON.stringify(g)]);
+    await this.rows.exec(this.q.putGroup, [g.id, JSON.stringify(g)]);
   }
   getGroup(id: string): Promise<GroupRecord | undefined> {
-    return this.one(this.q.getGroup, [id], 'group_json');
+    return this.rows.one(this.q.getGroup, [id], 'group_json');
   }
   async listGroups(): Promise<GroupRecord[]> {
-    return (await this.all<GroupRecord>(this.q.listGroups, [], 'group_json')).sort((a, b) => cmp(a.id, b.id));
+    return (await this.rows.all<GroupRecord>(this.q.listGroups, [], 'group_json')).sort((a, b) => cmp(a.id, b.id));
   }
   async deleteGroup(id: string): Promise<boolean> {
     if (!(await this.getGroup(id))) return false;
-    await this.exec(this.q.delGroup, [id]);
+    await this.rows.exec(this.q.delGroup, [id]);
     return true;
   }
   async putGrant(g: GrantRecord): Promise<void> {
-    await this.exec(this.q.putGrant, [g.target.type, g.target.id, g.subject.type, g.subject.id, JSON.stringify(g)]);
+    await this.rows.exec(this.q.putGrant, [g.target.type, g.target.id, g.subject.type, g.subject.id, JSON.stringify(g)]);
   }
   async grantsOn(target: TargetRef): Promise<GrantRecord[]> {
-    return (await this.all<GrantRecord>(this.q.grantsOn, [target.type, target.id], 'grant_json')).sort(bySubject);
+    return (await this.rows.all<GrantRecord>(this.q.grantsOn, [target.type, target.id], 'grant_json')).sort(bySubject);
   }
   async listGrants(): Promise<GrantRecord[]> {
-    return (await this.all<GrantRecord>(this.q.listGrants, [], 'grant_json')).sort(
+    return (await this.rows.all<GrantRecord>(this.q.listGrants, [], 'grant_json')).sort(
       (a, b) => cmp(a.target.type, b.target.type) || cmp(a.target.id, b.target.id) || bySubject(a, b),
     );
   }
   async deleteGrant(target: TargetRef, subject: SubjectRef): Promise<boolean> {
     const key = [target.type, target.id, subject.type, subject.id];
-    if (!(await this.one(this.q.getGrant, key, 'grant_json'))) return false;
-    await this.exec(this.q.delGrant, key);
+    if (!(await this.rows.one(this.q.getGrant, key, 'grant_json'))) return false;
+    await this.rows.exec(this.q.delGrant, key);
     return true;
   }
 }

@@ -6,6 +6,7 @@ import type { Effect } from '../../model/effects';
 import { StaleWriteError, type ExecutionCommit, type ExecutionStore, type StoredExecution } from '../ports';
 import { assertPayloadLimits, type PayloadLimits } from '../payload-limits';
 import { DEFAULT_TASK_LOG_LIMITS, storedLogLine, type TaskLogLimits } from '../task-log-limits';
+import { TickBatch } from './tick-batch';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS workflows (
@@ -62,9 +63,7 @@ export class SqliteExecutionStore implements ExecutionStore {
   private readonly stmt;
   private readonly commitTx: (batch: PendingCommit[]) => void;
   private pending: PendingCommit[] = [];
-  /** Removals of the same tick, written in one transaction (a purge removes many executions at once). */
-  private removals: Array<{ workflowId: string; resolve(): void; reject(e: unknown): void }> = [];
-  private readonly removeTx: (ids: string[]) => void;
+  private readonly removals: TickBatch<string>;
   /** Snapshot keys per definition object, keys known to be stored, and definitions by key (shared by loaded executions). */
   private readonly defKeys = new WeakMap<object, string>();
   private readonly storedDefKeys = new Set<string>();
@@ -115,12 +114,14 @@ export class SqliteExecutionStore implements ExecutionStore {
       ),
       countLogs: db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM task_logs WHERE task_id = ?'),
     };
-    this.removeTx = db.transaction((ids: string[]) => {
-      for (const id of ids) {
-        this.stmt.removeTasks.run(id);
-        this.stmt.removeWf.run(id);
-      }
-    });
+    this.removals = new TickBatch(
+      db.transaction((ids: string[]) => {
+        for (const id of ids) {
+          this.stmt.removeTasks.run(id);
+          this.stmt.removeWf.run(id);
+        }
+      }),
+    );
     // Group commit: every turn committed in the same event-loop tick shares one transaction.
     this.commitTx = db.transaction((batch: PendingCommit[]) => {
       for (const p of batch) p.stale = !this.write(p);
@@ -228,22 +229,7 @@ export class SqliteExecutionStore implements ExecutionStore {
   }
 
   remove(workflowId: string): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
-      if (this.removals.length === 0) setImmediate(() => this.flushRemovals());
-      this.removals.push({ workflowId, resolve, reject });
-    });
-  }
-
-  private flushRemovals(): void {
-    const batch = this.removals;
-    this.removals = [];
-    try {
-      this.removeTx(batch.map((r) => r.workflowId));
-    } catch (e) {
-      for (const r of batch) r.reject(e);
-      return;
-    }
-    for (const r of batch) r.resolve();
+    return this.removals.add(workflowId);
   }
 
   async getTask(taskId: string): Promise<Task | undefined> {
