@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import { queueName, type QueueKey } from '../model/effects';
@@ -38,6 +39,9 @@ const LIMIT_POSTPONE_MS = 1000;
 const LEASE_MS = 30_000;
 /** How soon an entry whose claim failed is handed out again. */
 const CLAIM_RETRY_MS = 1000;
+/** A claim is asked twice, 200 ms apart, before its entry goes back to the queue. */
+const CLAIM_ATTEMPTS = 2;
+const CLAIM_REPEAT_MS = 200;
 
 /** The matching side of the front end: long polls over queue partitions, claims, updates. */
 export class TaskService {
@@ -172,7 +176,7 @@ export class TaskService {
     taskDefName: string,
     admit?: PollArgs['admit'],
   ): Promise<Task | null | undefined> {
-    const { host, limits } = this.deps;
+    const { limits } = this.deps;
     if (admit) {
       const stored = await this.deps.store.getTask(e.taskId);
       if (stored && stored.status === 'SCHEDULED' && !admit(stored)) {
@@ -195,8 +199,9 @@ export class TaskService {
       }
     }
     let claimed: Task | null;
+    const claimId = randomUUID();
     try {
-      claimed = await workflowActor(host, e.workflowId).claim({ taskId: e.taskId, workerId });
+      claimed = await this.claimOnce(e.workflowId, { taskId: e.taskId, workerId, claimId });
     } catch (err) {
       // The execution could not be reached (e.g. its replica just died): hand the entry out again soon
       // rather than after the whole lease; if even the release fails, the lease expiry brings it back.
@@ -208,6 +213,22 @@ export class TaskService {
       return undefined;
     }
     return claimed ? withComputed(claimed) : null;
+  }
+
+  /**
+   * A claim whose answer is lost may have taken effect: asked again with the same claim id, the execution answers the
+   * task that claim took (instead of null, which would drop the entry and strand the task until its response timeout).
+   */
+  private async claimOnce(workflowId: string, arg: { taskId: string; workerId?: string; claimId: string }): Promise<Task | null> {
+    const actor = workflowActor(this.deps.host, workflowId);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await actor.claim(arg);
+      } catch (err) {
+        if (attempt >= CLAIM_ATTEMPTS) throw err;
+        await new Promise((r) => setTimeout(r, CLAIM_REPEAT_MS));
+      }
+    }
   }
 
   async update(result: TaskResult): Promise<'applied' | 'ignored'> {

@@ -55,10 +55,17 @@ engineSuite('distributed profile with s3proxy', missing)('external payloads on t
     expect(await (await fetch(readInput.body.uri)).json()).toEqual(input);
 
     let polled: any;
+    let lastPoll: unknown;
     for (const until = Date.now() + 60_000; !polled && Date.now() < until;) {
       const r = await b('GET', `/api/tasks/poll/batch/${type}?count=1&timeout=1000&workerid=w`);
-      polled = r.body[0];
+      lastPoll = { status: r.status, body: r.body };
+      polled = Array.isArray(r.body) ? r.body[0] : undefined;
     }
+    // When no poll hands the task out, say what the execution and the last poll looked like.
+    if (!polled)
+      throw new Error(
+        `no task polled in 60 s: last poll ${JSON.stringify(lastPoll)}, execution ${JSON.stringify((await a('GET', `/api/workflow/${id}`)).body)}`,
+      );
     expect(polled).toMatchObject({ inputData: {}, externalInputPayloadStoragePath: expect.stringMatching(`^payloads/executions/${id}/task-`) });
 
     const write = await a('GET', '/api/tasks/externalstoragelocation?operation=WRITE&payloadType=TASK_OUTPUT&path=');

@@ -68,8 +68,11 @@ export const WorkflowCalls = defineActor('WorkflowActor', {
   },
   /** Answers the id of the task it completed, null when none was pending. */
   updateExternal: { arg: ExternalUpdateArgSchema, result: z.string().nullable() },
-  /** A poll hands the task to a worker; null when it is no longer pollable. */
-  claim: { arg: z.object({ taskId: z.string(), workerId: z.string().optional() }), result: object<Task>().nullable() },
+  /**
+   * A poll hands the task to a worker; null when it is no longer pollable. `claimId` makes a repeated call (its
+   * answer lost, so the outcome is unknown) answer the task that call claimed instead of null.
+   */
+  claim: { arg: z.object({ taskId: z.string(), workerId: z.string().optional(), claimId: z.string().optional() }), result: object<Task>().nullable() },
   pause: { arg: none, result: nothing },
   /** Answers how many tasks it made pollable now. */
   resetCallbacks: { arg: none, result: z.number() },

@@ -202,6 +202,24 @@ describe('WorkflowActor: commit', () => {
   });
 });
 
+describe('WorkflowActor: claims', () => {
+  test('a claim repeated with its id (its answer lost) answers the task it claimed; another claim of that task gets null, and nothing is written twice', async () => {
+    const h = new Harness();
+    await h.start();
+    const first = await h.task('first');
+    const claimed = await h.client.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c1' });
+    expect(claimed).toMatchObject({ taskId: first.taskId, status: 'IN_PROGRESS', workerId: 'w', pollCount: 1 });
+    const commits = h.store.commits;
+    expect(await h.client.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c1' })).toMatchObject({ taskId: first.taskId, pollCount: 1 });
+    expect(await h.client.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c2' })).toBeNull();
+    expect(await h.client.claim({ taskId: first.taskId, workerId: 'w' })).toBeNull();
+    expect(h.store.commits).toBe(commits);
+    // Once the task is no longer in progress, a repeat of the claim answers null: there is nothing to hand out.
+    await h.complete(first);
+    expect(await h.client.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c1' })).toBeNull();
+  });
+});
+
 describe('WorkflowActor: a store that fails', () => {
   test('a write that fails changes nothing, runs no effect, and the next call succeeds from the stored state', async () => {
     const h = new Harness();
