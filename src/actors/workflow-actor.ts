@@ -31,6 +31,7 @@ import { WorkflowCalls, type ChildChangedArg, type StartArg, type WorkflowActorC
 import { StaleWriteError, type ExecutionStore } from '../store/ports';
 import { ActorDeactivated, HostStopping } from '../runtime/ports';
 import { outsideTurn } from '../runtime/turn-context';
+import { backoffDelayMs } from '../lib/backoff';
 import type { Metrics } from '../metrics/ports';
 import type { TaskResult } from '../model/requests';
 import type { WorkflowStatus } from '../model/statuses';
@@ -70,6 +71,8 @@ export type { ChildChangedArg, StartArg };
 const DEFERRED = new Set<Effect['kind']>(['startWorkflow', 'notifyParent', 'terminateWorkflow', 'retryWorkflow', 'publish', 'statusChange', 'index']);
 
 const REMINDER = 'deadline';
+/** A failed outbox runs again after 2 s, then 4, 8 ... at most a minute apart while it keeps failing. */
+const OUTBOX_RETRY = { firstMs: 2000, maxMs: 60_000 };
 
 export class WorkflowActor implements Actor {
   private state?: ExecutionState;
@@ -80,6 +83,8 @@ export class WorkflowActor implements Actor {
   private readonly claims = new Map<string, string>();
   /** This activation armed the outbox reminder (after a failed drain): a later successful drain deletes it. */
   private outboxArmed = false;
+  /** Outbox runs failed in a row in this activation: the next one waits longer (an index or a parent down for minutes). */
+  private outboxFailures = 0;
   private loaded = false;
   /** The last commit left the decider's work unfinished: the reminder is due at once. */
   private continuing = false;
@@ -244,6 +249,7 @@ export class WorkflowActor implements Actor {
         .runDeferred(this.id, effects)
         // Only a reminder this activation armed is deleted: one left by an earlier activation fires once and finds
         // nothing owed, which costs less than a sidecar call at the end of every execution.
+        .then(() => void (this.outboxFailures = 0))
         .then(() => (this.outboxArmed ? this.ctx.setReminder('outbox', null).then(() => void (this.outboxArmed = false)) : undefined))
         .then(() => this.self().clearOutbox({ done: effects.map((e) => JSON.stringify(e)) }))
         .catch((e) => {
@@ -252,8 +258,9 @@ export class WorkflowActor implements Actor {
           this.deps.log.warn({ err: e, workflowId: this.id }, 'outbox effects failed; retrying by reminder');
           // Unarmed (sidecar gone at shutdown): the stored outbox is re-run by the next recovery pass.
           this.outboxArmed = true;
+          this.outboxFailures++;
           this.ctx
-            .setReminder('outbox', this.now() + 2000)
+            .setReminder('outbox', this.now() + backoffDelayMs(this.outboxFailures, OUTBOX_RETRY))
             .catch((err: unknown) => this.deps.log.warn({ err, workflowId: this.id }, 'could not arm the outbox reminder'));
         }),
     );

@@ -296,6 +296,29 @@ describe('WorkflowActor: outbox', () => {
     expect(h.ctx.reminders.get('outbox')).toBeNull();
   });
 
+  test('an outbox that keeps failing is retried ever later (2, 4, 8 s ... at most a minute apart), and at 2 s again once it ran', async () => {
+    const h = new Harness();
+    await h.start();
+    h.deferredFailures = 4;
+    await h.client.terminate({ reason: 'stop' });
+    const delays: number[] = [];
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const expected = 2000 * 2 ** (attempt - 1);
+      await eventually(() => h.ctx.reminders.get('outbox') === h.now + expected, `the outbox reminder ${expected} ms on`);
+      delays.push(h.ctx.reminders.get('outbox')! - h.now);
+      h.now += expected;
+      await h.actor.onReminder('outbox');
+    }
+    expect(delays).toEqual([2000, 4000, 8000, 16_000]);
+    await eventually(async () => (await h.stored()).outbox.length === 0, 'the outbox to clear');
+    expect(h.ctx.reminders.get('outbox')).toBeNull();
+    // A later failure starts from the first delay again.
+    h.deferredFailures = 1;
+    await h.client.restart();
+    await h.client.terminate({ reason: 'stop again' });
+    await eventually(() => h.ctx.reminders.get('outbox') === h.now + 2000, 'the outbox reminder 2 s on');
+  });
+
   test('the outbox is cleared outside the turn that filled it: its own actor, through the host, is not called from inside that turn', async () => {
     const h = new Harness();
     await h.start();
