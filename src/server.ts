@@ -426,23 +426,35 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     close() {
       closing ??= (async () => {
         stopping = true;
-        await scan?.stop();
-        await purge?.stop();
-        await batchRunner.stop();
-        // Sidecars keep routing actor calls here until they see the replica unhealthy: serve them meanwhile.
-        await host.drain?.();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-          setTimeout(() => server.closeAllConnections(), cfg.BATON_SHUTDOWN_TIMEOUT_MS).unref();
+        // Each step timed: a stop that reaches its exit deadline says which step it waited on.
+        const step = async (name: string, run: () => Promise<unknown> | unknown): Promise<void> => {
+          const t0 = Date.now();
+          await run();
+          log.info({ step: name, ms: Date.now() - t0 }, 'shutdown step done');
+        };
+        await step('background loops', async () => {
+          await scan?.stop();
+          await purge?.stop();
+          await batchRunner.stop();
         });
-        await httpWorker.stop();
+        // Sidecars keep routing actor calls here until they see the replica unhealthy: serve them meanwhile.
+        await step('actor drain', () => host.drain?.());
+        await step(
+          'HTTP connections',
+          () =>
+            new Promise<void>((resolve) => {
+              server.close(() => resolve());
+              server.closeIdleConnections();
+              setTimeout(() => server.closeAllConnections(), cfg.BATON_SHUTDOWN_TIMEOUT_MS).unref();
+            }),
+        );
+        await step('HTTP task worker', () => httpWorker.stop());
         tasks.stop();
-        await host.stop();
-        await indexer.flush();
+        await step('actor host', () => host.stop());
+        await step('index flush', () => indexer.flush());
         metadata.stop();
-        await scripts.dispose();
-        await adapters.close();
+        await step('script engine', () => scripts.dispose());
+        await step('stores and clients', () => adapters.close());
         await tracing?.shutdown().catch((err: unknown) => log.warn({ err }, 'flushing the last spans failed'));
       })();
       return closing;

@@ -71,8 +71,8 @@ export type { ChildChangedArg, StartArg };
 const DEFERRED = new Set<Effect['kind']>(['startWorkflow', 'notifyParent', 'terminateWorkflow', 'retryWorkflow', 'publish', 'statusChange', 'index']);
 
 const REMINDER = 'deadline';
-/** A failed outbox runs again after 2 s, then 4, 8 ... at most a minute apart while it keeps failing. */
-const OUTBOX_RETRY = { firstMs: 2000, maxMs: 60_000 };
+/** A failed outbox runs again after 2 s, then 4, 8 ... at most 30 s apart while it keeps failing: an index back from an outage catches up within 30 s. */
+const OUTBOX_RETRY = { firstMs: 2000, maxMs: 30_000 };
 
 export class WorkflowActor implements Actor {
   private state?: ExecutionState;

@@ -23,6 +23,7 @@ export interface SidecarHttpOptions {
 export class SidecarHttp {
   private readonly agent: Agent;
   private readonly origin: string;
+  private readonly inFlight = new Set<Promise<SidecarReply>>();
 
   constructor(private readonly opts: SidecarHttpOptions) {
     this.origin = `http://127.0.0.1:${opts.port}`;
@@ -40,14 +41,22 @@ export class SidecarHttp {
       payload = JSON.stringify(body);
       headers['content-type'] = 'application/json';
     }
-    const res = await request(`${this.origin}${path}`, {
-      method,
-      headers,
-      body: payload,
-      dispatcher: this.agent,
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    return { status: res.statusCode, body: await res.body.text() };
+    const reply = (async (): Promise<SidecarReply> => {
+      const res = await request(`${this.origin}${path}`, {
+        method,
+        headers,
+        body: payload,
+        dispatcher: this.agent,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      return { status: res.statusCode, body: await res.body.text() };
+    })();
+    this.inFlight.add(reply);
+    try {
+      return await reply;
+    } finally {
+      this.inFlight.delete(reply);
+    }
   }
 
   /** Resolves once daprd reports its outbound side ready (components loaded), polling until `withinMs`. */
@@ -65,7 +74,17 @@ export class SidecarHttp {
     }
   }
 
-  async close(): Promise<void> {
-    await this.agent.close();
+  /**
+   * Lets calls in flight finish for `graceMs`, then abandons them: the last step of a stop must not wait out a call's
+   * own limit (60 s) on a sidecar that no longer answers this replica, past the process's exit deadline.
+   */
+  async close(graceMs = 1000): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+    await Promise.race([Promise.allSettled([...this.inFlight]), late]);
+    clearTimeout(timer);
+    // undici's close() waits for every call and, once begun, keeps destroy() from aborting them: destroy when any is left.
+    if (this.inFlight.size > 0) await this.agent.destroy(new Error('sidecar client closed while the call was in flight'));
+    else await this.agent.close();
   }
 }
