@@ -121,6 +121,8 @@ export class WalCheckpointer {
     if (this.stopped) return Promise.reject(new Error('the WAL checkpointer has stopped'));
     const id = this.nextId++;
     return new Promise<WalCheckpoint>((resolve, reject) => {
+      // The thread is unref'd; awaited, it must keep the process alive (a CLI would otherwise exit mid-await).
+      if (this.waiting.size === 0) this.worker.ref();
       this.waiting.set(id, { resolve, reject });
       this.worker.postMessage({ truncate: id });
     });
@@ -146,6 +148,7 @@ export class WalCheckpointer {
     const w = this.waiting.get(a.truncated);
     if (!w) return;
     this.waiting.delete(a.truncated);
+    if (this.waiting.size === 0) this.worker.unref();
     if (a.result) w.resolve(a.result);
     else w.reject(new Error(a.error ?? 'WAL checkpoint failed'));
   }
@@ -153,5 +156,6 @@ export class WalCheckpointer {
   private failWaiting(e: Error): void {
     for (const w of this.waiting.values()) w.reject(e);
     this.waiting.clear();
+    this.worker.unref();
   }
 }
