@@ -25,7 +25,10 @@ const pageSize = db.pragma('page_size', { simple: true });
 const checkpoint = (mode) => db.pragma('wal_checkpoint(' + mode + ')')[0];
 const truncate = () => {
   let r = checkpoint('PASSIVE');
-  for (let i = 0; i < workerData.catchUpRounds && r.log - r.checkpointed > workerData.tailFrames; i++) r = checkpoint('PASSIVE');
+  for (let i = 0, copied = -1; i < workerData.catchUpRounds && r.log - r.checkpointed > workerData.tailFrames && r.checkpointed !== copied; i++) {
+    copied = r.checkpointed;
+    r = checkpoint('PASSIVE');
+  }
   // A reader holding an old snapshot (or a writer faster than the copy) keeps the tail long: copying it under the writer lock would stall commits.
   if (r.busy || r.log - r.checkpointed > workerData.tailFrames) return { busy: 1, log: r.log, checkpointed: r.checkpointed };
   // Short: TRUNCATE holds the writer lock while it waits for readers, and commits on the event loop wait with it.
