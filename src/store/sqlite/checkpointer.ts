@@ -39,11 +39,14 @@ const truncate = () => {
     db.pragma('busy_timeout = ' + BUSY_MS);
   }
 };
+let retryAt = 0;
 const run = () => {
   try {
     // PASSIVE never takes the writer lock. (TRUNCATE on every run stalled commits on the event loop for ~50 ms.)
     const r = checkpoint('PASSIVE');
-    if (r.log * pageSize > workerData.limitBytes) truncate();
+    if (r.log * pageSize <= workerData.limitBytes || Date.now() < retryAt) return;
+    // A long reader answers busy every time, each after holding the writer lock up to truncateBusyMs: not every interval.
+    retryAt = truncate().busy ? Date.now() + workerData.intervalMs * 20 : 0;
   } catch (e) {
     parentPort.postMessage({ error: String(e && e.message || e) });
   }
