@@ -7,9 +7,9 @@ import { z } from 'zod';
 //
 // A PASSIVE checkpoint lets the writer reset the WAL only if no commit lands while it copies; under a
 // writer that never pauses (a purge, a busy server) that moment never comes and the WAL only grows
-// (1.5 GB after purging 70,000 executions). So once the WAL is over its limit, and whenever asked
-// (`truncate`), the worker copies with PASSIVE until the tail is small and then runs TRUNCATE, which holds
-// the writer lock only while it copies that tail. Every checkpoint of this process runs here: a second
+// (1.5 GB after purging 70,000 executions). So once the WAL is over its limit (RESTART), and whenever asked
+// (`truncate`: TRUNCATE), the worker copies with PASSIVE until the tail is small and then checkpoints in a
+// mode that takes the writer lock, holding it only while it copies that tail. Every checkpoint of this process runs here: a second
 // checkpointer on another connection would answer busy while this one copies (SQLite does not wait for
 // the checkpoint lock).
 
@@ -23,7 +23,9 @@ db.pragma('busy_timeout = ' + BUSY_MS);
 db.pragma('synchronous = NORMAL');
 const pageSize = db.pragma('page_size', { simple: true });
 const checkpoint = (mode) => db.pragma('wal_checkpoint(' + mode + ')')[0];
-const truncate = () => {
+// TRUNCATE gives the WAL's space back; RESTART only has the writer start it over (cheaper: the truncation,
+// ~100 ms for 64 MiB here, would run under the writer lock), and journal_size_limit trims what is past 64 MiB.
+const copyAll = (mode) => {
   let r = checkpoint('PASSIVE');
   for (let i = 0, copied = -1; i < workerData.catchUpRounds && r.log - r.checkpointed > workerData.tailFrames && r.checkpointed !== copied; i++) {
     copied = r.checkpointed;
@@ -34,7 +36,7 @@ const truncate = () => {
   // Short: TRUNCATE holds the writer lock while it waits for readers, and commits on the event loop wait with it.
   db.pragma('busy_timeout = ' + workerData.truncateBusyMs);
   try {
-    return checkpoint('TRUNCATE');
+    return checkpoint(mode);
   } finally {
     db.pragma('busy_timeout = ' + BUSY_MS);
   }
@@ -46,7 +48,7 @@ const run = () => {
     const r = checkpoint('PASSIVE');
     if (r.log * pageSize <= workerData.limitBytes || Date.now() < retryAt) return;
     // A long reader answers busy every time, each after holding the writer lock up to truncateBusyMs: not every interval.
-    retryAt = truncate().busy ? Date.now() + workerData.intervalMs * 20 : 0;
+    retryAt = copyAll('RESTART').busy ? Date.now() + workerData.intervalMs * 20 : 0;
   } catch (e) {
     parentPort.postMessage({ error: String(e && e.message || e) });
   }
@@ -60,7 +62,7 @@ parentPort.on('message', (m) => {
     parentPort.postMessage('stopped');
   } else if (m && typeof m.truncate === 'number') {
     try {
-      parentPort.postMessage({ truncated: m.truncate, result: truncate() });
+      parentPort.postMessage({ truncated: m.truncate, result: copyAll('TRUNCATE') });
     } catch (e) {
       parentPort.postMessage({ truncated: m.truncate, error: String(e && e.message || e) });
     }

@@ -2,8 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WalCheckpointer } from '../../../src/store/sqlite/checkpointer';
-import { openDatabase, openSqliteStores } from '../../../src/store/sqlite';
+import { openSqliteStores } from '../../../src/store/sqlite';
 import { makeTask, makeWorkflowRecord } from '../../contracts/fixtures';
 import { eventually } from '../../support/baton';
 
@@ -26,29 +25,6 @@ test('the WAL is checkpointed into the database file off the event loop', async 
   const reopened = openSqliteStores(dir);
   expect((await reopened.executions.load('wf-199'))?.tasks).toHaveLength(5);
   await reopened.close();
-});
-
-// A PASSIVE checkpoint copies the WAL but never resets it: only the writer's next commit would, and a writer
-// that never pauses never lets it. Past its limit the checkpointer truncates the WAL itself.
-test('a WAL over its limit is truncated by the checkpointer, without a commit to reset it', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-ckpt-'));
-  const db = openDatabase(dir);
-  const wal = `${db.name}-wal`;
-  const checkpointer = new WalCheckpointer(db.name, { limitBytes: 1024 * 1024, intervalMs: 50 });
-  try {
-    db.exec('CREATE TABLE pad (v TEXT)');
-    const insert = db.prepare('INSERT INTO pad (v) VALUES (?)');
-    db.transaction(() => {
-      for (let i = 0; i < 1000; i++) insert.run('x'.repeat(4000));
-    })();
-    expect(fs.statSync(wal).size).toBeGreaterThan(2 * 1024 * 1024);
-    await eventually(async () => fs.statSync(wal).size === 0, 20_000, 50);
-    expect((db.prepare('SELECT COUNT(*) AS n FROM pad').get() as { n: number }).n).toBe(1000);
-  } finally {
-    await checkpointer.stop();
-    db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
 });
 
 test('truncate answers what SQLite did: done when nothing holds the WAL, busy while a reader holds a snapshot', async () => {
