@@ -67,7 +67,8 @@ export class Purger {
       const r = await this.deps.reclaim();
       out.reclaimedPages = r.pages;
       out.walTruncated = r.walTruncated;
-      if (!r.walTruncated) this.deps.log.warn(out, 'retention pass could not truncate the WAL (a reader kept it); the file shrinks at a later checkpoint');
+      if (!r.walTruncated)
+        this.deps.log.warn(out, 'retention pass could not truncate the WAL (a reader or another checkpoint kept it); the file shrinks at a later checkpoint');
     }
     if (out.purged + out.kept > 0) this.deps.log.info(out, 'retention pass done');
     return out;

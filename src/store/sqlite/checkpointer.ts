@@ -7,11 +7,11 @@ import { z } from 'zod';
 //
 // A PASSIVE checkpoint lets the writer reset the WAL only if no commit lands while it copies; under a
 // writer that never pauses (a purge, a busy server) that moment never comes and the WAL only grows
-// (1.5 GB after purging 70,000 executions). So once the WAL is over its limit (RESTART), and whenever asked
-// (`truncate`: TRUNCATE), the worker copies with PASSIVE until the tail is small and then checkpoints in a
-// mode that takes the writer lock, holding it only while it copies that tail. Every checkpoint of this process runs here: a second
-// checkpointer on another connection would answer busy while this one copies (SQLite does not wait for
-// the checkpoint lock).
+// (1.5 GB after purging 70,000 executions). So once the WAL is over its limit (RESTART), and whenever
+// asked (`truncate`: TRUNCATE), the worker copies with PASSIVE until the tail is small and then checkpoints
+// in a mode that takes the writer lock, holding it only while it copies that tail. Every checkpoint of
+// this process runs here: a second checkpointer on another connection would answer busy while this one
+// copies (SQLite does not wait for the checkpoint lock).
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -33,7 +33,7 @@ const copyAll = (mode) => {
   }
   // A reader holding an old snapshot (or a writer faster than the copy) keeps the tail long: copying it under the writer lock would stall commits.
   if (r.busy || r.log - r.checkpointed > workerData.tailFrames) return { busy: 1, log: r.log, checkpointed: r.checkpointed };
-  // Short: TRUNCATE holds the writer lock while it waits for readers, and commits on the event loop wait with it.
+  // Short: RESTART and TRUNCATE hold the writer lock while they wait for readers; commits on the event loop wait with them.
   db.pragma('busy_timeout = ' + workerData.truncateBusyMs);
   try {
     return checkpoint(mode);
@@ -78,12 +78,12 @@ const TruncateAnswerSchema = z.object({ truncated: z.number(), result: WalCheckp
 
 export interface WalCheckpointerOptions {
   intervalMs?: number;
-  /** Over this many WAL bytes the periodic checkpoint truncates the WAL (the main connection's journal_size_limit). */
+  /** Over this many WAL bytes the periodic checkpoint has the WAL started over (the main connection's journal_size_limit). */
   limitBytes: number;
   onError?: (message: string) => void;
 }
 
-/** Frames left after the PASSIVE rounds that TRUNCATE may copy under the writer lock (4 MiB of 4 KiB pages). */
+/** Frames left after the PASSIVE rounds that RESTART or TRUNCATE may copy under the writer lock (4 MiB of 4 KiB pages). */
 const TAIL_FRAMES = 1024;
 const CATCH_UP_ROUNDS = 8;
 const TRUNCATE_BUSY_MS = 100;
