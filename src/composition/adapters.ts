@@ -7,7 +7,7 @@ import type { ObjectStore } from '../objects/object-store';
 import type { ServedObjectLinks } from '../objects/open-object-store';
 import type { QueuePartitionStore } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
-import type { RetentionStore } from '../retention/ports';
+import type { Reclaimed, RetentionStore } from '../retention/ports';
 import type { ScanLease } from '../services/recovery-scan';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
@@ -60,7 +60,7 @@ export interface Adapters {
   /** Cluster-wide lease of the recovery scan (distributed profile). */
   scanLease?: ScanLease;
   /** The purge's journal and archive lookup, its lease, and (SQLite) the reclaiming of freed pages; absent: no purging. */
-  retention?: { store: RetentionStore; lease: ScanLease; reclaim?: () => number };
+  retention?: { store: RetentionStore; lease: ScanLease; reclaim?: () => Promise<Reclaimed> };
   /** Cluster-wide lease of the batch runner (distributed profile); absent: this process runs every batch. */
   batchLease?: ScanLease;
   /** Wraps the factory of an actor type before registration (per-profile turn behaviour). */

@@ -17,8 +17,8 @@ import { SidecarHttp } from '../runtime/dapr/sidecar-http';
 import { goDurationFromMs } from '../runtime/dapr/durations';
 import { openCassandraStores, type CassandraStoreConfig } from '../store/cassandra';
 import { openDatabase, openSqliteStores } from '../store/sqlite';
-import { reclaimPages, SqliteRetentionStore } from '../store/sqlite/retention-store';
-import type { RetentionStore } from '../retention/ports';
+import { SqliteRetentionStore } from '../store/sqlite/retention-store';
+import type { Reclaimed, RetentionStore } from '../retention/ports';
 import { payloadLimitsOf } from '../store/payload-limits';
 import { openObjectStore } from '../objects/open-object-store';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
@@ -65,6 +65,8 @@ export interface OpenedStores {
   sqlite?: ReturnType<typeof openDatabase>;
   /** The purge's journal and archive lookup; absent where the store has none yet. */
   retention?: RetentionStore;
+  /** SQLite: the purge pass's reclaim step (free pages given back, WAL truncated). */
+  reclaim?: () => Promise<Reclaimed>;
   close(): Promise<void>;
 }
 
@@ -83,6 +85,7 @@ export async function openStores(cfg: Config, log?: Pick<Logger, 'warn'>): Promi
     batches: s.batches,
     sqlite: s.db,
     retention: new SqliteRetentionStore(s.db),
+    reclaim: () => s.reclaim(cfg.BATON_RETENTION_RECLAIM_PAGES),
     close: () => s.close(),
   };
 }
@@ -119,7 +122,6 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
   const redisError = (err: unknown): void => log.warn({ err }, 'redis error');
   const redis = (): Redis => new Redis(cfg.REDIS_URL).on('error', redisError);
   const stores = await openStores(cfg, log);
-  const { sqlite } = stores;
   const opened: Array<() => Promise<void>> = [() => stores.close()];
   try {
     const search = await openIndex(cfg, stores.sqlite);
@@ -236,7 +238,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       retention: stores.retention && {
         store: stores.retention,
         lease: retentionLease,
-        reclaim: sqlite && (() => reclaimPages(sqlite, cfg.BATON_RETENTION_RECLAIM_PAGES)),
+        reclaim: stores.reclaim,
       },
       batchLease,
       wrapActor: (type, factory) => {

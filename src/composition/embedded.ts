@@ -10,7 +10,7 @@ import { LocalQueueDirectory } from '../limits/local/local-queue-directory';
 import { LocalActorHost } from '../runtime/local/local-actor-host';
 import { SqliteReminderStore } from '../runtime/local/reminder-store';
 import { openSqliteStores } from '../store/sqlite';
-import { reclaimPages, SqliteRetentionStore } from '../store/sqlite/retention-store';
+import { SqliteRetentionStore } from '../store/sqlite/retention-store';
 import { SOLE_LEASE } from '../retention/retention-loop';
 import { payloadLimitsOf } from '../store/payload-limits';
 import { openObjectStore } from '../objects/open-object-store';
@@ -46,7 +46,7 @@ export async function embeddedAdapters(cfg: Config, log: Logger): Promise<Adapte
     retention: {
       store: new SqliteRetentionStore(stores.db),
       lease: SOLE_LEASE,
-      reclaim: () => reclaimPages(stores.db, cfg.BATON_RETENTION_RECLAIM_PAGES),
+      reclaim: () => stores.reclaim(cfg.BATON_RETENTION_RECLAIM_PAGES),
     },
     queueEffects: 'inTurn',
     wrapActor: (_type, factory) => factory,

@@ -32,3 +32,10 @@ export interface RetentionStore {
   recordArchive(a: ArchivedExecution): Promise<void>;
   archived(workflowId: string): Promise<ArchivedExecution | undefined>;
 }
+
+/** What a pass's reclaim step gave back: free pages, and whether the WAL was checkpointed and truncated after them. */
+export interface Reclaimed {
+  pages: number;
+  /** False: a reader or a writer kept the checkpoint from finishing; the file shrinks at a later checkpoint. */
+  walTruncated: boolean;
+}

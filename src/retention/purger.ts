@@ -6,7 +6,7 @@ import type { SearchIndex } from '../search/ports';
 import { MAX_SEARCH_SIZE } from '../search/search-fields';
 import type { ExecutionStore, IdempotencyKeyStore } from '../store/ports';
 import { archiveKey, isDue, purgeSelections, selectionQuery, type RetentionRules } from './policy';
-import type { PurgeItem, RetentionStore } from './ports';
+import type { PurgeItem, Reclaimed, RetentionStore } from './ports';
 
 export interface PurgerDeps {
   store: Pick<ExecutionStore, 'load' | 'remove'>;
@@ -20,7 +20,7 @@ export interface PurgerDeps {
   rules: () => Promise<RetentionRules>;
   now: () => number;
   /** SQLite: gives free pages back to the file system after a pass. */
-  reclaim?: () => number;
+  reclaim?: () => Promise<Reclaimed>;
   log: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -30,6 +30,8 @@ export interface PassOutcome {
   /** Found in the journal or the index but not removed (open again, archive missing). */
   kept: number;
   reclaimedPages: number;
+  /** With a reclaim step: whether it ended with the WAL truncated (the space really given back). */
+  walTruncated?: boolean;
 }
 
 /** Gives the event loop a turn: a pass never holds it for more than a few removals. */
@@ -61,7 +63,13 @@ export class Purger {
       await this.purgeAll(items, out, signal);
       if (!signal?.aborted) await this.deps.retention.finishPass(passId);
     }
-    out.reclaimedPages = this.deps.reclaim?.() ?? 0;
+    if (this.deps.reclaim) {
+      const r = await this.deps.reclaim();
+      out.reclaimedPages = r.pages;
+      out.walTruncated = r.walTruncated;
+      if (!r.walTruncated)
+        this.deps.log.warn(out, 'retention pass could not truncate the WAL (a reader or another checkpoint kept it); the file shrinks at a later checkpoint');
+    }
     if (out.purged + out.kept > 0) this.deps.log.info(out, 'retention pass done');
     return out;
   }

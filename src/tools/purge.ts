@@ -3,7 +3,6 @@ import type { Config } from '../config';
 import { openObjectStore } from '../objects/open-object-store';
 import { retentionRules } from '../retention/policy';
 import { Purger, type PassOutcome } from '../retention/purger';
-import { reclaimPages } from '../store/sqlite/retention-store';
 import { runCli, withIndex, withStores } from './cli';
 
 // `npm run purge`: runs retention passes until nothing is due, with the server's environment variables
@@ -17,7 +16,6 @@ export async function runPurge(cfg: Config, log: Logger): Promise<PassOutcome> {
     return withIndex(cfg, stores, async (search) => {
       const { objects } = openObjectStore(cfg);
       try {
-        const sqlite = stores.sqlite;
         const purger = new Purger({
           store: stores.executions,
           removeFromIndex: (id) => search.index.removeWorkflow(id),
@@ -27,13 +25,15 @@ export async function runPurge(cfg: Config, log: Logger): Promise<PassOutcome> {
           idempotencyKeys: stores.idempotencyKeys,
           rules: async () => retentionRules(await stores.metadata.listWorkflowDefs(), { days: cfg.BATON_RETENTION_DAYS, archive: cfg.BATON_RETENTION_ARCHIVE }),
           now: Date.now,
-          reclaim: sqlite && (() => reclaimPages(sqlite, cfg.BATON_RETENTION_RECLAIM_PAGES)),
+          reclaim: stores.reclaim,
           log,
         });
         const total: PassOutcome = { purged: 0, archived: 0, kept: 0, reclaimedPages: 0 };
         for (;;) {
           const out = await purger.passOnce(cfg.BATON_RETENTION_BATCH);
-          for (const k of Object.keys(total) as Array<keyof PassOutcome>) total[k] += out[k];
+          for (const k of ['purged', 'archived', 'kept', 'reclaimedPages'] as const) total[k] += out[k];
+          // The last pass's answer: whether the file ended with its WAL truncated.
+          if (out.walTruncated !== undefined) total.walTruncated = out.walTruncated;
           if (out.purged === 0) break;
         }
         log.info(total, 'purge finished');

@@ -2,6 +2,9 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** The WAL's size limit: cut back to it when the writer restarts the WAL, truncated by the checkpointer past it. */
+export const WAL_LIMIT_BYTES = 64 * 1024 * 1024;
+
 /** Opens (creating when missing) the embedded profile's single SQLite file in WAL mode. */
 export function openDatabase(dataDir: string, fileName = 'baton.db'): Database.Database {
   fs.mkdirSync(dataDir, { recursive: true });
@@ -20,6 +23,6 @@ export function openDatabase(dataDir: string, fileName = 'baton.db'): Database.D
   // Checkpoints run on a worker thread (WalCheckpointer), not inside commits on the event loop.
   db.pragma('wal_autocheckpoint = 0');
   // After a burst the WAL is cut back to 64 MiB when the writer restarts it (never blocks).
-  db.pragma('journal_size_limit = 67108864');
+  db.pragma(`journal_size_limit = ${WAL_LIMIT_BYTES}`);
   return db;
 }

@@ -1,7 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { PayloadLimits } from '../payload-limits';
-import { WalCheckpointer } from './checkpointer';
-import { openDatabase } from './database';
+import type { Reclaimed } from '../../retention/ports';
+import { WalCheckpointer, type WalCheckpoint } from './checkpointer';
+import { openDatabase, WAL_LIMIT_BYTES } from './database';
+import { reclaimPages } from './retention-store';
 import { SqliteExecutionStore } from './execution-store';
 import { SqliteIdempotencyKeys } from './idempotency-keys';
 import { SqliteSchemaStore } from './schema-store';
@@ -33,13 +35,17 @@ export interface SqliteStores {
   secrets: SqliteSecretStore;
   authorization: SqliteAuthorizationStore;
   batches: SqliteBatchStore;
+  /** Checkpoints the whole WAL and truncates it, on the checkpointer's thread (busy 1 when it could not). */
+  truncateWal(): Promise<WalCheckpoint>;
+  /** The retention pass's last step: at most `pages` free pages given back, then the WAL holding them truncated. */
+  reclaim(pages: number): Promise<Reclaimed>;
   close(): Promise<void>;
 }
 
 /** The embedded profile's stores, sharing one SQLite file under `dir`. */
 export function openSqliteStores(dir: string, limits?: PayloadLimits, onError?: (message: string) => void): SqliteStores {
   const db = openDatabase(dir);
-  const checkpointer = new WalCheckpointer(db.name, 500, onError);
+  const checkpointer = new WalCheckpointer(db.name, { limitBytes: WAL_LIMIT_BYTES, onError });
   return {
     db,
     executions: new SqliteExecutionStore(db, limits),
@@ -50,6 +56,13 @@ export function openSqliteStores(dir: string, limits?: PayloadLimits, onError?: 
     secrets: new SqliteSecretStore(db),
     authorization: new SqliteAuthorizationStore(db),
     batches: new SqliteBatchStore(db),
+    truncateWal: () => checkpointer.truncate(),
+    async reclaim(pages) {
+      const freed = reclaimPages(db, pages);
+      // The file only shrinks once the vacuum's commit is checkpointed, and the WAL holds what was given back.
+      const wal = await checkpointer.truncate();
+      return { pages: freed, walTruncated: wal.busy === 0 && wal.log === 0 };
+    },
     async close() {
       await checkpointer.stop();
       if (db.open) db.close();

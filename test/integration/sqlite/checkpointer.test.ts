@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,4 +25,27 @@ test('the WAL is checkpointed into the database file off the event loop', async 
   const reopened = openSqliteStores(dir);
   expect((await reopened.executions.load('wf-199'))?.tasks).toHaveLength(5);
   await reopened.close();
+});
+
+test('truncate answers what SQLite did: done when nothing holds the WAL, busy while a reader holds a snapshot', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-ckpt-'));
+  const stores = openSqliteStores(dir);
+  try {
+    await stores.executions.commit({ workflow: makeWorkflowRecord({ workflowId: 'wf-1' }), upsertTasks: [], deleteTaskIds: [], outbox: [], expectedRev: 0 });
+    const reader = new Database(stores.db.name, { readonly: true });
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) FROM workflows').get();
+    await stores.executions.commit({ workflow: makeWorkflowRecord({ workflowId: 'wf-2' }), upsertTasks: [], deleteTaskIds: [], outbox: [], expectedRev: 0 });
+    expect(await stores.truncateWal()).toMatchObject({ busy: 1 });
+    // Commits go on while the checkpoint could not finish.
+    await stores.executions.commit({ workflow: makeWorkflowRecord({ workflowId: 'wf-3' }), upsertTasks: [], deleteTaskIds: [], outbox: [], expectedRev: 0 });
+    reader.exec('COMMIT');
+    reader.close();
+    expect(await stores.truncateWal()).toEqual({ busy: 0, log: 0, checkpointed: 0 });
+    expect(fs.statSync(`${stores.db.name}-wal`).size).toBe(0);
+    expect((await stores.executions.load('wf-3'))?.workflow.workflowId).toBe('wf-3');
+  } finally {
+    await stores.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
