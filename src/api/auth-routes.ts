@@ -116,13 +116,9 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     { permission: 'admin', summary: 'An application', res: { inline: ApplicationRecordSchema } },
     async (req, res) => void res.json(await apps().get(req.params.id)),
   );
-  r.put(
-    '/{id}',
-    { permission: 'admin', summary: 'Rename an application', body: APPLICATION, res: { inline: ApplicationRecordSchema } },
-    async (req, res) => {
-      res.json(await apps().rename(req.params.id, req.body.name, actor(req)));
-    },
-  );
+  r.put('/{id}', { permission: 'admin', summary: 'Rename an application', body: APPLICATION, res: { inline: ApplicationRecordSchema } }, async (req, res) => {
+    res.json(await apps().rename(req.params.id, req.body.name, actor(req)));
+  });
   r.delete('/{id}', { permission: 'admin', summary: 'Delete an application and its access keys', res: 'empty' }, async (req, res) => {
     await apps().delete(req.params.id);
     res.status(200).end();
@@ -188,12 +184,8 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     await apps().addTags(req.params.id, req.body, actor(req));
     res.status(200).end();
   });
-  r.delete(
-    '/{id}/tags',
-    { permission: 'admin', summary: 'Remove tags from an application', body: TAGS, res: 'empty' },
-    async (req, res) => {
-      await apps().removeTags(req.params.id, req.body, actor(req));
-      res.status(200).end();
-    },
-  );
+  r.delete('/{id}/tags', { permission: 'admin', summary: 'Remove tags from an application', body: TAGS, res: 'empty' }, async (req, res) => {
+    await apps().removeTags(req.params.id, req.body, actor(req));
+    res.status(200).end();
+  });
 }

@@ -147,14 +147,10 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
     await authz().addUsers(idOf(req.params.groupId, 'groupId'), req.body);
     res.status(200).end();
   });
-  r.delete(
-    '/{groupId}/users',
-    { permission: 'admin', summary: 'Remove users from a group', body: USER_IDS, res: 'empty' },
-    async (req, res) => {
-      await authz().removeUsers(idOf(req.params.groupId, 'groupId'), req.body);
-      res.status(200).end();
-    },
-  );
+  r.delete('/{groupId}/users', { permission: 'admin', summary: 'Remove users from a group', body: USER_IDS, res: 'empty' }, async (req, res) => {
+    await authz().removeUsers(idOf(req.params.groupId, 'groupId'), req.body);
+    res.status(200).end();
+  });
   r.post('/{groupId}/users/{userId}', { permission: 'admin', summary: 'Add a user to a group', res: 'empty' }, async (req, res) => {
     await authz().addUsers(idOf(req.params.groupId, 'groupId'), [idOf(req.params.userId, 'userId')]);
     res.status(200).end();
@@ -171,22 +167,14 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
 /** Mounted at /api/auth/authorization. */
 export function grantRoutes(r: RouteTable, deps: Deps): void {
   const authz = (): AuthorizationService => deps.access!.routes.authorization;
-  r.post(
-    '/',
-    { permission: 'admin', summary: 'Grant a subject access to a target (added to what it holds)', body: GRANT, res: 'empty' },
-    async (req, res) => {
-      await authz().grant(req.body);
-      res.status(200).end();
-    },
-  );
-  r.delete(
-    '/',
-    { permission: 'admin', summary: 'Take access to a target away from a subject', body: GRANT, res: 'empty' },
-    async (req, res) => {
-      await authz().revoke(req.body);
-      res.status(200).end();
-    },
-  );
+  r.post('/', { permission: 'admin', summary: 'Grant a subject access to a target (added to what it holds)', body: GRANT, res: 'empty' }, async (req, res) => {
+    await authz().grant(req.body);
+    res.status(200).end();
+  });
+  r.delete('/', { permission: 'admin', summary: 'Take access to a target away from a subject', body: GRANT, res: 'empty' }, async (req, res) => {
+    await authz().revoke(req.body);
+    res.status(200).end();
+  });
   r.get(
     '/{type}/{id}',
     {

@@ -147,23 +147,15 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
     r.get(base, { permission: 'definitions:read', summary: 'All task definitions', res: { list: 'TaskDef' } }, async (_req, res) => {
       res.json(await deps.metadata.store.listTaskDefs());
     });
-    r.post(
-      base,
-      { permission: 'definitions:write', summary: 'Create or update task definitions', body: TASK_DEFS, res: 'empty' },
-      async (req, res) => {
-        for (const d of req.body) await upsertTaskDef(d);
-        res.status(200).end();
-      },
-    );
+    r.post(base, { permission: 'definitions:write', summary: 'Create or update task definitions', body: TASK_DEFS, res: 'empty' }, async (req, res) => {
+      for (const d of req.body) await upsertTaskDef(d);
+      res.status(200).end();
+    });
     // Conductor answers 404 for an unknown name here; SDK workers register with PUT, so Baton upserts.
-    r.put(
-      base,
-      { permission: 'definitions:write', summary: 'Create or update one task definition', body: TASK_DEF, res: 'empty' },
-      async (req, res) => {
-        await upsertTaskDef(req.body);
-        res.status(200).end();
-      },
-    );
+    r.put(base, { permission: 'definitions:write', summary: 'Create or update one task definition', body: TASK_DEF, res: 'empty' }, async (req, res) => {
+      await upsertTaskDef(req.body);
+      res.status(200).end();
+    });
     r.get(`${base}/{name}`, { permission: 'definitions:read', summary: 'A task definition', res: 'TaskDef' }, async (req, res) => {
       const def = await deps.metadata.store.getTaskDef(req.params.name);
       if (!def) throw notFound(`No such taskType found by name: ${req.params.name}`);

@@ -74,14 +74,10 @@ export function secretRoutes(r: RouteTable, deps: SecretRouteDeps): void {
   r.get('/secrets/{key}/tags', { permission: 'definitions:read', summary: "A secret's tags", res: { inline: TagListSchema } }, async (req, res) => {
     res.json(await secrets().tags(req.params.key));
   });
-  r.put(
-    '/secrets/{key}/tags',
-    { permission: 'definitions:write', summary: 'Add tags to a secret', body: TAGS_BODY, res: 'empty' },
-    async (req, res) => {
-      await secrets().addTags(req.params.key, req.body);
-      res.status(200).end();
-    },
-  );
+  r.put('/secrets/{key}/tags', { permission: 'definitions:write', summary: 'Add tags to a secret', body: TAGS_BODY, res: 'empty' }, async (req, res) => {
+    await secrets().addTags(req.params.key, req.body);
+    res.status(200).end();
+  });
   r.delete(
     '/secrets/{key}/tags',
     { permission: 'definitions:write', summary: 'Remove tags from a secret', body: TAGS_BODY, res: 'empty' },

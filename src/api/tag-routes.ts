@@ -127,15 +127,11 @@ export function eventHandlerTagRoutes(r: RouteTable, deps: { metadata: MetadataS
   r.get('/{name}/tags', { permission: 'definitions:read', summary: "An event handler's tags", res: { inline: TagListSchema } }, async (req, res) => {
     res.json(tagsField((await handler(req.params.name)) as Tagged));
   });
-  r.put(
-    '/{name}/tags',
-    { permission: 'definitions:write', summary: 'Add tags to an event handler', body: TAGS_BODY, res: 'empty' },
-    async (req, res) => {
-      const tags = req.body;
-      await change(req.params.name, (old) => addTags(old, tags));
-      res.status(200).end();
-    },
-  );
+  r.put('/{name}/tags', { permission: 'definitions:write', summary: 'Add tags to an event handler', body: TAGS_BODY, res: 'empty' }, async (req, res) => {
+    const tags = req.body;
+    await change(req.params.name, (old) => addTags(old, tags));
+    res.status(200).end();
+  });
   r.delete(
     '/{name}/tags',
     { permission: 'definitions:write', summary: 'Remove tags from an event handler', body: TAGS_BODY, res: 'empty' },
