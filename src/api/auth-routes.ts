@@ -12,6 +12,7 @@ import type { SignInGuard } from '../auth/sign-in-guard';
 import type { AccessTokens } from '../auth/tokens';
 import { ApiError, notFound } from '../services/errors';
 import { parseBody } from './params';
+import { jsonBody } from './request-body';
 
 // POST /api/token and the Orkes application API (/api/applications), as the official SDKs call them
 // (TokenResource, ApplicationClient). Who may call which is in src/auth/route-permissions.ts.
@@ -23,7 +24,8 @@ export interface AuthRoutesDeps {
   issuer?: { directory: AccessDirectory; tokens: AccessTokens; guard: SignInGuard };
 }
 
-const TagsSchema = z.array(TagSchema).max(100);
+const TAGS = jsonBody(z.array(TagSchema).max(100), 'tags');
+const APPLICATION = jsonBody(ApplicationRequestSchema, 'createOrUpdateApplicationRequest');
 
 /** Who to record as createdBy/updatedBy. */
 const actor = (req: IncomingMessage): string => {
@@ -96,12 +98,11 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     {
       permission: 'admin',
       summary: 'Create an application (no roles, no keys yet)',
-      body: { inline: ApplicationRequestSchema },
+      body: APPLICATION,
       res: { inline: ApplicationRecordSchema },
     },
     async (req, res) => {
-      const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
-      res.json(await apps().create(name, actor(req)));
+      res.json(await apps().create(req.body.name, actor(req)));
     },
   );
   // Before /:id, which would take "key" as an application id.
@@ -115,14 +116,9 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     { permission: 'admin', summary: 'An application', res: { inline: ApplicationRecordSchema } },
     async (req, res) => void res.json(await apps().get(req.params.id)),
   );
-  r.put(
-    '/{id}',
-    { permission: 'admin', summary: 'Rename an application', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationRecordSchema } },
-    async (req, res) => {
-      const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
-      res.json(await apps().rename(req.params.id, name, actor(req)));
-    },
-  );
+  r.put('/{id}', { permission: 'admin', summary: 'Rename an application', body: APPLICATION, res: { inline: ApplicationRecordSchema } }, async (req, res) => {
+    res.json(await apps().rename(req.params.id, req.body.name, actor(req)));
+  });
   r.delete('/{id}', { permission: 'admin', summary: 'Delete an application and its access keys', res: 'empty' }, async (req, res) => {
     await apps().delete(req.params.id);
     res.status(200).end();
@@ -184,16 +180,12 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     { permission: 'admin', summary: "An application's tags", res: { inline: z.array(TagSchema) } },
     async (req, res) => void res.json(await apps().tags(req.params.id)),
   );
-  r.put('/{id}/tags', { permission: 'admin', summary: 'Add tags to an application', body: { inline: z.array(TagSchema) }, res: 'empty' }, async (req, res) => {
-    await apps().addTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
+  r.put('/{id}/tags', { permission: 'admin', summary: 'Add tags to an application', body: TAGS, res: 'empty' }, async (req, res) => {
+    await apps().addTags(req.params.id, req.body, actor(req));
     res.status(200).end();
   });
-  r.delete(
-    '/{id}/tags',
-    { permission: 'admin', summary: 'Remove tags from an application', body: { inline: z.array(TagSchema) }, res: 'empty' },
-    async (req, res) => {
-      await apps().removeTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
-      res.status(200).end();
-    },
-  );
+  r.delete('/{id}/tags', { permission: 'admin', summary: 'Remove tags from an application', body: TAGS, res: 'empty' }, async (req, res) => {
+    await apps().removeTags(req.params.id, req.body, actor(req));
+    res.status(200).end();
+  });
 }

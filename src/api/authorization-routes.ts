@@ -13,8 +13,9 @@ import {
   type UserRecord,
 } from '../model/authorization';
 import { badRequest } from '../services/errors';
-import { boolParam, parseBody, strParam } from './params';
+import { boolParam, strParam } from './params';
 import { oneOf, type RouteTable } from './route-table';
+import { jsonBody } from './request-body';
 
 // Orkes' authorization API as the official SDKs call it (UserResource, GroupResource,
 // AuthorizationResource; JS AuthorizationClient, Python OrkesAuthorizationClient, Java
@@ -37,7 +38,8 @@ const UserOut = z.object({
 const GrantedAccessOut = z.object({
   grantedAccess: z.array(z.object({ target: z.object({ type: z.string(), id: z.string() }), access: z.array(AccessSchema) })),
 });
-const UserIdsSchema = z.array(AuthorizationIdSchema).max(1000);
+const USER_IDS = jsonBody(z.array(AuthorizationIdSchema).max(1000), 'userIds');
+const GRANT = jsonBody(AuthorizationRequestSchema, 'authorizationRequest');
 
 const rolesOut = (roles: readonly OrkesRole[]) => roles.map((name) => ({ name, permissions: [] }));
 const groupOut = (g: GroupRecord) => ({ id: g.id, description: g.description, roles: rolesOut(g.roles), defaultAccess: g.defaultAccess });
@@ -80,12 +82,11 @@ export function userRoutes(r: RouteTable, deps: Deps): void {
     {
       permission: 'admin',
       summary: 'Create or update a user (roles by Orkes name, groups by id)',
-      body: { inline: UpsertUserRequestSchema },
+      body: jsonBody(UpsertUserRequestSchema, 'upsertUserRequest'),
       res: { inline: UserOut },
     },
     async (req, res) => {
-      const body = parseBody(UpsertUserRequestSchema, req.body, 'upsertUserRequest');
-      res.json(await userOut(await authz().upsertUser(idOf(req.params.id, 'id'), body)));
+      res.json(await userOut(await authz().upsertUser(idOf(req.params.id, 'id'), req.body)));
     },
   );
   r.delete('/{id}', { permission: 'admin', summary: 'Delete a user and its grants', res: 'empty' }, async (req, res) => {
@@ -128,10 +129,9 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
   );
   r.put(
     '/{id}',
-    { permission: 'admin', summary: 'Create or update a group', body: { inline: UpsertGroupRequestSchema }, res: { inline: GroupOut } },
+    { permission: 'admin', summary: 'Create or update a group', body: jsonBody(UpsertGroupRequestSchema, 'upsertGroupRequest'), res: { inline: GroupOut } },
     async (req, res) => {
-      const body = parseBody(UpsertGroupRequestSchema, req.body, 'upsertGroupRequest');
-      res.json(groupOut(await authz().upsertGroup(idOf(req.params.id, 'id'), body)));
+      res.json(groupOut(await authz().upsertGroup(idOf(req.params.id, 'id'), req.body)));
     },
   );
   r.delete('/{id}', { permission: 'admin', summary: 'Delete a group, its grants and its memberships', res: 'empty' }, async (req, res) => {
@@ -143,18 +143,14 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
     { permission: 'admin', summary: 'The users of a group', res: { inline: z.array(z.record(z.string(), z.unknown())) } },
     async (req, res) => void res.json(usersOut(await authz().usersIn(idOf(req.params.groupId, 'groupId')))),
   );
-  r.post('/{groupId}/users', { permission: 'admin', summary: 'Add users to a group', body: { inline: UserIdsSchema }, res: 'empty' }, async (req, res) => {
-    await authz().addUsers(idOf(req.params.groupId, 'groupId'), parseBody(UserIdsSchema, req.body, 'userIds'));
+  r.post('/{groupId}/users', { permission: 'admin', summary: 'Add users to a group', body: USER_IDS, res: 'empty' }, async (req, res) => {
+    await authz().addUsers(idOf(req.params.groupId, 'groupId'), req.body);
     res.status(200).end();
   });
-  r.delete(
-    '/{groupId}/users',
-    { permission: 'admin', summary: 'Remove users from a group', body: { inline: UserIdsSchema }, res: 'empty' },
-    async (req, res) => {
-      await authz().removeUsers(idOf(req.params.groupId, 'groupId'), parseBody(UserIdsSchema, req.body, 'userIds'));
-      res.status(200).end();
-    },
-  );
+  r.delete('/{groupId}/users', { permission: 'admin', summary: 'Remove users from a group', body: USER_IDS, res: 'empty' }, async (req, res) => {
+    await authz().removeUsers(idOf(req.params.groupId, 'groupId'), req.body);
+    res.status(200).end();
+  });
   r.post('/{groupId}/users/{userId}', { permission: 'admin', summary: 'Add a user to a group', res: 'empty' }, async (req, res) => {
     await authz().addUsers(idOf(req.params.groupId, 'groupId'), [idOf(req.params.userId, 'userId')]);
     res.status(200).end();
@@ -171,22 +167,14 @@ export function groupRoutes(r: RouteTable, deps: Deps): void {
 /** Mounted at /api/auth/authorization. */
 export function grantRoutes(r: RouteTable, deps: Deps): void {
   const authz = (): AuthorizationService => deps.access!.routes.authorization;
-  r.post(
-    '/',
-    { permission: 'admin', summary: 'Grant a subject access to a target (added to what it holds)', body: { inline: AuthorizationRequestSchema }, res: 'empty' },
-    async (req, res) => {
-      await authz().grant(parseBody(AuthorizationRequestSchema, req.body, 'authorizationRequest'));
-      res.status(200).end();
-    },
-  );
-  r.delete(
-    '/',
-    { permission: 'admin', summary: 'Take access to a target away from a subject', body: { inline: AuthorizationRequestSchema }, res: 'empty' },
-    async (req, res) => {
-      await authz().revoke(parseBody(AuthorizationRequestSchema, req.body, 'authorizationRequest'));
-      res.status(200).end();
-    },
-  );
+  r.post('/', { permission: 'admin', summary: 'Grant a subject access to a target (added to what it holds)', body: GRANT, res: 'empty' }, async (req, res) => {
+    await authz().grant(req.body);
+    res.status(200).end();
+  });
+  r.delete('/', { permission: 'admin', summary: 'Take access to a target away from a subject', body: GRANT, res: 'empty' }, async (req, res) => {
+    await authz().revoke(req.body);
+    res.status(200).end();
+  });
   r.get(
     '/{type}/{id}',
     {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { BatchService } from '../batch/batch-service';
 import { BatchRecordSchema, BatchRequestSchema, BatchStartedSchema, BatchViewSchema } from '../model/batch';
 import { ApiError } from '../model/errors';
-import { parseBody } from './params';
+import { jsonBody } from './request-body';
 import type { RouteTable } from './route-table';
 
 // /api/batch: one action over every execution a workflow search matches (Temporal's batch operations; Conductor's bulk
@@ -23,10 +23,10 @@ export function batchRoutes(r: RouteTable, d: BatchRouteDeps): void {
     {
       permission: 'executions:manage',
       summary: 'Start a batch: an action over every execution the search matches; answers its id and the match count',
-      body: { inline: BatchRequestSchema },
+      body: jsonBody(BatchRequestSchema, 'batchRequest'),
       res: { inline: BatchStartedSchema },
     },
-    async (req, res) => void res.json(await batches().start(parseBody(BatchRequestSchema, req.body, 'batchRequest'))),
+    async (req, res) => void res.json(await batches().start(req.body)),
   );
   r.get(
     '/',

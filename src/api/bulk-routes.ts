@@ -1,10 +1,10 @@
-import type { Request, Response } from 'express';
 import { setOwn } from '../lib/own-property';
-import type { RouteDoc, RouteTable } from './route-table';
+import type { Handler, RouteDoc, RouteTable } from './route-table';
 import type { WorkflowService } from '../services/workflow-service';
-import { boolParam, parseBody, strParam } from './params';
+import { boolParam, strParam, type WithQuery } from './params';
 import { toErrorBody } from './errors';
 import { BulkIdsSchema, type BulkResponse } from '../model/bulk';
+import { jsonBody, type JsonBody } from './request-body';
 import { executionActions } from '../services/execution-actions';
 
 // /api/workflow/bulk (Conductor's WorkflowBulkResource): one operation over up to 1000 executions; each id succeeds
@@ -14,14 +14,16 @@ export interface BulkDeps {
   workflows: WorkflowService;
 }
 
+const WORKFLOW_IDS: JsonBody<string[]> = jsonBody(BulkIdsSchema, 'workflowIds');
+
 /** Declares the routes under `r` (mounted at /api/workflow/bulk). */
 export function bulkRoutes(r: RouteTable, d: BulkDeps): void {
   /** Query parameters are read once, before any id: a bad one is a 400 for the whole request. */
   const bulk =
-    <A>(args: (req: Request) => A, op: (id: string, a: A) => Promise<unknown>) =>
-    async (req: Request, res: Response): Promise<void> => {
+    <A>(args: (req: WithQuery) => A, op: (id: string, a: A) => Promise<unknown>): Handler<string[]> =>
+    async (req, res): Promise<void> => {
       const a = args(req);
-      const ids = parseBody(BulkIdsSchema, req.body, 'workflowIds');
+      const ids = req.body;
       const out: BulkResponse = { bulkErrorResults: {}, bulkSuccessfulResults: [] };
       // One at a time: a thousand executions at once would flood the actor host.
       for (const id of ids) {
@@ -35,11 +37,11 @@ export function bulkRoutes(r: RouteTable, d: BulkDeps): void {
       res.json(out);
     };
   const none = (): void => undefined;
-  const doc = (summary: string, query?: RouteDoc['query']): RouteDoc => ({
+  const doc = (summary: string, query?: RouteDoc['query']): RouteDoc<string[]> => ({
     permission: 'executions:manage',
     summary: `${summary} (up to 1000 ids)`,
     query,
-    body: 'WorkflowIds',
+    body: WORKFLOW_IDS,
     res: 'BulkResponse',
   });
 

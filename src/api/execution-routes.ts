@@ -12,7 +12,8 @@ import { WorkflowTestRequestSchema } from '../model/workflow-test';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import { boolParam, listParam, parseBody, strParam } from './params';
-import { intQuery, oneOf, type RouteDoc, type RouteTable } from './route-table';
+import { intQuery, oneOf, type RouteTable } from './route-table';
+import { jsonBody } from './request-body';
 import { Errors } from '../model/named-errors';
 
 // Requests that wait for an execution to get somewhere: execute, the mocked test run (`/api/workflow/test`),
@@ -113,12 +114,11 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
     {
       permission: 'executions:start',
       summary: 'A run driven by mocked task results, in a task domain no worker polls',
-      body: 'WorkflowTestRequest',
+      body: jsonBody(WorkflowTestRequestSchema, 'workflowTestRequest'),
       res: 'Workflow',
     },
     async (req, res) => {
-      const request = parseBody(WorkflowTestRequestSchema, req.body, 'workflowTestRequest');
-      res.json(await d.testRunner.run(request));
+      res.json(await d.testRunner.run(req.body));
     },
   );
 
@@ -133,10 +133,9 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
 }
 
 /** Completes (or updates) the first blocking task of an execution tree; returns it. */
-async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText: string, body: unknown) {
+async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText: string, output: Record<string, unknown>) {
   const status = TaskResultStatus.safeParse(statusText);
   if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
-  const output = body === undefined || body === '' ? {} : parseBody(jsonObject, body, 'output');
   const snap = await snapshotTree(d.store, workflowId);
   if (!snap) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
   const blocking = snap.blocking;
@@ -148,10 +147,9 @@ async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText
 
 /** /api/tasks/{workflowId}/{status}/signal[/sync]. */
 export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
-  const signal: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional'> = {
+  const signal = {
     pathParams: { status: { schema: oneOf(TaskResultStatus.options) } },
-    body: { inline: jsonObject },
-    bodyOptional: true,
+    body: jsonBody(jsonObject, 'output', 'missing-or-empty-text'),
   };
 
   r.post(

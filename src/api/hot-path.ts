@@ -4,7 +4,8 @@ import { clientOf } from './client-identity';
 import { toErrorBody } from './errors';
 import { checkJsonDepth } from './json-depth';
 import { sendJson, sendText, type WithQuery } from './params';
-import type { WorkerCalls } from './worker-calls';
+import { WORKER_BODIES, type WorkerCalls } from './worker-calls';
+import { readJsonBody } from './request-body';
 import { grantCheckOf } from '../auth/request-gate';
 import { setRouteLabel } from './route-label';
 import type { RequestTarget } from './request-target';
@@ -122,11 +123,11 @@ export function hotPath(
       req.on('close', () => ac.abort());
       return sendJson(res, await calls.pollBatch(route.taskType, queryOf(search), ac.signal, clientOf(req)));
     }
-    const body = await readJson(req, opts.maxBodyBytes);
-    checkJsonDepth(body, opts.maxJsonDepth);
-    if (route.call === 'update') return sendText(res, await calls.update(body));
-    if (route.call === 'start') return sendText(res, await calls.start(body, grantCheckOf(req)));
-    const next = await calls.updateV2(body);
+    const raw = await readJson(req, opts.maxBodyBytes);
+    checkJsonDepth(raw, opts.maxJsonDepth);
+    if (route.call === 'update') return sendText(res, await calls.update(readJsonBody(WORKER_BODIES.update, raw)));
+    if (route.call === 'start') return sendText(res, await calls.start(readJsonBody(WORKER_BODIES.start, raw), grantCheckOf(req)));
+    const next = await calls.updateV2(readJsonBody(WORKER_BODIES.updateV2, raw));
     if (next) return sendJson(res, next);
     res.statusCode = 204;
     res.end();

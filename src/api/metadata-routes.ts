@@ -2,14 +2,20 @@ import { z } from 'zod';
 import { TaskDefSchema, WorkflowDefSchema, type TaskDef, type WorkflowDef } from '../model/definitions';
 import { ApiError, conflict, notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
-import { boolParam, intParam, parseBody } from './params';
+import { boolParam, intParam } from './params';
 import type { RouteTable } from './route-table';
+import { jsonBody } from './request-body';
 import { Errors } from '../model/named-errors';
 
 // /api/metadata: workflow and task definitions, under both the interface's and Conductor's paths.
 
 type DefSummary = { name: string; version: number; createTime: number; updateTime: number };
 const defSummary = (d: WorkflowDef): DefSummary => ({ name: d.name, version: d.version, createTime: d.createTime, updateTime: d.updateTime });
+
+const WORKFLOW_DEF = jsonBody(WorkflowDefSchema, 'workflowDef');
+const WORKFLOW_DEFS = jsonBody(z.array(WorkflowDefSchema).min(1, 'WorkflowDef list cannot be empty'), 'workflowDefs');
+const TASK_DEF = jsonBody(TaskDefSchema, 'taskDefinition');
+const TASK_DEFS = jsonBody(z.array(TaskDefSchema).min(1, 'TaskDef list cannot be empty'), 'taskDefinitions');
 
 /** Declares the routes under `t` (mounted at /api/metadata). */
 export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService }): void {
@@ -32,20 +38,18 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
         permission: 'definitions:write',
         summary: 'Register a workflow definition (409 when name and version exist, unless overwrite)',
         query: { overwrite: 'boolean' },
-        body: 'WorkflowDefRequest',
+        body: WORKFLOW_DEF,
         res: 'empty',
       },
       async (req, res) => {
-        const def = parseBody(WorkflowDefSchema, req.body, 'workflowDef');
-        await registerWorkflow(def, boolParam(req, 'overwrite', false));
+        await registerWorkflow(req.body, boolParam(req, 'overwrite', false));
         res.status(200).end();
       },
     );
     r.post(
       `${base}/validate`,
-      { permission: 'definitions:read', summary: 'Validate a workflow definition', body: 'WorkflowDefRequest', res: 'empty' },
-      async (req, res) => {
-        parseBody(WorkflowDefSchema, req.body, 'workflowDef');
+      { permission: 'definitions:read', summary: 'Validate a workflow definition', body: WORKFLOW_DEF, res: 'empty' },
+      async (_req, res) => {
         res.status(200).end();
       },
     );
@@ -54,11 +58,11 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
       {
         permission: 'definitions:write',
         summary: 'Create or update workflow definitions',
-        body: { inline: z.array(WorkflowDefSchema).min(1) },
+        body: WORKFLOW_DEFS,
         res: 'BulkResponse',
       },
       async (req, res) => {
-        const defs = parseBody(z.array(WorkflowDefSchema).min(1, 'WorkflowDef list cannot be empty'), req.body, 'workflowDefs');
+        const defs = req.body;
         for (const def of defs) await registerWorkflow(def, true);
         res.json({ bulkErrorResults: {}, bulkSuccessfulResults: defs.map((d) => d.name) });
       },
@@ -143,24 +147,15 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
     r.get(base, { permission: 'definitions:read', summary: 'All task definitions', res: { list: 'TaskDef' } }, async (_req, res) => {
       res.json(await deps.metadata.store.listTaskDefs());
     });
-    r.post(
-      base,
-      { permission: 'definitions:write', summary: 'Create or update task definitions', body: { inline: z.array(TaskDefSchema).min(1) }, res: 'empty' },
-      async (req, res) => {
-        const defs = parseBody(z.array(TaskDefSchema).min(1, 'TaskDef list cannot be empty'), req.body, 'taskDefinitions');
-        for (const d of defs) await upsertTaskDef(d);
-        res.status(200).end();
-      },
-    );
+    r.post(base, { permission: 'definitions:write', summary: 'Create or update task definitions', body: TASK_DEFS, res: 'empty' }, async (req, res) => {
+      for (const d of req.body) await upsertTaskDef(d);
+      res.status(200).end();
+    });
     // Conductor answers 404 for an unknown name here; SDK workers register with PUT, so Baton upserts.
-    r.put(
-      base,
-      { permission: 'definitions:write', summary: 'Create or update one task definition', body: 'TaskDefRequest', res: 'empty' },
-      async (req, res) => {
-        await upsertTaskDef(parseBody(TaskDefSchema, req.body, 'taskDefinition'));
-        res.status(200).end();
-      },
-    );
+    r.put(base, { permission: 'definitions:write', summary: 'Create or update one task definition', body: TASK_DEF, res: 'empty' }, async (req, res) => {
+      await upsertTaskDef(req.body);
+      res.status(200).end();
+    });
     r.get(`${base}/{name}`, { permission: 'definitions:read', summary: 'A task definition', res: 'TaskDef' }, async (req, res) => {
       const def = await deps.metadata.store.getTaskDef(req.params.name);
       if (!def) throw notFound(`No such taskType found by name: ${req.params.name}`);

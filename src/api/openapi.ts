@@ -15,6 +15,7 @@ import { WorkflowTestRequestSchema } from '../model/workflow-test';
 import { ErrorResponseSchema, PollDataSchema } from '../model/responses';
 import { BulkIdsSchema, BulkResponseSchema } from '../model/bulk';
 import type { Body, ComponentName, JsonSchema, QueryKind, Route } from './route-table';
+import { isJsonBody, type JsonBody } from './request-body';
 
 // The OpenAPI 3.1 document served at /api-docs, generated from the route table (src/api/routes.ts):
 // every route Baton serves, its parameters, and its request and response bodies as JSON Schema
@@ -78,6 +79,22 @@ function content(body: Body, inline: (s: z.ZodType) => JsonSchema): Record<strin
   return { 'application/json': { schema } };
 }
 
+/** Request components by schema: a route body parsed by one of these schemas is documented as a reference to it. */
+const REQUEST_COMPONENTS = new Map<z.ZodType, ComponentName>(
+  Object.entries(COMPONENTS).flatMap(([name, c]) => (c.io === 'input' ? [[c.schema as z.ZodType, name as ComponentName]] : [])),
+);
+
+/** The request body of a route: the schema its runner parses with, as a component when it is one. */
+function requestBody(body: JsonBody | Body, inline: (s: z.ZodType) => JsonSchema, optional: boolean): Record<string, unknown> | undefined {
+  if (!isJsonBody(body)) {
+    const c = content(body, inline);
+    return c && { required: body !== 'text' && !optional, content: c };
+  }
+  const component = REQUEST_COMPONENTS.get(body.schema);
+  const c = content(component ?? { inline: body.schema }, inline);
+  return { required: !body.optional, content: c };
+}
+
 const QUERY_SCHEMA: Record<QueryKind, JsonSchema> = {
   string: { type: 'string' },
   integer: { type: 'integer' },
@@ -108,13 +125,13 @@ export function openApiDocument(version: string, routes: readonly Route[]): Reco
       // The handlers read an empty value as an absent one (the default).
       return { name, in: 'query', required, ...(required ? {} : { allowEmptyValue: true }), schema };
     });
-    const requestContent = r.body ? content(r.body, inline('input')) : undefined;
+    const request = r.body ? requestBody(r.body, inline('input'), r.bodyOptional === true) : undefined;
     const responseContent = content(r.res, inline('output'));
     const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorResponse' } } };
     (paths[r.path] ??= {})[r.method] = {
       summary: r.summary,
       ...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
-      ...(requestContent ? { requestBody: { required: r.body !== 'text' && !r.bodyOptional, content: requestContent } } : {}),
+      ...(request ? { requestBody: request } : {}),
       responses: {
         [String(r.status ?? 200)]: { description: 'Success', ...(responseContent ? { content: responseContent } : {}) },
         ...(r.empty ? { [String(r.empty)]: { description: 'Nothing to answer' } } : {}),

@@ -3,7 +3,8 @@ import { SaveScheduleRequestSchema, ScheduleExecutionSearchResultSchema, Schedul
 import { ApiError, badRequest } from '../services/errors';
 import type { ScheduleService } from '../services/schedule-service';
 import { parseExecutionQuery } from '../services/schedule-service';
-import { parseBody, strParam } from './params';
+import { strParam } from './params';
+import { jsonBody } from './request-body';
 import { intQuery, requiredText, type RouteTable } from './route-table';
 
 // /api/scheduler: workflow schedules as Orkes Conductor's SchedulerResource serves them (the JS SDK's
@@ -54,9 +55,9 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
 
   r.post(
     '/schedules',
-    { permission: 'executions:start', summary: 'Create or update a schedule', body: { inline: SaveScheduleRequestSchema }, res: 'empty' },
+    { permission: 'executions:start', summary: 'Create or update a schedule', body: jsonBody(SaveScheduleRequestSchema, 'saveScheduleRequest'), res: 'empty' },
     async (req, res) => {
-      await svc().save(parseBody(SaveScheduleRequestSchema, req.body, 'saveScheduleRequest'));
+      await svc().save(req.body);
       res.status(200).end();
     },
   );
@@ -193,17 +194,17 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
   );
   r.put(
     '/schedules/{name}/tags',
-    { permission: 'executions:start', summary: 'Set the tags of a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' },
+    { permission: 'executions:start', summary: 'Set the tags of a schedule', pathParams: nameParam, body: jsonBody(TagsSchema, 'tags'), res: 'empty' },
     async (req, res) => {
-      await svc().setTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
+      await svc().setTags(req.params.name!, req.body);
       res.status(200).end();
     },
   );
   r.delete(
     '/schedules/{name}/tags',
-    { permission: 'executions:manage', summary: 'Remove tags from a schedule', pathParams: nameParam, body: { inline: TagsSchema }, res: 'empty' },
+    { permission: 'executions:manage', summary: 'Remove tags from a schedule', pathParams: nameParam, body: jsonBody(TagsSchema, 'tags'), res: 'empty' },
     async (req, res) => {
-      await svc().deleteTags(req.params.name!, parseBody(TagsSchema, req.body, 'tags'));
+      await svc().deleteTags(req.params.name!, req.body);
       res.status(200).end();
     },
   );

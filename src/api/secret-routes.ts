@@ -3,16 +3,16 @@ import { z } from 'zod';
 import { TagListSchema, TagSchema, type Tag } from '../model/tags';
 import { ApiError } from '../services/errors';
 import type { SecretService } from '../services/secret-service';
-import { parseBody } from './params';
 import type { RouteTable } from './route-table';
+import { jsonBody, type JsonBody } from './request-body';
 
 // /api/secrets: the calls of Orkes' SecretResource that the SDKs' SecretClient makes. A value is
 // read as plain text. It is written as the body: the JS and Java clients send a JSON string
 // (`"value"`), the Python SDK the bare text under Content-Type application/json, curl users either;
 // so a body that is a JSON string is that string, and any other body is the value as sent.
 
-const TagsBody = z.union([TagListSchema, TagSchema.transform((t) => [t])]);
-export const tagsOf = (body: unknown): Tag[] => parseBody(TagsBody, body, 'tags');
+/** A list of tags, or one tag. */
+export const TAGS_BODY: JsonBody<Tag[]> = jsonBody(z.union([TagListSchema, TagSchema.transform((t) => [t])]), 'tags');
 
 /** The value a PUT body carries (see above). */
 export function secretValueOf(body: string): string {
@@ -74,19 +74,15 @@ export function secretRoutes(r: RouteTable, deps: SecretRouteDeps): void {
   r.get('/secrets/{key}/tags', { permission: 'definitions:read', summary: "A secret's tags", res: { inline: TagListSchema } }, async (req, res) => {
     res.json(await secrets().tags(req.params.key));
   });
-  r.put(
-    '/secrets/{key}/tags',
-    { permission: 'definitions:write', summary: 'Add tags to a secret', body: { inline: TagListSchema }, res: 'empty' },
-    async (req, res) => {
-      await secrets().addTags(req.params.key, tagsOf(req.body));
-      res.status(200).end();
-    },
-  );
+  r.put('/secrets/{key}/tags', { permission: 'definitions:write', summary: 'Add tags to a secret', body: TAGS_BODY, res: 'empty' }, async (req, res) => {
+    await secrets().addTags(req.params.key, req.body);
+    res.status(200).end();
+  });
   r.delete(
     '/secrets/{key}/tags',
-    { permission: 'definitions:write', summary: 'Remove tags from a secret', body: { inline: TagListSchema }, res: 'empty' },
+    { permission: 'definitions:write', summary: 'Remove tags from a secret', body: TAGS_BODY, res: 'empty' },
     async (req, res) => {
-      await secrets().removeTags(req.params.key, tagsOf(req.body));
+      await secrets().removeTags(req.params.key, req.body);
       res.status(200).end();
     },
   );

@@ -1,9 +1,8 @@
-import { z } from 'zod';
-import { addTags, removeTags, TagListSchema, TagSchema, type Tag } from '../model/tags';
+import { addTags, removeTags, TagListSchema, type Tag } from '../model/tags';
 import { notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
 import type { RouteTable } from './route-table';
-import { tagsOf } from './secret-routes';
+import { TAGS_BODY } from './secret-routes';
 import { Errors } from '../model/named-errors';
 
 // Tags on workflow definitions, task definitions and event handlers (Orkes' Tags and EventResource
@@ -55,27 +54,27 @@ export function definitionTagRoutes(r: RouteTable, deps: { metadata: MetadataSer
   });
   r.put(
     '/workflow/{name}/tags',
-    { permission: 'definitions:write', summary: "Replace a workflow definition's tags", body: { inline: TagListSchema }, res: 'empty' },
+    { permission: 'definitions:write', summary: "Replace a workflow definition's tags", body: TAGS_BODY, res: 'empty' },
     async (req, res) => {
-      const tags = dedupe(tagsOf(req.body));
+      const tags = dedupe(req.body);
       await changeWorkflowTags(req.params.name, () => tags);
       res.status(200).end();
     },
   );
   r.post(
     '/workflow/{name}/tags',
-    { permission: 'definitions:write', summary: 'Add a tag to a workflow definition', body: { inline: TagSchema }, res: 'empty' },
+    { permission: 'definitions:write', summary: 'Add a tag to a workflow definition', body: TAGS_BODY, res: 'empty' },
     async (req, res) => {
-      const tags = tagsOf(req.body);
+      const tags = req.body;
       await changeWorkflowTags(req.params.name, (old) => addTags(old, tags));
       res.status(200).end();
     },
   );
   r.delete(
     '/workflow/{name}/tags',
-    { permission: 'definitions:write', summary: 'Remove a tag from a workflow definition', body: { inline: TagSchema }, res: 'empty' },
+    { permission: 'definitions:write', summary: 'Remove a tag from a workflow definition', body: TAGS_BODY, res: 'empty' },
     async (req, res) => {
-      const tags = tagsOf(req.body);
+      const tags = req.body;
       await changeWorkflowTags(req.params.name, (old) => removeTags(old, tags));
       res.status(200).end();
     },
@@ -86,27 +85,27 @@ export function definitionTagRoutes(r: RouteTable, deps: { metadata: MetadataSer
   });
   r.put(
     '/task/{taskName}/tags',
-    { permission: 'definitions:write', summary: "Replace a task definition's tags", body: { inline: TagListSchema }, res: 'empty' },
+    { permission: 'definitions:write', summary: "Replace a task definition's tags", body: TAGS_BODY, res: 'empty' },
     async (req, res) => {
-      const tags = dedupe(tagsOf(req.body));
+      const tags = dedupe(req.body);
       await changeTaskTags(req.params.taskName, () => tags);
       res.status(200).end();
     },
   );
   r.post(
     '/task/{taskName}/tags',
-    { permission: 'definitions:write', summary: 'Add a tag to a task definition', body: { inline: TagSchema }, res: 'empty' },
+    { permission: 'definitions:write', summary: 'Add a tag to a task definition', body: TAGS_BODY, res: 'empty' },
     async (req, res) => {
-      const tags = tagsOf(req.body);
+      const tags = req.body;
       await changeTaskTags(req.params.taskName, (old) => addTags(old, tags));
       res.status(200).end();
     },
   );
   r.delete(
     '/task/{taskName}/tags',
-    { permission: 'definitions:write', summary: 'Remove a tag from a task definition', body: { inline: TagSchema }, res: 'empty' },
+    { permission: 'definitions:write', summary: 'Remove a tag from a task definition', body: TAGS_BODY, res: 'empty' },
     async (req, res) => {
-      const tags = tagsOf(req.body);
+      const tags = req.body;
       await changeTaskTags(req.params.taskName, (old) => removeTags(old, tags));
       res.status(200).end();
     },
@@ -128,20 +127,16 @@ export function eventHandlerTagRoutes(r: RouteTable, deps: { metadata: MetadataS
   r.get('/{name}/tags', { permission: 'definitions:read', summary: "An event handler's tags", res: { inline: TagListSchema } }, async (req, res) => {
     res.json(tagsField((await handler(req.params.name)) as Tagged));
   });
-  r.put(
-    '/{name}/tags',
-    { permission: 'definitions:write', summary: 'Add tags to an event handler', body: { inline: TagListSchema }, res: 'empty' },
-    async (req, res) => {
-      const tags = tagsOf(req.body);
-      await change(req.params.name, (old) => addTags(old, tags));
-      res.status(200).end();
-    },
-  );
+  r.put('/{name}/tags', { permission: 'definitions:write', summary: 'Add tags to an event handler', body: TAGS_BODY, res: 'empty' }, async (req, res) => {
+    const tags = req.body;
+    await change(req.params.name, (old) => addTags(old, tags));
+    res.status(200).end();
+  });
   r.delete(
     '/{name}/tags',
-    { permission: 'definitions:write', summary: 'Remove tags from an event handler', body: { inline: z.union([TagListSchema, TagSchema]) }, res: 'empty' },
+    { permission: 'definitions:write', summary: 'Remove tags from an event handler', body: TAGS_BODY, res: 'empty' },
     async (req, res) => {
-      const tags = tagsOf(req.body);
+      const tags = req.body;
       await change(req.params.name, (old) => removeTags(old, tags));
       res.status(200).end();
     },

@@ -8,14 +8,15 @@ import { ApiError, conflict } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
-import { checkName, listParam, parseBody, sendJson, sendText, strParam } from './params';
+import { checkName, listParam, sendJson, sendText, strParam } from './params';
 import { clientOf } from './client-identity';
-import { POLL_BATCH_QUERY, POLL_LIMITS, type WorkerCalls } from './worker-calls';
+import { POLL_BATCH_QUERY, POLL_LIMITS, WORKER_BODIES, type WorkerCalls } from './worker-calls';
 import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
 import { oneOf, requiredText, type Handler, type RouteDoc, type RouteTable } from './route-table';
 import type { ExternalPayloads } from '../objects/external-payloads';
 import { EXTERNAL_STORAGE_PATHS, TASK_EXTERNAL_STORAGE_DOC, externalStorageLocation } from './external-storage';
 import { requeueByType } from '../services/requeue';
+import { jsonBody } from './request-body';
 import { taskLogLine } from './task-log-body';
 import { logLineTooLong, taskLogFull } from '../store/task-log-limits';
 import { Errors } from '../model/named-errors';
@@ -35,12 +36,12 @@ export interface TaskRouteDeps {
   payloads?: ExternalPayloads;
 }
 
-const byRefDoc: Pick<RouteDoc, 'pathParams' | 'body' | 'bodyOptional' | 'query'> = {
-  pathParams: { status: { schema: oneOf(TaskResultStatus.options) } },
+const statusParam: RouteDoc['pathParams'] = { status: { schema: oneOf(TaskResultStatus.options) } };
+const byRefDoc = {
+  pathParams: statusParam,
   query: { workerid: 'string' },
-  body: { inline: jsonObject },
-  bodyOptional: true,
-};
+  body: jsonBody(jsonObject, 'output', 'missing-or-empty-text'),
+} as const;
 
 /** GET a task by id (also served at `/apitasks/{taskId}`). */
 export const taskById =
@@ -97,7 +98,7 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
 
   r.post(
     '/',
-    { permission: 'tasks:update', summary: 'Update a task with its result; answers the task id', body: 'TaskResult', res: 'text', hot: 'update' },
+    { permission: 'tasks:update', summary: 'Update a task with its result; answers the task id', body: WORKER_BODIES.update, res: 'text', hot: 'update' },
     async (req, res) => {
       sendText(res, await calls.update(req.body));
     },
@@ -108,7 +109,7 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
     {
       permission: 'tasks:poll',
       summary: 'Update a task, then poll the next of its type (204 when none)',
-      body: 'TaskResult',
+      body: WORKER_BODIES.updateV2,
       res: 'Task',
       empty: 204,
       hot: 'updateV2',
@@ -258,10 +259,9 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
 
   r.get('/{taskId}', { permission: 'executions:read', summary: 'A task', res: 'Task' }, taskById(deps));
 
-  const byRef = async (workflowId: string, ref: string, statusText: string, body: unknown, workerId?: string): Promise<string | null> => {
+  const byRef = async (workflowId: string, ref: string, statusText: string, output: Record<string, unknown>, workerId?: string): Promise<string | null> => {
     const status = TaskResultStatus.safeParse(statusText);
     if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
-    const output = body === undefined || body === '' ? {} : parseBody(jsonObject, body, 'output');
     return workflows.completeTask(workflowId, { ref, status: status.data, output, workerId });
   };
 
@@ -287,11 +287,10 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
 
 /** /api/queue: completing a HUMAN task by reference or id (Conductor's QueueAdminResource); the body becomes the task output. */
 export function queueRoutes(r: RouteTable, deps: { workflows: WorkflowService }): void {
-  const byId = { pathParams: byRefDoc.pathParams, body: byRefDoc.body, bodyOptional: true } as const;
-  const update = async (workflowId: string, target: { ref?: string; taskId?: string }, statusText: string, body: unknown): Promise<void> => {
+  const byId = { pathParams: statusParam, body: jsonBody(jsonObject, 'output', 'missing') } as const;
+  const update = async (workflowId: string, target: { ref?: string; taskId?: string }, statusText: string, output: Record<string, unknown>): Promise<void> => {
     const status = TaskResultStatus.safeParse(statusText);
     if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
-    const output = body === undefined ? {} : parseBody(jsonObject, body, 'output');
     const id = await deps.workflows.completeTask(workflowId, { ...target, status: status.data, output });
     if (!id) throw Errors.PENDING_TASK_NOT_FOUND(String(target.ref ?? target.taskId), workflowId);
   };

@@ -1,6 +1,6 @@
 import type { GrantCheck } from '../auth/request-gate';
 import type { Task } from '../model/execution';
-import { StartWorkflowRequestSchema, TaskResultSchema, type TaskResult } from '../model/requests';
+import { StartWorkflowRequestSchema, TaskResultSchema, type StartWorkflowRequest, type TaskResult } from '../model/requests';
 import { ApiError } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import { revealForWorker } from '../services/polled-task-secrets';
@@ -9,13 +9,15 @@ import type { SecretService } from '../services/secret-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
 import type { SchemaEnforcer } from '../services/schema-enforcer';
-import { checkName, intParam, parseBody, strParam, type WithQuery } from './params';
-import { range, type RouteDoc } from './route-table';
+import { checkName, intParam, strParam, type WithQuery } from './params';
+import { range, type HotCall, type RouteDoc } from './route-table';
+import { jsonBody, type JsonBody } from './request-body';
 import { taskView } from '../model/payload-view';
 import type { ExternalPayloads } from '../objects/external-payloads';
 
 // The calls workers and starters make thousands of times a second. Both front ends answer them
-// through these functions: the express routes and the hot path (hot-path.ts).
+// through these functions: the express routes and the hot path (hot-path.ts), each with the body
+// its route declares already parsed.
 
 /** A batch poll's limits: tasks per poll, and how long (ms) a long poll waits; what an absent parameter means. */
 export const POLL_LIMITS = { count: { fallback: 1, min: 1, max: 1000 }, timeout: { fallback: 100, min: 0, max: 5000 } } as const;
@@ -28,15 +30,22 @@ export const POLL_BATCH_QUERY: NonNullable<RouteDoc['query']> = {
   timeout: range(POLL_LIMITS.timeout.min, POLL_LIMITS.timeout.max),
 };
 
+/** The bodies of the hot calls: their routes declare them, and the hot path parses with the same declarations. */
+export const WORKER_BODIES = {
+  update: jsonBody(TaskResultSchema, 'taskResult'),
+  updateV2: jsonBody(TaskResultSchema, 'taskResult'),
+  start: jsonBody(StartWorkflowRequestSchema, 'startWorkflowRequest'),
+} as const satisfies Record<Exclude<HotCall, 'pollBatch'>, JsonBody>;
+
 export interface WorkerCalls {
   /** GET /api/tasks/poll/batch/{taskType}: `signal` aborts the long poll when the client goes away; `client` is clientOf the request. */
   pollBatch(taskType: string, req: WithQuery, signal: AbortSignal, client?: string): Promise<Task[]>;
   /** POST /api/tasks: answers the task id. */
-  update(body: unknown): Promise<string>;
+  update(result: TaskResult): Promise<string>;
   /** POST /api/tasks/update-v2: answers the next task of the same type and domain, if one is waiting. */
-  updateV2(body: unknown): Promise<Task | undefined>;
+  updateV2(result: TaskResult): Promise<Task | undefined>;
   /** POST /api/workflow: answers the new workflow id; `check` is the gate's grant check of the request (grantCheckOf). */
-  start(body: unknown, check?: GrantCheck): Promise<string>;
+  start(request: StartWorkflowRequest, check?: GrantCheck): Promise<string>;
 }
 
 export function workerCalls(deps: {
@@ -86,14 +95,14 @@ export function workerCalls(deps: {
       return handOut(await tasks.poll(taskType, { workerId, domain, count, timeoutMs, signal, client }));
     },
 
-    async update(body) {
-      const result = await checked(parseBody(TaskResultSchema, body, 'taskResult'));
+    async update(reported) {
+      const result = await checked(reported);
       await appendLogs(result, await tasks.update(result));
       return result.taskId;
     },
 
-    async updateV2(body) {
-      const result = await checked(parseBody(TaskResultSchema, body, 'taskResult'));
+    async updateV2(reported) {
+      const result = await checked(reported);
       const done = await tasks.updateAndPollNext(result);
       await appendLogs(result, done.outcome);
       if (!done.next) return undefined;
@@ -101,8 +110,7 @@ export function workerCalls(deps: {
       return next;
     },
 
-    async start(body, check) {
-      const request = parseBody(StartWorkflowRequestSchema, body, 'startWorkflowRequest');
+    async start(request, check) {
       await check?.({ type: 'WORKFLOW_DEF', id: request.name }, 'EXECUTE');
       return workflows.start(request);
     },

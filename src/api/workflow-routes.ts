@@ -20,17 +20,25 @@ import type { MetadataService } from '../services/metadata-service';
 import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from '../services/workflow-service';
 import { boolParam, intParam, parseBody, sendText, strParam } from './params';
+import { jsonBody } from './request-body';
 import { loadHits, SEARCH_QUERY, searchRequestOf } from './search';
 import type { ExternalPayloads } from '../objects/external-payloads';
 import { EXTERNAL_STORAGE_PATHS, WORKFLOW_EXTERNAL_STORAGE_DOC, externalStorageLocation } from './external-storage';
 import { summarizeWorkflow } from '../search/summaries';
-import type { WorkerCalls } from './worker-calls';
+import { WORKER_BODIES, type WorkerCalls } from './worker-calls';
 import { grantCheckOf } from '../auth/request-gate';
 
 /** Each id is one store query: as many as a bulk request may name, no more. */
 const CorrelationIdListSchema = z.array(z.string()).max(BULK_MAX, `Cannot search more than ${BULK_MAX} correlation ids. Please use multiple requests.`);
 
 const jsonObject = z.record(z.string(), z.unknown());
+
+// Conductor binds the skip payload from query parameters; Baton also takes a JSON body (null or empty: none).
+const SKIP_TASK = jsonBody(SkipTaskRequestSchema.nullable(), 'skipTaskRequest', 'missing-or-empty-text');
+const CORRELATION_IDS = jsonBody(CorrelationIdListSchema, 'correlationIds');
+const INPUT = jsonBody(jsonObject, 'input', 'missing');
+const RERUN = jsonBody(RerunWorkflowRequestSchema, 'rerunWorkflowRequest', 'missing');
+const UPGRADE = jsonBody(UpgradeWorkflowRequestSchema, 'upgradeWorkflowRequest');
 
 /** Orkes takes the idempotency key of a start by name from headers: X-Idempotency-key and X-on-conflict (the strategy). */
 function idempotencyHeaders(req: Request): { idempotencyKey?: string; idempotencyStrategy?: IdempotencyStrategy } {
@@ -69,7 +77,7 @@ export function workflowRoutes(
 
   r.post(
     '/',
-    { permission: 'executions:start', summary: 'Start an execution; answers its id', body: 'StartWorkflowRequest', res: 'text', hot: 'start' },
+    { permission: 'executions:start', summary: 'Start an execution; answers its id', body: WORKER_BODIES.start, res: 'text', hot: 'start' },
     async (req, res) => {
       sendText(res, await deps.calls.start(req.body, grantCheckOf(req)));
     },
@@ -168,14 +176,13 @@ export function workflowRoutes(
     res.status(200).end();
   });
 
-  const skip: Handler = async (req, res) => {
+  const skip: Handler<z.output<typeof SKIP_TASK.schema>> = async (req, res) => {
     const params = req.params as Record<string, string | undefined>;
     const workflowId = params.workflowId ?? strParam(req, 'workflowId');
     const ref = params.taskReferenceName ?? strParam(req, 'taskReferenceName');
     if (!workflowId || !ref) throw new ApiError(400, 'workflowId and taskReferenceName are required');
-    // Conductor binds the payload from query parameters; Baton also takes a JSON body (issue: skiptask payload).
     let payload: z.infer<typeof SkipTaskRequestSchema> = {};
-    if (req.body && typeof req.body === 'object' && Object.keys(req.body).length > 0) payload = parseBody(SkipTaskRequestSchema, req.body, 'skipTaskRequest');
+    if (req.body && Object.keys(req.body).length > 0) payload = req.body;
     else {
       const fromQuery = (k: string): Record<string, unknown> | undefined => {
         const v = strParam(req, k);
@@ -198,8 +205,7 @@ export function workflowRoutes(
       permission: 'executions:manage',
       summary: 'Skip a task (ids in the query)',
       query: { workflowId: requiredText, taskReferenceName: requiredText, taskInput: 'string', taskOutput: 'string' },
-      body: 'SkipTaskRequest',
-      bodyOptional: true,
+      body: SKIP_TASK,
       res: 'empty',
     },
     skip,
@@ -210,8 +216,7 @@ export function workflowRoutes(
       permission: 'executions:manage',
       summary: 'Skip a task',
       query: { taskInput: 'string', taskOutput: 'string' },
-      body: 'SkipTaskRequest',
-      bodyOptional: true,
+      body: SKIP_TASK,
       res: 'empty',
     },
     skip,
@@ -223,13 +228,12 @@ export function workflowRoutes(
       permission: 'executions:read',
       summary: 'Executions by correlation id, for each id given',
       query: correlatedQuery,
-      body: { inline: CorrelationIdListSchema },
+      body: CORRELATION_IDS,
       res: { inline: z.record(z.string(), z.array(WorkflowSchema)) },
     },
     async (req, res) => {
-      const ids = parseBody(CorrelationIdListSchema, req.body, 'correlationIds');
       const out: Record<string, Workflow[]> = {};
-      for (const id of ids) setOwn(out, id, await correlated(req, req.params.name, id));
+      for (const id of req.body) setOwn(out, id, await correlated(req, req.params.name, id));
       res.json(out);
     },
   );
@@ -247,15 +251,11 @@ export function workflowRoutes(
       summary: 'Start an execution of a definition with the body as input; answers its id',
       pathParams: { workflowId: { description: 'the name of the workflow definition to start' } },
       query: { version: 'integer', correlationId: 'string', priority: range(0, 99) },
-      body: { inline: jsonObject },
-      bodyOptional: true,
+      body: INPUT,
       res: 'text',
     },
     async (req, res) => {
-      // A JSON `null` body is no input object: parseBody refuses it with a 400 (Object.keys(null) threw a 500).
-      const empty =
-        req.body === undefined || (req.body !== null && typeof req.body === 'object' && !Array.isArray(req.body) && Object.keys(req.body).length === 0);
-      const input = empty ? {} : parseBody(jsonObject, req.body, 'input');
+      const input = req.body;
       const priority = intParam(req, 'priority', 0);
       const p = PrioritySchema.safeParse(priority);
       if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
@@ -353,10 +353,9 @@ export function workflowRoutes(
 
   r.post(
     '/{workflowId}/rerun',
-    { permission: 'executions:manage', summary: 'Rerun an ended execution; answers its id', body: 'RerunWorkflowRequest', bodyOptional: true, res: 'text' },
+    { permission: 'executions:manage', summary: 'Rerun an ended execution; answers its id', body: RERUN, res: 'text' },
     async (req, res) => {
-      const body = parseBody(RerunWorkflowRequestSchema, req.body === undefined ? {} : req.body, 'rerunWorkflowRequest');
-      sendText(res, String(await workflows.rerun(req.params.workflowId, body)));
+      sendText(res, String(await workflows.rerun(req.params.workflowId, req.body)));
     },
   );
 
@@ -365,12 +364,11 @@ export function workflowRoutes(
     {
       permission: 'executions:manage',
       summary: 'Move a running execution to another version of its definition (Orkes); tasks the version adds before the current position are SKIPPED',
-      body: 'UpgradeWorkflowRequest',
+      body: UPGRADE,
       res: 'empty',
     },
     async (req, res) => {
-      const body = parseBody(UpgradeWorkflowRequestSchema, req.body, 'upgradeWorkflowRequest');
-      await workflows.upgrade(req.params.workflowId, body);
+      await workflows.upgrade(req.params.workflowId, req.body);
       res.status(200).end();
     },
   );

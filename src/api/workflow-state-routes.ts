@@ -9,8 +9,9 @@ import { ApiError } from '../services/errors';
 import type { ExecutionWaiter } from '../services/execution-waiter';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
-import { boolParam, listParam, parseBody, strParam } from './params';
+import { boolParam, listParam, strParam } from './params';
 import { intQuery, type RouteTable } from './route-table';
+import { jsonBody } from './request-body';
 import { Errors } from '../model/named-errors';
 
 // Changing a running execution's state from outside (Orkes' WorkflowResource): its variables; a task
@@ -34,11 +35,11 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
       permission: 'executions:read',
       summary: 'Executions by correlation id, for each correlation id given, over the definitions named',
       query: { includeClosed: 'boolean', includeTasks: 'boolean' },
-      body: { inline: CorrelationIdsSearchRequestSchema },
+      body: jsonBody(CorrelationIdsSearchRequestSchema, 'correlationIdsSearchRequest'),
       res: { inline: z.record(z.string(), z.array(WorkflowSchema)) },
     },
     async (req, res) => {
-      const body = parseBody(CorrelationIdsSearchRequestSchema, req.body, 'correlationIdsSearchRequest');
+      const body = req.body;
       const includeClosed = boolParam(req, 'includeClosed', false);
       const includeTasks = boolParam(req, 'includeTasks', false);
       const out: Record<string, Workflow[]> = {};
@@ -65,12 +66,11 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
     {
       permission: 'executions:manage',
       summary: 'Update the variables of a running execution (each key replaced); answers the execution',
-      body: { inline: jsonObject },
+      body: jsonBody(jsonObject, 'variables'),
       res: 'Workflow',
     },
     async (req, res) => {
-      const variables = parseBody(jsonObject, req.body, 'variables');
-      await d.workflows.updateVariables(req.params.workflowId, variables, false);
+      await d.workflows.updateVariables(req.params.workflowId, req.body, false);
       res.json(await d.workflows.get(req.params.workflowId, true));
     },
   );
@@ -81,11 +81,11 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
       permission: 'executions:manage',
       summary: 'Update the variables, then a pending task by reference; wait until the execution ends, blocks or a named task ends; answers the execution',
       query: { requestId: 'string', waitUntilTaskRef: 'list', waitForSeconds: WAIT_FOR_SECONDS },
-      body: { inline: WorkflowStateUpdateSchema },
+      body: jsonBody(WorkflowStateUpdateSchema, 'workflowStateUpdate'),
       res: { inline: WorkflowRunSchema },
     },
     async (req, res) => {
-      const update = parseBody(WorkflowStateUpdateSchema, req.body, 'workflowStateUpdate');
+      const update = req.body;
       const workflowId = req.params.workflowId;
       const ref = update.taskReferenceName ?? undefined;
       if (update.taskResult && !ref)

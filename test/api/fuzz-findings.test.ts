@@ -5,7 +5,8 @@ import { useBaton } from '../support/baton';
 // a refused task update still stored its log lines; a JSON null start input was a 500; a served path
 // asked with an unserved method was a 404 or a handler's 400 instead of 405; the document described
 // request bodies as responses (unknown properties refused, defaulted fields required), left out 204
-// answers and named one path template two ways; a JSON null rerun request reran the execution.
+// answers and named one path template two ways; a JSON null rerun request reran the execution; the
+// document left out a bound a handler enforced (an application's tags: at most 100).
 
 const baton = useBaton();
 const api = apiClient(baton.url);
@@ -130,6 +131,18 @@ describe('the OpenAPI document says what the handlers accept', () => {
     expect(size.schema).toEqual({ type: 'integer', minimum: 0, maximum: 5000 });
     const taskType = op('get', '/api/tasks/queue/size').parameters.find((p: any) => p.name === 'taskType');
     expect(taskType.required).toBe(true);
+  });
+
+  test('request bodies are documented by the schema their route parses with: its bounds, and each form it takes', async () => {
+    const appTags = schemaOf(op('put', '/api/applications/{id}/tags'));
+    expect(appTags.maxItems).toBe(100);
+    const { body: app } = await api.call('POST', '/api/applications', { name: api.uniq('tags') });
+    const tags = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `k${i}`, value: 'v' }));
+    expect((await api.call('PUT', `/api/applications/${app.id}/tags`, tags(101))).status).toBe(400);
+    expect((await api.call('PUT', `/api/applications/${app.id}/tags`, tags(100))).status).toBe(200);
+    // One tag or a list, as the handler takes either.
+    const forms = schemaOf(op('post', '/api/metadata/workflow/{name}/tags')).anyOf.map((s: any) => s.type);
+    expect(forms).toEqual(['array', 'object']);
   });
 
   test('no two path templates differ only in their parameter names (OpenAPI forbids it)', () => {
