@@ -4,7 +4,17 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { LoadDriver } from './load-driver';
-import type { BullmqResult, CeilingResult, DaprWorkflowResult, InFlightResult, LatencyResult, LoadCommand, RestateResult, ThroughputResult, Timing } from './load/protocol';
+import type {
+  BullmqResult,
+  CeilingResult,
+  DaprWorkflowResult,
+  InFlightResult,
+  LatencyResult,
+  LoadCommand,
+  RestateResult,
+  ThroughputResult,
+  Timing,
+} from './load/protocol';
 import { ALL_PHASES, BenchOptions, parseArgs, PEER_ONLY_PHASES, PhaseName, UsageRequested, USAGE } from './options';
 import { RunningBaton, startBaton } from './processes/baton-server';
 import { CeilingKind, RunningCeiling, startCeilingApp } from './processes/ceiling-server';
@@ -275,7 +285,9 @@ class Bench {
     let pg: RunningPostgres | undefined;
     try {
       pg = await startPostgres();
-      log(`Conductor OSS ${process.env.CONDUCTOR_VERSION ?? ''} on PostgreSQL (pid ${pg.pid}, 127.0.0.1:${pg.port}): data, queues and index in PostgreSQL, -Xmx2g`);
+      log(
+        `Conductor OSS ${process.env.CONDUCTOR_VERSION ?? ''} on PostgreSQL (pid ${pg.pid}, 127.0.0.1:${pg.port}): data, queues and index in PostgreSQL, -Xmx2g`,
+      );
       this.run.conductorPg = await this.conductorRun({ persistence: 'postgres', properties: conductorPostgresProperties(pg), extraPids: [pg.pid] });
     } catch (e) {
       this.run.conductorPg = { ok: false, error: errorText(e) };
@@ -285,7 +297,11 @@ class Bench {
     }
   }
 
-  private async conductorRun(v: { persistence: ConductorFigures['persistence']; properties: Record<string, string>; extraPids: number[] }): Promise<Outcome<ConductorFigures>> {
+  private async conductorRun(v: {
+    persistence: ConductorFigures['persistence'];
+    properties: Record<string, string>;
+    extraPids: number[];
+  }): Promise<Outcome<ConductorFigures>> {
     let server: RunningConductor | undefined;
     let sampler: ProcSampler | undefined;
     const t0 = performance.now();

@@ -11,7 +11,13 @@ export type RestateArgs = Omit<Extract<LoadCommand, { kind: 'restate' }>, 'kind'
  * restate-server's HTTP ingress (its unix socket) and wait for its answer (the invocation completed), then start the next.
  */
 export async function runRestate(a: RestateArgs, emit: Emit): Promise<RestateResult> {
-  const pool = new Pool('http://localhost', { socketPath: a.ingressSocket, connections: a.inFlightWorkflows, pipelining: 1, headersTimeout: 30_000, bodyTimeout: 30_000 });
+  const pool = new Pool('http://localhost', {
+    socketPath: a.ingressSocket,
+    connections: a.inFlightWorkflows,
+    pipelining: 1,
+    headersTimeout: 30_000,
+    bodyTimeout: 30_000,
+  });
   const latency = new LatencyRecorder();
   const errors = { count: 0, samples: [] as string[] };
   let completed = 0;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'undici';
@@ -50,7 +50,7 @@ export function missingRestate(): string | undefined {
 
 function packageVersion(): string {
   try {
-    return (require(`${PACKAGE}/package.json`) as { version: string }).version;
+    return (JSON.parse(readFileSync(require.resolve(`${PACKAGE}/package.json`), 'utf8')) as { version: string }).version;
   } catch {
     return 'unknown';
   }
@@ -90,7 +90,13 @@ export async function startRestate(opts: { startTimeoutMs?: number } = {}): Prom
     [...ISOLATE.slice(1), 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', binary.path, '--no-logo', '--base-dir', dir, '--listen-mode', 'unix'],
     {
       cwd: dir,
-      env: { ...process.env, RESTATE_NODE_NAME: NODE_NAME, RESTATE_DISABLE_TELEMETRY: 'true', RESTATE_LOG_FILTER: 'warn', RESTATE_LOG_DISABLE_ANSI_CODES: 'true' },
+      env: {
+        ...process.env,
+        RESTATE_NODE_NAME: NODE_NAME,
+        RESTATE_DISABLE_TELEMETRY: 'true',
+        RESTATE_LOG_FILTER: 'warn',
+        RESTATE_LOG_DISABLE_ANSI_CODES: 'true',
+      },
     },
   );
   let handler: ManagedChild | undefined;

@@ -317,7 +317,8 @@ export const DEFINITIONS: Record<string, string> = {
   ratioToRestate: 'workflowsPerSecond / restateWorkflowsPerSecond',
   restateP99Ms: 'p99 of one Restate invocation, sent to answered (all three steps done), in the window at maximum rate',
   restateCpuMsPerWorkflow: 'CPU ms of restate-server and the service process together per completed chain, same window',
-  embeddedCpuMsPerWorkflow: 'CPU ms of the embedded server per completed 3-task workflow in the simple3 window (embeddedCpuMsPerTask × 3): compare restateCpuMsPerWorkflow',
+  embeddedCpuMsPerWorkflow:
+    'CPU ms of the embedded server per completed 3-task workflow in the simple3 window (embeddedCpuMsPerTask × 3): compare restateCpuMsPerWorkflow',
   cpuPerWorkflowToRestate: 'embeddedCpuMsPerWorkflow / restateCpuMsPerWorkflow (below 1: Baton spends less server CPU per workflow)',
   distributedTasksPerSecond: 'tasksPerSecond of two Baton replicas on real daprd, Cassandra, Elasticsearch and Redis (requests balanced over both)',
   sidecarCallsPerTask:
