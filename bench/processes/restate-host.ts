@@ -25,6 +25,9 @@ const HANDLER_PORT = 9080;
  */
 const ISOLATE = ['unshare', '--net', ...(process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'])];
 
+/** A new network namespace has loopback down. */
+const LOOPBACK_UP = 'ip link set lo up';
+
 /** The restate-server binary the npm package ships for this platform, or why there is none. */
 export function restateBinary(): { path: string } | { missing: string } {
   const name = `${PACKAGE}-${platform()}-${arch()}/bin/restate-server`;
@@ -41,7 +44,7 @@ export function restateBinary(): { path: string } | { missing: string } {
 export function missingRestate(): string | undefined {
   const b = restateBinary();
   if ('missing' in b) return b.missing;
-  const probe = spawnSync(ISOLATE[0] as string, [...ISOLATE.slice(1), 'true'], { encoding: 'utf8', timeout: 10_000 });
+  const probe = spawnSync(ISOLATE[0] as string, [...ISOLATE.slice(1), 'sh', '-c', LOOPBACK_UP], { encoding: 'utf8', timeout: 10_000 });
   if (probe.status !== 0) {
     return `cannot run restate-server without network access (\`${ISOLATE.join(' ')}\` failed: ${(probe.stderr || String(probe.error ?? probe.status)).trim()}); it would call GitHub at start`;
   }
@@ -87,7 +90,7 @@ export async function startRestate(opts: { startTimeoutMs?: number } = {}): Prom
   const server = ManagedChild.spawn(
     'restate-server',
     ISOLATE[0] as string,
-    [...ISOLATE.slice(1), 'sh', '-c', 'ip link set lo up && exec "$0" "$@"', binary.path, '--no-logo', '--base-dir', dir, '--listen-mode', 'unix'],
+    [...ISOLATE.slice(1), 'sh', '-c', `${LOOPBACK_UP} && exec "$0" "$@"`, binary.path, '--no-logo', '--base-dir', dir, '--listen-mode', 'unix'],
     {
       cwd: dir,
       env: {
