@@ -26,7 +26,7 @@ import { DistributedCluster, missingDistributed, startDistributedCluster } from 
 import { loadServiceEnv } from './processes/service-env';
 import { StoreCounters, StoreCounts, storeDelta } from './processes/store-counters';
 import { killAllManagedChildren } from './processes/managed-child';
-import { ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
+import { processTree, ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
 import { missingPostgres, RunningPostgres, startPostgres } from './processes/postgres-server';
 import { RunningRedis, startRedis } from './processes/redis-server';
 import { missingRestate, RunningRestate, startRestate } from './processes/restate-host';
@@ -78,15 +78,20 @@ const errorText = (e: unknown): string => (e instanceof Error ? e.message : Stri
 /** CPU the observed processes used together between the load process's window-start and window-end events. */
 class WindowCpu {
   private from: ProcReading[] | undefined;
+  private observed: number[] = [];
   cores: number | null = null;
 
-  constructor(private readonly pids: number[]) {}
+  /** `pids` is read when the window opens, so a process's children of that moment count too (see processTree). */
+  constructor(private readonly pids: number[] | (() => number[])) {}
 
   onEvent(name: string): void {
     try {
-      if (name === 'window-start') this.from = this.pids.map(readProc);
+      if (name === 'window-start') {
+        this.observed = typeof this.pids === 'function' ? this.pids() : this.pids;
+        this.from = this.observed.map(readProc);
+      }
       if (name === 'window-end' && this.from) {
-        const to = this.pids.map(readProc);
+        const to = this.observed.map(readProc);
         const cpu = to.reduce((sum, t, i) => sum + t.cpuSeconds - (this.from?.[i]?.cpuSeconds ?? t.cpuSeconds), 0);
         const seconds = ((to[0]?.atMs ?? 0) - (this.from[0]?.atMs ?? 0)) / 1000;
         this.cores = seconds > 0 ? Math.round((cpu / seconds) * 100) / 100 : null;
@@ -208,7 +213,7 @@ class Bench {
 
   private async drive<T>(
     command: LoadCommand,
-    pid: number | number[],
+    pid: number | number[] | (() => number[]),
     timeoutMs: number,
     hook?: (name: string, data: Record<string, number | string>) => void,
   ): Promise<{ result: T; cpuCores: number | null }> {
@@ -286,7 +291,7 @@ class Bench {
     try {
       pg = await startPostgres();
       log(
-        `Conductor OSS ${process.env.CONDUCTOR_VERSION ?? ''} on PostgreSQL (pid ${pg.pid}, 127.0.0.1:${pg.port}): data, queues and index in PostgreSQL, -Xmx2g`,
+        `Conductor OSS ${process.env.CONDUCTOR_VERSION ?? ''} on PostgreSQL (pid ${pg.pid}, 127.0.0.1:${pg.port}): data, queues, index and execution lock in PostgreSQL, -Xmx2g`,
       );
       this.run.conductorPg = await this.conductorRun({ persistence: 'postgres', properties: conductorPostgresProperties(pg), extraPids: [pg.pid] });
     } catch (e) {
@@ -310,7 +315,8 @@ class Bench {
       const startSeconds = Math.round((performance.now() - t0) / 100) / 10;
       log(`  Conductor up in ${fmt(startSeconds, 1)} s at ${server.baseUrl} (pid ${server.child.pid})`);
       sampler = new ProcSampler(server.child.pid).start();
-      const pid = [server.child.pid, ...v.extraPids];
+      const conductorPid = server.child.pid;
+      const pid = (): number[] => [conductorPid, ...v.extraPids.flatMap(processTree)];
       const timing: Timing = { warmupMs: this.opts.conductorWarmupMs, windowMs: this.opts.timing.windowMs };
       const max = await this.drive<ThroughputResult>(
         {
