@@ -23,7 +23,11 @@ const HANDLER_PORT = 9080;
  * restate-server asks GitHub for its latest release at every start, with no setting to turn that off,
  * so it runs in a network namespace of its own with only loopback; the bench reaches it through unix sockets.
  */
-const ISOLATE = ['unshare', '--net', ...(process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'])];
+const AS_ROOT = process.getuid?.() === 0;
+const ISOLATE = ['unshare', '--net', ...(AS_ROOT ? [] : ['--user', '--map-root-user'])];
+/** nsenter's arguments to join restate-server's network namespace (and, without root, the user namespace that owns it). */
+const joinNamespace = (pid: number): string[] =>
+  AS_ROOT ? [`--net=/proc/${pid}/ns/net`] : ['--preserve-credentials', `--user=/proc/${pid}/ns/user`, `--net=/proc/${pid}/ns/net`];
 
 /** A new network namespace has loopback down. */
 const LOOPBACK_UP = 'ip link set lo up';
@@ -115,7 +119,7 @@ export async function startRestate(opts: { startTimeoutMs?: number } = {}): Prom
     handler = ManagedChild.spawn(
       'restate-handler',
       'nsenter',
-      [`--net=/proc/${server.pid}/ns/net`, process.execPath, join(__dirname, 'restate-handler.js'), String(HANDLER_PORT)],
+      [...joinNamespace(server.pid), process.execPath, join(__dirname, 'restate-handler.js'), String(HANDLER_PORT)],
       { env: { ...process.env, NODE_ENV: 'production' } },
     );
     const h = handler;
