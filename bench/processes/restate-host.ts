@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { arch, platform, tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'undici';
 import { ManagedChild } from './managed-child';
@@ -16,7 +16,6 @@ export interface RunningRestate {
   stop(): Promise<void>;
 }
 
-const PACKAGE = '@restatedev/restate-server';
 const NODE_NAME = 'bench';
 const HANDLER_PORT = 9080;
 /**
@@ -32,35 +31,16 @@ const joinNamespace = (pid: number): string[] =>
 /** A new network namespace has loopback down. */
 const LOOPBACK_UP = 'ip link set lo up';
 
-/** The restate-server binary the npm package ships for this platform, or why there is none. */
-export function restateBinary(): { path: string } | { missing: string } {
-  const name = `${PACKAGE}-${platform()}-${arch()}/bin/restate-server`;
-  try {
-    // the same lookup as the package's own launcher (its bin script), without the extra node process
-    const path = require.resolve(name);
-    return existsSync(path) ? { path } : { missing: `${path} does not exist` };
-  } catch {
-    return { missing: `${name} is not installed (npm ci installs ${PACKAGE} and its binary for linux/darwin x64/arm64)` };
-  }
-}
-
-/** Why Restate cannot run here: no binary, or no way to give it a network namespace without egress. */
-export function missingRestate(): string | undefined {
-  const b = restateBinary();
-  if ('missing' in b) return b.missing;
+/** Why Restate cannot run here: no binary recorded, or no way to give it a network namespace without egress. */
+export function missingRestate(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const bin = env.RESTATE_SERVER_BIN;
+  if (!bin) return 'RESTATE_SERVER_BIN not recorded (run `npm run services -- restate`)';
+  if (!existsSync(bin)) return `RESTATE_SERVER_BIN ${bin} does not exist`;
   const probe = spawnSync(ISOLATE[0] as string, [...ISOLATE.slice(1), 'sh', '-c', LOOPBACK_UP], { encoding: 'utf8', timeout: 10_000 });
   if (probe.status !== 0) {
     return `cannot run restate-server without network access (\`${ISOLATE.join(' ')}\` failed: ${(probe.stderr || String(probe.error ?? probe.status)).trim()}); it would call GitHub at start`;
   }
   return undefined;
-}
-
-function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(require.resolve(`${PACKAGE}/package.json`), 'utf8')) as { version: string }).version;
-  } catch {
-    return 'unknown';
-  }
 }
 
 /** One request to a unix-socket HTTP server: status and body text. */
@@ -85,8 +65,9 @@ async function call(socketPath: string, method: 'GET' | 'POST', path: string, bo
  * namespace (127.0.0.1:9080 there) and is registered as a deployment through the admin API.
  */
 export async function startRestate(opts: { startTimeoutMs?: number } = {}): Promise<RunningRestate> {
-  const binary = restateBinary();
-  if ('missing' in binary) throw new Error(binary.missing);
+  const missing = missingRestate();
+  if (missing) throw new Error(missing);
+  const binary = process.env.RESTATE_SERVER_BIN as string;
   const dir = mkdtempSync(join(tmpdir(), 'baton-bench-restate-'));
   const sockets = join(dir, NODE_NAME);
   const [adminSocket, ingressSocket] = [join(sockets, 'admin.sock'), join(sockets, 'ingress.sock')];
@@ -94,7 +75,7 @@ export async function startRestate(opts: { startTimeoutMs?: number } = {}): Prom
   const server = ManagedChild.spawn(
     'restate-server',
     ISOLATE[0] as string,
-    [...ISOLATE.slice(1), 'sh', '-c', `${LOOPBACK_UP} && exec "$0" "$@"`, binary.path, '--no-logo', '--base-dir', dir, '--listen-mode', 'unix'],
+    [...ISOLATE.slice(1), 'sh', '-c', `${LOOPBACK_UP} && exec "$0" "$@"`, binary, '--no-logo', '--base-dir', dir, '--listen-mode', 'unix'],
     {
       cwd: dir,
       env: {
@@ -131,5 +112,5 @@ export async function startRestate(opts: { startTimeoutMs?: number } = {}): Prom
     await stop();
     throw e;
   }
-  return { ingressSocket, server, handler, serverPids: [server.pid, handler.pid], version: packageVersion(), stop };
+  return { ingressSocket, server, handler, serverPids: [server.pid, handler.pid], version: process.env.RESTATE_VERSION ?? 'unknown', stop };
 }
