@@ -4,10 +4,21 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { LoadDriver } from './load-driver';
-import type { BullmqResult, CeilingResult, DaprWorkflowResult, InFlightResult, LatencyResult, LoadCommand, ThroughputResult, Timing } from './load/protocol';
-import { ALL_PHASES, BenchOptions, parseArgs, PhaseName, UsageRequested, USAGE } from './options';
+import type {
+  BullmqResult,
+  CeilingResult,
+  DaprWorkflowResult,
+  InFlightResult,
+  LatencyResult,
+  LoadCommand,
+  RestateResult,
+  ThroughputResult,
+  Timing,
+} from './load/protocol';
+import { ALL_PHASES, BenchOptions, parseArgs, PEER_ONLY_PHASES, PhaseName, UsageRequested, USAGE } from './options';
 import { RunningBaton, startBaton } from './processes/baton-server';
 import { CeilingKind, RunningCeiling, startCeilingApp } from './processes/ceiling-server';
+import { conductorPostgresProperties } from './processes/conductor-postgres';
 import { missingConductor, RunningConductor, startConductor } from './processes/conductor-server';
 import { countsBetween, ProxyCounts } from './processes/counting-proxy';
 import { missingDapr, RunningDaprWorkflowHost, startDaprWorkflowHost } from './processes/dapr-workflow-host';
@@ -15,8 +26,10 @@ import { DistributedCluster, missingDistributed, startDistributedCluster } from 
 import { loadServiceEnv } from './processes/service-env';
 import { StoreCounters, StoreCounts, storeDelta } from './processes/store-counters';
 import { killAllManagedChildren } from './processes/managed-child';
-import { ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
+import { processTree, ProcReading, ProcSampler, readProc } from './processes/proc-sampler';
+import { missingPostgres, RunningPostgres, startPostgres } from './processes/postgres-server';
 import { RunningRedis, startRedis } from './processes/redis-server';
+import { missingRestate, RunningRestate, startRestate } from './processes/restate-host';
 import {
   buildLatest,
   ConductorFigures,
@@ -65,15 +78,20 @@ const errorText = (e: unknown): string => (e instanceof Error ? e.message : Stri
 /** CPU the observed processes used together between the load process's window-start and window-end events. */
 class WindowCpu {
   private from: ProcReading[] | undefined;
+  private observed: number[] = [];
   cores: number | null = null;
 
-  constructor(private readonly pids: number[]) {}
+  /** `pids` is read when the window opens, so a process's children of that moment count too (see processTree). */
+  constructor(private readonly pids: number[] | (() => number[])) {}
 
   onEvent(name: string): void {
     try {
-      if (name === 'window-start') this.from = this.pids.map(readProc);
+      if (name === 'window-start') {
+        this.observed = typeof this.pids === 'function' ? this.pids() : this.pids;
+        this.from = this.observed.map(readProc);
+      }
       if (name === 'window-end' && this.from) {
-        const to = this.pids.map(readProc);
+        const to = this.observed.map(readProc);
         const cpu = to.reduce((sum, t, i) => sum + t.cpuSeconds - (this.from?.[i]?.cpuSeconds ?? t.cpuSeconds), 0);
         const seconds = ((to[0]?.atMs ?? 0) - (this.from[0]?.atMs ?? 0)) / 1000;
         this.cores = seconds > 0 ? Math.round((cpu / seconds) * 100) / 100 : null;
@@ -195,7 +213,7 @@ class Bench {
 
   private async drive<T>(
     command: LoadCommand,
-    pid: number | number[],
+    pid: number | number[] | (() => number[]),
     timeoutMs: number,
     hook?: (name: string, data: Record<string, number | string>) => void,
   ): Promise<{ result: T; cpuCores: number | null }> {
@@ -259,15 +277,46 @@ class Bench {
     const missing = missingConductor();
     if (missing) return this.skip('conductor', missing);
     log(`Conductor OSS ${process.env.CONDUCTOR_VERSION ?? ''}: starting its boot jar (default SQLite configuration, -Xmx2g)`);
+    this.run.conductor = await this.conductorRun({ persistence: 'sqlite', properties: {}, extraPids: [] });
+  }
+
+  /**
+   * Conductor OSS as its users run it in production: PostgreSQL for data, queues and index (a private
+   * cluster of this run), driven exactly like the SQLite one; its CPU counts the JVM and PostgreSQL.
+   */
+  async conductorPg(): Promise<void> {
+    const missing = missingConductor() ?? missingPostgres();
+    if (missing) return this.skip('conductor-pg', missing);
+    let pg: RunningPostgres | undefined;
+    try {
+      pg = await startPostgres();
+      log(
+        `Conductor OSS ${process.env.CONDUCTOR_VERSION ?? ''} on PostgreSQL (pid ${pg.pid}, 127.0.0.1:${pg.port}): data, queues, index and execution lock in PostgreSQL, -Xmx2g`,
+      );
+      this.run.conductorPg = await this.conductorRun({ persistence: 'postgres', properties: conductorPostgresProperties(pg), extraPids: [pg.pid] });
+    } catch (e) {
+      this.run.conductorPg = { ok: false, error: errorText(e) };
+      log(`  Conductor on PostgreSQL FAILED: ${errorText(e)}`);
+    } finally {
+      await pg?.stop();
+    }
+  }
+
+  private async conductorRun(v: {
+    persistence: ConductorFigures['persistence'];
+    properties: Record<string, string>;
+    extraPids: number[];
+  }): Promise<Outcome<ConductorFigures>> {
     let server: RunningConductor | undefined;
     let sampler: ProcSampler | undefined;
     const t0 = performance.now();
     try {
-      server = await startConductor({ heap: '2g' });
+      server = await startConductor({ heap: '2g', properties: v.properties });
       const startSeconds = Math.round((performance.now() - t0) / 100) / 10;
       log(`  Conductor up in ${fmt(startSeconds, 1)} s at ${server.baseUrl} (pid ${server.child.pid})`);
       sampler = new ProcSampler(server.child.pid).start();
-      const pid = server.child.pid;
+      const conductorPid = server.child.pid;
+      const pid = (): number[] => [conductorPid, ...v.extraPids.flatMap(processTree)];
       const timing: Timing = { warmupMs: this.opts.conductorWarmupMs, windowMs: this.opts.timing.windowMs };
       const max = await this.drive<ThroughputResult>(
         {
@@ -287,6 +336,7 @@ class Bench {
       log(`  ${fmt(max.result.tasksPerSecond)} tasks/s, ${fmt(max.result.workflowsPerSecond, 1)} workflows/s, errors ${max.result.errors.count}`);
       const figures: ConductorFigures = {
         version: server.version,
+        persistence: v.persistence,
         startSeconds,
         throughput: max.result,
         throughputCpuCores: max.cpuCores,
@@ -313,11 +363,11 @@ class Bench {
         }
       }
       sampler.sample();
-      this.run.conductor = { ok: true, result: figures, server: { cpuCores: max.cpuCores, rssMbPeak: sampler.peakRssMb } };
+      return { ok: true, result: figures, server: { cpuCores: max.cpuCores, rssMbPeak: sampler.peakRssMb } };
     } catch (e) {
       const tail = server && !server.child.running ? `\nConductor exited (code ${server.child.exitCode}):\n${server.child.output()}` : '';
-      this.run.conductor = { ok: false, error: errorText(e) + tail };
       log(`  Conductor FAILED: ${errorText(e)}`);
+      return { ok: false, error: errorText(e) + tail };
     } finally {
       sampler?.stop();
       await server?.stop();
@@ -343,6 +393,30 @@ class Bench {
     } catch (e) {
       this.run.daprWorkflow = { ok: false, error: errorText(e) };
       log(`  Dapr Workflow FAILED: ${errorText(e)}`);
+    } finally {
+      await host?.stop();
+    }
+  }
+
+  /** Restate: the same 3-step chain as one durable handler (three journaled steps), invoked through the ingress and awaited by the load process. */
+  async restate(): Promise<void> {
+    const missing = missingRestate();
+    if (missing) return this.skip('restate', missing);
+    log('Restate: restate-server (one node, shipped defaults) and the service process beside it; the load process invokes through the ingress');
+    let host: RunningRestate | undefined;
+    try {
+      host = await startRestate();
+      const r = await this.drive<RestateResult>(
+        { kind: 'restate', ingressSocket: host.ingressSocket, inFlightWorkflows: 3 * this.opts.inFlightPerType, timing: this.opts.timing },
+        host.serverPids,
+        this.windowTimeout() + 60_000,
+      );
+      this.run.restate = { ok: true, result: { ...r.result, version: host.version }, server: { cpuCores: r.cpuCores, rssMbPeak: null } };
+      log(`  ${fmt(r.result.workflowsPerSecond, 1)} workflows/s, errors ${r.result.errors.count}; CPU of restate-server + service ${fmt(r.cpuCores, 2)} cores`);
+    } catch (e) {
+      const tail = host && !host.server.running ? `\nrestate-server exited (code ${host.server.exitCode}):\n${host.server.output()}` : '';
+      this.run.restate = { ok: false, error: errorText(e) + tail };
+      log(`  Restate FAILED: ${errorText(e)}`);
     } finally {
       await host?.stop();
     }
@@ -685,7 +759,7 @@ class Bench {
     try {
       if (this.has('ceiling')) await this.ceiling();
       if (this.has('bullmq')) await this.bullmq();
-      const needsBaton = this.opts.phases.some((p) => p !== 'ceiling' && p !== 'bullmq' && p !== 'conductor' && p !== 'dapr-workflow');
+      const needsBaton = this.opts.phases.some((p) => !PEER_ONLY_PHASES.includes(p));
       if (needsBaton) this.build();
       if (this.has('simple3')) this.run.simple3 = await this.throughput('simple3', false, this.opts.soakWorkflows > 0);
       if (this.has('steps13')) this.run.steps13 = await this.throughput('steps13', false, false);
@@ -695,6 +769,8 @@ class Bench {
       if (this.has('two-servers')) await this.twoServers();
       if (this.has('conductor')) await this.conductor();
       if (this.has('dapr-workflow')) await this.daprWorkflow();
+      if (this.has('restate')) await this.restate();
+      if (this.has('conductor-pg')) await this.conductorPg();
       if (this.has('distributed')) await this.distributed();
     } finally {
       this.driver.stop();
@@ -710,6 +786,8 @@ class Bench {
       ['raw ceiling', r.rawCeiling],
       ['conductor', r.conductor],
       ['dapr-workflow', r.daprWorkflow],
+      ['restate', r.restate],
+      ['conductor-pg', r.conductorPg],
       ['distributed', r.distributed],
       ['bullmq', r.bullmq],
       ['simple3', r.simple3],

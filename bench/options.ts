@@ -2,7 +2,19 @@
 import type { Timing, WorkerSettings } from './load/protocol';
 
 export type PhaseName =
-  'ceiling' | 'bullmq' | 'simple3' | 'steps13' | 'update-v2' | 'latency' | 'in-flight' | 'two-servers' | 'conductor' | 'dapr-workflow' | 'distributed';
+  | 'ceiling'
+  | 'bullmq'
+  | 'simple3'
+  | 'steps13'
+  | 'update-v2'
+  | 'latency'
+  | 'in-flight'
+  | 'two-servers'
+  | 'conductor'
+  | 'conductor-pg'
+  | 'dapr-workflow'
+  | 'restate'
+  | 'distributed';
 export const ALL_PHASES: readonly PhaseName[] = [
   'ceiling',
   'bullmq',
@@ -13,12 +25,17 @@ export const ALL_PHASES: readonly PhaseName[] = [
   'in-flight',
   'two-servers',
   'conductor',
+  'conductor-pg',
   'dapr-workflow',
+  'restate',
   'distributed',
 ];
+/** Phases that measure a peer only: they need no Baton build. */
+export const PEER_ONLY_PHASES: readonly PhaseName[] = ['ceiling', 'bullmq', 'conductor', 'conductor-pg', 'dapr-workflow', 'restate'];
 /** Phases whose servers take minutes to start (a JVM, two replicas on real engines): a quick run leaves them out unless --only names them. */
 export const SLOW_START_PHASES: Readonly<Partial<Record<PhaseName, string>>> = {
   conductor: "Conductor's JVM takes one to two minutes to start here",
+  'conductor-pg': "Conductor's JVM takes one to two minutes to start here",
   distributed: 'two replicas on daprd, Cassandra and Elasticsearch take minutes to start and warm up',
 };
 
@@ -49,7 +66,7 @@ export interface BenchOptions {
 export const USAGE = `usage: npm run bench -- [--quick] [--concurrency N] [--in-flight-per-type N] [--window S] [--warmup S]
   [--starters N] [--levels 1000,10000] [--soak N] [--no-build] [--profile] [--out FILE]
   [--only ${ALL_PHASES.join(',')}]
-  (--quick leaves out conductor and distributed unless --only names them)`;
+  (--quick leaves out conductor, conductor-pg and distributed unless --only names them)`;
 
 /** Thrown for --help: the caller prints USAGE and exits successfully. */
 export class UsageRequested extends Error {}

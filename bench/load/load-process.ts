@@ -7,6 +7,7 @@ import { runClosedLoop } from './scenario-closed-loop';
 import { runInFlight } from './scenario-in-flight';
 import type { Emit } from './scenario-kit';
 import { runOpenLoop } from './scenario-open-loop';
+import { runRestate } from './scenario-restate';
 
 if (!process.send) throw new Error('load-process must be started with child_process.fork');
 
@@ -30,6 +31,8 @@ async function run(req: LoadRequest): Promise<unknown> {
       return runInFlight(c, emit);
     case 'dapr-workflow':
       return runDaprWorkflow(c, emit);
+    case 'restate':
+      return runRestate(c, emit);
   }
 }
 

@@ -35,7 +35,8 @@ export type LoadCommand =
     }
   | { kind: 'open-loop'; baseUrl: string | string[]; shape: ShapeKey; settings: WorkerSettings; ratePerSecond: number; timing: Timing }
   | { kind: 'in-flight'; baseUrl: string; shape: ShapeKey; settings: WorkerSettings; level: number; timeoutMs: number }
-  | { kind: 'dapr-workflow'; daprGrpcPort: number; inFlightWorkflows: number; timing: Timing };
+  | { kind: 'dapr-workflow'; daprGrpcPort: number; inFlightWorkflows: number; timing: Timing }
+  | { kind: 'restate'; ingressSocket: string; inFlightWorkflows: number; timing: Timing };
 
 export type LoadRequest = { type: 'run'; id: number; command: LoadCommand };
 
@@ -64,6 +65,17 @@ export interface DaprWorkflowResult {
   completionLatencyMs: LatencySummary | null;
   loadProcessCpuCores: number;
   failedWorkflows: number;
+  errors: ErrorTally;
+}
+
+export interface RestateResult {
+  workflowsPerSecond: number;
+  /** workflowsPerSecond × 3: the journaled steps, the counterpart of Baton's worker tasks. */
+  stepsPerSecond: number;
+  inFlightWorkflows: number;
+  /** Invocation sent through the ingress to its answer (the handler's three steps done). */
+  completionLatencyMs: LatencySummary | null;
+  loadProcessCpuCores: number;
   errors: ErrorTally;
 }
 

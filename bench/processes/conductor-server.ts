@@ -24,9 +24,10 @@ export function missingConductor(env: NodeJS.ProcessEnv = process.env): string |
  * Conductor OSS's own server from its boot jar, with the configuration it ships (SQLite for data,
  * queues and index: the same shape as Baton's embedded profile). Its datasource URL is relative
  * (`jdbc:sqlite:c123.db`), so the working directory is a fresh temp dir that holds the data and is
- * removed afterwards. Only the port and the listen address are set on the command line.
+ * removed afterwards. Only the port and the listen address are set on the command line, plus `properties`
+ * (Spring properties, e.g. another persistence) when given.
  */
-export async function startConductor(opts: { heap?: string; startTimeoutMs?: number } = {}): Promise<RunningConductor> {
+export async function startConductor(opts: { heap?: string; startTimeoutMs?: number; properties?: Record<string, string> } = {}): Promise<RunningConductor> {
   const missing = missingConductor();
   if (missing) throw new Error(missing);
   const jar = process.env.CONDUCTOR_JAR as string;
@@ -45,6 +46,7 @@ export async function startConductor(opts: { heap?: string; startTimeoutMs?: num
       jar,
       `--server.port=${port}`,
       '--server.address=127.0.0.1',
+      ...Object.entries(opts.properties ?? {}).map(([k, v]) => `--${k}=${v}`),
     ],
     // user.home too: its AI module writes worker payloads there
     { cwd: dir },

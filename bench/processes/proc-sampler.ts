@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { kbToMb, parseProcStatCpuTicks, parseProcStatus } from '../stats/proc';
 
@@ -26,6 +26,34 @@ export function readProc(pid: number): ProcReading {
   const mem = parseProcStatus(readFileSync(`/proc/${pid}/status`, 'utf8'));
   const ticks = parseProcStatCpuTicks(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   return { atMs: performance.now(), rssMb: kbToMb(mem.rssKb), hwmMb: kbToMb(mem.hwmKb), cpuSeconds: ticks / clockTicksPerSecond() };
+}
+
+/**
+ * A process and all its descendants (from /proc/<pid>/task/<tid>/children), e.g. PostgreSQL's postmaster
+ * and the backend it forks per connection, whose CPU is not in the postmaster's own /proc/<pid>/stat.
+ */
+export function processTree(pid: number): number[] {
+  const out: number[] = [];
+  const visit = (p: number): void => {
+    out.push(p);
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${p}/task`);
+    } catch {
+      return;
+    }
+    for (const tid of tids) {
+      let text = '';
+      try {
+        text = readFileSync(`/proc/${p}/task/${tid}/children`, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const child of text.split(/\s+/).filter(Boolean).map(Number)) if (!out.includes(child)) visit(child);
+    }
+  };
+  visit(pid);
+  return out;
 }
 
 /** Samples a pid on an interval and remembers the peak; stops when told or when the process is gone. */

@@ -1,5 +1,5 @@
 /** The run's figures to the JSON of bench/results/latest.json, with the targets judged (pure). */
-import type { BullmqResult, CeilingResult, DaprWorkflowResult, InFlightResult, LatencyResult, ThroughputResult } from '../load/protocol';
+import type { BullmqResult, CeilingResult, DaprWorkflowResult, InFlightResult, LatencyResult, RestateResult, ThroughputResult } from '../load/protocol';
 import type { ProxyCounts } from '../processes/counting-proxy';
 import type { StoreDelta } from '../processes/store-counters';
 import { ratio } from '../stats/rates';
@@ -22,12 +22,19 @@ export interface InFlightFigures extends InFlightResult {
 /** Conductor OSS driven like Baton: its maximum, then its latencies at 70% of that maximum. */
 export interface ConductorFigures {
   version: string;
+  /** What holds its data, queues and index: the shipped SQLite configuration, or PostgreSQL as in production. */
+  persistence: 'sqlite' | 'postgres';
   startSeconds: number;
   throughput: ThroughputResult;
   throughputCpuCores: number | null;
   latency: LatencyResult | null;
   latencyCpuCores: number | null;
   latencyError?: string;
+}
+
+/** Restate's run: the load process's figures and the restate-server version. */
+export interface RestateFigures extends RestateResult {
+  version: string;
 }
 
 /** Calls per task completion, counted in the window (proxies between Baton and daprd; the engines' own counters). */
@@ -159,7 +166,11 @@ export interface RunRecord {
   /** The runtime's own ceiling: bare node:http, same endpoint and client. */
   rawCeiling?: Outcome<CeilingResult>;
   conductor?: Outcome<ConductorFigures>;
+  /** Conductor OSS on PostgreSQL (data, queues, index); its server CPU is the JVM's and PostgreSQL's. */
+  conductorPg?: Outcome<ConductorFigures>;
   daprWorkflow?: Outcome<DaprWorkflowResult>;
+  /** Restate; its server CPU is restate-server's and the service process's. */
+  restate?: Outcome<RestateFigures>;
   distributed?: Outcome<DistributedFigures>;
   /** Peers and phases not run, with the reason printed (missing engine, --quick). */
   skipped: { phase: string; reason: string }[];
@@ -218,6 +229,16 @@ export interface LatestJson {
   conductorScheduleToPollP99Ms: number | null;
   daprWorkflowsPerSecond: number | null;
   ratioToDaprWorkflow: number | null;
+  conductorCpuMsPerTask: number | null;
+  conductorPgTasksPerSecond: number | null;
+  ratioToConductorPg: number | null;
+  conductorPgCpuMsPerTask: number | null;
+  restateWorkflowsPerSecond: number | null;
+  ratioToRestate: number | null;
+  restateP99Ms: number | null;
+  restateCpuMsPerWorkflow: number | null;
+  embeddedCpuMsPerWorkflow: number | null;
+  cpuPerWorkflowToRestate: number | null;
   distributedTasksPerSecond: number | null;
   sidecarCallsPerTask: number | null;
   sidecarDeliveriesPerTask: number | null;
@@ -286,6 +307,19 @@ export const DEFINITIONS: Record<string, string> = {
   daprWorkflowsPerSecond:
     'Dapr Workflow on a real daprd: the same 3-step chain as three activities, scheduled and awaited by the load process (closed loop, steady window)',
   ratioToDaprWorkflow: 'workflowsPerSecond / daprWorkflowsPerSecond',
+  conductorCpuMsPerTask: "CPU ms of Conductor's JVM per task completion in its closed-loop window (SQLite configuration)",
+  conductorPgTasksPerSecond:
+    'Conductor OSS on a private PostgreSQL (conductor.db.type, queue.type and indexing.type postgres, Elasticsearch off), same definitions, workers and window as conductorTasksPerSecond',
+  ratioToConductorPg: 'tasksPerSecond / conductorPgTasksPerSecond',
+  conductorPgCpuMsPerTask: "CPU ms of Conductor's JVM and PostgreSQL together per task completion, same window",
+  restateWorkflowsPerSecond:
+    'Restate (restate-server from npm, shipped defaults): the same 3-step chain as one durable handler with three journaled ctx.run steps in a service process, invoked through the HTTP ingress and awaited by the load process (closed loop, steady window)',
+  ratioToRestate: 'workflowsPerSecond / restateWorkflowsPerSecond',
+  restateP99Ms: 'p99 of one Restate invocation, sent to answered (all three steps done), in the window at maximum rate',
+  restateCpuMsPerWorkflow: 'CPU ms of restate-server and the service process together per completed chain, same window',
+  embeddedCpuMsPerWorkflow:
+    'CPU ms of the embedded server per completed 3-task workflow in the simple3 window (embeddedCpuMsPerTask × 3): compare restateCpuMsPerWorkflow',
+  cpuPerWorkflowToRestate: 'embeddedCpuMsPerWorkflow / restateCpuMsPerWorkflow (below 1: Baton spends less server CPU per workflow)',
   distributedTasksPerSecond: 'tasksPerSecond of two Baton replicas on real daprd, Cassandra, Elasticsearch and Redis (requests balanced over both)',
   sidecarCallsPerTask:
     'round trips the replicas start to their daprd (app → daprd; health and metadata left out) in the distributed window / tasks completed in it, counted by proxies',
@@ -324,6 +358,10 @@ export function buildLatest(run: RunRecord): LatestJson {
   const raw = value(run.rawCeiling);
   const cond = value(run.conductor);
   const dwf = value(run.daprWorkflow);
+  const condPg = value(run.conductorPg);
+  const rst = value(run.restate);
+  const restateCpuMsPerWorkflow = run.restate?.ok ? cpuMsPerTask(run.restate.server.cpuCores, run.restate.result.workflowsPerSecond) : null;
+  const embeddedCpuMsPerWorkflow = run.simple3?.ok ? cpuMsPerTask(run.simple3.server.cpuCores, run.simple3.result.workflowsPerSecond) : null;
   const dist = value(run.distributed);
   const two = value(run.twoServers);
   const twoSum = (pick: (t: ThroughputResult) => number): number | null =>
@@ -356,6 +394,16 @@ export function buildLatest(run: RunRecord): LatestJson {
     conductorScheduleToPollP99Ms: cond?.latency?.scheduleToPollMs?.p99 ?? null,
     daprWorkflowsPerSecond: dwf?.workflowsPerSecond ?? null,
     ratioToDaprWorkflow: ratio(s3?.workflowsPerSecond, dwf?.workflowsPerSecond),
+    conductorCpuMsPerTask: run.conductor?.ok ? cpuMsPerTask(run.conductor.server.cpuCores, run.conductor.result.throughput.tasksPerSecond) : null,
+    conductorPgTasksPerSecond: condPg?.throughput.tasksPerSecond ?? null,
+    ratioToConductorPg: ratio(s3?.tasksPerSecond, condPg?.throughput.tasksPerSecond),
+    conductorPgCpuMsPerTask: run.conductorPg?.ok ? cpuMsPerTask(run.conductorPg.server.cpuCores, run.conductorPg.result.throughput.tasksPerSecond) : null,
+    restateWorkflowsPerSecond: rst?.workflowsPerSecond ?? null,
+    ratioToRestate: ratio(s3?.workflowsPerSecond, rst?.workflowsPerSecond),
+    restateP99Ms: rst?.completionLatencyMs?.p99 ?? null,
+    restateCpuMsPerWorkflow,
+    embeddedCpuMsPerWorkflow,
+    cpuPerWorkflowToRestate: ratio(embeddedCpuMsPerWorkflow, restateCpuMsPerWorkflow),
     distributedTasksPerSecond: dist?.throughput.tasksPerSecond ?? null,
     sidecarCallsPerTask: dist?.sidecarCallsPerTask ?? null,
     sidecarDeliveriesPerTask: dist?.sidecarDeliveriesPerTask ?? null,

@@ -69,6 +69,15 @@ export function renderReport(j: LatestJson): string {
       cpu(d.conductor),
     ]);
   }
+  if (d.conductorPg) {
+    const c = d.conductorPg.ok ? d.conductorPg.result : null;
+    refRows.push([
+      `Conductor OSS ${c?.version ?? ''} on PostgreSQL: 3-task SIMPLE, same workers`.replace('  ', ' '),
+      c ? `${fmt(c.throughput.tasksPerSecond)} tasks/s` : `FAILED: ${failed(d.conductorPg)}`,
+      c ? pair(c.throughput.updateLatencyMs) : '',
+      cpu(d.conductorPg),
+    ]);
+  }
   if (d.daprWorkflow) {
     const w = d.daprWorkflow.ok ? d.daprWorkflow.result : null;
     refRows.push([
@@ -78,9 +87,20 @@ export function renderReport(j: LatestJson): string {
       cpu(d.daprWorkflow),
     ]);
   }
+  if (d.restate) {
+    const r = d.restate.ok ? d.restate.result : null;
+    refRows.push([
+      `Restate ${r?.version ?? ''}: 3-step durable handler`.replace('  ', ' '),
+      r ? `${fmt(r.workflowsPerSecond, 1)} workflows/s` : `FAILED: ${failed(d.restate)}`,
+      r ? pair(r.completionLatencyMs) : '',
+      cpu(d.restate),
+    ]);
+  }
   for (const s of d.skipped ?? []) refRows.push([s.phase, `skipped: ${s.reason}`, '', '']);
   out.push(formatTable(['reference', 'rate', 'latency p50 / p99 ms', 'server CPU cores'], refRows));
-  out.push('(latency: express/node:http/BullMQ per request or job; Conductor per task update; Dapr Workflow schedule to completion)');
+  out.push(
+    '(latency: express/node:http/BullMQ per request or job; Conductor per task update; Dapr Workflow schedule to completion; Restate invocation to answer. Server CPU: Conductor on PostgreSQL counts the JVM and PostgreSQL, Restate restate-server and its service process)',
+  );
   out.push('');
 
   out.push('Throughput, closed loop at maximum rate (steady window after warm-up)');
@@ -231,6 +251,28 @@ export function renderReport(j: LatestJson): string {
     out.push('');
   }
 
+  const condPg = d.conductorPg?.ok ? d.conductorPg.result : null;
+  if (condPg) {
+    out.push(
+      `Conductor OSS ${condPg.version} on PostgreSQL (started in ${fmt(condPg.startSeconds, 1)} s; ${fmt(condPg.throughput.tasksPerSecond)} tasks/s at max, ${fmt(j.conductorPgCpuMsPerTask, 2)} CPU ms per task (JVM + PostgreSQL; SQLite: ${fmt(j.conductorCpuMsPerTask, 2)}), errors ${condPg.throughput.errors.count}, verified ${condPg.throughput.verification.completed}/${condPg.throughput.verification.checked})`,
+    );
+    if (condPg.latency) {
+      const l = condPg.latency;
+      out.push(
+        `at ${fmt(l.targetStartsPerSecond, 1)} starts/s (70% of its max), achieved ${fmt(l.achievedStartsPerSecond, 1)}/s, errors ${l.errors.count}: start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`,
+      );
+    } else if (condPg.latencyError) out.push(`latency at 70%: FAILED: ${condPg.latencyError.split('\n')[0]}`);
+    out.push('');
+  }
+
+  const rst = d.restate?.ok ? d.restate.result : null;
+  if (rst) {
+    out.push(
+      `Restate ${rst.version}: ${fmt(rst.workflowsPerSecond, 1)} workflows/s (${fmt(rst.stepsPerSecond)} steps/s) with ${fmt(rst.inFlightWorkflows)} in flight, invocation p50/p99 ${pair(rst.completionLatencyMs)} ms, ${fmt(j.restateCpuMsPerWorkflow, 2)} CPU ms per workflow (restate-server + service; Baton ${fmt(j.embeddedCpuMsPerWorkflow, 2)}), load process ${fmt(rst.loadProcessCpuCores, 2)} cores, errors ${rst.errors.count}`,
+    );
+    out.push('');
+  }
+
   if (d.distributed) {
     out.push('Distributed profile: two Baton replicas, each beside its own daprd; Cassandra, Elasticsearch, Redis');
     if (!d.distributed.ok) out.push(`FAILED: ${failed(d.distributed)}`);
@@ -343,6 +385,13 @@ export function renderReport(j: LatestJson): string {
         ],
         ['daprWorkflowsPerSecond', fmt(j.daprWorkflowsPerSecond, 1)],
         ['ratioToDaprWorkflow', fmt(j.ratioToDaprWorkflow, 3)],
+        ['conductorPgTasksPerSecond', fmt(j.conductorPgTasksPerSecond)],
+        ['ratioToConductorPg', fmt(j.ratioToConductorPg, 3)],
+        ['conductorCpuMsPerTask / conductorPgCpuMsPerTask', `${fmt(j.conductorCpuMsPerTask, 2)} / ${fmt(j.conductorPgCpuMsPerTask, 2)}`],
+        ['restateWorkflowsPerSecond', fmt(j.restateWorkflowsPerSecond, 1)],
+        ['ratioToRestate', fmt(j.ratioToRestate, 3)],
+        ['restateP99Ms', fmt(j.restateP99Ms, 2)],
+        ['restateCpuMsPerWorkflow / embeddedCpuMsPerWorkflow', `${fmt(j.restateCpuMsPerWorkflow, 2)} / ${fmt(j.embeddedCpuMsPerWorkflow, 2)}`],
         ['updateV2ToClassic', fmt(j.updateV2ToClassic, 3)],
         ['distributedTasksPerSecond', fmt(j.distributedTasksPerSecond)],
         ['sidecarCallsPerTask (app → daprd round trips)', fmt(j.sidecarCallsPerTask, 2)],
@@ -403,7 +452,7 @@ function peerRows(j: LatestJson): string[][] {
     peer,
     fmt(r, 3),
     target(name)?.target ?? '',
-    verdict(target(name)),
+    name ? verdict(target(name)) : '',
   ];
   const batonRps = j.details.simple3?.ok ? j.details.simple3.result.httpRequestsPerSecond : null;
   return [
@@ -414,6 +463,15 @@ function peerRows(j: LatestJson): string[][] {
       fmt(j.daprWorkflowsPerSecond, 1),
       j.ratioToDaprWorkflow,
       'ratioToDaprWorkflow (workflows/s)',
+    ),
+    row('tasks/s vs Conductor OSS on PostgreSQL (3-task SIMPLE)', fmt(j.tasksPerSecond), fmt(j.conductorPgTasksPerSecond), j.ratioToConductorPg, ''),
+    row('workflows/s vs Restate (3 steps)', fmt(j.workflowsPerSecond, 1), fmt(j.restateWorkflowsPerSecond, 1), j.ratioToRestate, ''),
+    row(
+      'server CPU ms per workflow vs Restate (lower is better)',
+      fmt(j.embeddedCpuMsPerWorkflow, 2),
+      fmt(j.restateCpuMsPerWorkflow, 2),
+      j.cpuPerWorkflowToRestate,
+      '',
     ),
     row('HTTP req/s vs bare node:http', fmt(batonRps), fmt(j.rawHttpCeilingRps), j.ratioToRawHttp, 'ratioToRawHttp (HTTP requests)'),
     row('HTTP req/s vs express 5', fmt(batonRps), fmt(j.httpCeilingRps), j.ratioToHttpCeiling, 'ratioToHttpCeiling'),

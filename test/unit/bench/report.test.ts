@@ -223,6 +223,84 @@ describe('buildLatest', () => {
     expect(j.targets.filter((t) => !/Dapr|RawHttp/.test(t.name)).every((t) => t.met === null)).toBe(true);
   });
 
+  it('puts Restate and Conductor on PostgreSQL under their keys, with ratios and server CPU per workflow or task', () => {
+    const base = record();
+    const conductorOn = (persistence: 'sqlite' | 'postgres', tasksPerSecond: number, cpuCores: number) => {
+      if (!base.simple3?.ok) throw new Error('fixture');
+      return {
+        ok: true as const,
+        server: { cpuCores, rssMbPeak: 900 },
+        result: {
+          version: '3.32.3',
+          persistence,
+          startSeconds: 60,
+          throughput: { ...base.simple3.result, tasksPerSecond, workflowsPerSecond: tasksPerSecond / 3 },
+          throughputCpuCores: cpuCores,
+          latency: null,
+          latencyCpuCores: null,
+        },
+      };
+    };
+    const j = buildLatest(
+      record({
+        conductor: conductorOn('sqlite', 500, 1.5),
+        conductorPg: conductorOn('postgres', 400, 1.6),
+        restate: {
+          ok: true,
+          server: { cpuCores: 0.8, rssMbPeak: null },
+          result: {
+            version: '1.7.12',
+            workflowsPerSecond: 200,
+            stepsPerSecond: 600,
+            inFlightWorkflows: 96,
+            completionLatencyMs: lat(400),
+            loadProcessCpuCores: 0.1,
+            errors: { count: 0, samples: [] },
+          },
+        },
+      }),
+    );
+    expect(j).toMatchObject({
+      conductorTasksPerSecond: 500,
+      conductorCpuMsPerTask: 3,
+      conductorPgTasksPerSecond: 400,
+      ratioToConductorPg: 7.5,
+      conductorPgCpuMsPerTask: 4,
+      restateWorkflowsPerSecond: 200,
+      ratioToRestate: 5,
+      restateP99Ms: 400,
+      restateCpuMsPerWorkflow: 4,
+      // Baton: 1 core at 1,000 workflows/s
+      embeddedCpuMsPerWorkflow: 1,
+      cpuPerWorkflowToRestate: 0.25,
+    });
+    const text = renderReport(j);
+    expect(text).toMatch(/Restate 1\.7\.12: 3-step durable handler\s+200\.0 workflows\/s\s+2\.0 \/ 400\.0\s+0\.80/);
+    expect(text).toMatch(/Conductor OSS 3\.32\.3 on PostgreSQL: 3-task SIMPLE, same workers\s+400 tasks\/s/);
+    expect(text).toMatch(/tasks\/s vs Conductor OSS on PostgreSQL \(3-task SIMPLE\)\s+3,000\s+400\s+7\.500/);
+    expect(text).toMatch(/workflows\/s vs Restate \(3 steps\)\s+1,000\.0\s+200\.0\s+5\.000/);
+    expect(text).toMatch(/server CPU ms per workflow vs Restate \(lower is better\)\s+1\.00\s+4\.00\s+0\.250/);
+    expect(text).toContain('4.00 CPU ms per task (JVM + PostgreSQL; SQLite: 3.00)');
+  });
+
+  it('keeps the Restate and Conductor-on-PostgreSQL keys, as null, when they were skipped or failed', () => {
+    const j = buildLatest(
+      record({ restate: { ok: false, error: 'restate-server exited' }, skipped: [{ phase: 'conductor-pg', reason: 'POSTGRES_BIN_DIR not recorded' }] }),
+    );
+    expect(j).toMatchObject({
+      restateWorkflowsPerSecond: null,
+      ratioToRestate: null,
+      restateCpuMsPerWorkflow: null,
+      cpuPerWorkflowToRestate: null,
+      conductorPgTasksPerSecond: null,
+      ratioToConductorPg: null,
+      conductorPgCpuMsPerTask: null,
+    });
+    const text = renderReport(j);
+    expect(text).toContain('FAILED: restate-server exited');
+    expect(text).toContain('skipped: POSTGRES_BIN_DIR not recorded');
+  });
+
   it('adds the two independent servers up and compares them with one server and the peers', () => {
     const one = record().simple3;
     if (!one?.ok) throw new Error('fixture');
@@ -369,7 +447,8 @@ describe('parseArgs', () => {
     expect(o.phases).toContain('update-v2'); // the JS SDK 4 path: every run reports it
     expect(o.phases).toContain('dapr-workflow');
     expect(o.phases).not.toContain('conductor'); // a JVM start takes minutes here
-    expect(o.skippedPhases.map((s) => s.phase)).toEqual(['conductor', 'distributed']);
+    expect(o.phases).toContain('restate');
+    expect(o.skippedPhases.map((s) => s.phase)).toEqual(['conductor', 'conductor-pg', 'distributed']);
   });
 
   it('runs a slow-start peer in quick mode when --only names it', () => {
@@ -382,7 +461,7 @@ describe('parseArgs', () => {
     const o = parseArgs([]);
     expect(o.inFlightLevels).toEqual([1000, 10_000, 100_000]);
     expect(o.soakWorkflows).toBe(100_000);
-    expect(o.phases).toEqual(expect.arrayContaining(['conductor', 'dapr-workflow', 'distributed']));
+    expect(o.phases).toEqual(expect.arrayContaining(['conductor', 'conductor-pg', 'dapr-workflow', 'restate', 'distributed']));
   });
 
   it('accepts --name value and --name=value', () => {
