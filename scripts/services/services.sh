@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # npm run services [-- --stop] [-- NAME...]: provisions (cached under $BATON_CACHE_DIR) and starts the
 # real engines on 127.0.0.1; --stop stops only what these scripts started.
-# NAMES: redis dapr cassandra elasticsearch s3proxy helm buildah conductor postgres restate (default: all of these; cassandra-cluster and
-# kubernetes only when named).
+# NAMES: redis dapr cassandra elasticsearch s3proxy helm buildah conductor (default: these, what the tests use);
+# postgres and restate (the bench's peers), cassandra-cluster and kubernetes only when named.
 here="$(cd "$(dirname "$0")" && pwd)"
 SERVICE=all
 source "$here/lib.sh"
@@ -17,7 +17,7 @@ for arg in "$@"; do
     *) names+=("$arg") ;;
   esac
 done
-((${#names[@]})) || names=(redis dapr helm buildah cassandra elasticsearch s3proxy conductor postgres restate)
+((${#names[@]})) || names=(redis dapr helm buildah cassandra elasticsearch s3proxy conductor)
 
 started=$SECONDS
 for name in "${names[@]}"; do
