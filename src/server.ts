@@ -432,6 +432,8 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
           await run();
           log.info({ step: name, ms: Date.now() - t0 }, 'shutdown step done');
         };
+        // At once: no more claims, and tasks waiting for their host go back to their queue while actor calls are still served.
+        const httpWorkerStopped = httpWorker.stop();
         await step('background loops', async () => {
           await scan?.stop();
           await purge?.stop();
@@ -439,6 +441,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         });
         // Sidecars keep routing actor calls here until they see the replica unhealthy: serve them meanwhile.
         await step('actor drain', () => host.drain?.());
+        await step('HTTP task worker', () => httpWorkerStopped);
         await step(
           'HTTP connections',
           () =>
@@ -448,7 +451,6 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
               setTimeout(() => server.closeAllConnections(), cfg.BATON_SHUTDOWN_TIMEOUT_MS).unref();
             }),
         );
-        await step('HTTP task worker', () => httpWorker.stop());
         tasks.stop();
         await step('actor host', () => host.stop());
         await step('index flush', () => indexer.flush());

@@ -4,6 +4,7 @@ import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
 import { applyExternalUpdate, applyTaskResult } from '../engine/commands/task-result';
 import { childChanged } from '../engine/commands/child-changed';
 import { claimTask } from '../engine/commands/claim';
+import { releaseClaim } from '../engine/commands/release';
 import { pauseWorkflow } from '../engine/commands/pause';
 import { rerunWorkflow } from '../engine/commands/rerun';
 import { resetCallbacks } from '../engine/commands/reset-callbacks';
@@ -366,6 +367,7 @@ export class WorkflowActor implements Actor {
       }
       return task;
     },
+    release: async ({ taskId }) => (this.state ? this.turn((t) => releaseClaim(t, taskId)) : false),
     pause: () => this.turn((t) => pauseWorkflow(t)),
     resetCallbacks: () => this.turn((t) => resetCallbacks(t)),
     resume: () => this.turn((t) => resumeWorkflow(t)),

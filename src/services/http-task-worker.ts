@@ -59,6 +59,7 @@ function hostOf(t: Task): string {
 /** A claimed task in the scheduler: whole while it may start at once, only its ids while it waits (re-read at its start). */
 interface Claimed {
   taskId: string;
+  workflowId: string;
   task?: Task;
 }
 
@@ -111,7 +112,7 @@ export class HttpTaskWorker {
 
   private schedule(task: Task): void {
     const host = hostOf(task);
-    const claimed: Claimed = { taskId: task.taskId, task };
+    const claimed: Claimed = { taskId: task.taskId, workflowId: task.workflowInstanceId, task };
     const started = this.scheduler.add(host, claimed);
     if (!started) {
       // Failed (retried per its definition) rather than left at the head of the HTTP queue, where every poll would meet it again before other hosts' tasks.
@@ -219,21 +220,28 @@ export class HttpTaskWorker {
     }
   }
 
-  /** Tasks still waiting for their host are not started: like abandoned calls, their response timeout hands them on. */
-  private dropWaiting(): void {
-    for (const { item } of this.scheduler.drain()) {
-      this.waitBeats.get(item.taskId)?.();
-      this.waitBeats.delete(item.taskId);
+  /** Tasks still waiting for their host were never started: they go back to their queue for another replica. */
+  private async releaseWaiting(): Promise<void> {
+    const waiting = this.scheduler.drain().map(({ item }) => item);
+    for (const { taskId } of waiting) {
+      this.waitBeats.get(taskId)?.();
+      this.waitBeats.delete(taskId);
     }
+    await Promise.all(
+      waiting.map(({ workflowId, taskId }) =>
+        // Not given back (the host gone too): its response timeout hands it on, as for a replica killed.
+        this.tasks.release(workflowId, taskId).catch((e) => this.log.warn({ err: e, taskId }, 'could not give back a waiting HTTP task')),
+      ),
+    );
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     this.stopPolls.abort();
     this.wake?.();
-    this.dropWaiting();
+    await this.releaseWaiting();
     await this.poller;
-    this.dropWaiting();
+    await this.releaseWaiting();
     const all = Promise.allSettled([...this.calls]);
     const grace = new Promise<void>((r) => setTimeout(r, this.opts.stopGraceMs ?? 5000).unref());
     await Promise.race([all, grace]);

@@ -251,6 +251,11 @@ export class TaskService {
     return { outcome: done.outcome, next };
   }
 
+  /** Gives back a queued system task claimed by Baton's own worker that never started it; false when it was not one any more. */
+  release(workflowId: string, taskId: string): Promise<boolean> {
+    return workflowActor(this.deps.host, workflowId).release({ taskId });
+  }
+
   async getTask(taskId: string): Promise<Task | undefined> {
     const t = await this.deps.store.getTask(taskId);
     return t ? taskView(withComputed(t)) : undefined;

@@ -13,18 +13,20 @@ interface Target {
   /** Requests being answered right now. */
   open: number;
   held: http.ServerResponse[];
+  /** Whether requests are held (set false to answer from now on). */
+  hold: boolean;
   close(): Promise<void>;
 }
 
 /** A server on 127.0.0.1 that answers at once, or (hold) keeps every request open until the test lets go. */
 async function target(hold: boolean): Promise<Target> {
-  const t = { requests: 0, open: 0, held: [] } as unknown as Target;
+  const t = { requests: 0, open: 0, held: [], hold } as unknown as Target;
   const server = http.createServer((_req, res) => {
     t.requests++;
     t.open++;
     res.on('close', () => t.open--);
     res.setHeader('content-type', 'application/json');
-    if (hold) t.held.push(res);
+    if (t.hold) t.held.push(res);
     else res.end('{"fast":true}');
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -111,5 +113,41 @@ test("two hosts that never answer do not take every call slot: a third host's wo
     await slowB.close();
     await fast.close();
     await b.stop();
+  }
+});
+
+test('a replica that stops gives back the tasks waiting for their host: after a restart they run, none timed out', async () => {
+  const slow = await target(true);
+  const first = await startBaton({ ...env, BATON_HTTP_TASK_WORKERS: '2', BATON_HTTP_TASK_PER_HOST: '1', BATON_HTTP_TASK_QUEUE_PER_HOST: '10' });
+  const dataDir = first.dataDir;
+  let api = apiClient(first);
+  let second: Awaited<ReturnType<typeof startBaton>> | undefined;
+  try {
+    const ids = await Promise.all(Array.from({ length: 4 }, () => startCall(api, `${slow.url}/slow`)));
+    // One call in flight, three claimed and waiting for the host.
+    const statuses = async () => Promise.all(ids.map(async (id) => taskOf(await api.workflow(id), 'call').status));
+    await eventually(async () => slow.open === 1 && (await statuses()).every((s) => s === 'IN_PROGRESS'));
+    await first.stop();
+    // Read back without a worker: the three that waited are in their queue again, the same tasks, never started.
+    second = await startBaton({ ...env, BATON_DATA_DIR: dataDir, BATON_HTTP_TASK_WORKERS: '0' });
+    api = apiClient(second);
+    const tasks = await Promise.all(ids.map(async (id) => taskOf(await api.workflow(id), 'call')));
+    expect(tasks.map((t) => t.status).sort()).toEqual(['IN_PROGRESS', 'SCHEDULED', 'SCHEDULED', 'SCHEDULED']);
+    expect(tasks.every((t) => t.retryCount === 0)).toBe(true);
+    await second.stop();
+    // The host answers now: every workflow completes, the three without a timeout or a retry.
+    slow.held.splice(0).forEach((r) => r.end('{}'));
+    slow.hold = false;
+    second = await startBaton({ ...env, BATON_DATA_DIR: dataDir, BATON_HTTP_TASK_WORKERS: '2' });
+    api = apiClient(second);
+    const given = tasks.filter((t) => t.status === 'SCHEDULED').map((t) => t.workflowInstanceId);
+    for (const id of given) {
+      const done = await api.waitForStatus(id, 'COMPLETED', 30_000);
+      expect(done.tasks.map((t) => `${t.referenceTaskName}:${t.status}`)).toEqual(['call:COMPLETED']);
+    }
+  } finally {
+    for (const r of slow.held) r.destroy();
+    await slow.close();
+    await second?.stop();
   }
 });

@@ -73,6 +73,8 @@ export const WorkflowCalls = defineActor('WorkflowActor', {
    * answer lost, so the outcome is unknown) answer the task that call claimed instead of null.
    */
   claim: { arg: z.object({ taskId: z.string(), workerId: z.string().optional(), claimId: z.string().optional() }), result: object<Task>().nullable() },
+  /** A claimed queued system task its worker never started goes back to its queue (that worker is stopping). */
+  release: { arg: z.object({ taskId: z.string() }), result: z.boolean() },
   pause: { arg: none, result: nothing },
   /** Answers how many tasks it made pollable now. */
   resetCallbacks: { arg: none, result: z.number() },

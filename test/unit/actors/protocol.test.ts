@@ -29,6 +29,7 @@ test('method names on the wire', () => {
       'get',
       'pause',
       'recover',
+      'release',
       'remove',
       'rerun',
       'resetCallbacks',

@@ -1,3 +1,4 @@
+import { releaseClaim } from '../../../src/engine/commands/release';
 import { Run, simple, T0, useTestEnv, workflowDef } from './engine-harness';
 
 // An HTTP task whose call is lost (Baton's worker died mid-call) times out like a worker task would,
@@ -64,4 +65,31 @@ test('asyncComplete: once the call has answered, the task waits for its outside 
   env.advance(3600);
   run.timer();
   expect(run.task('call').status).toBe('IN_PROGRESS');
+});
+
+test('a claim its worker gives back before starting the call (the worker stopping) is SCHEDULED in its queue again, same task', () => {
+  const run = new Run(env, http());
+  const claimed = run.poll('call', 'baton-host')!;
+  env.advance(2);
+  expect(run.turn((t) => releaseClaim(t, claimed.taskId))).toBe(true);
+  expect(run.summary()).toEqual(['call:HTTP:SCHEDULED']);
+  expect(run.task('call')).toMatchObject({ taskId: claimed.taskId, pollCount: 1, retryCount: 0 });
+  expect(run.effects('enqueue')).toEqual([expect.objectContaining({ taskId: claimed.taskId, queue: { taskType: 'HTTP' }, visibleAt: env.now })]);
+  expect(run.deadline()).toBeNull(); // no response timeout while it waits in its queue
+  // Claimed again elsewhere, it runs as any HTTP task.
+  run.poll('call', 'other-host');
+  run.update('call', { status: 'COMPLETED', outputData: { response: { statusCode: 200 } } });
+  expect(run.task('after').status).toBe('SCHEDULED');
+});
+
+test('a give-back changes nothing once the task is not a waiting claim: ended, a worker task, or its workflow over', () => {
+  const run = new Run(env, http());
+  const claimed = run.poll('call')!;
+  run.update('call', { status: 'COMPLETED', outputData: {} });
+  expect(run.turn((t) => releaseClaim(t, claimed.taskId))).toBe(false);
+  expect(run.task('call').status).toBe('COMPLETED');
+  const worker = run.poll('after')!;
+  expect(run.turn((t) => releaseClaim(t, worker.taskId))).toBe(false);
+  expect(run.task('after').status).toBe('IN_PROGRESS');
+  expect(run.turn((t) => releaseClaim(t, 'no-such-task'))).toBe(false);
 });
