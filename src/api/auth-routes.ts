@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { AccessKeyInfoSchema, ApplicationRecordSchema, ApplicationRequestSchema, ROLES, TagSchema, TokenRequestSchema } from '../model/applications';
 import { OrkesRoleSchema } from '../model/authorization';
@@ -12,6 +11,7 @@ import type { SignInGuard } from '../auth/sign-in-guard';
 import type { AccessTokens } from '../auth/tokens';
 import { ApiError, notFound } from '../services/errors';
 import { parseBody } from './params';
+import { actorOf } from './actor';
 
 // POST /api/token and the Orkes application API (/api/applications), as the official SDKs call them
 // (TokenResource, ApplicationClient). Who may call which is in src/auth/route-permissions.ts.
@@ -24,12 +24,6 @@ export interface AuthRoutesDeps {
 }
 
 const TagsSchema = z.array(TagSchema).max(100);
-
-/** Who to record as createdBy/updatedBy. */
-const actor = (req: IncomingMessage): string => {
-  const p = principalOf(req);
-  return p ? `app:${p.applicationId}` : 'anonymous';
-};
 
 const authOff = (): ApiError => notFound('Authentication is off on this server (BATON_AUTH=off): no token is needed');
 
@@ -101,7 +95,7 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     },
     async (req, res) => {
       const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
-      res.json(await apps().create(name, actor(req)));
+      res.json(await apps().create(name, actorOf(req)));
     },
   );
   // Before /:id, which would take "key" as an application id.
@@ -120,7 +114,7 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     { permission: 'admin', summary: 'Rename an application', body: { inline: ApplicationRequestSchema }, res: { inline: ApplicationRecordSchema } },
     async (req, res) => {
       const { name } = parseBody(ApplicationRequestSchema, req.body, 'createOrUpdateApplicationRequest');
-      res.json(await apps().rename(req.params.id, name, actor(req)));
+      res.json(await apps().rename(req.params.id, name, actorOf(req)));
     },
   );
   r.delete('/{id}', { permission: 'admin', summary: 'Delete an application and its access keys', res: 'empty' }, async (req, res) => {
@@ -161,7 +155,7 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
       pathParams: role,
       res: { inline: ApplicationRecordSchema },
     },
-    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))),
+    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actorOf(req))),
   );
   r.put(
     '/{applicationId}/roles/{role}',
@@ -171,12 +165,12 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
       pathParams: role,
       res: { inline: ApplicationRecordSchema },
     },
-    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))),
+    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actorOf(req))),
   );
   r.delete(
     '/{applicationId}/roles/{role}',
     { permission: 'admin', summary: 'Take a role away', pathParams: role, res: { inline: ApplicationRecordSchema } },
-    async (req, res) => void res.json(await apps().removeRole(req.params.applicationId, req.params.role, actor(req))),
+    async (req, res) => void res.json(await apps().removeRole(req.params.applicationId, req.params.role, actorOf(req))),
   );
 
   r.get(
@@ -185,14 +179,14 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     async (req, res) => void res.json(await apps().tags(req.params.id)),
   );
   r.put('/{id}/tags', { permission: 'admin', summary: 'Add tags to an application', body: { inline: z.array(TagSchema) }, res: 'empty' }, async (req, res) => {
-    await apps().addTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
+    await apps().addTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actorOf(req));
     res.status(200).end();
   });
   r.delete(
     '/{id}/tags',
     { permission: 'admin', summary: 'Remove tags from an application', body: { inline: z.array(TagSchema) }, res: 'empty' },
     async (req, res) => {
-      await apps().removeTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actor(req));
+      await apps().removeTags(req.params.id, parseBody(TagsSchema, req.body, 'tags'), actorOf(req));
       res.status(200).end();
     },
   );
