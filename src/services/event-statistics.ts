@@ -50,7 +50,14 @@ export function eventMessages(event: string, executions: readonly EventExecution
   for (const e of executions) {
     if (e.event !== event) continue;
     const m = byMessage.get(e.messageId);
-    const view = m ?? { id: e.messageId, eventTarget: event, eventType: 'MESSAGE' as const, createdAt: e.created, status: 'HANDLED' as const, eventExecutions: [] };
+    const view: EventMessageView = m ?? {
+      id: e.messageId,
+      eventTarget: event,
+      eventType: 'MESSAGE',
+      createdAt: e.created,
+      status: 'HANDLED',
+      eventExecutions: [],
+    };
     if (!m) byMessage.set(e.messageId, view);
     view.eventExecutions.push(e);
     view.createdAt = Math.min(view.createdAt, e.created);

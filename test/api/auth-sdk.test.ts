@@ -1,4 +1,13 @@
-import { ApplicationClient, EventClient, MetadataClient, TaskManager, WorkflowExecutor, orkesConductorClient, simpleTask, workflow } from '@io-orkes/conductor-javascript';
+import {
+  ApplicationClient,
+  EventClient,
+  MetadataClient,
+  TaskManager,
+  WorkflowExecutor,
+  orkesConductorClient,
+  simpleTask,
+  workflow,
+} from '@io-orkes/conductor-javascript';
 import { eventually } from '../support/baton';
 import { ADMIN_KEY, raw, startAuthBaton, type AuthBaton } from '../support/auth-baton';
 import { quietLogger, rejectionOf, uniqueName, waitForWorkflow, type SdkClient } from '../support/sdk';
@@ -121,7 +130,13 @@ test("an event handler records its creator's application (Orkes' createdBy); an 
   const [name, event] = [uniqueName('sdk_evt_by'), `jsSdkTest:${uniqueName('event')}`];
   await events.addEventHandler({ name, event, active: true, actions: [], createdBy: 'someone-else' });
   expect((await events.getEventHandlerByName(name)).createdBy).toBe('app:baton-admin');
-  await new EventClient(await client(b.url, { keyId: key.id, keySecret: key.secret })).updateEventHandler({ name, event, active: false, actions: [], createdBy: 'x' });
+  await new EventClient(await client(b.url, { keyId: key.id, keySecret: key.secret })).updateEventHandler({
+    name,
+    event,
+    active: false,
+    actions: [],
+    createdBy: 'x',
+  });
   expect(await events.getEventHandlerByName(name)).toMatchObject({ active: false, createdBy: 'app:baton-admin' });
 });
 
