@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import { AccessKeyInfoSchema, ApplicationRecordSchema, ApplicationRequestSchema, ROLES, TagSchema, TokenRequestSchema } from '../model/applications';
 import { OrkesRoleSchema } from '../model/authorization';
@@ -12,6 +11,7 @@ import type { SignInGuard } from '../auth/sign-in-guard';
 import type { AccessTokens } from '../auth/tokens';
 import { ApiError, notFound } from '../services/errors';
 import { parseBody } from './params';
+import { actorOf } from './actor';
 import { jsonBody } from './request-body';
 
 // POST /api/token and the Orkes application API (/api/applications), as the official SDKs call them
@@ -26,12 +26,6 @@ export interface AuthRoutesDeps {
 
 const TAGS = jsonBody(z.array(TagSchema).max(100), 'tags');
 const APPLICATION = jsonBody(ApplicationRequestSchema, 'createOrUpdateApplicationRequest');
-
-/** Who to record as createdBy/updatedBy. */
-const actor = (req: IncomingMessage): string => {
-  const p = principalOf(req);
-  return p ? `app:${p.applicationId}` : 'anonymous';
-};
 
 const authOff = (): ApiError => notFound('Authentication is off on this server (BATON_AUTH=off): no token is needed');
 
@@ -102,7 +96,7 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
       res: { inline: ApplicationRecordSchema },
     },
     async (req, res) => {
-      res.json(await apps().create(req.body.name, actor(req)));
+      res.json(await apps().create(req.body.name, actorOf(req)));
     },
   );
   // Before /:id, which would take "key" as an application id.
@@ -117,7 +111,7 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     async (req, res) => void res.json(await apps().get(req.params.id)),
   );
   r.put('/{id}', { permission: 'admin', summary: 'Rename an application', body: APPLICATION, res: { inline: ApplicationRecordSchema } }, async (req, res) => {
-    res.json(await apps().rename(req.params.id, req.body.name, actor(req)));
+    res.json(await apps().rename(req.params.id, req.body.name, actorOf(req)));
   });
   r.delete('/{id}', { permission: 'admin', summary: 'Delete an application and its access keys', res: 'empty' }, async (req, res) => {
     await apps().delete(req.params.id);
@@ -157,7 +151,7 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
       pathParams: role,
       res: { inline: ApplicationRecordSchema },
     },
-    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))),
+    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actorOf(req))),
   );
   r.put(
     '/{applicationId}/roles/{role}',
@@ -167,12 +161,12 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
       pathParams: role,
       res: { inline: ApplicationRecordSchema },
     },
-    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actor(req))),
+    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actorOf(req))),
   );
   r.delete(
     '/{applicationId}/roles/{role}',
     { permission: 'admin', summary: 'Take a role away', pathParams: role, res: { inline: ApplicationRecordSchema } },
-    async (req, res) => void res.json(await apps().removeRole(req.params.applicationId, req.params.role, actor(req))),
+    async (req, res) => void res.json(await apps().removeRole(req.params.applicationId, req.params.role, actorOf(req))),
   );
 
   r.get(
@@ -181,11 +175,11 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     async (req, res) => void res.json(await apps().tags(req.params.id)),
   );
   r.put('/{id}/tags', { permission: 'admin', summary: 'Add tags to an application', body: TAGS, res: 'empty' }, async (req, res) => {
-    await apps().addTags(req.params.id, req.body, actor(req));
+    await apps().addTags(req.params.id, req.body, actorOf(req));
     res.status(200).end();
   });
   r.delete('/{id}/tags', { permission: 'admin', summary: 'Remove tags from an application', body: TAGS, res: 'empty' }, async (req, res) => {
-    await apps().removeTags(req.params.id, req.body, actor(req));
+    await apps().removeTags(req.params.id, req.body, actorOf(req));
     res.status(200).end();
   });
 }

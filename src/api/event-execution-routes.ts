@@ -24,6 +24,8 @@ const EventMessage = z.object({
   eventType: z.literal('MESSAGE'),
   createdAt: z.number(),
   status: z.literal('HANDLED'),
+  payload: z.string().optional(),
+  fullPayload: z.record(z.string(), z.unknown()).optional(),
   eventExecutions: z.array(EventExecutionSchema),
 });
 const fromParam = { from: intQuery({ min: 0, fallback: 0 }) };

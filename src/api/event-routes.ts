@@ -10,6 +10,7 @@ import { boolParam, parseBody } from './params';
 import type { RouteTable } from './route-table';
 import { eventExecutionRoutes } from './event-execution-routes';
 import { Errors } from '../model/named-errors';
+import { actorOf } from './actor';
 
 // /api/event: event handler definitions and the record of what they did (Conductor's EventResource).
 
@@ -56,7 +57,8 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
     async (req, res) => {
       const list = Array.isArray(req.body) ? req.body : [req.body];
       if (list.length === 0) throw new ApiError(400, 'Missing request body: eventHandler expected');
-      const handlers = list.map(parseHandler);
+      const by = actorOf(req);
+      const handlers = list.map((b) => ({ ...parseHandler(b), createdBy: by }));
       for (const h of handlers) {
         checkDefinitionSize('EventHandler', h.name, h, limits());
         if (await store().getEventHandler(h.name)) throw conflict(`EventHandler with name ${h.name} already exists!`);
@@ -72,9 +74,11 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
     '/',
     { permission: 'definitions:write', summary: 'Update an event handler (404 when unknown)', body: 'EventHandlerRequest', res: 'empty' },
     async (req, res) => {
-      const h = parseHandler(req.body);
-      checkDefinitionSize('EventHandler', h.name, h, limits());
-      if (!(await store().getEventHandler(h.name))) throw Errors.EVENT_HANDLER_NOT_FOUND(h.name);
+      const parsed = parseHandler(req.body);
+      checkDefinitionSize('EventHandler', parsed.name, parsed, limits());
+      const existing = await store().getEventHandler(parsed.name);
+      if (!existing) throw Errors.EVENT_HANDLER_NOT_FOUND(parsed.name);
+      const h = { ...parsed, createdBy: existing.createdBy ?? actorOf(req) };
       await store().putEventHandler(h);
       res.status(200).end();
     },

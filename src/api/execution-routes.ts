@@ -132,14 +132,14 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
   );
 }
 
-/** Completes (or updates) the first blocking task of an execution tree; returns it. */
+/** Completes (or updates) the first blocking task of an execution tree; returns it, or undefined when none waits. */
 async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText: string, output: Record<string, unknown>) {
   const status = TaskResultStatus.safeParse(statusText);
   if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
   const snap = await snapshotTree(d.store, workflowId);
   if (!snap) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
   const blocking = snap.blocking;
-  if (!blocking) throw notFound(`No task is waiting for a signal in workflow ${workflowId}`);
+  if (!blocking) return undefined;
   const id = await d.workflows.completeTask(blocking.workflow.workflowId, { taskId: blocking.task.taskId, status: status.data, output });
   if (!id) throw notFound(`Task ${blocking.task.referenceTaskName} of workflow ${blocking.workflow.workflowId} is no longer waiting`);
   return { taskId: id, ended: status.data !== 'IN_PROGRESS' };
@@ -156,11 +156,12 @@ export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
     '/{workflowId}/{status}/signal',
     {
       permission: 'tasks:update',
-      summary: 'Signal the first waiting (WAIT/HUMAN/YIELD) task, in the execution or its running sub-workflows',
+      summary: 'Signal the first waiting (WAIT/HUMAN/YIELD) task, in the execution or its running sub-workflows; 200 when none waits',
       ...signal,
       res: 'empty',
     },
     async (req, res) => {
+      // Fire-and-forget, as Orkes acknowledges it: a signal with nothing waiting is a no-op, not an error.
       await applySignal(d, req.params.workflowId, req.params.status, req.body);
       res.status(200).end();
     },
@@ -180,6 +181,7 @@ export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
       const timeoutMs = TIMEOUT_MILLIS.read(req, 'timeoutMillis');
       const signal = abortOnClose(res);
       const applied = await applySignal(d, req.params.workflowId, req.params.status, req.body);
+      if (!applied) throw notFound(`No task is waiting for a signal in workflow ${req.params.workflowId}`);
       // Wait for the next blocking point; an IN_PROGRESS signal leaves its task blocking, which is an answer already.
       const waited = await waitForBlockingPoint(d.store, d.waiter, req.params.workflowId, {
         exceptTaskId: applied.ended ? applied.taskId : undefined,

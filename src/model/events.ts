@@ -40,13 +40,15 @@ export const EventHandlerSchema = z.looseObject({
   event: z.string().min(1, 'Missing event location'),
   condition: z.string().nullish(),
   evaluatorType: z.string().nullish(),
+  // Empty is allowed, as Orkes stores it (the SDK's EventClient saves handlers before their actions).
   actions: z
     .array(EventActionSchema)
-    .min(1, 'No actions specified. Please specify at-least one action')
     // One event runs every action; an event from outside starts a root per start_workflow action.
     .max(EVENT_HANDLER_MAX_ACTIONS, `An event handler has at most ${EVENT_HANDLER_MAX_ACTIONS} actions`),
   active: z.boolean().default(false),
   tags: TagListSchema.nullish(),
+  /** Set by the server from the caller (Orkes' `app:<application id>`); what a client sends is ignored. */
+  createdBy: z.string().optional(),
 });
 export type EventHandler = z.infer<typeof EventHandlerSchema>;
 
@@ -59,5 +61,7 @@ export const EventExecutionSchema = z.object({
   status: z.enum(['IN_PROGRESS', 'COMPLETED', 'FAILED', 'SKIPPED']),
   action: z.string().optional(),
   output: jsonObject,
+  /** The message's payload, on the first record of each handler only (Orkes' message `fullPayload`). */
+  payload: jsonObject.optional(),
 });
 export type EventExecution = z.infer<typeof EventExecutionSchema>;

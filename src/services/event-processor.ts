@@ -248,6 +248,8 @@ export class EventProcessor {
       status,
       ...(action ? { action } : {}),
       output,
+      // One copy per handler and message: the message's fullPayload is read from it.
+      ...(index === 0 ? { payload: e.payload ?? {} } : {}),
     };
     if (status === 'FAILED') this.deps.log.warn({ handler: h.name, event: e.event, messageId: e.id, action, error: output.error }, 'event execution failed');
     try {

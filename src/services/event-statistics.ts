@@ -19,6 +19,9 @@ export interface EventMessageView {
   eventType: 'MESSAGE';
   createdAt: number;
   status: 'HANDLED';
+  /** The message as received: `payload` its JSON text, `fullPayload` the object (Orkes' EventMessage). */
+  payload?: string;
+  fullPayload?: Record<string, unknown>;
   eventExecutions: EventExecution[];
 }
 
@@ -47,11 +50,21 @@ export function eventMessages(event: string, executions: readonly EventExecution
   for (const e of executions) {
     if (e.event !== event) continue;
     const m = byMessage.get(e.messageId);
-    if (m) {
-      m.eventExecutions.push(e);
-      m.createdAt = Math.min(m.createdAt, e.created);
-    } else
-      byMessage.set(e.messageId, { id: e.messageId, eventTarget: event, eventType: 'MESSAGE', createdAt: e.created, status: 'HANDLED', eventExecutions: [e] });
+    const view: EventMessageView = m ?? {
+      id: e.messageId,
+      eventTarget: event,
+      eventType: 'MESSAGE',
+      createdAt: e.created,
+      status: 'HANDLED',
+      eventExecutions: [],
+    };
+    if (!m) byMessage.set(e.messageId, view);
+    view.eventExecutions.push(e);
+    view.createdAt = Math.min(view.createdAt, e.created);
+    if (e.payload && !view.fullPayload) {
+      view.fullPayload = e.payload;
+      view.payload = JSON.stringify(e.payload);
+    }
   }
   return [...byMessage.values()].sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
 }

@@ -1,4 +1,13 @@
-import { ApplicationClient, MetadataClient, TaskManager, WorkflowExecutor, orkesConductorClient, simpleTask, workflow } from '@io-orkes/conductor-javascript';
+import {
+  ApplicationClient,
+  EventClient,
+  MetadataClient,
+  TaskManager,
+  WorkflowExecutor,
+  orkesConductorClient,
+  simpleTask,
+  workflow,
+} from '@io-orkes/conductor-javascript';
 import { eventually } from '../support/baton';
 import { ADMIN_KEY, raw, startAuthBaton, type AuthBaton } from '../support/auth-baton';
 import { quietLogger, rejectionOf, uniqueName, waitForWorkflow, type SdkClient } from '../support/sdk';
@@ -109,6 +118,26 @@ test("ApplicationClient manages applications, access keys, roles and tags with t
   expect(await apps.getAccessKeys(app.id)).toEqual([]);
   await apps.deleteApplication(app.id);
   expect((await rejectionOf(apps.getApplication(app.id)))?.message).toMatch(/No such application/);
+});
+
+test("an event handler records its creator's application (Orkes' createdBy); an update keeps it and what a client sends is ignored", async () => {
+  const admin = await client(b.url, ADMIN_KEY);
+  const apps = new ApplicationClient(admin);
+  const app = await apps.createApplication(uniqueName('sdk_events_app'));
+  await apps.addApplicationRole(app.id, 'ADMIN');
+  const key = await apps.createAccessKey(app.id);
+  const events = new EventClient(admin);
+  const [name, event] = [uniqueName('sdk_evt_by'), `jsSdkTest:${uniqueName('event')}`];
+  await events.addEventHandler({ name, event, active: true, actions: [], createdBy: 'someone-else' });
+  expect((await events.getEventHandlerByName(name)).createdBy).toBe('app:baton-admin');
+  await new EventClient(await client(b.url, { keyId: key.id, keySecret: key.secret })).updateEventHandler({
+    name,
+    event,
+    active: false,
+    actions: [],
+    createdBy: 'x',
+  });
+  expect(await events.getEventHandlerByName(name)).toMatchObject({ active: false, createdBy: 'app:baton-admin' });
 });
 
 test('an SDK without keys gets 401s: it cannot silently run without auth', async () => {

@@ -193,12 +193,12 @@ describe('signals', () => {
     expect(r.body).toMatchObject({ responseType: 'BLOCKING_TASK', referenceTaskName: 'gate', status: 'IN_PROGRESS', output: { step: 1 } });
   });
 
-  test('nothing waiting, an unknown workflow or a bad status is refused', async () => {
+  test('nothing waiting: signal/sync is a 404, the asynchronous signal is acknowledged (Orkes) and changes nothing; an unknown workflow or a bad status is refused', async () => {
     const name = api.uniq('signal_none');
     await api.register({ name, tasks: [{ name: api.uniq('worker'), taskReferenceName: 'w', type: 'SIMPLE' }] });
     const id = await api.start(name);
     expect((await api.call('POST', `/api/tasks/${id}/COMPLETED/signal/sync`, {})).status).toBe(404);
-    expect((await api.call('POST', `/api/tasks/${id}/COMPLETED/signal`, {})).status).toBe(404);
+    expect((await api.call('POST', `/api/tasks/${id}/COMPLETED/signal`, {})).status).toBe(200);
     expect((await api.call('POST', `/api/tasks/${api.uniq('nope')}/COMPLETED/signal`, {})).status).toBe(404);
     expect((await api.call('POST', `/api/tasks/${id}/DONE/signal`, {})).status).toBe(400);
     expect((await api.workflow(id)).tasks[0].status).toBe('SCHEDULED');

@@ -61,6 +61,16 @@ describe('EventClient', () => {
     expect(messages.map((m) => m.eventTarget)).toEqual([event]);
   });
 
+  it("an event's message carries what was received: fullPayload the object, payload its JSON text", async () => {
+    const { event } = await handlerStartingAWorkflow();
+    const sent = { event, source: 'integration-test', timestamp: '1700000000000', message: 'test event' };
+    await events.handleIncomingEvent(sent);
+    const [message, ...rest] = await events.getEventMessages(event);
+    expect(rest).toEqual([]);
+    expect(message!.fullPayload).toEqual(sent);
+    expect(JSON.parse(message!.payload!)).toEqual(sent);
+  });
+
   it('refuses an incoming event that names no event with a 400, and the server keeps serving', async () => {
     await expect(events.handleIncomingEvent({})).rejects.toBeDefined();
     const api = apiClient(h.baton.url);
@@ -72,10 +82,17 @@ describe('EventClient', () => {
     expect((await api.call('GET', '/health')).status).toBe(200);
   });
 
-  it("refuses a handler without actions with Conductor OSS's message", async () => {
-    await expect(events.addEventHandler({ name: uniqueName('sdk_evt_empty'), event: 'jsSdkTest:e', active: true, actions: [] })).rejects.toBeDefined();
-    const r = await apiClient(h.baton.url).call('POST', '/api/event', [{ name: uniqueName('sdk_evt_empty'), event: 'jsSdkTest:e', active: true, actions: [] }]);
-    expect(r.status).toBe(400);
-    expect(r.body.validationErrors).toContainEqual(expect.objectContaining({ message: 'No actions specified. Please specify at-least one action' }));
+  it('stores a handler without actions, as Orkes does; it runs nothing and can be given actions later', async () => {
+    const [name, other] = [uniqueName('sdk_evt_empty'), uniqueName('sdk_evt_empty')];
+    const event = `jsSdkTest:${uniqueName('event')}`;
+    await events.addEventHandlers([
+      { name, event, active: true, actions: [] },
+      { name: other, event, active: true, actions: [] },
+    ]);
+    expect(await events.getEventHandlerByName(name)).toMatchObject({ name, event, actions: [] });
+    await events.handleIncomingEvent({ event });
+    expect(await events.getEventExecutions(name, 0)).toEqual([]);
+    await events.updateEventHandler({ name, event, active: true, actions: [{ action: 'terminate_workflow', terminate_workflow: { workflowId: '${id}' } }] });
+    expect((await events.getEventHandlerByName(name)).actions?.map((a) => a.action)).toEqual(['terminate_workflow']);
   });
 });

@@ -1,9 +1,10 @@
+import { ADMIN_KEY } from '../support/auth-baton';
 import { startBaton, type TestBaton } from '../support/baton';
 import { engineSuite } from '../support/real-engines';
 import { ensureJavaClient, javaMissing, observed, runScenarios, type ScenarioReport } from '../support/sdk-runtimes';
 
 // Users, groups and grants through the official Java client's OrkesAuthorizationClient
-// (test/sdk/java/src/.../AuthorizationScenarios.java).
+// (test/sdk/java/src/.../AuthorizationScenarios.java), against Baton with auth on and the client signing in with a key.
 
 engineSuite('java', javaMissing())('conductor-client (Java): users, groups and grants', () => {
   let baton: TestBaton;
@@ -12,12 +13,17 @@ engineSuite('java', javaMissing())('conductor-client (Java): users, groups and g
 
   beforeAll(async () => {
     const { java, classpath } = ensureJavaClient();
-    baton = await startBaton();
+    baton = await startBaton({ BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId, BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret });
     const env = { ...process.env, CONDUCTOR_SERVER_URL: undefined, CONDUCTOR_AUTH_KEY: undefined, CONDUCTOR_AUTH_SECRET: undefined };
-    ({ report } = await runScenarios(java, ['-Xmx256m', '-cp', classpath, 'dev.baton.sdk.AuthorizationScenarios', baton.url, prefix], { env }));
+    const args = ['-Xmx256m', '-cp', classpath, 'dev.baton.sdk.AuthorizationScenarios', baton.url, prefix, ADMIN_KEY.keyId, ADMIN_KEY.keySecret];
+    ({ report } = await runScenarios(java, args, { env }));
   }, 600_000);
   afterAll(async () => {
     await baton?.stop();
+  });
+
+  test('without a key the client is refused (401): auth is really on', () => {
+    expect(observed(report, 'without_key')).toMatchObject({ status: 401 });
   });
 
   test('OrkesAuthorizationClient: users, groups, members, grants listed per target, user and group, removed', () => {

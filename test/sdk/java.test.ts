@@ -111,4 +111,15 @@ suite('conductor-client (Java) against Baton', () => {
       refusedAfterEnd: 409,
     });
   });
+  test('YIELD holds its execution until TaskClient.signal; BLOCKING_TASK answers the next YIELD, the last signal completes it, FAILED fails it', () => {
+    expect(observed(report, 'yield_and_signal')).toMatchObject({
+      waiting: [{ ref: 'y1', status: 'IN_PROGRESS', type: 'YIELD' }],
+      polled: [],
+      first: ['BLOCKING_TASK', 'y2'],
+      second: ['TARGET_WORKFLOW', 'COMPLETED'],
+      status: 'COMPLETED',
+      outputs: { y1: { approved: true }, y2: { last: 1 } },
+      failedStatus: 'FAILED',
+    });
+  });
 });

@@ -119,4 +119,15 @@ suite('conductor-python against Baton', () => {
   test('remove_workflow sends archiveWorkflow=False and the execution is gone', () => {
     expect(observed(report, 'remove_workflow')).toMatchObject({ removed: 404 });
   });
+  test('YIELD holds its execution until a signal; BLOCKING_TASK answers the next YIELD, the last signal completes it, FAILED fails it', () => {
+    expect(observed(report, 'yield_and_signal')).toMatchObject({
+      waiting: [['y1', 'YIELD']],
+      polled: [],
+      first: { type: 'BLOCKING_TASK', task: 'y2' },
+      second: { type: 'TARGET_WORKFLOW', status: 'COMPLETED' },
+      status: 'COMPLETED',
+      outputs: { y1: { approved: true }, y2: { last: 1 } },
+      failedStatus: 'FAILED',
+    });
+  });
 });

@@ -314,12 +314,12 @@ describe('queues and event handlers', () => {
     await ui.page.waitForURL('**/events');
     expect((await ok<any[]>(ui.b.url, 'GET', '/api/event')).find((h) => h.name === name)?.condition).toBe('$.ok == true');
 
-    // The server's refusal, as worded: an event handler needs at least one action.
+    // The server's refusal, as worded: an action needs its parameters.
     await open('/events/new');
     await ui.page.locator('[data-testid=definition-editor] .cm-content').waitFor();
-    await setEditor('definition-editor', JSON.stringify({ ...handler, name: uniq('ui_bad_handler'), actions: [] }));
+    await setEditor('definition-editor', JSON.stringify({ ...handler, name: uniq('ui_bad_handler'), actions: [{ action: 'start_workflow' }] }));
     await ui.page.getByTestId('save').click();
-    await waitText(ui.page.getByTestId('error'), 'No actions specified');
+    await waitText(ui.page.getByTestId('error'), "needs its 'start_workflow' object");
   });
 });
 

@@ -15,6 +15,8 @@ from conductor.client.configuration.configuration import Configuration
 from conductor.client.http.models import StartWorkflowRequest, TaskDef, TaskResult
 from conductor.client.http.models.rerun_workflow_request import RerunWorkflowRequest
 from conductor.client.http.models.task_result_status import TaskResultStatus
+from conductor.client.http.models.workflow_def import WorkflowDef
+from conductor.client.http.models.workflow_task import WorkflowTask
 from conductor.client.orkes_clients import OrkesClients
 from conductor.client.worker.worker import Worker
 from conductor.client.workflow.conductor_workflow import ConductorWorkflow
@@ -264,6 +266,32 @@ def upgrade_running_workflow():
     except Exception as e:
         refused = getattr(e, "status", None) or str(e)
     return {"version": upgraded.workflow_version, "tasks": tasks_of(upgraded), "status": done.status, "output": done.output, "refusedAfterEnd": refused}
+
+
+@scenario
+def yield_and_signal():
+    # YIELD (Orkes' operator, no task definition): held IN_PROGRESS until the SDK's signal ends it.
+    name = PREFIX + "_wf_yield"
+    yields = [WorkflowTask(name="yield", task_reference_name=ref, type="YIELD", input_parameters={"at": ref}) for ref in ("y1", "y2")]
+    executor.register_workflow(WorkflowDef(name=name, version=1, tasks=yields, timeout_seconds=0), overwrite=True)
+    wid = start(name)
+    waiting = wait_for(lambda: [t for t in workflows.get_workflow(wid, include_tasks=True).tasks if t.status == "IN_PROGRESS"])
+    polled = tasks.batch_poll_tasks("YIELD", count=5, timeout_in_millisecond=1)
+    first = executor.signal(wid, "COMPLETED", {"approved": True}, return_strategy="BLOCKING_TASK")
+    second = executor.signal(wid, "COMPLETED", {"last": 1}, return_strategy="TARGET_WORKFLOW")
+    done = wait_status(wid, ("COMPLETED", "FAILED"))
+    failing = start(name)
+    wait_for(lambda: workflows.get_workflow(failing, include_tasks=True).tasks)
+    failed = executor.signal(failing, "FAILED", {"why": "no"}, return_strategy="TARGET_WORKFLOW")
+    return {
+        "waiting": [(t.reference_task_name, t.task_type) for t in waiting],
+        "polled": polled or [],
+        "first": {"type": first.response_type, "task": (first.get_blocking_task() or {}).get("referenceTaskName")},
+        "second": {"type": second.response_type, "status": (second.get_workflow() or {}).get("status")},
+        "status": done.status,
+        "outputs": {t.reference_task_name: t.output_data for t in done.tasks},
+        "failedStatus": (failed.get_workflow() or {}).get("status"),
+    }
 
 
 def main():

@@ -126,7 +126,17 @@ describe('EventProcessor', () => {
         status: 'COMPLETED',
         action: 'start_workflow',
         output: { workflowId: 'id(event:h:m1:0)' },
+        payload: { v: 7, target: 'wf-9' },
       },
+    ]);
+  });
+
+  test("the message's payload is kept once per handler, on its first record", async () => {
+    const { processor, recorded } = setup([handler('h', [startAction('a'), startAction('b')])]);
+    await processor.handle(event);
+    expect(recorded.map((r) => [r.id, r.payload])).toEqual([
+      ['m1_h_0', event.payload],
+      ['m1_h_1', undefined],
     ]);
   });
 
@@ -217,6 +227,7 @@ describe('EventProcessor', () => {
         created: 1000,
         status: 'SKIPPED',
         output: { msg: event.payload, condition: '$.v > 100' },
+        payload: event.payload,
       },
     ]);
   });

@@ -36,6 +36,14 @@ describe('event handler statistics', () => {
     expect(messages[0]).toMatchObject({ eventTarget: 'e', eventType: 'MESSAGE', status: 'HANDLED' });
   });
 
+  test("a message's payload is read from whichever of its records holds it; older records without one leave it out", () => {
+    const payload = { event: 'e', source: 'test' };
+    const messages = eventMessages('e', [exec('h1', 'e', 'm1', 1), { ...exec('h2', 'e', 'm1', 2), payload }, exec('h1', 'e', 'm2', 3)]);
+    expect(messages[0]).toMatchObject({ id: 'm1', fullPayload: payload, payload: JSON.stringify(payload) });
+    expect(messages[1]).not.toHaveProperty('fullPayload');
+    expect(messages[1]).not.toHaveProperty('payload');
+  });
+
   test('pages skip `from` and keep at most `size`', () => {
     expect(pageOf([1, 2, 3, 4, 5], 1, 2)).toEqual([2, 3]);
     expect(pageOf([1, 2], 5, 2)).toEqual([]);

@@ -3,6 +3,7 @@ package dev.baton.sdk;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.netflix.conductor.client.exception.ConductorClientException;
 import com.netflix.conductor.client.http.ConductorClient;
+import io.orkes.conductor.client.ApiClient;
 import io.orkes.conductor.client.http.OrkesAuthorizationClient;
 import io.orkes.conductor.client.model.AuthorizationRequest;
 import io.orkes.conductor.client.model.ConductorUser;
@@ -21,16 +22,25 @@ import java.util.TreeMap;
 /**
  * Users, groups and grants through the official Java client's OrkesAuthorizationClient (org.conductoross:conductor-client).
  *
- * <p>Run by test/sdk/java-authorization.test.ts against a real Baton: {@code java dev.baton.sdk.AuthorizationScenarios <base-url> <prefix>};
- * reports what it observed as one JSON object on stdout's last line, as Scenarios does.
+ * <p>Run by test/sdk/java-authorization.test.ts against a real Baton with auth on:
+ * {@code java dev.baton.sdk.AuthorizationScenarios <base-url> <prefix> [<key-id> <key-secret>]}; with a key the client signs in
+ * with it (Orkes' ApiClient), as a user's program does. Reports what it observed as one JSON object on stdout's last line.
  */
 public final class AuthorizationScenarios {
   public static void main(String[] args) throws Exception {
     String base = args.length > 0 ? args[0] : "http://127.0.0.1:8080";
     String prefix = args.length > 1 ? args[1] : "java";
-    OrkesAuthorizationClient authz = new OrkesAuthorizationClient(new ConductorClient(base + "/api"));
+    ConductorClient client = args.length > 3 ? new ApiClient(base + "/api", args[2], args[3]) : new ConductorClient(base + "/api");
+    OrkesAuthorizationClient authz = new OrkesAuthorizationClient(client);
     Map<String, Object> report = new LinkedHashMap<>();
     try {
+      // Without a key the same call must be refused, or the run below would prove nothing about auth.
+      try {
+        new OrkesAuthorizationClient(new ConductorClient(base + "/api")).listUsers(false);
+        report.put("without_key", Map.of("ok", true, "status", 200));
+      } catch (ConductorClientException e) {
+        report.put("without_key", Map.of("ok", true, "status", e.getStatus()));
+      }
       String user = prefix + "_user";
       String group = prefix + "_group";
       String wf = prefix + "_wf";

@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import org.conductoross.conductor.common.model.ReturnStrategy;
+import org.conductoross.conductor.common.model.SignalResponse;
 
 /**
  * Baton driven through the official Conductor Java client (org.conductoross:conductor-client).
@@ -94,6 +96,7 @@ public final class Scenarios {
       run(report, "rerun_from_a_task", this::rerunFromATask);
       run(report, "remove_workflow", this::removeWorkflow);
       run(report, "upgrade_running_workflow", this::upgradeRunningWorkflow);
+      run(report, "yield_and_signal", this::yieldAndSignal);
     } finally {
       runner.shutdown();
     }
@@ -427,5 +430,49 @@ public final class Scenarios {
       removed = statusOf(e);
     }
     return Map.of("removed", removed);
+  }
+
+  /** YIELD (Orkes' operator, no task definition): held IN_PROGRESS until TaskClient.signal ends it. */
+  private Map<String, Object> yieldAndSignal() throws InterruptedException {
+    String name = prefix + "_wf_yield";
+    WorkflowDef def = new WorkflowDef();
+    def.setName(name);
+    def.setVersion(1);
+    def.setOwnerEmail("java-sdk@example.com");
+    def.setTimeoutSeconds(0);
+    List<WorkflowTask> yields = new ArrayList<>();
+    for (String ref : List.of("y1", "y2")) {
+      WorkflowTask t = new WorkflowTask();
+      t.setName("yield");
+      t.setTaskReferenceName(ref);
+      t.setType("YIELD");
+      t.setInputParameters(new LinkedHashMap<>(Map.of("at", ref)));
+      yields.add(t);
+    }
+    def.setTasks(yields);
+    metadata.updateWorkflowDefs(List.of(def));
+    String id = start(name, 1, null);
+    Workflow waiting = waitFor(() -> {
+      Workflow wf = workflows.getWorkflow(id, true);
+      return wf.getTasks().isEmpty() ? null : wf;
+    });
+    List<Task> polled = tasks.batchPollTasksByTaskType("YIELD", "java-sdk", 5, 1);
+    SignalResponse first = tasks.signal(id, Task.Status.COMPLETED, Map.of("approved", true), ReturnStrategy.BLOCKING_TASK);
+    SignalResponse second = tasks.signal(id, Task.Status.COMPLETED, Map.of("last", 1), ReturnStrategy.TARGET_WORKFLOW);
+    Workflow done = waitStatus(id, ENDED);
+    String failing = start(name, 1, null);
+    waitFor(() -> workflows.getWorkflow(failing, true).getTasks().isEmpty() ? null : true);
+    SignalResponse failed = tasks.signal(failing, Task.Status.FAILED, Map.of("why", "no"), ReturnStrategy.TARGET_WORKFLOW);
+    Map<String, Object> outputs = new LinkedHashMap<>();
+    for (Task t : done.getTasks()) outputs.put(t.getReferenceTaskName(), t.getOutputData());
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("waiting", tasksOf(waiting));
+    out.put("polled", polled == null ? List.of() : polled.stream().map(Task::getTaskId).toList());
+    out.put("first", List.of(first.getResponseType().name(), first.getBlockingTask().getReferenceTaskName()));
+    out.put("second", List.of(second.getResponseType().name(), second.getWorkflow().getStatus().name()));
+    out.put("status", done.getStatus().name());
+    out.put("outputs", outputs);
+    out.put("failedStatus", failed.getWorkflow().getStatus().name());
+    return out;
   }
 }
