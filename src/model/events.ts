@@ -40,9 +40,9 @@ export const EventHandlerSchema = z.looseObject({
   event: z.string().min(1, 'Missing event location'),
   condition: z.string().nullish(),
   evaluatorType: z.string().nullish(),
-  // Empty is allowed, as Orkes stores it (the SDK's EventClient saves handlers before their actions).
   actions: z
     .array(EventActionSchema)
+    .min(1, 'No actions specified. Please specify at-least one action')
     // One event runs every action; an event from outside starts a root per start_workflow action.
     .max(EVENT_HANDLER_MAX_ACTIONS, `An event handler has at most ${EVENT_HANDLER_MAX_ACTIONS} actions`),
   active: z.boolean().default(false),

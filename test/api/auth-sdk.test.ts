@@ -128,13 +128,14 @@ test("an event handler records its creator's application (Orkes' createdBy); an 
   const key = await apps.createAccessKey(app.id);
   const events = new EventClient(admin);
   const [name, event] = [uniqueName('sdk_evt_by'), `jsSdkTest:${uniqueName('event')}`];
-  await events.addEventHandler({ name, event, active: true, actions: [], createdBy: 'someone-else' });
+  const actions = [{ action: 'terminate_workflow' as const, terminate_workflow: { workflowId: '${id}' } }];
+  await events.addEventHandler({ name, event, active: true, actions, createdBy: 'someone-else' });
   expect((await events.getEventHandlerByName(name)).createdBy).toBe('app:baton-admin');
   await new EventClient(await client(b.url, { keyId: key.id, keySecret: key.secret })).updateEventHandler({
     name,
     event,
     active: false,
-    actions: [],
+    actions,
     createdBy: 'x',
   });
   expect(await events.getEventHandlerByName(name)).toMatchObject({ active: false, createdBy: 'app:baton-admin' });

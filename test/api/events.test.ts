@@ -89,6 +89,7 @@ describe('event handler definitions', () => {
     const cases = [
       { event: 'conductor:a:b', actions: [{ action: 'start_workflow', start_workflow: { name: 'x' } }] },
       { name, actions: [{ action: 'start_workflow', start_workflow: { name: 'x' } }] },
+      { name, event: 'conductor:a:b', actions: [] },
       { name, event: 'conductor:a:b', actions: [{ action: 'launch_rocket' }] },
       { name, event: 'conductor:a:b', actions: [{ action: 'start_workflow' }] },
       { name, event: 'conductor:a:b', actions: [{ action: 'complete_task', complete_task: { workflowId: '${workflowInstanceId}' } }] },

@@ -82,17 +82,16 @@ describe('EventClient', () => {
     expect((await api.call('GET', '/health')).status).toBe(200);
   });
 
-  it('stores a handler without actions, as Orkes does; it runs nothing and can be given actions later', async () => {
-    const [name, other] = [uniqueName('sdk_evt_empty'), uniqueName('sdk_evt_empty')];
+  it("refuses a handler without actions with Conductor OSS's message (Orkes stores it); given an action it is stored", async () => {
+    const name = uniqueName('sdk_evt_empty');
     const event = `jsSdkTest:${uniqueName('event')}`;
-    await events.addEventHandlers([
-      { name, event, active: true, actions: [] },
-      { name: other, event, active: true, actions: [] },
-    ]);
-    expect(await events.getEventHandlerByName(name)).toMatchObject({ name, event, actions: [] });
-    await events.handleIncomingEvent({ event });
-    expect(await events.getEventExecutions(name, 0)).toEqual([]);
-    await events.updateEventHandler({ name, event, active: true, actions: [{ action: 'terminate_workflow', terminate_workflow: { workflowId: '${id}' } }] });
+    const refused = await events.addEventHandler({ name, event, active: true, actions: [] }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(String((refused as Error | undefined)?.message)).toMatch(/Validation failed/); // the message names the rule in its validationErrors
+    await expect(events.getEventHandlerByName(name)).rejects.toBeDefined();
+    await events.addEventHandler({ name, event, active: true, actions: [{ action: 'terminate_workflow', terminate_workflow: { workflowId: '${id}' } }] });
     expect((await events.getEventHandlerByName(name)).actions?.map((a) => a.action)).toEqual(['terminate_workflow']);
   });
 });
