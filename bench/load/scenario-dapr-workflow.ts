@@ -1,7 +1,7 @@
 import { DaprWorkflowClient, LogLevel, WorkflowActivityContext, WorkflowContext, WorkflowRuntime, WorkflowRuntimeStatus } from '@dapr/dapr';
 import { LatencyRecorder } from '../stats/percentiles';
 import type { DaprWorkflowResult, LoadCommand } from './protocol';
-import { cpuMeter, Emit, every, sleep } from './scenario-kit';
+import { closedLoopWorkflows, type Emit } from './scenario-kit';
 
 export type DaprWorkflowArgs = Omit<Extract<LoadCommand, { kind: 'dapr-workflow' }>, 'kind'>;
 
@@ -31,67 +31,42 @@ export async function runDaprWorkflow(a: DaprWorkflowArgs, emit: Emit): Promise<
   const client = new DaprWorkflowClient(options);
   const startLatency = new LatencyRecorder();
   const completionLatency = new LatencyRecorder();
-  const errors = { count: 0, samples: [] as string[] };
-  let completed = 0;
   let failed = 0;
   let seq = 0;
-  let running = true;
-  const noteError = (e: unknown): void => {
-    errors.count++;
-    if (errors.samples.length < 5) errors.samples.push(e instanceof Error ? e.message.slice(0, 300) : String(e));
-  };
-  const loop = async (): Promise<void> => {
-    while (running) {
-      const t0 = performance.now();
-      try {
+  try {
+    const measured = await closedLoopWorkflows({
+      peer: 'Dapr',
+      inFlight: a.inFlightWorkflows,
+      timing: a.timing,
+      emit,
+      one: async () => {
+        const t0 = performance.now();
         const id = await client.scheduleNewWorkflow(WORKFLOW, { n: ++seq });
         startLatency.record(performance.now() - t0);
         const state = await client.waitForWorkflowCompletion(id, false, 120);
-        if (state?.runtimeStatus === WorkflowRuntimeStatus.COMPLETED) {
-          completed++;
-          completionLatency.record(performance.now() - t0);
-        } else {
+        if (state?.runtimeStatus !== WorkflowRuntimeStatus.COMPLETED) {
           failed++;
-          noteError(new Error(`workflow ${id} ended ${state?.runtimeStatus ?? 'unknown'}`));
+          throw new Error(`workflow ${id} ended ${state?.runtimeStatus ?? 'unknown'}`);
         }
-      } catch (e) {
-        noteError(e);
-        await sleep(100);
-      }
-    }
-  };
-  const stopProgress = every(1000, () => emit('progress', { completedWorkflows: completed, errors: errors.count }));
-  const loops = Array.from({ length: a.inFlightWorkflows }, loop);
-  try {
-    // the first workflow proves the runtime is connected before the warm-up counts
-    const deadline = performance.now() + 60_000;
-    while (completed === 0 && performance.now() < deadline) await sleep(100);
-    if (completed === 0) throw new Error(`no Dapr workflow completed within 60 s (errors: ${errors.samples.join('; ') || 'none'})`);
-    await sleep(a.timing.warmupMs);
-    const cpu = cpuMeter();
-    startLatency.reset();
-    completionLatency.reset();
-    const from = { completed, at: performance.now() };
-    emit('window-start');
-    await sleep(a.timing.windowMs);
-    const seconds = (performance.now() - from.at) / 1000;
-    const workflowsPerSecond = Math.round(((completed - from.completed) / seconds) * 10) / 10;
-    const loadProcessCpuCores = cpu();
-    emit('window-end');
+        completionLatency.record(performance.now() - t0);
+        return true;
+      },
+      onWindowStart: () => {
+        startLatency.reset();
+        completionLatency.reset();
+      },
+    });
     return {
-      workflowsPerSecond,
-      activitiesPerSecond: Math.round(workflowsPerSecond * 3),
+      workflowsPerSecond: measured.workflowsPerSecond,
+      activitiesPerSecond: Math.round(measured.workflowsPerSecond * 3),
       inFlightWorkflows: a.inFlightWorkflows,
       startLatencyMs: startLatency.summary(),
       completionLatencyMs: completionLatency.summary(),
-      loadProcessCpuCores,
+      loadProcessCpuCores: measured.loadProcessCpuCores,
       failedWorkflows: failed,
-      errors,
+      errors: measured.errors,
     };
   } finally {
-    running = false;
-    stopProgress();
-    await Promise.race([Promise.all(loops), sleep(15_000)]);
     await client.stop().catch(() => undefined);
     await runtime.stop().catch(() => undefined);
   }

@@ -67,3 +67,54 @@ export async function measureWindow(
   emit('window-end');
   return { rates: ratesBetween(from, to), loadProcessCpuCores };
 }
+
+/**
+ * Durable workflows at a peer's maximum rate: `inFlight` loops each run `one` (true when its workflow completed)
+ * and start the next. The first completion proves the runtime connected; then the warm-up, then completions are
+ * counted over the window with this process's CPU (`onWindowStart`: the scenario's latency resets).
+ */
+export async function closedLoopWorkflows(o: {
+  peer: string;
+  inFlight: number;
+  timing: { warmupMs: number; windowMs: number };
+  emit: Emit;
+  one: () => Promise<boolean>;
+  onWindowStart: () => void;
+}): Promise<{ workflowsPerSecond: number; loadProcessCpuCores: number; errors: { count: number; samples: string[] } }> {
+  const errors = { count: 0, samples: [] as string[] };
+  let completed = 0;
+  let running = true;
+  const loop = async (): Promise<void> => {
+    while (running) {
+      try {
+        if (await o.one()) completed++;
+      } catch (e) {
+        errors.count++;
+        if (errors.samples.length < 5) errors.samples.push(e instanceof Error ? e.message.slice(0, 300) : String(e));
+        await sleep(100);
+      }
+    }
+  };
+  const stopProgress = every(1000, () => o.emit('progress', { completedWorkflows: completed, errors: errors.count }));
+  const loops = Array.from({ length: o.inFlight }, loop);
+  try {
+    const deadline = performance.now() + 60_000;
+    while (completed === 0 && performance.now() < deadline) await sleep(100);
+    if (completed === 0) throw new Error(`no ${o.peer} workflow completed within 60 s (errors: ${errors.samples.join('; ') || 'none'})`);
+    await sleep(o.timing.warmupMs);
+    const cpu = cpuMeter();
+    o.onWindowStart();
+    const from = { completed, at: performance.now() };
+    o.emit('window-start');
+    await sleep(o.timing.windowMs);
+    const seconds = (performance.now() - from.at) / 1000;
+    const workflowsPerSecond = Math.round(((completed - from.completed) / seconds) * 10) / 10;
+    const loadProcessCpuCores = cpu();
+    o.emit('window-end');
+    return { workflowsPerSecond, loadProcessCpuCores, errors };
+  } finally {
+    running = false;
+    stopProgress();
+    await Promise.race([Promise.all(loops), sleep(15_000)]);
+  }
+}
