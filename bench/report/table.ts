@@ -1,6 +1,6 @@
 /** The run as a readable text report for stdout (pure). */
 import type { LatencySummary } from '../stats/percentiles';
-import type { LatestJson, Outcome, Target } from './results';
+import type { ConductorFigures, LatestJson, Outcome, Target } from './results';
 
 /** Columns padded to their widest cell; numbers right-aligned. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -20,6 +20,16 @@ export const fmt = (n: number | null | undefined, digits = 0): string =>
 const pair = (l: LatencySummary | null | undefined): string => (l ? `${fmt(l.p50, 1)} / ${fmt(l.p99, 1)}` : '–');
 
 const failed = (o: Outcome<unknown> | undefined): string | null => (o && !o.ok ? (o.error.split('\n')[0] ?? 'failed') : null);
+
+/** A Conductor run's line at 70% of its maximum, or why it has none. */
+function conductorLatencyLines(c: Pick<ConductorFigures, 'latency' | 'latencyError'>): string[] {
+  const l = c.latency;
+  if (l)
+    return [
+      `at ${fmt(l.targetStartsPerSecond, 1)} starts/s (70% of its max), achieved ${fmt(l.achievedStartsPerSecond, 1)}/s, errors ${l.errors.count}: start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`,
+    ];
+  return c.latencyError ? [`latency at 70%: FAILED: ${c.latencyError.split('\n')[0]}`] : [];
+}
 
 export function renderReport(j: LatestJson): string {
   const d = j.details;
@@ -242,13 +252,7 @@ export function renderReport(j: LatestJson): string {
     out.push(
       `Conductor OSS ${cond.version} (started in ${fmt(cond.startSeconds, 1)} s; ${fmt(cond.throughput.tasksPerSecond)} tasks/s at max, ${fmt(cond.throughput.tasksPerPoll, 2)} tasks per poll, errors ${cond.throughput.errors.count}, verified ${cond.throughput.verification.completed}/${cond.throughput.verification.checked})`,
     );
-    if (cond.latency) {
-      const l = cond.latency;
-      out.push(
-        `at ${fmt(l.targetStartsPerSecond, 1)} starts/s (70% of its max), achieved ${fmt(l.achievedStartsPerSecond, 1)}/s, errors ${l.errors.count}: start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`,
-      );
-    } else if (cond.latencyError) out.push(`latency at 70%: FAILED: ${cond.latencyError.split('\n')[0]}`);
-    out.push('');
+    out.push(...conductorLatencyLines(cond), '');
   }
 
   const condPg = d.conductorPg?.ok ? d.conductorPg.result : null;
@@ -256,13 +260,7 @@ export function renderReport(j: LatestJson): string {
     out.push(
       `Conductor OSS ${condPg.version} on PostgreSQL (started in ${fmt(condPg.startSeconds, 1)} s; ${fmt(condPg.throughput.tasksPerSecond)} tasks/s at max, ${fmt(j.conductorPgCpuMsPerTask, 2)} CPU ms per task (JVM + PostgreSQL; SQLite: ${fmt(j.conductorCpuMsPerTask, 2)}), errors ${condPg.throughput.errors.count}, verified ${condPg.throughput.verification.completed}/${condPg.throughput.verification.checked})`,
     );
-    if (condPg.latency) {
-      const l = condPg.latency;
-      out.push(
-        `at ${fmt(l.targetStartsPerSecond, 1)} starts/s (70% of its max), achieved ${fmt(l.achievedStartsPerSecond, 1)}/s, errors ${l.errors.count}: start p99 ${fmt(l.startLatencyMs?.p99, 1)} ms, update p99 ${fmt(l.updateLatencyMs?.p99, 1)} ms, schedule-to-poll p99 ${fmt(l.scheduleToPollMs?.p99, 1)} ms`,
-      );
-    } else if (condPg.latencyError) out.push(`latency at 70%: FAILED: ${condPg.latencyError.split('\n')[0]}`);
-    out.push('');
+    out.push(...conductorLatencyLines(condPg), '');
   }
 
   const rst = d.restate?.ok ? d.restate.result : null;
