@@ -1,12 +1,15 @@
 import { ApiError, type BatonError, EngineError } from './errors';
+import type { ValidationErrors } from './responses';
 
 // Every error Baton raises by name (fastify's lib/errors.js): its stable code, HTTP status and message
 // template, once. docs/errors.md lists them; a test keeps the two in step. Other refusals answer the
 // code of their status (INVALID_INPUT, NOT_FOUND, CONFLICT, ...).
 
 interface ErrorDef<A extends unknown[]> {
-  status: 400 | 404 | 409 | 413 | 501 | 503;
+  status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 501 | 503;
   message: (...args: A) => string;
+  /** The fields at fault, answered as validationErrors. */
+  fields?: (...args: A) => ValidationErrors;
   /** A command the execution's state refuses (an EngineError, raised inside an actor's turn). */
   engine?: true;
 }
@@ -19,7 +22,7 @@ const KIND_OF_STATUS = { 400: 'invalid', 404: 'notFound', 409: 'conflict' } as c
 function named<A extends unknown[]>(code: string, def: ErrorDef<A>): NamedError<A> {
   const raise = (...args: A): BatonError => {
     const message = def.message(...args);
-    if (!def.engine) return new ApiError(def.status, message, undefined, code);
+    if (!def.engine) return new ApiError(def.status, message, def.fields?.(...args), code);
     return new EngineError(KIND_OF_STATUS[def.status as keyof typeof KIND_OF_STATUS] ?? 'invalid', message, code);
   };
   return Object.assign(raise, { code, status: def.status });
@@ -141,6 +144,54 @@ export const Errors = define({
     engine: true,
     message: (taskId: string, ref: string, workflowId: string) => `Task ${taskId} (${ref}) of workflow ${workflowId} was skipped; its result is refused`,
   },
+  // Batches
+  BATCHES_AT_LIMIT: {
+    status: 429,
+    message: (open: number) => `${open} batches are running, the most allowed (BATON_BATCH_MAX_OPEN); cancel one or wait`,
+  },
+  BATCH_TOO_MANY_MATCHES: {
+    status: 400,
+    message: (totalHits: number, maxMatches: number) =>
+      `The search matches ${totalHits} executions, over the limit of ${maxMatches} per batch (BATON_BATCH_MAX_MATCHES); narrow the query`,
+  },
+  BATCH_NOT_FOUND: { status: 404, message: (id: string) => `No such batch: ${id}` },
+  BATCH_ENDED: { status: 409, message: (id: string, state: string) => `Batch ${id} is already ${state}` },
+  BATCHES_UNAVAILABLE: { status: 503, message: () => 'Batches are not available on this server' },
+  // Secrets
+  SECRETS_UNAVAILABLE: { status: 503, message: () => 'secrets are not available on this server' },
+  SECRET_KEY_MISSING: { status: 503, message: (problem: string) => problem },
+  SECRET_NAME_INVALID: { status: 400, message: () => "Invalid secret name: use 1 to 255 letters, digits, '_' or '-'" },
+  SECRET_NOT_FOUND: { status: 404, message: (name: string) => `No such secret found by key: ${name}` },
+  SECRET_VALUE_INVALID: { status: 400, message: (name: string, problem: string) => `Invalid secret value for '${name}': ${problem}` },
+  // Schedules
+  SCHEDULER_UNAVAILABLE: { status: 501, message: () => 'The scheduler is not available in this server' },
+  SCHEDULE_NOT_FOUND: { status: 404, message: (name: string) => `Schedule '${name}' not found` },
+  SCHEDULE_QUERY_INVALID: { status: 400, message: (clause: string) => `Invalid query clause: ${clause}` },
+  SCHEDULE_QUERY_MULTIPLE_VALUES: { status: 400, message: (clause: string) => `Only one value is supported in: ${clause}` },
+  SCHEDULE_QUERY_UNKNOWN_FIELD: { status: 400, message: (name: string) => `Unknown field in query: ${name}` },
+  SCHEDULE_STATE_INVALID: { status: 400, message: (state: string) => `Invalid state: ${state}` },
+  SCHEDULE_SORT_INVALID: { status: 400, message: (sort: string) => `Invalid sort: ${sort} (scheduledTime:ASC or scheduledTime:DESC)` },
+  SCHEDULE_TAG_REQUIRED: {
+    status: 400,
+    message: () => "Query parameter 'tag' is required (key:value)",
+    fields: () => [{ path: 'tag', message: 'required' }],
+  },
+  CRON_EXPRESSION_REQUIRED: {
+    status: 400,
+    message: () => "Query parameter 'cronExpression' is required",
+    fields: () => [{ path: 'cronExpression', message: 'required' }],
+  },
+  CRON_EXPRESSION_INVALID: {
+    status: 400,
+    message: (problem: string) => problem,
+    fields: (problem: string) => [{ path: 'cronExpression', message: problem }],
+  },
+  ZONE_ID_INVALID: {
+    status: 400,
+    message: (zoneId: string | null | undefined) => `Invalid zoneId: ${zoneId}`,
+    fields: (_zoneId: string | null | undefined) => [{ path: 'zoneId', message: 'unknown time zone' }],
+  },
+  SCHEDULE_END_BEFORE_START: { status: 400, message: () => 'scheduleEndTime must not be before scheduleStartTime' },
 });
 
 export type ErrorName = keyof typeof Errors;
