@@ -9,7 +9,7 @@ import { allows, type Permission } from './roles';
 import type { MatchableRoute, RouteMatch } from '../api/route-matcher';
 import { isAppChannelPath, permissionOf } from './unlisted-paths';
 import type { Access, TargetRef } from '../model/authorization';
-import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { AuthorizationService } from './authorization-service';
 import { resourceNeedOf } from './resource-targets';
 import type { AccessTokens, TokenFailure } from './tokens';
@@ -90,7 +90,7 @@ export function requestGate(d: GateDeps): RequestGate {
     principals.set(req, principal);
     if (!grants) return undefined;
     grantChecks.set(req, async (target, access) => {
-      if (!(await grants.allows(principal.applicationId, principal.roles, target, access))) throw new ApiError(403, grantRefusal(principal, target, access));
+      if (!(await grants.allows(principal.applicationId, principal.roles, target, access))) throw Errors.GRANT_REFUSED(grantRefusal(principal, target, access));
     });
     const need = resourceNeedOf(req.method, found);
     if (!need) return undefined;

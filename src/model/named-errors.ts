@@ -192,6 +192,28 @@ export const Errors = define({
     fields: (_zoneId: string | null | undefined) => [{ path: 'zoneId', message: 'unknown time zone' }],
   },
   SCHEDULE_END_BEFORE_START: { status: 400, message: () => 'scheduleEndTime must not be before scheduleStartTime' },
+  // Authentication, applications and authorization
+  AUTH_OFF: { status: 404, message: () => 'Authentication is off on this server (BATON_AUTH=off): no token is needed' },
+  ACCESS_KEY_INVALID: { status: 401, message: () => 'Invalid access key id or secret, or the key is disabled' },
+  TOKEN_LIMITS_UNCHECKABLE: { status: 503, message: () => 'Token requests cannot be checked against their limits right now: retry in a moment' },
+  GRANT_REFUSED: { status: 403, message: (reason: string) => reason },
+  APPLICATION_NOT_FOUND: { status: 404, message: (id: string) => `No such application: ${id}` },
+  ACCESS_KEY_APPLICATION_NOT_FOUND: { status: 404, message: (keyId: string) => `No application has the access key ${keyId}` },
+  ACCESS_KEY_NOT_FOUND: { status: 404, message: (applicationId: string, keyId: string) => `Application ${applicationId} has no access key ${keyId}` },
+  ACCESS_KEYS_AT_LIMIT: {
+    status: 409,
+    message: (applicationId: string, max: number) => `Application ${applicationId} already has ${max} access keys: delete one first`,
+  },
+  APPLICATION_ROLE_UNKNOWN: {
+    status: 400,
+    message: (role: string, roles: string, batonRoles: string) => `Unknown role ${role}: the roles are ${roles} (Baton's: ${batonRoles})`,
+  },
+  ROLE_UNKNOWN: { status: 400, message: (role: string, roles: string) => `Unknown role ${role}: the roles are ${roles}` },
+  USER_NOT_FOUND: { status: 404, message: (id: string) => `No such user: ${id}` },
+  GROUP_NOT_FOUND: { status: 404, message: (id: string) => `No such group: ${id}` },
+  GROUP_UNKNOWN: { status: 400, message: (id: string) => `No such group: ${id}` },
+  AUTHORIZATION_ID_INVALID: { status: 400, message: (what: string, problem: string) => `${what}: ${problem}` },
+  TARGET_TYPE_INVALID: { status: 400, message: (types: string) => `type must be one of ${types}` },
 });
 
 export type ErrorName = keyof typeof Errors;

@@ -1,4 +1,5 @@
 import { call, useBaton } from '../support/baton';
+import { ADMIN_KEY, raw, startAuthBaton, tokenFor, type AuthBaton } from '../support/auth-baton';
 
 // Each refusal answers its own stable code from the error catalogue, with the same message as before,
 // so a client can act on the code instead of parsing the text.
@@ -30,5 +31,31 @@ describe('named error codes', () => {
     expect(await refused('GET', '/api/scheduler/nextFewSchedules')).toMatchObject({ status: 400, code: 'CRON_EXPRESSION_REQUIRED' });
     expect(await refused('GET', '/api/scheduler/nextFewSchedules?cronExpression=nope')).toMatchObject({ status: 400, code: 'CRON_EXPRESSION_INVALID' });
     expect(await refused('GET', '/api/scheduler/schedules/tags')).toMatchObject({ status: 400, code: 'SCHEDULE_TAG_REQUIRED' });
+  });
+});
+
+describe('named error codes with authentication on', () => {
+  let a: AuthBaton;
+  let token = '';
+  beforeAll(async () => {
+    a = await startAuthBaton({ BATON_AUTH: 'on', BATON_ADMIN_KEY_ID: ADMIN_KEY.keyId, BATON_ADMIN_KEY_SECRET: ADMIN_KEY.keySecret });
+    token = await tokenFor(a.port, ADMIN_KEY);
+  });
+  afterAll(() => a?.stop());
+  const asAdmin = async (method: string, path: string, body?: unknown) => {
+    const r = await raw(a.port, method, path, { token, body });
+    return { status: r.status, code: r.body?.code, message: r.body?.message };
+  };
+
+  test('authentication, applications and authorization', async () => {
+    const bad = await raw(a.port, 'POST', '/api/token', { body: { keyId: 'nope', keySecret: 'nope' } });
+    expect([bad.status, bad.body.code]).toEqual([401, 'ACCESS_KEY_INVALID']);
+    expect(await asAdmin('GET', '/api/applications/nope')).toEqual({ status: 404, code: 'APPLICATION_NOT_FOUND', message: 'No such application: nope' });
+    expect(await asAdmin('GET', '/api/users/nope')).toEqual({ status: 404, code: 'USER_NOT_FOUND', message: 'No such user: nope' });
+    expect(await asAdmin('GET', '/api/groups/nope')).toEqual({ status: 404, code: 'GROUP_NOT_FOUND', message: 'No such group: nope' });
+  });
+
+  test('a token asked of a server with authentication off', async () => {
+    expect(await refused('POST', '/api/token', { keyId: 'k', keySecret: 's' })).toMatchObject({ status: 404, code: 'AUTH_OFF' });
   });
 });
