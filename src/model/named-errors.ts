@@ -214,6 +214,49 @@ export const Errors = define({
   GROUP_UNKNOWN: { status: 400, message: (id: string) => `No such group: ${id}` },
   AUTHORIZATION_ID_INVALID: { status: 400, message: (what: string, problem: string) => `${what}: ${problem}` },
   TARGET_TYPE_INVALID: { status: 400, message: (types: string) => `type must be one of ${types}` },
+  // Validation and definitions
+  INVALID_INPUT: {
+    status: 400,
+    message: (_errors: ValidationErrors) => 'Validation failed, check below errors for detail.',
+    fields: (errors: ValidationErrors) => errors,
+  },
+  BODY_MISSING: { status: 400, message: (what: string) => `Missing request body: ${what} expected` },
+  VERSION_INVALID: { status: 400, message: (version: string | undefined) => `Invalid version '${version}'` },
+  DEFINITION_TOO_LARGE: {
+    status: 413,
+    message: (kind: string, name: string, bytes: number, maxBytes: number) =>
+      `${kind} ${name} is ${bytes} bytes, over the limit of ${maxBytes} bytes (BATON_MAX_DEFINITION_BYTES)`,
+  },
+  DEFINITIONS_AT_LIMIT: {
+    status: 400,
+    message: (maxCount: number, kinds: string) => `Cannot register more than ${maxCount} ${kinds} (BATON_MAX_DEFINITIONS); delete unused ones first`,
+  },
+  RECORDS_AT_LIMIT: {
+    status: 400,
+    message: (cap: number, noun: string, setting: string) => `Cannot create more than ${cap} ${noun} (${setting}); delete unused ones first`,
+  },
+  WORKFLOW_DEF_EXISTS: { status: 409, message: (name: string, version: number) => `Workflow with ${name}.${version} already exists!` },
+  WORKFLOW_NAME_NOT_FOUND: { status: 404, message: (name: string) => `No such workflow found by name: ${name}` },
+  WORKFLOW_DEF_TO_DELETE_NOT_FOUND: { status: 404, message: (name: string, version: number) => `No such workflow definition: ${name} version: ${version}` },
+  TASK_DEF_NOT_FOUND: { status: 404, message: (name: string) => `No such taskType found by name: ${name}` },
+  TASK_DEF_TO_DELETE_NOT_FOUND: { status: 404, message: (name: string) => `No such task definition: ${name}` },
+  EVENT_HANDLER_EXISTS: { status: 409, message: (name: string) => `EventHandler with name ${name} already exists!` },
+  EVENT_HANDLER_NAMES_REPEATED: { status: 400, message: () => 'Event handler names in one request must differ' },
+  EVENT_HANDLING_UNAVAILABLE: { status: 501, message: () => 'Event handling is not available in this server' },
+  SCHEMAS_UNAVAILABLE: { status: 501, message: () => 'JSON schemas are not available' },
+  SCHEMA_NOT_FOUND: { status: 404, message: (schema: string) => `Schema ${schema} not found` },
+  SCHEMA_VERSION_INVALID: {
+    status: 400,
+    message: (version: string) => `Invalid version '${version}'`,
+    fields: (version: string) => [{ path: 'version', message: 'must be a positive integer', invalidValue: version }],
+  },
+  INPUT_SCHEMA_MISSING: { status: 400, message: (schema: string, workflowName: string) => `Input schema ${schema} of workflow ${workflowName} does not exist` },
+  WORKFLOW_INPUT_NONCONFORMING: {
+    status: 400,
+    message: (schema: string, violations: string, _fields: ValidationErrors) =>
+      `Workflow input does not conform to the input schema ${schema}: ${violations}`,
+    fields: (_schema: string, _violations: string, fields: ValidationErrors) => fields,
+  },
 });
 
 export type ErrorName = keyof typeof Errors;

@@ -32,6 +32,17 @@ describe('named error codes', () => {
     expect(await refused('GET', '/api/scheduler/nextFewSchedules?cronExpression=nope')).toMatchObject({ status: 400, code: 'CRON_EXPRESSION_INVALID' });
     expect(await refused('GET', '/api/scheduler/schedules/tags')).toMatchObject({ status: 400, code: 'SCHEDULE_TAG_REQUIRED' });
   });
+  test('metadata, events and schemas', async () => {
+    expect(await refused('GET', '/api/metadata/taskdefs/nope_task')).toEqual({
+      status: 404,
+      code: 'TASK_DEF_NOT_FOUND',
+      message: 'No such taskType found by name: nope_task',
+    });
+    expect(await refused('DELETE', '/api/metadata/taskdefs/nope_task')).toMatchObject({ status: 404, code: 'TASK_DEF_TO_DELETE_NOT_FOUND' });
+    expect(await refused('DELETE', '/api/metadata/workflow/nope_wf/1')).toMatchObject({ status: 404, code: 'WORKFLOW_DEF_TO_DELETE_NOT_FOUND' });
+    expect(await refused('GET', '/api/schema/nope_schema')).toEqual({ status: 404, code: 'SCHEMA_NOT_FOUND', message: 'Schema nope_schema not found' });
+    expect(await refused('POST', '/api/event', [])).toMatchObject({ status: 400, code: 'BODY_MISSING', message: 'Missing request body: eventHandler expected' });
+  });
 });
 
 describe('named error codes with authentication on', () => {
