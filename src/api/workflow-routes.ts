@@ -16,6 +16,7 @@ import { WorkflowStatus } from '../model/statuses';
 import { intQuery, range, requiredText, type Handler, type RouteTable } from './route-table';
 import type { Workflow } from '../model/execution';
 import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { MetadataService } from '../services/metadata-service';
 import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from '../services/workflow-service';
@@ -48,9 +49,7 @@ function idempotencyHeaders(req: Request): { idempotencyKey?: string; idempotenc
   if (!strategy) return { idempotencyKey: key };
   const parsed = IdempotencyStrategySchema.safeParse(strategy);
   if (!parsed.success)
-    throw new ApiError(400, `Invalid X-on-conflict '${strategy}'; expected one of ${IdempotencyStrategySchema.options.join(', ')}`, [
-      { path: 'X-on-conflict', message: 'unknown idempotency strategy', invalidValue: strategy },
-    ]);
+    throw Errors.IDEMPOTENCY_STRATEGY_INVALID(strategy, IdempotencyStrategySchema.options.join(', '));
   return { idempotencyKey: key, idempotencyStrategy: parsed.data };
 }
 

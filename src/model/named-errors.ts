@@ -257,6 +257,54 @@ export const Errors = define({
       `Workflow input does not conform to the input schema ${schema}: ${violations}`,
     fields: (_schema: string, _violations: string, fields: ValidationErrors) => fields,
   },
+  // Request parameters, executions and tasks
+  QUERY_PARAM_NOT_BOOLEAN: {
+    status: 400,
+    message: (name: string, _value: unknown) => `Invalid value for query parameter '${name}': expected true or false`,
+    fields: (name: string, value: unknown) => [{ path: name, message: 'must be true or false', invalidValue: value }],
+  },
+  QUERY_PARAM_NOT_INTEGER: {
+    status: 400,
+    message: (name: string, _value: unknown) => `Invalid value for query parameter '${name}': expected an integer`,
+    fields: (name: string, value: unknown) => [{ path: name, message: 'must be an integer', invalidValue: value }],
+  },
+  QUERY_PARAM_TOO_SMALL: {
+    status: 400,
+    message: (name: string, min: number, _value: number) => `${name} must be at least ${min}`,
+    fields: (name: string, min: number, value: number) => [{ path: name, message: `must be greater than or equal to ${min}`, invalidValue: value }],
+  },
+  QUERY_PARAM_TOO_LARGE: {
+    status: 400,
+    message: (name: string, max: number, _value: number) => `${name} must be at most ${max}`,
+    fields: (name: string, max: number, value: number) => [{ path: name, message: `must be less than or equal to ${max}`, invalidValue: value }],
+  },
+  NAME_INVALID: {
+    status: 400,
+    message: (param: string, problem: string) => `Invalid value for '${param}': ${problem}`,
+    fields: (param: string, problem: string) => [{ path: param, message: problem }],
+  },
+  RETURN_STRATEGY_INVALID: {
+    status: 400,
+    message: (value: string, options: string) => `Invalid returnStrategy '${value}'; expected one of ${options}`,
+    fields: (value: string, _options: string) => [{ path: 'returnStrategy', message: 'unknown return strategy', invalidValue: value }],
+  },
+  CONSISTENCY_INVALID: {
+    status: 400,
+    message: (value: string, options: string) => `Invalid consistency '${value}'; expected one of ${options}`,
+    fields: (value: string, _options: string) => [{ path: 'consistency', message: 'unknown consistency', invalidValue: value }],
+  },
+  IDEMPOTENCY_STRATEGY_INVALID: {
+    status: 400,
+    message: (value: string, options: string) => `Invalid X-on-conflict '${value}'; expected one of ${options}`,
+    fields: (value: string, _options: string) => [{ path: 'X-on-conflict', message: 'unknown idempotency strategy', invalidValue: value }],
+  },
+  START_REQUEST_NOT_OBJECT: { status: 400, message: () => 'The body must be a StartWorkflowRequest object' },
+  TASK_STATUS_INVALID: { status: 400, message: (status: string, options: string) => `Invalid task status '${status}'; expected one of ${options}` },
+  TASK_NO_LONGER_WAITING: { status: 404, message: (ref: string, workflowId: string) => `Task ${ref} of workflow ${workflowId} is no longer waiting` },
+  NO_TASK_WAITING_FOR_SIGNAL: { status: 404, message: (workflowId: string) => `No task is waiting for a signal in workflow ${workflowId}` },
+  TASK_TYPE_REQUIRED: { status: 400, message: () => "Required query parameter 'taskType' is missing" },
+  TASK_LOG_LINE_TOO_LONG: { status: 413, message: (problem: string) => problem },
+  TASK_LOG_FULL: { status: 409, message: (problem: string) => problem },
 });
 
 export type ErrorName = keyof typeof Errors;

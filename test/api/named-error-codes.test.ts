@@ -43,6 +43,20 @@ describe('named error codes', () => {
     expect(await refused('GET', '/api/schema/nope_schema')).toEqual({ status: 404, code: 'SCHEMA_NOT_FOUND', message: 'Schema nope_schema not found' });
     expect(await refused('POST', '/api/event', [])).toMatchObject({ status: 400, code: 'BODY_MISSING', message: 'Missing request body: eventHandler expected' });
   });
+  test('request parameters, executions and tasks', async () => {
+    expect(await refused('GET', '/api/tasks/queue/polldata')).toEqual({
+      status: 400,
+      code: 'TASK_TYPE_REQUIRED',
+      message: "Required query parameter 'taskType' is missing",
+    });
+    expect(await refused('GET', '/api/event/some_event?activeOnly=maybe')).toMatchObject({ status: 400, code: 'QUERY_PARAM_NOT_BOOLEAN' });
+    expect(await refused('POST', '/api/tasks/wf-1/ref/NOPE', {})).toMatchObject({
+      status: 400,
+      code: 'TASK_STATUS_INVALID',
+      message: expect.stringContaining("Invalid task status 'NOPE'; expected one of "),
+    });
+    expect(await refused('POST', '/api/workflow/execute/some_wf/1?consistency=NOPE', {})).toMatchObject({ status: 400, code: 'CONSISTENCY_INVALID' });
+  });
 });
 
 describe('named error codes with authentication on', () => {
