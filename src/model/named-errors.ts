@@ -305,6 +305,40 @@ export const Errors = define({
   TASK_TYPE_REQUIRED: { status: 400, message: () => "Required query parameter 'taskType' is missing" },
   TASK_LOG_LINE_TOO_LONG: { status: 413, message: (problem: string) => problem },
   TASK_LOG_FULL: { status: 409, message: (problem: string) => problem },
+  // External payloads and objects
+  EXTERNAL_STORAGE_UNAVAILABLE: { status: 501, message: () => 'External payload storage is not configured on this server' },
+  EXTERNAL_STORAGE_REQUEST_INVALID: {
+    status: 400,
+    message: (problems: string, _fields: ValidationErrors) => `Invalid input - ${problems}`,
+    fields: (_problems: string, fields: ValidationErrors) => fields,
+  },
+  PAYLOAD_PATH_INVALID: {
+    status: 400,
+    message: (quotedPath: string) => `Invalid input - path must name an external payload (a key under payloads/), got ${quotedPath}`,
+  },
+  PAYLOAD_FIELD_PATH_INVALID: {
+    status: 400,
+    message: (field: string, quotedPath: string) => `Invalid input - ${field} must name an external payload (a key under payloads/), got ${quotedPath}`,
+  },
+  PAYLOAD_MISSING: {
+    status: 400,
+    message: (path: string, field: string) => `Unable to download payload from external storage path: ${path} (${field}): no object there`,
+  },
+  EXTERNAL_PAYLOAD_TOO_LARGE: {
+    status: 413,
+    message: (path: string, bytes: number, maxBytes: number) =>
+      `The payload at external storage path: ${path} is ${bytes} bytes, over the permissible limit: ${maxBytes} bytes`,
+  },
+  PAYLOAD_NOT_OBJECT: { status: 400, message: (path: string, field: string) => `The payload at external storage path: ${path} (${field}) is not a JSON object` },
+  PAYLOAD_TOO_DEEP: {
+    status: 400,
+    message: (path: string, maxDepth: number) => `The payload at external storage path: ${path} nests deeper than ${maxDepth} levels (BATON_MAX_JSON_DEPTH)`,
+  },
+  OBJECTS_NOT_SERVED: { status: 404, message: () => 'Objects are not served by Baton here: the object store is a bucket (BATON_OBJECT_STORE=s3)' },
+  OBJECT_LINK_EXPIRED: { status: 403, message: () => 'The object link has expired' },
+  OBJECT_LINK_INVALID: { status: 403, message: () => 'The object link is not valid for this object and operation' },
+  OBJECT_KEY_INVALID: { status: 400, message: (problem: string) => `Invalid object key: ${problem}` },
+  OBJECT_NOT_FOUND: { status: 404, message: (key: string) => `No object at ${key}` },
 });
 
 export type ErrorName = keyof typeof Errors;

@@ -57,6 +57,18 @@ describe('named error codes', () => {
     });
     expect(await refused('POST', '/api/workflow/execute/some_wf/1?consistency=NOPE', {})).toMatchObject({ status: 400, code: 'CONSISTENCY_INVALID' });
   });
+  test('external payloads and objects', async () => {
+    expect(await refused('GET', '/api/workflow/externalstoragelocation?operation=NOPE&payloadType=WORKFLOW_INPUT')).toMatchObject({
+      status: 400,
+      code: 'EXTERNAL_STORAGE_REQUEST_INVALID',
+      message: expect.stringContaining('Invalid input - operation must be one of '),
+    });
+    expect(await refused('GET', '/api/workflow/externalstoragelocation?operation=READ&payloadType=WORKFLOW_INPUT&path=elsewhere')).toEqual({
+      status: 400,
+      code: 'PAYLOAD_PATH_INVALID',
+      message: 'Invalid input - path must name an external payload (a key under payloads/), got "elsewhere"',
+    });
+  });
 });
 
 describe('named error codes with authentication on', () => {
