@@ -179,7 +179,7 @@ export function workflowRoutes(
     const params = req.params as Record<string, string | undefined>;
     const workflowId = params.workflowId ?? strParam(req, 'workflowId');
     const ref = params.taskReferenceName ?? strParam(req, 'taskReferenceName');
-    if (!workflowId || !ref) throw new ApiError(400, 'workflowId and taskReferenceName are required');
+    if (!workflowId || !ref) throw Errors.SKIP_TARGET_REQUIRED();
     let payload: z.infer<typeof SkipTaskRequestSchema> = {};
     if (req.body && Object.keys(req.body).length > 0) payload = req.body;
     else {
@@ -190,7 +190,7 @@ export function workflowRoutes(
           return parseBody(jsonObject, JSON.parse(v), k);
         } catch (e) {
           if (e instanceof ApiError) throw e;
-          throw new ApiError(400, `Query parameter '${k}' must be a JSON object`);
+          throw Errors.QUERY_PARAM_NOT_JSON_OBJECT(k);
         }
       };
       payload = { taskInput: fromQuery('taskInput'), taskOutput: fromQuery('taskOutput') };
@@ -257,7 +257,7 @@ export function workflowRoutes(
       const input = req.body;
       const priority = intParam(req, 'priority', 0);
       const p = PrioritySchema.safeParse(priority);
-      if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
+      if (!p.success) throw Errors.PRIORITY_INVALID(p.error.issues[0]!.message, priority);
       const request = {
         name: req.params.workflowId,
         version: intParam(req, 'version', undefined),

@@ -339,6 +339,34 @@ export const Errors = define({
   OBJECT_LINK_INVALID: { status: 403, message: () => 'The object link is not valid for this object and operation' },
   OBJECT_KEY_INVALID: { status: 400, message: (problem: string) => `Invalid object key: ${problem}` },
   OBJECT_NOT_FOUND: { status: 404, message: (key: string) => `No object at ${key}` },
+  // Starts, polls and the rest of the API
+  NULL_START_INPUT: { status: 400, message: () => 'NULL input passed when starting workflow' },
+  START_ADMISSION_REFUSED: { status: 409, message: (reason: string) => reason },
+  IDEMPOTENT_START_EXISTS: { status: 409, message: (key: string) => `Workflow with the idempotency key ${key} already exists` },
+  PRIORITY_INVALID: {
+    status: 400,
+    message: (problem: string, _priority: number | undefined) => problem,
+    fields: (problem: string, priority: number | undefined) => [{ path: 'priority', message: problem, invalidValue: priority }],
+  },
+  SKIP_TARGET_REQUIRED: { status: 400, message: () => 'workflowId and taskReferenceName are required' },
+  QUERY_PARAM_NOT_JSON_OBJECT: { status: 400, message: (name: string) => `Query parameter '${name}' must be a JSON object` },
+  TASK_REFERENCE_REQUIRED: {
+    status: 400,
+    message: () => 'taskReferenceName is required with a taskResult',
+    fields: () => [{ path: 'taskReferenceName', message: 'required with taskResult' }],
+  },
+  LONG_POLLS_AT_LIMIT: {
+    status: 429,
+    message: (perClient: number) => `Too many polls in flight from this client: at most ${perClient} at a time (BATON_MAX_LONG_POLLS_PER_CLIENT)`,
+  },
+  LONG_POLL_TIMEOUT_TOO_LONG: { status: 400, message: (maxSeconds: number) => `Long Poll Timeout value cannot be more than ${maxSeconds} seconds` },
+  JSON_TOO_DEEP: { status: 400, message: (max: number) => `JSON body nested deeper than ${max} levels (BATON_MAX_JSON_DEPTH)` },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    message: (method: string, path: string, allowed: string) => `Method ${method} is not supported on ${path}; supported: ${allowed}`,
+  },
+  METRICS_OFF: { status: 404, message: () => 'Metrics are off on this server (BATON_METRICS_ENABLED=false)' },
+  CONSOLE_NOT_BUILT: { status: 404, message: (index: string) => `The console is not built (no ${index}): run npm run build` },
 });
 
 export type ErrorName = keyof typeof Errors;

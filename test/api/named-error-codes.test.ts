@@ -69,6 +69,18 @@ describe('named error codes', () => {
       message: 'Invalid input - path must name an external payload (a key under payloads/), got "elsewhere"',
     });
   });
+  test('starts, polls and the rest of the API', async () => {
+    expect(await refused('PATCH', '/api/metadata/taskdefs')).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
+    let deep: unknown = 1;
+    for (let i = 0; i < 500; i++) deep = { a: deep };
+    expect(await refused('POST', '/api/workflow/some_wf', deep)).toMatchObject({ status: 400, code: 'JSON_TOO_DEEP' });
+    expect(await refused('GET', '/api/tasks/poll/batch/some_task?timeout=999999999')).toMatchObject({ status: 400, code: 'LONG_POLL_TIMEOUT_TOO_LONG' });
+    expect(await refused('PUT', '/api/workflow/skiptask?workflowId=wf-1&taskReferenceName=t&taskInput=not-json')).toEqual({
+      status: 400,
+      code: 'QUERY_PARAM_NOT_JSON_OBJECT',
+      message: "Query parameter 'taskInput' must be a JSON object",
+    });
+  });
 });
 
 describe('named error codes with authentication on', () => {
