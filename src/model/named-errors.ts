@@ -196,7 +196,23 @@ export const Errors = define({
   AUTH_OFF: { status: 404, message: () => 'Authentication is off on this server (BATON_AUTH=off): no token is needed' },
   ACCESS_KEY_INVALID: { status: 401, message: () => 'Invalid access key id or secret, or the key is disabled' },
   TOKEN_LIMITS_UNCHECKABLE: { status: 503, message: () => 'Token requests cannot be checked against their limits right now: retry in a moment' },
-  GRANT_REFUSED: { status: 403, message: (reason: string) => reason },
+  TOKEN_MISSING: { status: 401, message: () => 'Missing token: send the token from POST /api/token in X-Authorization' },
+  TOKEN_EXPIRED: { status: 401, message: () => 'Token expired: ask /api/token for a new one' },
+  TOKEN_INVALID: { status: 401, message: () => 'Invalid token' },
+  TOKEN_KEY_DISABLED: { status: 401, message: () => 'The access key of this token is disabled or deleted' },
+  PERMISSION_DENIED: {
+    status: 403,
+    message: (permission: string, applicationId: string, roles: string) =>
+      `Access denied: ${permission} is not granted to application ${applicationId} (roles: ${roles})`,
+  },
+  GRANT_REFUSED: {
+    status: 403,
+    message: (applicationId: string, access: string, targetType: string, targetId: string) =>
+      `Access denied: application ${applicationId} holds no ${access} grant on ${targetType} ${targetId}`,
+  },
+  BROWSER_REFUSED: { status: 403, message: (reason: string) => reason },
+  ACCESS_CHECK_FAILED: { status: 503, message: () => 'Checking access failed; retry' },
+  REQUEST_TARGET_INVALID: { status: 400, message: (problem: string) => problem },
   APPLICATION_NOT_FOUND: { status: 404, message: (id: string) => `No such application: ${id}` },
   ACCESS_KEY_APPLICATION_NOT_FOUND: { status: 404, message: (keyId: string) => `No application has the access key ${keyId}` },
   ACCESS_KEY_NOT_FOUND: { status: 404, message: (applicationId: string, keyId: string) => `Application ${applicationId} has no access key ${keyId}` },

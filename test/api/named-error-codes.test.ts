@@ -97,6 +97,10 @@ describe('named error codes with authentication on', () => {
   };
 
   test('authentication, applications and authorization', async () => {
+    const missing = await raw(a.port, 'GET', '/api/metadata/taskdefs');
+    expect([missing.status, missing.body.code, missing.body.error]).toEqual([401, 'TOKEN_MISSING', 'INVALID_TOKEN']);
+    const forged = await raw(a.port, 'GET', '/api/metadata/taskdefs', { token: 'not-a-token' });
+    expect([forged.status, forged.body.code, forged.body.message]).toEqual([401, 'TOKEN_INVALID', 'Invalid token']);
     const bad = await raw(a.port, 'POST', '/api/token', { body: { keyId: 'nope', keySecret: 'nope' } });
     expect([bad.status, bad.body.code]).toEqual([401, 'ACCESS_KEY_INVALID']);
     expect(await asAdmin('GET', '/api/applications/nope')).toEqual({ status: 404, code: 'APPLICATION_NOT_FOUND', message: 'No such application: nope' });
