@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 
 // A path Baton serves, asked with a method no route serves there, is a 405 with an Allow header
 // (as Spring answers Conductor's clients), not a 404 or the 400 of a route the path only looks
@@ -67,6 +67,6 @@ export function methodGuard(table: MethodTable): RequestHandler {
     if (allow.length === 0 || (req.method !== 'OPTIONS' && allow.includes(req.method))) return next();
     res.set('Allow', [...allow, 'OPTIONS'].join(', '));
     if (req.method === 'OPTIONS') return void res.status(204).end();
-    next(new ApiError(405, `Method ${req.method} is not supported on ${req.path}; supported: ${allow.join(', ')}`));
+    next(Errors.METHOD_NOT_ALLOWED(req.method, req.path, allow.join(', ')));
   };
 }

@@ -9,7 +9,8 @@ import { principalOf } from '../auth/request-gate';
 import { RetryLater } from '../auth/retry-later';
 import type { SignInGuard } from '../auth/sign-in-guard';
 import type { AccessTokens } from '../auth/tokens';
-import { ApiError, notFound } from '../services/errors';
+import type { BatonError } from '../model/errors';
+import { Errors } from '../model/named-errors';
 import { parseBody } from './params';
 import { actorOf } from './actor';
 import { jsonBody } from './request-body';
@@ -27,7 +28,7 @@ export interface AuthRoutesDeps {
 const TAGS = jsonBody(z.array(TagSchema).max(100), 'tags');
 const APPLICATION = jsonBody(ApplicationRequestSchema, 'createOrUpdateApplicationRequest');
 
-const authOff = (): ApiError => notFound('Authentication is off on this server (BATON_AUTH=off): no token is needed');
+const authOff = (): BatonError => Errors.AUTH_OFF();
 
 /** Declares the routes under `r` (mounted at /api/token). */
 export function tokenRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutesDeps } }): void {
@@ -55,7 +56,7 @@ export function tokenRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutes
           throw err;
         });
       // No `error` code here: the SDKs refresh on INVALID_TOKEN, and refreshing is this very call.
-      if (!principal) throw new ApiError(401, 'Invalid access key id or secret, or the key is disabled');
+      if (!principal) throw Errors.ACCESS_KEY_INVALID();
       res.json({ token: await d.issuer.tokens.issue(principal.keyId, principal.applicationId) });
     },
   );

@@ -12,7 +12,7 @@ import {
   type OrkesRole,
   type UserRecord,
 } from '../model/authorization';
-import { badRequest } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import { boolParam, strParam } from './params';
 import { oneOf, type RouteTable } from './route-table';
 import { jsonBody } from './request-body';
@@ -47,7 +47,7 @@ const groupOut = (g: GroupRecord) => ({ id: g.id, description: g.description, ro
 /** The id in a path, with the bounds of ids in bodies. */
 const idOf = (raw: string | undefined, what: string): string => {
   const r = AuthorizationIdSchema.safeParse(raw);
-  if (!r.success) throw badRequest(`${what}: ${r.error.issues[0]?.message ?? 'invalid'}`);
+  if (!r.success) throw Errors.AUTHORIZATION_ID_INVALID(what, r.error.issues[0]?.message ?? 'invalid');
   return r.data;
 };
 
@@ -106,7 +106,7 @@ export function userRoutes(r: RouteTable, deps: Deps): void {
     },
     async (req, res) => {
       const type = TargetTypeSchema.safeParse(strParam(req, 'type'));
-      if (!type.success) throw badRequest(`type must be one of ${TargetTypeSchema.options.join(', ')}`);
+      if (!type.success) throw Errors.TARGET_TYPE_INVALID(TargetTypeSchema.options.join(', '));
       res.json(await authz().check(idOf(req.params.userId, 'userId'), { type: type.data, id: idOf(strParam(req, 'id'), 'id') }));
     },
   );
@@ -186,7 +186,7 @@ export function grantRoutes(r: RouteTable, deps: Deps): void {
     },
     async (req, res) => {
       const type = TargetTypeSchema.safeParse(req.params.type);
-      if (!type.success) throw badRequest(`type must be one of ${TargetTypeSchema.options.join(', ')}`);
+      if (!type.success) throw Errors.TARGET_TYPE_INVALID(TargetTypeSchema.options.join(', '));
       res.json(await authz().grantsOn({ type: type.data, id: idOf(req.params.id, 'id') }));
     },
   );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { BatchService } from '../batch/batch-service';
 import { BatchRecordSchema, BatchRequestSchema, BatchStartedSchema, BatchViewSchema } from '../model/batch';
-import { ApiError } from '../model/errors';
+import { Errors } from '../model/named-errors';
 import { jsonBody } from './request-body';
 import type { RouteTable } from './route-table';
 
@@ -15,7 +15,7 @@ export interface BatchRouteDeps {
 
 export function batchRoutes(r: RouteTable, d: BatchRouteDeps): void {
   const batches = (): BatchService => {
-    if (!d.batches) throw new ApiError(503, 'Batches are not available on this server');
+    if (!d.batches) throw Errors.BATCHES_UNAVAILABLE();
     return d.batches;
   };
   r.post(

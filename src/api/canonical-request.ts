@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Errors } from '../model/named-errors';
 import { refuse } from './refusal';
 import { readRequestTarget, type RequestTarget } from './request-target';
 
@@ -11,7 +12,7 @@ const SERVER_METHODS = 'GET, HEAD, POST, PUT, DELETE, OPTIONS';
 /** The canonical target of the request, or undefined after answering it (a 400, or `OPTIONS *`). */
 export function takeRequestTarget(req: IncomingMessage, res: ServerResponse): RequestTarget | undefined {
   const reading = readRequestTarget(req.method, req.url ?? '', req.headers.host);
-  if (reading.kind === 'refused') return void refuse(res, 400, reading.message);
+  if (reading.kind === 'refused') return void refuse(res, Errors.REQUEST_TARGET_INVALID(reading.message));
   if (reading.kind === 'asterisk') {
     res.statusCode = 204;
     res.setHeader('Allow', SERVER_METHODS);

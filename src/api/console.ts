@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
-import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import { isConsolePath } from './console-paths';
 
 // Serves the operator console (ui/, built by `npm run build` into dist/ui) at `/`. Hashed assets
@@ -54,7 +54,7 @@ export function consoleRouter(dir: string = DEFAULT_CONSOLE_DIR): Router {
       // A missing hashed asset is a 404, not the page: a stale page must not run HTML as a script.
       if (req.path.startsWith('/assets/')) return next();
       fs.readFile(index, (err, html) => {
-        if (err) return next(new ApiError(404, `The console is not built (no ${index}): run npm run build`));
+        if (err) return next(Errors.CONSOLE_NOT_BUILT(index));
         res.set({ 'Cache-Control': 'no-cache', 'Content-Type': 'text/html; charset=utf-8' });
         res.send(html);
       });

@@ -5,7 +5,6 @@ import { nameSchema } from '../model/definitions';
 import { EventHandlerSchema, type EventHandler } from '../model/events';
 import { checkDefinitionCount, checkDefinitionSize } from '../services/definition-limits';
 import type { MetadataService } from '../services/metadata-service';
-import { ApiError, conflict } from '../services/errors';
 import { boolParam, parseBody } from './params';
 import type { RouteTable } from './route-table';
 import { eventExecutionRoutes } from './event-execution-routes';
@@ -41,7 +40,7 @@ function actionProblems(h: EventHandler): Array<{ path: string; message: string 
 function parseHandler(body: unknown): EventHandler {
   const h = parseBody(EventHandlerSchema, body, 'eventHandler');
   const problems = actionProblems(h);
-  if (problems.length > 0) throw new ApiError(400, 'Validation failed, check below errors for detail.', problems);
+  if (problems.length > 0) throw Errors.INVALID_INPUT(problems);
   return h;
 }
 
@@ -56,14 +55,14 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
     { permission: 'definitions:write', summary: 'Add an event handler, or a list of them (409 when a name exists)', body: 'EventHandlerRequest', res: 'empty' },
     async (req, res) => {
       const list = Array.isArray(req.body) ? req.body : [req.body];
-      if (list.length === 0) throw new ApiError(400, 'Missing request body: eventHandler expected');
+      if (list.length === 0) throw Errors.BODY_MISSING('eventHandler');
       const by = actorOf(req);
       const handlers = list.map((b) => ({ ...parseHandler(b), createdBy: by }));
       for (const h of handlers) {
         checkDefinitionSize('EventHandler', h.name, h, limits());
-        if (await store().getEventHandler(h.name)) throw conflict(`EventHandler with name ${h.name} already exists!`);
+        if (await store().getEventHandler(h.name)) throw Errors.EVENT_HANDLER_EXISTS(h.name);
       }
-      if (new Set(handlers.map((h) => h.name)).size !== handlers.length) throw new ApiError(400, 'Event handler names in one request must differ');
+      if (new Set(handlers.map((h) => h.name)).size !== handlers.length) throw Errors.EVENT_HANDLER_NAMES_REPEATED();
       checkDefinitionCount('EventHandler', (await store().listEventHandlers()).length + handlers.length - 1, limits());
       for (const h of handlers) await store().putEventHandler(h);
       res.status(200).end();
@@ -113,7 +112,7 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
       res: 'empty',
     },
     async (req, res) => {
-      if (!deps.incomingEvents) throw new ApiError(501, 'Event handling is not available in this server');
+      if (!deps.incomingEvents) throw Errors.EVENT_HANDLING_UNAVAILABLE();
       const payload = parseBody(IncomingEventSchema, req.body, 'event');
       await deps.incomingEvents({ id: newId(), event: payload.event, payload });
       res.status(200).end();

@@ -3,7 +3,6 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { StartWorkflowRequestSchema } from '../model/requests';
 import { TaskResultStatus } from '../model/statuses';
-import { ApiError, notFound } from '../services/errors';
 import { signalResponse, snapshotTree, waitForBlockingPoint } from '../services/blocking-point';
 import { ReturnStrategySchema, type ReturnStrategy } from '../model/signals';
 import type { ExecutionWaiter } from '../services/execution-waiter';
@@ -37,9 +36,7 @@ function returnStrategyOf(req: Request): ReturnStrategy {
   if (!v) return 'TARGET_WORKFLOW';
   const r = ReturnStrategySchema.safeParse(v);
   if (!r.success)
-    throw new ApiError(400, `Invalid returnStrategy '${v}'; expected one of ${ReturnStrategySchema.options.join(', ')}`, [
-      { path: 'returnStrategy', message: 'unknown return strategy', invalidValue: v },
-    ]);
+    throw Errors.RETURN_STRATEGY_INVALID(v, ReturnStrategySchema.options.join(', '));
   return r.data;
 }
 
@@ -53,9 +50,7 @@ function consistencyOf(req: Request): (typeof CONSISTENCIES)[number] {
   if (!v) return 'DURABLE';
   const found = CONSISTENCIES.find((c) => c === v);
   if (!found)
-    throw new ApiError(400, `Invalid consistency '${v}'; expected one of ${CONSISTENCIES.join(', ')}`, [
-      { path: 'consistency', message: 'unknown consistency', invalidValue: v },
-    ]);
+    throw Errors.CONSISTENCY_INVALID(v, CONSISTENCIES.join(', '));
   return found;
 }
 
@@ -87,9 +82,9 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
     },
     async (req, res) => {
       const version = Number(req.params.version);
-      if (!Number.isInteger(version) || version < 0) throw new ApiError(400, `Invalid version '${req.params.version}'`);
+      if (!Number.isInteger(version) || version < 0) throw Errors.VERSION_INVALID(req.params.version);
       const body = req.body === undefined ? {} : req.body;
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'The body must be a StartWorkflowRequest object');
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw Errors.START_REQUEST_NOT_OBJECT();
       // The path names the workflow; version 0 means the latest.
       const request = parseBody(
         StartWorkflowRequestSchema,
@@ -135,13 +130,13 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
 /** Completes (or updates) the first blocking task of an execution tree; returns it, or undefined when none waits. */
 async function applySignal(d: ExecutionRouteDeps, workflowId: string, statusText: string, output: Record<string, unknown>) {
   const status = TaskResultStatus.safeParse(statusText);
-  if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
+  if (!status.success) throw Errors.TASK_STATUS_INVALID(statusText, TaskResultStatus.options.join(', '));
   const snap = await snapshotTree(d.store, workflowId);
   if (!snap) throw Errors.WORKFLOW_NOT_FOUND(workflowId);
   const blocking = snap.blocking;
   if (!blocking) return undefined;
   const id = await d.workflows.completeTask(blocking.workflow.workflowId, { taskId: blocking.task.taskId, status: status.data, output });
-  if (!id) throw notFound(`Task ${blocking.task.referenceTaskName} of workflow ${blocking.workflow.workflowId} is no longer waiting`);
+  if (!id) throw Errors.TASK_NO_LONGER_WAITING(blocking.task.referenceTaskName, blocking.workflow.workflowId);
   return { taskId: id, ended: status.data !== 'IN_PROGRESS' };
 }
 
@@ -181,7 +176,7 @@ export function signalRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
       const timeoutMs = TIMEOUT_MILLIS.read(req, 'timeoutMillis');
       const signal = abortOnClose(res);
       const applied = await applySignal(d, req.params.workflowId, req.params.status, req.body);
-      if (!applied) throw notFound(`No task is waiting for a signal in workflow ${req.params.workflowId}`);
+      if (!applied) throw Errors.NO_TASK_WAITING_FOR_SIGNAL(req.params.workflowId);
       // Wait for the next blocking point; an IN_PROGRESS signal leaves its task blocking, which is an answer already.
       const waited = await waitForBlockingPoint(d.store, d.waiter, req.params.workflowId, {
         exceptTaskId: applied.ended ? applied.taskId : undefined,

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { ExternalPayloads } from '../objects/external-payloads';
 import { PAYLOAD_TYPES, type PayloadType } from '../objects/payload-keys';
-import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import { strParam } from './params';
 import type { JsonSchema, RouteDoc } from './route-table';
 
@@ -42,7 +42,7 @@ export async function externalStorageLocation(req: Request, payloads: ExternalPa
   if (!payloadType || !(PAYLOAD_TYPES as readonly string[]).includes(payloadType))
     errors.push({ path: 'payloadType', message: `must be one of ${PAYLOAD_TYPES.join(', ')}`, invalidValue: strParam(req, 'payloadType') });
   if (operation === 'READ' && !path) errors.push({ path: 'path', message: 'is required to READ' });
-  if (errors.length > 0) throw new ApiError(400, `Invalid input - ${errors.map((e) => `${e.path} ${e.message}`).join('; ')}`, errors);
-  if (!payloads) throw new ApiError(501, 'External payload storage is not configured on this server');
+  if (errors.length > 0) throw Errors.EXTERNAL_STORAGE_REQUEST_INVALID(errors.map((e) => `${e.path} ${e.message}`).join('; '), errors);
+  if (!payloads) throw Errors.EXTERNAL_STORAGE_UNAVAILABLE();
   return payloads.location(operation as (typeof OPERATIONS)[number], payloadType as PayloadType, path);
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { ApiError } from '../services/errors';
+import type { BatonError } from '../model/errors';
+import { Errors } from '../model/named-errors';
 
 // A JSON body nested thousands deep parses (V8's parser is iterative), then overflows the stack of
 // whatever walks it next (validation, structuredClone, JSON.stringify at commit): a 500 marked
@@ -25,7 +26,7 @@ export function jsonDepthExceeds(value: unknown, max: number): boolean {
   return false;
 }
 
-export const tooDeep = (max: number): ApiError => new ApiError(400, `JSON body nested deeper than ${max} levels (BATON_MAX_JSON_DEPTH)`);
+export const tooDeep = (max: number): BatonError => Errors.JSON_TOO_DEEP(max);
 
 /** Throws the 400 when a parsed body nests deeper than `max`. */
 export function checkJsonDepth(body: unknown, max: number): void {

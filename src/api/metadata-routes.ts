@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { TaskDefSchema, WorkflowDefSchema, type TaskDef, type WorkflowDef } from '../model/definitions';
-import { ApiError, conflict, notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
 import { boolParam, intParam } from './params';
 import type { RouteTable } from './route-table';
@@ -24,7 +23,7 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
 
   const registerWorkflow = async (def: WorkflowDef, overwrite: boolean): Promise<void> => {
     const existing = await deps.metadata.store.getWorkflowDef(def.name, def.version);
-    if (existing && !overwrite) throw conflict(`Workflow with ${def.name}.${def.version} already exists!`);
+    if (existing && !overwrite) throw Errors.WORKFLOW_DEF_EXISTS(def.name, def.version);
     await deps.metadata.putWorkflowDef({ ...def, createTime: existing?.createTime || now(), updateTime: existing ? now() : 0 });
   };
 
@@ -130,9 +129,9 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
       },
       async (req, res) => {
         const version = Number(req.params.version);
-        if (!Number.isInteger(version)) throw new ApiError(400, `Invalid version '${req.params.version}'`);
+        if (!Number.isInteger(version)) throw Errors.VERSION_INVALID(req.params.version);
         if (!(await deps.metadata.deleteWorkflowDef(req.params.name, version)))
-          throw notFound(`No such workflow definition: ${req.params.name} version: ${version}`);
+          throw Errors.WORKFLOW_DEF_TO_DELETE_NOT_FOUND(req.params.name, version);
         res.status(200).end();
       },
     );
@@ -158,11 +157,11 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
     });
     r.get(`${base}/{name}`, { permission: 'definitions:read', summary: 'A task definition', res: 'TaskDef' }, async (req, res) => {
       const def = await deps.metadata.store.getTaskDef(req.params.name);
-      if (!def) throw notFound(`No such taskType found by name: ${req.params.name}`);
+      if (!def) throw Errors.TASK_DEF_NOT_FOUND(req.params.name);
       res.json(def);
     });
     r.delete(`${base}/{name}`, { permission: 'definitions:write', summary: 'Delete a task definition', res: 'empty' }, async (req, res) => {
-      if (!(await deps.metadata.deleteTaskDef(req.params.name))) throw notFound(`No such task definition: ${req.params.name}`);
+      if (!(await deps.metadata.deleteTaskDef(req.params.name))) throw Errors.TASK_DEF_TO_DELETE_NOT_FOUND(req.params.name);
       res.status(200).end();
     });
   }

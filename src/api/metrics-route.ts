@@ -1,4 +1,4 @@
-import { notFound } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { RouteTable } from './route-table';
 
 /** The Prometheus exposition of this process (src/metrics/prometheus-metrics.ts). */
@@ -19,7 +19,7 @@ export function metricsRoute(t: RouteTable, metrics: MetricsExposition | undefin
       res: 'text',
     },
     async (_req, res) => {
-      if (!metrics) throw notFound('Metrics are off on this server (BATON_METRICS_ENABLED=false)');
+      if (!metrics) throw Errors.METRICS_OFF();
       const { contentType, text } = await metrics.exposition();
       res.type(contentType).send(text);
     },

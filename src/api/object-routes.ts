@@ -2,7 +2,8 @@ import express, { type Request, type RequestHandler } from 'express';
 import { verifyLink, type LinkOperation, type LinkVerdict } from '../objects/link-signature';
 import { objectKeyProblem } from '../objects/object-keys';
 import type { ServedObjectLinks } from '../objects/open-object-store';
-import { ApiError } from '../services/errors';
+import type { BatonError } from '../model/errors';
+import { Errors } from '../model/named-errors';
 import { strParam } from './params';
 import type { RouteTable } from './route-table';
 
@@ -46,13 +47,13 @@ function verdictOf(linkKey: Buffer, req: Request, key: string, nowMs: number): L
   );
 }
 
-function refusal(v: LinkVerdict): ApiError | undefined {
+function refusal(v: LinkVerdict): BatonError | undefined {
   if (v.ok) return undefined;
-  return new ApiError(403, v.reason === 'expired' ? 'The object link has expired' : 'The object link is not valid for this object and operation');
+  return v.reason === 'expired' ? Errors.OBJECT_LINK_EXPIRED() : Errors.OBJECT_LINK_INVALID();
 }
 
 function linksOf(d: ObjectRouteDeps): ServedObjectLinks {
-  if (!d.objectLinks) throw new ApiError(404, 'Objects are not served by Baton here: the object store is a bucket (BATON_OBJECT_STORE=s3)');
+  if (!d.objectLinks) throw Errors.OBJECTS_NOT_SERVED();
   return d.objectLinks;
 }
 
@@ -75,7 +76,7 @@ export function objectRoutes(r: RouteTable, d: ObjectRouteDeps): void {
     const refused = refusal(verdictOf(links.linkKey(), req, key, now()));
     if (refused) throw refused;
     const problem = objectKeyProblem(key);
-    if (problem) throw new ApiError(400, `Invalid object key: ${problem}`);
+    if (problem) throw Errors.OBJECT_KEY_INVALID(problem);
     return { links, key };
   };
   const query = { expires: 'integer', signature: 'string' } as const;
@@ -91,7 +92,7 @@ export function objectRoutes(r: RouteTable, d: ObjectRouteDeps): void {
     async (req, res) => {
       const { links, key } = checked(req);
       const body = await links.store.get(key);
-      if (!body) throw new ApiError(404, `No object at ${key}`);
+      if (!body) throw Errors.OBJECT_NOT_FOUND(key);
       res.type(key.endsWith('.json') ? 'application/json' : 'application/octet-stream').send(body);
     },
   );

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { nameProblem } from '../model/definitions';
-import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 
 // Query-string readers that turn a bad value into a 400 naming the parameter. They read only
 // `query`, so express requests and the hot path's parsed URLs share them.
@@ -30,9 +30,7 @@ export function boolParam(req: WithQuery, name: string, def: boolean): boolean {
   const b = typeof v === 'string' ? parseSpringBoolean(v) : null;
   if (b === undefined) return def;
   if (b === null)
-    throw new ApiError(400, `Invalid value for query parameter '${name}': expected true or false`, [
-      { path: name, message: 'must be true or false', invalidValue: v },
-    ]);
+    throw Errors.QUERY_PARAM_NOT_BOOLEAN(name, v);
   return b;
 }
 
@@ -41,13 +39,11 @@ export function intParam(req: WithQuery, name: string, def: number | undefined, 
   if (v === undefined || v === '') return def;
   const n = Number(v);
   if (typeof v !== 'string' || !Number.isInteger(n))
-    throw new ApiError(400, `Invalid value for query parameter '${name}': expected an integer`, [
-      { path: name, message: 'must be an integer', invalidValue: v },
-    ]);
+    throw Errors.QUERY_PARAM_NOT_INTEGER(name, v);
   if (min !== undefined && n < min)
-    throw new ApiError(400, `${name} must be at least ${min}`, [{ path: name, message: `must be greater than or equal to ${min}`, invalidValue: n }]);
+    throw Errors.QUERY_PARAM_TOO_SMALL(name, min, n);
   if (max !== undefined && n > max)
-    throw new ApiError(400, `${name} must be at most ${max}`, [{ path: name, message: `must be less than or equal to ${max}`, invalidValue: n }]);
+    throw Errors.QUERY_PARAM_TOO_LARGE(name, max, n);
   return n;
 }
 
@@ -61,7 +57,7 @@ export function strParam(req: WithQuery, name: string): string | undefined {
 /** A name given as a path or query parameter (task type, domain, worker id): 400 when too long or with control characters. */
 export function checkName(param: string, value: string): void {
   const problem = nameProblem(value);
-  if (problem) throw new ApiError(400, `Invalid value for '${param}': ${problem}`, [{ path: param, message: problem }]);
+  if (problem) throw Errors.NAME_INVALID(param, problem);
 }
 
 export function listParam(req: WithQuery, name: string): string[] {
@@ -75,14 +71,10 @@ export function listParam(req: WithQuery, name: string): string[] {
 
 /** Parses a body with a zod schema; failures are 400s with validationErrors. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, what: string): z.infer<S> {
-  if (body === undefined) throw new ApiError(400, `Missing request body: ${what} expected`);
+  if (body === undefined) throw Errors.BODY_MISSING(what);
   const r = schema.safeParse(body);
   if (!r.success) {
-    throw new ApiError(
-      400,
-      'Validation failed, check below errors for detail.',
-      r.error.issues.map((i) => ({ path: [what, ...i.path.map(String)].join('.'), message: i.message })),
-    );
+    throw Errors.INVALID_INPUT(r.error.issues.map((i) => ({ path: [what, ...i.path.map(String)].join('.'), message: i.message })));
   }
   return r.data;
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SaveScheduleRequestSchema, ScheduleExecutionSearchResultSchema, ScheduleTagSchema, ScheduleViewSchema } from '../model/schedules';
-import { ApiError, badRequest } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { ScheduleService } from '../services/schedule-service';
 import { parseExecutionQuery } from '../services/schedule-service';
 import { strParam } from './params';
@@ -29,7 +29,7 @@ function tagFilters(raw: string | undefined): Array<{ key: string; value?: strin
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (parts.length === 0) throw new ApiError(400, "Query parameter 'tag' is required (key:value)", [{ path: 'tag', message: 'required' }]);
+  if (parts.length === 0) throw Errors.SCHEDULE_TAG_REQUIRED();
   return parts.map((p) => {
     const i = p.indexOf(':');
     return i < 0 ? { key: p } : { key: p.slice(0, i), value: p.slice(i + 1) };
@@ -41,14 +41,14 @@ function ascendingOf(sort: string | undefined): boolean {
   if (!sort) return false;
   const m = /^(\w+)(?::(ASC|DESC))?$/i.exec(sort.trim());
   if (!m || !['scheduledTime', 'startTime', 'executionTime'].includes(m[1]!))
-    throw badRequest(`Invalid sort: ${sort} (scheduledTime:ASC or scheduledTime:DESC)`);
+    throw Errors.SCHEDULE_SORT_INVALID(sort);
   return (m[2] ?? 'ASC').toUpperCase() === 'ASC';
 }
 
 /** Declares the routes under `r` (mounted at /api/scheduler). */
 export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleService }): void {
   const svc = (): ScheduleService => {
-    if (!deps.schedules) throw new ApiError(501, 'The scheduler is not available in this server');
+    if (!deps.schedules) throw Errors.SCHEDULER_UNAVAILABLE();
     return deps.schedules;
   };
   const nameParam = { name: { description: 'the schedule name' } };
@@ -148,7 +148,7 @@ export function schedulerRoutes(r: RouteTable, deps: { schedules?: ScheduleServi
     },
     async (req, res) => {
       const cron = strParam(req, 'cronExpression');
-      if (!cron) throw new ApiError(400, "Query parameter 'cronExpression' is required", [{ path: 'cronExpression', message: 'required' }]);
+      if (!cron) throw Errors.CRON_EXPRESSION_REQUIRED();
       // Conductor caps the list at 5 rather than refusing a larger limit.
       const limit = Math.min(NEXT_FEW.limit.read(req, 'limit'), MAX_NEXT_SCHEDULES);
       res.json(

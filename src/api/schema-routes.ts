@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SchemaDefSchema, type SchemaDef } from '../model/schemas';
 import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
-import { ApiError, notFound } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import { schemaProblem } from '../services/json-schema-check';
 import type { SchemaStore } from '../store/ports';
 import { boolParam, checkName, parseBody } from './params';
@@ -15,7 +15,7 @@ const versionParam = { pathParams: { version: { schema: { type: 'integer', minim
 function versionOf(text: string): number {
   const v = Number(text);
   if (!Number.isInteger(v) || v < 1 || v > 2_147_483_647)
-    throw new ApiError(400, `Invalid version '${text}'`, [{ path: 'version', message: 'must be a positive integer', invalidValue: text }]);
+    throw Errors.SCHEMA_VERSION_INVALID(text);
   return v;
 }
 
@@ -23,11 +23,11 @@ function versionOf(text: string): number {
 export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined, maxSchemas: number = DEFAULT_RECORD_CAPS.schemas): void {
   const schemas = (): SchemaStore => {
     const s = store();
-    if (!s) throw new ApiError(501, 'JSON schemas are not available');
+    if (!s) throw Errors.SCHEMAS_UNAVAILABLE();
     return s;
   };
   const found = (s: SchemaDef | undefined, what: string): SchemaDef => {
-    if (!s) throw notFound(`Schema ${what} not found`);
+    if (!s) throw Errors.SCHEMA_NOT_FOUND(what);
     return s;
   };
 
@@ -48,7 +48,7 @@ export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined
         const p = schemaProblem(d.data);
         return p ? [{ path: `schemas.${i}.data`, message: `not a usable JSON schema: ${p}` }] : [];
       });
-      if (problems.length > 0) throw new ApiError(400, 'Validation failed, check below errors for detail.', problems);
+      if (problems.length > 0) throw Errors.INVALID_INPUT(problems);
       const newVersion = boolParam(req, 'newVersion', false);
       const now = Date.now();
       const writes: Array<{ def: SchemaDef; existing: SchemaDef | undefined }> = [];
@@ -79,7 +79,7 @@ export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined
 
   r.delete('/{name}', { permission: 'definitions:write', summary: 'Delete every version of a schema', res: 'empty' }, async (req, res) => {
     checkName('name', req.params.name);
-    if (!(await schemas().delete(req.params.name))) throw notFound(`Schema ${req.params.name} not found`);
+    if (!(await schemas().delete(req.params.name))) throw Errors.SCHEMA_NOT_FOUND(req.params.name);
     res.status(200).end();
   });
 
@@ -97,7 +97,7 @@ export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined
     { permission: 'definitions:write', summary: 'Delete one version of a schema', ...versionParam, res: 'empty' },
     async (req, res) => {
       const version = versionOf(req.params.version);
-      if (!(await schemas().delete(req.params.name, version))) throw notFound(`Schema ${req.params.name}:${version} not found`);
+      if (!(await schemas().delete(req.params.name, version))) throw Errors.SCHEMA_NOT_FOUND(`${req.params.name}:${version}`);
       res.status(200).end();
     },
   );

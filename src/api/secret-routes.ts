@@ -1,7 +1,7 @@
 import express, { type RequestHandler } from 'express';
 import { z } from 'zod';
 import { TagListSchema, TagSchema, type Tag } from '../model/tags';
-import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { SecretService } from '../services/secret-service';
 import type { RouteTable } from './route-table';
 import { jsonBody, type JsonBody } from './request-body';
@@ -41,7 +41,7 @@ export interface SecretRouteDeps {
 /** Declares the routes under `r` (mounted at /api). */
 export function secretRoutes(r: RouteTable, deps: SecretRouteDeps): void {
   const secrets = (): SecretService => {
-    if (!deps.secrets) throw new ApiError(503, 'secrets are not available on this server');
+    if (!deps.secrets) throw Errors.SECRETS_UNAVAILABLE();
     return deps.secrets;
   };
   const names = { inline: z.array(z.string()) } as const;

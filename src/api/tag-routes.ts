@@ -1,5 +1,4 @@
 import { addTags, removeTags, TagListSchema, type Tag } from '../model/tags';
-import { notFound } from '../services/errors';
 import type { MetadataService } from '../services/metadata-service';
 import type { RouteTable } from './route-table';
 import { TAGS_BODY } from './secret-routes';
@@ -21,7 +20,7 @@ export function definitionTagRoutes(r: RouteTable, deps: { metadata: MetadataSer
 
   const workflowVersions = async (name: string) => {
     const defs = (await store().listWorkflowDefs()).filter((d) => d.name === name);
-    if (defs.length === 0) throw notFound(`No such workflow found by name: ${name}`);
+    if (defs.length === 0) throw Errors.WORKFLOW_NAME_NOT_FOUND(name);
     return defs.sort((a, b) => a.version - b.version);
   };
   const changeWorkflowTags = async (name: string, change: (tags: Tag[]) => Tag[]): Promise<void> => {
@@ -29,7 +28,7 @@ export function definitionTagRoutes(r: RouteTable, deps: { metadata: MetadataSer
   };
   const taskDef = async (name: string) => {
     const def = await store().getTaskDef(name);
-    if (!def) throw notFound(`No such taskType found by name: ${name}`);
+    if (!def) throw Errors.TASK_DEF_NOT_FOUND(name);
     return def;
   };
   const changeTaskTags = async (name: string, change: (tags: Tag[]) => Tag[]): Promise<void> => {

@@ -4,7 +4,6 @@ import { revealForWorker } from '../services/polled-task-secrets';
 import type { SecretService } from '../services/secret-service';
 import type { SearchIndex } from '../search/ports';
 import { TaskResultStatus } from '../model/statuses';
-import { ApiError, conflict } from '../services/errors';
 import type { TaskService } from '../services/task-service';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
@@ -208,7 +207,7 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
     },
     async (req, res) => {
       const taskType = strParam(req, 'taskType');
-      if (!taskType) throw new ApiError(400, "Required query parameter 'taskType' is missing");
+      if (!taskType) throw Errors.TASK_TYPE_REQUIRED();
       res.json(
         await tasks.queueSize({
           taskType,
@@ -225,7 +224,7 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
     { permission: 'queues:read', summary: 'Last polls of a task type', query: { taskType: requiredText }, res: { list: 'PollData' } },
     async (req, res) => {
       const taskType = strParam(req, 'taskType');
-      if (!taskType) throw new ApiError(400, "Required query parameter 'taskType' is missing");
+      if (!taskType) throw Errors.TASK_TYPE_REQUIRED();
       res.json(await tasks.listPollData(taskType));
     },
   );
@@ -237,11 +236,11 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
   r.post('/{taskId}/log', { permission: 'tasks:update', summary: 'Add a log line to a task', body: 'text', res: 'empty' }, async (req, res) => {
     if (!(await store.getTask(req.params.taskId))) throw Errors.TASK_NOT_FOUND(req.params.taskId);
     const log = taskLogLine(req.body);
-    if (log === undefined) throw new ApiError(400, 'Missing request body: the log line expected');
+    if (log === undefined) throw Errors.BODY_MISSING('the log line');
     const tooLong = logLineTooLong(log, store.taskLogLimits);
-    if (tooLong) throw new ApiError(413, tooLong);
+    if (tooLong) throw Errors.TASK_LOG_LINE_TOO_LONG(tooLong);
     const stored = await store.appendTaskLogs([{ taskId: req.params.taskId, log, createdTime: Date.now() }]);
-    if (stored === 0) throw conflict(taskLogFull(req.params.taskId, store.taskLogLimits));
+    if (stored === 0) throw Errors.TASK_LOG_FULL(taskLogFull(req.params.taskId, store.taskLogLimits));
     res.status(200).end();
   });
 
@@ -261,7 +260,7 @@ export function taskRoutes(r: RouteTable, deps: TaskRouteDeps): void {
 
   const byRef = async (workflowId: string, ref: string, statusText: string, output: Record<string, unknown>, workerId?: string): Promise<string | null> => {
     const status = TaskResultStatus.safeParse(statusText);
-    if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
+    if (!status.success) throw Errors.TASK_STATUS_INVALID(statusText, TaskResultStatus.options.join(', '));
     return workflows.completeTask(workflowId, { ref, status: status.data, output, workerId });
   };
 
@@ -290,7 +289,7 @@ export function queueRoutes(r: RouteTable, deps: { workflows: WorkflowService })
   const byId = { pathParams: statusParam, body: jsonBody(jsonObject, 'output', 'missing') } as const;
   const update = async (workflowId: string, target: { ref?: string; taskId?: string }, statusText: string, output: Record<string, unknown>): Promise<void> => {
     const status = TaskResultStatus.safeParse(statusText);
-    if (!status.success) throw new ApiError(400, `Invalid task status '${statusText}'; expected one of ${TaskResultStatus.options.join(', ')}`);
+    if (!status.success) throw Errors.TASK_STATUS_INVALID(statusText, TaskResultStatus.options.join(', '));
     const id = await deps.workflows.completeTask(workflowId, { ...target, status: status.data, output });
     if (!id) throw Errors.PENDING_TASK_NOT_FOUND(String(target.ref ?? target.taskId), workflowId);
   };

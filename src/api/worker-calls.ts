@@ -1,7 +1,7 @@
 import type { GrantCheck } from '../auth/request-gate';
 import type { Task } from '../model/execution';
 import { StartWorkflowRequestSchema, TaskResultSchema, type StartWorkflowRequest, type TaskResult } from '../model/requests';
-import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { TaskService } from '../services/task-service';
 import { revealForWorker } from '../services/polled-task-secrets';
 import { conformingInputs } from '../services/polled-task-schemas';
@@ -86,7 +86,7 @@ export function workerCalls(deps: {
       const { count: c, timeout: t } = POLL_LIMITS;
       const count = intParam(req, 'count', c.fallback, c.min, c.max)!;
       const timeout = req.query.timeout;
-      if (timeout !== undefined && Number(timeout) > t.max) throw new ApiError(400, `Long Poll Timeout value cannot be more than ${t.max / 1000} seconds`);
+      if (timeout !== undefined && Number(timeout) > t.max) throw Errors.LONG_POLL_TIMEOUT_TOO_LONG(t.max / 1000);
       const timeoutMs = intParam(req, 'timeout', t.fallback, t.min, t.max)!;
       const workerId = strParam(req, 'workerid');
       const domain = strParam(req, 'domain') || undefined;

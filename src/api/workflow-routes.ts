@@ -16,6 +16,7 @@ import { WorkflowStatus } from '../model/statuses';
 import { intQuery, range, requiredText, type Handler, type RouteTable } from './route-table';
 import type { Workflow } from '../model/execution';
 import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { MetadataService } from '../services/metadata-service';
 import type { ExecutionStore } from '../store/ports';
 import type { WorkflowService } from '../services/workflow-service';
@@ -48,9 +49,7 @@ function idempotencyHeaders(req: Request): { idempotencyKey?: string; idempotenc
   if (!strategy) return { idempotencyKey: key };
   const parsed = IdempotencyStrategySchema.safeParse(strategy);
   if (!parsed.success)
-    throw new ApiError(400, `Invalid X-on-conflict '${strategy}'; expected one of ${IdempotencyStrategySchema.options.join(', ')}`, [
-      { path: 'X-on-conflict', message: 'unknown idempotency strategy', invalidValue: strategy },
-    ]);
+    throw Errors.IDEMPOTENCY_STRATEGY_INVALID(strategy, IdempotencyStrategySchema.options.join(', '));
   return { idempotencyKey: key, idempotencyStrategy: parsed.data };
 }
 
@@ -180,7 +179,7 @@ export function workflowRoutes(
     const params = req.params as Record<string, string | undefined>;
     const workflowId = params.workflowId ?? strParam(req, 'workflowId');
     const ref = params.taskReferenceName ?? strParam(req, 'taskReferenceName');
-    if (!workflowId || !ref) throw new ApiError(400, 'workflowId and taskReferenceName are required');
+    if (!workflowId || !ref) throw Errors.SKIP_TARGET_REQUIRED();
     let payload: z.infer<typeof SkipTaskRequestSchema> = {};
     if (req.body && Object.keys(req.body).length > 0) payload = req.body;
     else {
@@ -191,7 +190,7 @@ export function workflowRoutes(
           return parseBody(jsonObject, JSON.parse(v), k);
         } catch (e) {
           if (e instanceof ApiError) throw e;
-          throw new ApiError(400, `Query parameter '${k}' must be a JSON object`);
+          throw Errors.QUERY_PARAM_NOT_JSON_OBJECT(k);
         }
       };
       payload = { taskInput: fromQuery('taskInput'), taskOutput: fromQuery('taskOutput') };
@@ -258,7 +257,7 @@ export function workflowRoutes(
       const input = req.body;
       const priority = intParam(req, 'priority', 0);
       const p = PrioritySchema.safeParse(priority);
-      if (!p.success) throw new ApiError(400, p.error.issues[0]!.message, [{ path: 'priority', message: p.error.issues[0]!.message, invalidValue: priority }]);
+      if (!p.success) throw Errors.PRIORITY_INVALID(p.error.issues[0]!.message, priority);
       const request = {
         name: req.params.workflowId,
         version: intParam(req, 'version', undefined),

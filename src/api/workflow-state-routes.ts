@@ -5,7 +5,6 @@ import { WorkflowSchema, type Workflow } from '../model/execution';
 import { isTerminalTask } from '../model/statuses';
 import { CorrelationIdsSearchRequestSchema, WorkflowRunSchema, WorkflowStateUpdateSchema } from '../model/workflow-state';
 import { waitForBlockingPoint, workflowRun } from '../services/blocking-point';
-import { ApiError } from '../services/errors';
 import type { ExecutionWaiter } from '../services/execution-waiter';
 import type { WorkflowService } from '../services/workflow-service';
 import type { ExecutionStore } from '../store/ports';
@@ -89,7 +88,7 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
       const workflowId = req.params.workflowId;
       const ref = update.taskReferenceName ?? undefined;
       if (update.taskResult && !ref)
-        throw new ApiError(400, 'taskReferenceName is required with a taskResult', [{ path: 'taskReferenceName', message: 'required with taskResult' }]);
+        throw Errors.TASK_REFERENCE_REQUIRED();
       const requestId = strParam(req, 'requestId') || randomUUID();
       const untilRefs = listParam(req, 'waitUntilTaskRef');
       const waitForSeconds = WAIT_FOR_SECONDS.read(req, 'waitForSeconds');

@@ -3,7 +3,7 @@ import { type AccessKeyInfo, type AccessKeyRecord, type ApplicationRecord, type 
 import { OrkesRoleSchema } from '../model/authorization';
 import { batonRolesOf } from './orkes-roles';
 import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
-import { ApiError, badRequest, notFound } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { MetadataStore } from '../store/ports';
 import type { AccessDirectory } from './access-directory';
 import { newAccessKey } from './secrets';
@@ -39,14 +39,14 @@ export class ApplicationService {
 
   async get(id: string): Promise<ApplicationRecord> {
     const app = await this.store.getApplication(id);
-    if (!app) throw notFound(`No such application: ${id}`);
+    if (!app) throw Errors.APPLICATION_NOT_FOUND(id);
     return app;
   }
 
   async byAccessKey(keyId: string): Promise<ApplicationRecord> {
     const key = await this.store.getAccessKey(keyId);
     const app = key && (await this.store.getApplication(key.applicationId));
-    if (!app) throw notFound(`No application has the access key ${keyId}`);
+    if (!app) throw Errors.ACCESS_KEY_APPLICATION_NOT_FOUND(keyId);
     return app;
   }
 
@@ -88,7 +88,7 @@ export class ApplicationService {
   async createKey(applicationId: string): Promise<{ id: string; secret: string }> {
     await this.get(applicationId);
     if ((await this.store.listAccessKeys(applicationId)).length >= MAX_KEYS_PER_APPLICATION)
-      throw new ApiError(409, `Application ${applicationId} already has ${MAX_KEYS_PER_APPLICATION} access keys: delete one first`);
+      throw Errors.ACCESS_KEYS_AT_LIMIT(applicationId, MAX_KEYS_PER_APPLICATION);
     const key = newAccessKey();
     await this.store.putAccessKey({
       id: key.id,
@@ -122,7 +122,7 @@ export class ApplicationService {
 
   private async keyOf(applicationId: string, keyId: string): Promise<AccessKeyRecord> {
     const key = await this.store.getAccessKey(keyId);
-    if (!key || key.applicationId !== applicationId) throw notFound(`Application ${applicationId} has no access key ${keyId}`);
+    if (!key || key.applicationId !== applicationId) throw Errors.ACCESS_KEY_NOT_FOUND(applicationId, keyId);
     return key;
   }
 
@@ -138,7 +138,7 @@ export class ApplicationService {
 /** Baton's roles of an Orkes role name (src/auth/orkes-roles.ts; Baton's own names are Orkes names too). */
 function rolesOf(role: string): Role[] {
   const r = OrkesRoleSchema.safeParse(role);
-  if (!r.success) throw badRequest(`Unknown role ${role}: the roles are ${OrkesRoleSchema.options.join(', ')} (Baton's: ${ROLES.join(', ')})`);
+  if (!r.success) throw Errors.APPLICATION_ROLE_UNKNOWN(role, OrkesRoleSchema.options.join(', '), ROLES.join(', '));
   return batonRolesOf([r.data]);
 }
 

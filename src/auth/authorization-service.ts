@@ -11,7 +11,7 @@ import {
   type UserRecord,
 } from '../model/authorization';
 import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
-import { badRequest, notFound } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { AuthorizationStore } from '../store/ports';
 import { accessMap, grantAllows, subjectsOf } from './grant-decision';
 import { batonRolesOf } from './orkes-roles';
@@ -60,7 +60,7 @@ export class AuthorizationService {
 
   async getUser(id: string): Promise<UserRecord> {
     const u = await this.store.getUser(id);
-    if (!u) throw notFound(`No such user: ${id}`);
+    if (!u) throw Errors.USER_NOT_FOUND(id);
     return u;
   }
 
@@ -68,7 +68,7 @@ export class AuthorizationService {
     const old = await this.store.getUser(id);
     if (!old) checkRecordCount('users', (await this.store.listUsers()).length, 1, this.cap);
     const groups = req.groups ?? old?.groups ?? [];
-    for (const g of groups) if (!(await this.store.getGroup(g))) throw badRequest(`No such group: ${g}`);
+    for (const g of groups) if (!(await this.store.getGroup(g))) throw Errors.GROUP_UNKNOWN(g);
     const t = this.now;
     const user: UserRecord = {
       id,
@@ -98,7 +98,7 @@ export class AuthorizationService {
 
   async getGroup(id: string): Promise<GroupRecord> {
     const g = await this.store.getGroup(id);
-    if (!g) throw notFound(`No such group: ${id}`);
+    if (!g) throw Errors.GROUP_NOT_FOUND(id);
     return g;
   }
 
@@ -234,10 +234,10 @@ export class AuthorizationService {
   }
 
   private async checkSubject(s: SubjectRef): Promise<void> {
-    if (s.type === 'USER' && !(await this.store.getUser(s.id)) && !s.id.startsWith('app:')) throw notFound(`No such user: ${s.id}`);
-    if (s.type === 'GROUP' && !(await this.store.getGroup(s.id))) throw notFound(`No such group: ${s.id}`);
+    if (s.type === 'USER' && !(await this.store.getUser(s.id)) && !s.id.startsWith('app:')) throw Errors.USER_NOT_FOUND(s.id);
+    if (s.type === 'GROUP' && !(await this.store.getGroup(s.id))) throw Errors.GROUP_NOT_FOUND(s.id);
     if (s.type === 'ROLE' && !OrkesRoleSchema.safeParse(s.id).success)
-      throw badRequest(`Unknown role ${s.id}: the roles are ${OrkesRoleSchema.options.join(', ')}`);
+      throw Errors.ROLE_UNKNOWN(s.id, OrkesRoleSchema.options.join(', '));
   }
 
   private async dropGrantsOf(subject: SubjectRef): Promise<void> {

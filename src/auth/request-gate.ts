@@ -9,7 +9,8 @@ import { allows, type Permission } from './roles';
 import type { MatchableRoute, RouteMatch } from '../api/route-matcher';
 import { isAppChannelPath, permissionOf } from './unlisted-paths';
 import type { Access, TargetRef } from '../model/authorization';
-import { ApiError } from '../services/errors';
+import { ApiError, type BatonError } from '../model/errors';
+import { Errors } from '../model/named-errors';
 import type { AuthorizationService } from './authorization-service';
 import { resourceNeedOf } from './resource-targets';
 import type { AccessTokens, TokenFailure } from './tokens';
@@ -54,13 +55,12 @@ const grantChecks = new WeakMap<IncomingMessage, GrantCheck>();
 /** The grant check of a request that passed the gate with a token; undefined while auth is off or grants are not wired. */
 export const grantCheckOf = (req: IncomingMessage): GrantCheck | undefined => grantChecks.get(req);
 
-const grantRefusal = (p: Principal, target: TargetRef, access: Access): string =>
-  `Access denied: application ${p.applicationId} holds no ${access} grant on ${target.type} ${target.id}`;
+const grantRefusal = (p: Principal, target: TargetRef, access: Access): BatonError => Errors.GRANT_REFUSED(p.applicationId, access, target.type, target.id);
 
 /** Verified tokens by their text, so the hot path verifies a signature once per token, not per request. */
 const TOKEN_CACHE_MAX = 10_000;
 
-type Refusal = { status: 401 | 403; error: TokenFailure | 'ACCESS_DENIED'; message: string };
+type Refusal = { err: BatonError; error: TokenFailure | 'ACCESS_DENIED' };
 
 function tokenOf(req: IncomingMessage): string | undefined {
   const x = req.headers['x-authorization'];
@@ -80,27 +80,23 @@ export function requestGate(d: GateDeps): RequestGate {
     req: IncomingMessage,
     found: RouteMatch<MatchableRoute> | undefined,
   ): Refusal | undefined | Promise<Refusal | undefined> => {
-    if (!principal) return { status: 401, error: 'INVALID_TOKEN', message: 'The access key of this token is disabled or deleted' };
+    if (!principal) return { err: Errors.TOKEN_KEY_DISABLED(), error: 'INVALID_TOKEN' };
     if (!allows(principal.roles, permission))
-      return {
-        status: 403,
-        error: 'ACCESS_DENIED',
-        message: `Access denied: ${permission} is not granted to application ${principal.applicationId} (roles: ${principal.roles.join(', ') || 'none'})`,
-      };
+      return { err: Errors.PERMISSION_DENIED(permission, principal.applicationId, principal.roles.join(', ') || 'none'), error: 'ACCESS_DENIED' };
     principals.set(req, principal);
     if (!grants) return undefined;
     grantChecks.set(req, async (target, access) => {
-      if (!(await grants.allows(principal.applicationId, principal.roles, target, access))) throw new ApiError(403, grantRefusal(principal, target, access));
+      if (!(await grants.allows(principal.applicationId, principal.roles, target, access))) throw grantRefusal(principal, target, access);
     });
     const need = resourceNeedOf(req.method, found);
     if (!need) return undefined;
     const denied = (ok: boolean): Refusal | undefined =>
-      ok ? undefined : { status: 403, error: 'ACCESS_DENIED', message: grantRefusal(principal, need.target, need.access) };
+      ok ? undefined : { err: grantRefusal(principal, need.target, need.access), error: 'ACCESS_DENIED' };
     const ok = grants.allows(principal.applicationId, principal.roles, need.target, need.access);
     return ok instanceof Promise ? ok.then(denied) : denied(ok);
   };
 
-  const answer = (res: ServerResponse, r: Refusal | undefined): boolean => (r ? refuse(res, r.status, r.message, r.error) : true);
+  const answer = (res: ServerResponse, r: Refusal | undefined): boolean => (r ? refuse(res, r.err, r.error) : true);
   const answerEither = (
     req: IncomingMessage,
     res: ServerResponse,
@@ -123,11 +119,7 @@ export function requestGate(d: GateDeps): RequestGate {
   ): Promise<Refusal | undefined> => {
     const checked = await auth.tokens.check(token);
     if (!checked.ok)
-      return {
-        status: 401,
-        error: checked.failure,
-        message: checked.failure === 'EXPIRED_TOKEN' ? 'Token expired: ask /api/token for a new one' : 'Invalid token',
-      };
+      return { err: checked.failure === 'EXPIRED_TOKEN' ? Errors.TOKEN_EXPIRED() : Errors.TOKEN_INVALID(), error: checked.failure };
     if (verified.size >= TOKEN_CACHE_MAX) verified.clear();
     verified.set(token, { keyId: checked.keyId, expiresAt: checked.expiresAt });
     return decide(await auth.directory.principal(checked.keyId), permission, req, found);
@@ -135,7 +127,7 @@ export function requestGate(d: GateDeps): RequestGate {
 
   return (req, res, { path }, found) => {
     const browser = browserVerdict(req.method, path, req.headers, d.browser);
-    if (browser.kind === 'refuse') return refuse(res, 403, browser.message);
+    if (browser.kind === 'refuse') return refuse(res, Errors.BROWSER_REFUSED(browser.message));
     if (browser.headers) for (const [k, v] of Object.entries(browser.headers)) res.setHeader(k, v);
     if (browser.kind === 'preflight') {
       res.statusCode = 204;
@@ -153,12 +145,12 @@ export function requestGate(d: GateDeps): RequestGate {
     decisions.set(req, permission);
     if (permission === 'public') return true;
     const token = tokenOf(req);
-    if (!token) return refuse(res, 401, 'Missing token: send the token from POST /api/token in X-Authorization', 'INVALID_TOKEN');
+    if (!token) return refuse(res, Errors.TOKEN_MISSING(), 'INVALID_TOKEN');
 
     // Fast path: a token seen before and a principal still cached answer without waiting.
     const seen = verified.get(token);
     if (seen) {
-      if (seen.expiresAt <= now()) return refuse(res, 401, 'Token expired: ask /api/token for a new one', 'EXPIRED_TOKEN');
+      if (seen.expiresAt <= now()) return refuse(res, Errors.TOKEN_EXPIRED(), 'EXPIRED_TOKEN');
       const principal = auth.directory.principal(seen.keyId);
       if (!(principal instanceof Promise)) return answerEither(req, res, path, decide(principal, permission, req, found));
       return principal.then(
@@ -175,6 +167,6 @@ export function requestGate(d: GateDeps): RequestGate {
   function failed(err: unknown, req: IncomingMessage, res: ServerResponse, path: string): false {
     const body = toErrorBody(err);
     d.log.error({ err, path, method: req.method }, 'checking access failed');
-    return refuse(res, body.status >= 500 ? 503 : body.status, body.status >= 500 ? 'Checking access failed; retry' : body.message);
+    return refuse(res, body.status >= 500 ? Errors.ACCESS_CHECK_FAILED() : new ApiError(body.status, body.message, body.validationErrors, body.code));
   }
 }

@@ -1,6 +1,6 @@
 import { retryAfterSeconds } from '../limits/attempt-window';
 import type { AttemptSubject, FailedAttempts } from '../limits/ports';
-import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import { RetryLater } from './retry-later';
 
 /**
@@ -35,7 +35,7 @@ export class SignInGuard {
     ];
     // Without the count (Redis unreachable) no secret is checked: a retryable 503, never an unlimited endpoint.
     const decision = await this.attempts.begin(subjects, this.limits.windowMs, this.now()).catch(() => {
-      throw new ApiError(503, 'Token requests cannot be checked against their limits right now: retry in a moment');
+      throw Errors.TOKEN_LIMITS_UNCHECKABLE();
     });
     if (!decision.allowed)
       throw new RetryLater('Too many failed token requests for this access key or from this client: retry later', retryAfterSeconds(decision.retryAfterMs));

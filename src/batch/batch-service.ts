@@ -1,4 +1,4 @@
-import { ApiError } from '../model/errors';
+import { Errors } from '../model/named-errors';
 import type { BatchRecord, BatchRequest, BatchView } from '../model/batch';
 import type { SearchIndex, SearchRequest } from '../search/ports';
 import { parseFreeText, parseQuery, parseSort } from '../search/query';
@@ -37,13 +37,10 @@ export class BatchService {
     };
     const all = await this.store.list();
     const open = all.filter(isOpen).length;
-    if (open >= this.limits.maxOpen) throw new ApiError(429, `${open} batches are running, the most allowed (BATON_BATCH_MAX_OPEN); cancel one or wait`);
+    if (open >= this.limits.maxOpen) throw Errors.BATCHES_AT_LIMIT(open);
     const first = await this.index.searchWorkflows({ ...search, start: 0, size: SNAPSHOT_PAGE });
     if (first.totalHits > this.limits.maxMatches)
-      throw new ApiError(
-        400,
-        `The search matches ${first.totalHits} executions, over the limit of ${this.limits.maxMatches} per batch (BATON_BATCH_MAX_MATCHES); narrow the query`,
-      );
+      throw Errors.BATCH_TOO_MANY_MATCHES(first.totalHits, this.limits.maxMatches);
     const ids = new Set(first.results.map((r) => r.workflowId));
     for (let start = SNAPSHOT_PAGE, page = first.results; page.length === SNAPSHOT_PAGE && ids.size < this.limits.maxMatches; start += SNAPSHOT_PAGE) {
       page = (await this.index.searchWorkflows({ ...search, start, size: SNAPSHOT_PAGE })).results;
@@ -66,7 +63,7 @@ export class BatchService {
 
   async get(id: string): Promise<BatchView> {
     const b = await this.store.get(id);
-    if (!b) throw new ApiError(404, `No such batch: ${id}`);
+    if (!b) throw Errors.BATCH_NOT_FOUND(id);
     return { ...b, failures: await this.store.failures(id) };
   }
 
@@ -77,8 +74,8 @@ export class BatchService {
   /** Asks the runner to stop the batch before its next execution; a finished batch is a 409. */
   async cancel(id: string): Promise<BatchRecord> {
     const b = await this.store.get(id);
-    if (!b) throw new ApiError(404, `No such batch: ${id}`);
-    if (!isOpen(b)) throw new ApiError(409, `Batch ${id} is already ${b.state}`);
+    if (!b) throw Errors.BATCH_NOT_FOUND(id);
+    if (!isOpen(b)) throw Errors.BATCH_ENDED(id, b.state);
     await this.store.requestCancel(id);
     return { ...b, cancelRequested: true };
   }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { jsonDepthExceeds } from '../api/json-depth';
-import { ApiError } from '../services/errors';
+import { Errors } from '../model/named-errors';
 import type { LinkOperation } from './link-signature';
 import type { ObjectStore } from './object-store';
 import { executionPayloadPrefix, isPayloadPath, payloadDigest, uploadKey, type PayloadType } from './payload-keys';
@@ -49,22 +49,22 @@ export class ExternalPayloads {
       return { uri: await this.objects.signedUrl(key, 'WRITE', this.settings.linkTtlSeconds), path: key };
     }
     if (!path || !isPayloadPath(path))
-      throw new ApiError(400, `Invalid input - path must name an external payload (a key under payloads/), got ${JSON.stringify(path ?? '')}`);
+      throw Errors.PAYLOAD_PATH_INVALID(JSON.stringify(path ?? ''));
     return { uri: await this.objects.signedUrl(path, 'READ', this.settings.linkTtlSeconds), path };
   }
 
   /** The payload a start or an update names by path: a 400 when there is none or it is no JSON object, a 413 above `maxBytes`. */
   async read(path: string, field: string, maxBytes: number): Promise<Record<string, unknown>> {
     if (!isPayloadPath(path))
-      throw new ApiError(400, `Invalid input - ${field} must name an external payload (a key under payloads/), got ${JSON.stringify(path)}`);
+      throw Errors.PAYLOAD_FIELD_PATH_INVALID(field, JSON.stringify(path));
     const body = await this.objects.get(path);
-    if (!body) throw new ApiError(400, `Unable to download payload from external storage path: ${path} (${field}): no object there`);
+    if (!body) throw Errors.PAYLOAD_MISSING(path, field);
     if (body.length > maxBytes)
-      throw new ApiError(413, `The payload at external storage path: ${path} is ${body.length} bytes, over the permissible limit: ${maxBytes} bytes`);
+      throw Errors.EXTERNAL_PAYLOAD_TOO_LARGE(path, body.length, maxBytes);
     const value = parseObject(body);
-    if (!value) throw new ApiError(400, `The payload at external storage path: ${path} (${field}) is not a JSON object`);
+    if (!value) throw Errors.PAYLOAD_NOT_OBJECT(path, field);
     if (jsonDepthExceeds(value, this.settings.maxJsonDepth))
-      throw new ApiError(400, `The payload at external storage path: ${path} nests deeper than ${this.settings.maxJsonDepth} levels (BATON_MAX_JSON_DEPTH)`);
+      throw Errors.PAYLOAD_TOO_DEEP(path, this.settings.maxJsonDepth);
     this.remember(path, payloadDigest(JSON.stringify(value)));
     return value;
   }

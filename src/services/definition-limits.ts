@@ -1,4 +1,4 @@
-import { ApiError } from './errors';
+import { Errors } from '../model/named-errors';
 
 // How large and how many definitions may be (BATON_MAX_DEFINITION_BYTES, BATON_MAX_DEFINITIONS): every
 // replica keeps task definitions in memory and re-reads them, each execution snapshots its workflow
@@ -21,13 +21,13 @@ const PLURAL: Record<DefinitionKind, string> = { WorkflowDef: 'workflow definiti
 export function checkDefinitionSize(kind: DefinitionKind, name: string, def: unknown, limits: DefinitionLimits): void {
   const bytes = Buffer.byteLength(JSON.stringify(def), 'utf8');
   if (bytes > limits.maxBytes)
-    throw new ApiError(413, `${kind} ${name} is ${bytes} bytes, over the limit of ${limits.maxBytes} bytes (BATON_MAX_DEFINITION_BYTES)`);
+    throw Errors.DEFINITION_TOO_LARGE(kind, name, bytes, limits.maxBytes);
 }
 
 /** 400 when `existing` definitions of the kind leave no room for one more. */
 export function checkDefinitionCount(kind: DefinitionKind, existing: number, limits: DefinitionLimits): void {
   if (existing >= limits.maxCount)
-    throw new ApiError(400, `Cannot register more than ${limits.maxCount} ${PLURAL[kind]} (BATON_MAX_DEFINITIONS); delete unused ones first`);
+    throw Errors.DEFINITIONS_AT_LIMIT(limits.maxCount, PLURAL[kind]);
 }
 
 /**
@@ -70,5 +70,5 @@ const CAP_OF: Record<keyof RecordCaps, { noun: string; setting: string }> = {
 /** 400 when `existing` records of the kind leave no room for `adding` more. */
 export function checkRecordCount(kind: keyof RecordCaps, existing: number, adding: number, cap: number): void {
   if (existing + adding > cap)
-    throw new ApiError(400, `Cannot create more than ${cap} ${CAP_OF[kind].noun} (${CAP_OF[kind].setting}); delete unused ones first`);
+    throw Errors.RECORDS_AT_LIMIT(cap, CAP_OF[kind].noun, CAP_OF[kind].setting);
 }

@@ -5,7 +5,8 @@ import { CronError, compileCron, normaliseZone } from '../schedules/cron';
 import { firstSlotAfter, nextSlots } from '../schedules/slots';
 import type { ScheduleExecutionQuery, ScheduleStore } from '../store/schedule-store';
 import { checkRecordCount, DEFAULT_RECORD_CAPS } from './definition-limits';
-import { ApiError, badRequest, notFound } from './errors';
+import type { BatonError } from '../model/errors';
+import { Errors } from '../model/named-errors';
 
 /** A schedule as the API answers it: the stored one, with its next run when it has one. */
 export type ScheduleView = WorkflowSchedule & { nextRunTime?: number };
@@ -24,7 +25,7 @@ const SEARCH_FIELDS = {
  * regex for both forms backtracks over every split of a long run of spaces between the name and what follows.
  */
 function clauseParts(clause: string): [string, string[]] {
-  const invalid = (): ApiError => badRequest(`Invalid query clause: ${clause}`);
+  const invalid = (): BatonError => Errors.SCHEDULE_QUERY_INVALID(clause);
   const name = /^\w+/.exec(clause)?.[0];
   if (!name) throw invalid();
   const rest = clause.slice(name.length);
@@ -48,16 +49,16 @@ export function parseExecutionQuery(query: string | undefined): Pick<ScheduleExe
   for (const clause of query.split(/(?<=\s)AND(?=\s)/i).map((c) => c.trim())) {
     const [name, raw] = clauseParts(clause);
     const values = raw.map((v) => v.trim().replace(/^(['"])(.*)\1$/, '$2'));
-    if (values.length !== 1) throw badRequest(`Only one value is supported in: ${clause}`);
+    if (values.length !== 1) throw Errors.SCHEDULE_QUERY_MULTIPLE_VALUES(clause);
     const field = SEARCH_FIELDS[name as keyof typeof SEARCH_FIELDS];
     const v = values[0]!;
     if (field === 'scheduleName') out.scheduleName = v;
     else if (field === 'workflowName') out.workflowName = v;
     else if (field === 'state') {
-      if (!(SCHEDULE_EXECUTION_STATES as readonly string[]).includes(v)) throw badRequest(`Invalid state: ${v}`);
+      if (!(SCHEDULE_EXECUTION_STATES as readonly string[]).includes(v)) throw Errors.SCHEDULE_STATE_INVALID(v);
       out.state = v as ScheduleExecution['state'];
     } else if (field === 'workflowId' || field === 'executionId') out.text = v;
-    else throw badRequest(`Unknown field in query: ${name}`);
+    else throw Errors.SCHEDULE_QUERY_UNKNOWN_FIELD(name);
   }
   return out;
 }
@@ -77,17 +78,17 @@ export class ScheduleService {
     try {
       return compileCron(expression, zoneId);
     } catch (e) {
-      if (e instanceof CronError) throw new ApiError(400, e.message, [{ path: 'cronExpression', message: e.message }]);
+      if (e instanceof CronError) throw Errors.CRON_EXPRESSION_INVALID(e.message);
       throw e;
     }
   }
 
   async save(req: SaveScheduleRequest): Promise<void> {
     const zoneId = normaliseZone(req.zoneId);
-    if (!zoneId) throw new ApiError(400, `Invalid zoneId: ${req.zoneId}`, [{ path: 'zoneId', message: 'unknown time zone' }]);
+    if (!zoneId) throw Errors.ZONE_ID_INVALID(req.zoneId);
     this.cron(req.cronExpression, zoneId);
     if (req.scheduleStartTime && req.scheduleEndTime && req.scheduleEndTime < req.scheduleStartTime)
-      throw badRequest('scheduleEndTime must not be before scheduleStartTime');
+      throw Errors.SCHEDULE_END_BEFORE_START();
     const existing = await this.store.getSchedule(req.name);
     if (!existing) checkRecordCount('schedules', await this.store.countSchedules(this.maxSchedules), 1, this.maxSchedules);
     const now = this.now();
@@ -115,7 +116,7 @@ export class ScheduleService {
 
   private async required(name: string): Promise<WorkflowSchedule> {
     const s = await this.store.getSchedule(name);
-    if (!s) throw notFound(`Schedule '${name}' not found`);
+    if (!s) throw Errors.SCHEDULE_NOT_FOUND(name);
     return s;
   }
 
@@ -145,7 +146,7 @@ export class ScheduleService {
   }
 
   async delete(name: string): Promise<void> {
-    if (!(await this.store.deleteSchedule(name))) throw notFound(`Schedule '${name}' not found`);
+    if (!(await this.store.deleteSchedule(name))) throw Errors.SCHEDULE_NOT_FOUND(name);
     await scheduleActor(this.host, name).sync();
   }
 

@@ -3,7 +3,7 @@ import type { SchemaDef } from '../model/schemas';
 import type { Task } from '../model/execution';
 import type { TaskResult } from '../model/requests';
 import type { ExecutionStore, SchemaStore } from '../store/ports';
-import { ApiError } from './errors';
+import { Errors } from '../model/named-errors';
 import { schemaViolations, violationText } from './json-schema-check';
 
 // Where definitions' JSON schemas are enforced: a workflow's input when it starts (a 400 that starts
@@ -32,12 +32,12 @@ export class SchemaEnforcer {
     const ref = def.inputSchema;
     if (!ref || !enforced(def)) return;
     const schema = await this.resolve(ref);
-    if (!schema) throw new ApiError(400, `Input schema ${label(ref)} of workflow ${def.name} does not exist`);
+    if (!schema) throw Errors.INPUT_SCHEMA_MISSING(label(ref), def.name);
     const violations = schemaViolations(schema, input);
     if (violations.length === 0) return;
-    throw new ApiError(
-      400,
-      `Workflow input does not conform to the input schema ${schema.name}:${schema.version}: ${violationText(violations)}`,
+    throw Errors.WORKFLOW_INPUT_NONCONFORMING(
+      `${schema.name}:${schema.version}`,
+      violationText(violations),
       violations.map((v) => ({ path: `input${v.path === '/' ? '' : v.path}`, message: v.message })),
     );
   }

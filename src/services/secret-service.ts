@@ -5,7 +5,7 @@ import type { SecretKeySource } from '../secrets/secret-key';
 import { secretNamesIn, substituteSecrets } from '../secrets/secret-references';
 import type { SecretStore } from '../store/ports';
 import { checkRecordCount, DEFAULT_RECORD_CAPS } from './definition-limits';
-import { ApiError, badRequest, notFound } from './errors';
+import { Errors } from '../model/named-errors';
 
 /** What a task input becomes where it leaves Baton: the input with secrets in, the values used (to redact echoes), the names not found. */
 export interface RevealedInput<T> {
@@ -26,18 +26,18 @@ export class SecretService {
 
   private key(): Buffer {
     // A server without a key cannot seal or open: its operator must configure one (not the caller's mistake).
-    if ('missing' in this.keySource) throw new ApiError(503, this.keySource.missing);
+    if ('missing' in this.keySource) throw Errors.SECRET_KEY_MISSING(this.keySource.missing);
     return this.keySource.key;
   }
 
   private checkName(name: string): void {
-    if (!SECRET_NAME.test(name)) throw badRequest("Invalid secret name: use 1 to 255 letters, digits, '_' or '-'");
+    if (!SECRET_NAME.test(name)) throw Errors.SECRET_NAME_INVALID();
   }
 
   private async existing(name: string): Promise<StoredSecret> {
     this.checkName(name);
     const s = await this.store.getSecret(name);
-    if (!s) throw notFound(`No such secret found by key: ${name}`);
+    if (!s) throw Errors.SECRET_NOT_FOUND(name);
     return s;
   }
 
@@ -45,7 +45,7 @@ export class SecretService {
     this.checkName(name);
     const parsed = SecretValueSchema.safeParse(value);
     // The message names the rule, never the value.
-    if (!parsed.success) throw badRequest(`Invalid secret value for '${name}': ${parsed.error.issues[0]?.message ?? 'not a string'}`);
+    if (!parsed.success) throw Errors.SECRET_VALUE_INVALID(name, parsed.error.issues[0]?.message ?? 'not a string');
     const sealed = sealSecret(this.key(), name, parsed.data);
     const before = await this.store.getSecret(name);
     if (!before) checkRecordCount('secrets', await this.store.countSecrets(this.maxSecrets), 1, this.maxSecrets);
@@ -69,7 +69,7 @@ export class SecretService {
 
   async delete(name: string): Promise<void> {
     this.checkName(name);
-    if (!(await this.store.deleteSecret(name))) throw notFound(`No such secret found by key: ${name}`);
+    if (!(await this.store.deleteSecret(name))) throw Errors.SECRET_NOT_FOUND(name);
   }
 
   async tags(name: string): Promise<Tag[]> {

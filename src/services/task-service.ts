@@ -13,7 +13,7 @@ import type { ActorHost } from '../runtime/ports';
 import type { ExecutionStore } from '../store/ports';
 import type { MetadataService } from './metadata-service';
 import type { QueuePartitions } from './queues';
-import { ApiError } from './errors';
+import { Errors } from '../model/named-errors';
 import { withComputed } from './workflow-service';
 import { taskView } from '../model/payload-view';
 
@@ -132,7 +132,7 @@ export class TaskService {
     const slots = this.deps.longPolls;
     if (!slots || client === undefined) return () => undefined;
     const release = slots.take(client);
-    if (!release) throw new ApiError(429, `Too many polls in flight from this client: at most ${slots.perClient} at a time (BATON_MAX_LONG_POLLS_PER_CLIENT)`);
+    if (!release) throw Errors.LONG_POLLS_AT_LIMIT(slots.perClient);
     return release;
   }
 

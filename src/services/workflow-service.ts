@@ -9,7 +9,6 @@ import { isTerminalWorkflow } from '../model/statuses';
 import { OutcomeUnknown, type ActorHost } from '../runtime/ports';
 import type { ExecutionStore, IdempotencyKeyStore } from '../store/ports';
 import { checkDefinitionSize } from './definition-limits';
-import { badRequest, conflict } from './errors';
 import { idempotentStartOutcome, IN_FLIGHT_WAIT_MS, keyHolderState } from './idempotency-decision';
 import type { SchemaEnforcer } from './schema-enforcer';
 import type { StartAdmission } from './start-admission';
@@ -69,7 +68,7 @@ export class WorkflowService {
 
   /** `lineage`: the start descends from another execution (an event handler acting on its event); absent: a root. */
   async start(named: StartWorkflowRequest, opts: { workflowId?: string; event?: string; lineage?: Lineage } = {}): Promise<string> {
-    if (named.input === null && !named.externalInputPayloadStoragePath) throw badRequest('NULL input passed when starting workflow');
+    if (named.input === null && !named.externalInputPayloadStoragePath) throw Errors.NULL_START_INPUT();
     const req = await this.withInput(named);
     const def = await this.pinSubWorkflows(await this.resolveDef(req));
     await this.schemas?.checkWorkflowInput(def, req.input ?? {});
@@ -78,7 +77,7 @@ export class WorkflowService {
     if (lineage && this.admission) {
       const refused = await this.admission.refusal(def.name, workflowId, lineage);
       // A redelivered event whose start happened already is not refused again (its counter may have lapsed).
-      if (refused && !(await this.exists(workflowId))) throw conflict(refused.reason);
+      if (refused && !(await this.exists(workflowId))) throw Errors.START_ADMISSION_REFUSED(refused.reason);
     }
     const launch = () => this.actor(workflowId).start({ workflowId, def, request: req, event: opts.event, lineage, fresh: opts.workflowId === undefined });
     if (req.idempotencyKey && this.keys) return this.startWithKey(this.keys, def.name, req, req.idempotencyKey, workflowId, launch);
@@ -121,7 +120,7 @@ export class WorkflowService {
           if (await this.appears(claim.workflowId)) return claim.workflowId;
           throw Errors.IDEMPOTENT_START_IN_FLIGHT(key);
         }
-        if (outcome === 'conflict' || attempt >= 5) throw conflict(`Workflow with the idempotency key ${key} already exists`);
+        if (outcome === 'conflict' || attempt >= 5) throw Errors.IDEMPOTENT_START_EXISTS(key);
         // take-over: only while the holder we judged still holds it; else another start moved first, look again.
         if (!(await keys.reassign(name, key, claim.workflowId, workflowId, now))) continue;
       }

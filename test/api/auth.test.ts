@@ -76,7 +76,7 @@ describe('with auth on', () => {
           message: 'Missing token: send the token from POST /api/token in X-Authorization',
           instance: expect.any(String),
           retryable: false,
-          code: 'UNAUTHORIZED',
+          code: 'TOKEN_MISSING',
           error: 'INVALID_TOKEN',
         });
       }

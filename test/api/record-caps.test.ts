@@ -34,7 +34,7 @@ function expectRefused(r: RawReply, setting: string): void {
     message: expect.stringContaining(`(${setting})`),
     instance: expect.any(String),
     retryable: false,
-    code: 'INVALID_INPUT',
+    code: 'RECORDS_AT_LIMIT',
   });
   expect(r.body.message).toContain(`Cannot create more than ${CAP}`);
 }
