@@ -35,8 +35,7 @@ function returnStrategyOf(req: Request): ReturnStrategy {
   const v = strParam(req, 'returnStrategy');
   if (!v) return 'TARGET_WORKFLOW';
   const r = ReturnStrategySchema.safeParse(v);
-  if (!r.success)
-    throw Errors.RETURN_STRATEGY_INVALID(v, ReturnStrategySchema.options.join(', '));
+  if (!r.success) throw Errors.RETURN_STRATEGY_INVALID(v, ReturnStrategySchema.options.join(', '));
   return r.data;
 }
 
@@ -49,8 +48,7 @@ function consistencyOf(req: Request): (typeof CONSISTENCIES)[number] {
   const v = strParam(req, 'consistency');
   if (!v) return 'DURABLE';
   const found = CONSISTENCIES.find((c) => c === v);
-  if (!found)
-    throw Errors.CONSISTENCY_INVALID(v, CONSISTENCIES.join(', '));
+  if (!found) throw Errors.CONSISTENCY_INVALID(v, CONSISTENCIES.join(', '));
   return found;
 }
 

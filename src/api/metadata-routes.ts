@@ -130,8 +130,7 @@ export function metadataRoutes(t: RouteTable, deps: { metadata: MetadataService 
       async (req, res) => {
         const version = Number(req.params.version);
         if (!Number.isInteger(version)) throw Errors.VERSION_INVALID(req.params.version);
-        if (!(await deps.metadata.deleteWorkflowDef(req.params.name, version)))
-          throw Errors.WORKFLOW_DEF_TO_DELETE_NOT_FOUND(req.params.name, version);
+        if (!(await deps.metadata.deleteWorkflowDef(req.params.name, version))) throw Errors.WORKFLOW_DEF_TO_DELETE_NOT_FOUND(req.params.name, version);
         res.status(200).end();
       },
     );

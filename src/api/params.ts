@@ -29,8 +29,7 @@ export function boolParam(req: WithQuery, name: string, def: boolean): boolean {
   if (v === undefined) return def;
   const b = typeof v === 'string' ? parseSpringBoolean(v) : null;
   if (b === undefined) return def;
-  if (b === null)
-    throw Errors.QUERY_PARAM_NOT_BOOLEAN(name, v);
+  if (b === null) throw Errors.QUERY_PARAM_NOT_BOOLEAN(name, v);
   return b;
 }
 
@@ -38,12 +37,9 @@ export function intParam(req: WithQuery, name: string, def: number | undefined, 
   const v = req.query[name];
   if (v === undefined || v === '') return def;
   const n = Number(v);
-  if (typeof v !== 'string' || !Number.isInteger(n))
-    throw Errors.QUERY_PARAM_NOT_INTEGER(name, v);
-  if (min !== undefined && n < min)
-    throw Errors.QUERY_PARAM_TOO_SMALL(name, min, n);
-  if (max !== undefined && n > max)
-    throw Errors.QUERY_PARAM_TOO_LARGE(name, max, n);
+  if (typeof v !== 'string' || !Number.isInteger(n)) throw Errors.QUERY_PARAM_NOT_INTEGER(name, v);
+  if (min !== undefined && n < min) throw Errors.QUERY_PARAM_TOO_SMALL(name, min, n);
+  if (max !== undefined && n > max) throw Errors.QUERY_PARAM_TOO_LARGE(name, max, n);
   return n;
 }
 

@@ -40,8 +40,7 @@ function tagFilters(raw: string | undefined): Array<{ key: string; value?: strin
 function ascendingOf(sort: string | undefined): boolean {
   if (!sort) return false;
   const m = /^(\w+)(?::(ASC|DESC))?$/i.exec(sort.trim());
-  if (!m || !['scheduledTime', 'startTime', 'executionTime'].includes(m[1]!))
-    throw Errors.SCHEDULE_SORT_INVALID(sort);
+  if (!m || !['scheduledTime', 'startTime', 'executionTime'].includes(m[1]!)) throw Errors.SCHEDULE_SORT_INVALID(sort);
   return (m[2] ?? 'ASC').toUpperCase() === 'ASC';
 }
 

@@ -14,8 +14,7 @@ const versionParam = { pathParams: { version: { schema: { type: 'integer', minim
 
 function versionOf(text: string): number {
   const v = Number(text);
-  if (!Number.isInteger(v) || v < 1 || v > 2_147_483_647)
-    throw Errors.SCHEMA_VERSION_INVALID(text);
+  if (!Number.isInteger(v) || v < 1 || v > 2_147_483_647) throw Errors.SCHEMA_VERSION_INVALID(text);
   return v;
 }
 

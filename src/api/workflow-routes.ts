@@ -48,8 +48,7 @@ function idempotencyHeaders(req: Request): { idempotencyKey?: string; idempotenc
   const strategy = req.get('X-on-conflict');
   if (!strategy) return { idempotencyKey: key };
   const parsed = IdempotencyStrategySchema.safeParse(strategy);
-  if (!parsed.success)
-    throw Errors.IDEMPOTENCY_STRATEGY_INVALID(strategy, IdempotencyStrategySchema.options.join(', '));
+  if (!parsed.success) throw Errors.IDEMPOTENCY_STRATEGY_INVALID(strategy, IdempotencyStrategySchema.options.join(', '));
   return { idempotencyKey: key, idempotencyStrategy: parsed.data };
 }
 

@@ -87,8 +87,7 @@ export function workflowStateRoutes(r: RouteTable, d: WorkflowStateRouteDeps): v
       const update = req.body;
       const workflowId = req.params.workflowId;
       const ref = update.taskReferenceName ?? undefined;
-      if (update.taskResult && !ref)
-        throw Errors.TASK_REFERENCE_REQUIRED();
+      if (update.taskResult && !ref) throw Errors.TASK_REFERENCE_REQUIRED();
       const requestId = strParam(req, 'requestId') || randomUUID();
       const untilRefs = listParam(req, 'waitUntilTaskRef');
       const waitForSeconds = WAIT_FOR_SECONDS.read(req, 'waitForSeconds');

@@ -236,8 +236,7 @@ export class AuthorizationService {
   private async checkSubject(s: SubjectRef): Promise<void> {
     if (s.type === 'USER' && !(await this.store.getUser(s.id)) && !s.id.startsWith('app:')) throw Errors.USER_NOT_FOUND(s.id);
     if (s.type === 'GROUP' && !(await this.store.getGroup(s.id))) throw Errors.GROUP_NOT_FOUND(s.id);
-    if (s.type === 'ROLE' && !OrkesRoleSchema.safeParse(s.id).success)
-      throw Errors.ROLE_UNKNOWN(s.id, OrkesRoleSchema.options.join(', '));
+    if (s.type === 'ROLE' && !OrkesRoleSchema.safeParse(s.id).success) throw Errors.ROLE_UNKNOWN(s.id, OrkesRoleSchema.options.join(', '));
   }
 
   private async dropGrantsOf(subject: SubjectRef): Promise<void> {

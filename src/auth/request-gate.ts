@@ -90,8 +90,7 @@ export function requestGate(d: GateDeps): RequestGate {
     });
     const need = resourceNeedOf(req.method, found);
     if (!need) return undefined;
-    const denied = (ok: boolean): Refusal | undefined =>
-      ok ? undefined : { err: grantRefusal(principal, need.target, need.access), error: 'ACCESS_DENIED' };
+    const denied = (ok: boolean): Refusal | undefined => (ok ? undefined : { err: grantRefusal(principal, need.target, need.access), error: 'ACCESS_DENIED' });
     const ok = grants.allows(principal.applicationId, principal.roles, need.target, need.access);
     return ok instanceof Promise ? ok.then(denied) : denied(ok);
   };
@@ -118,8 +117,7 @@ export function requestGate(d: GateDeps): RequestGate {
     auth: NonNullable<GateDeps['auth']>,
   ): Promise<Refusal | undefined> => {
     const checked = await auth.tokens.check(token);
-    if (!checked.ok)
-      return { err: checked.failure === 'EXPIRED_TOKEN' ? Errors.TOKEN_EXPIRED() : Errors.TOKEN_INVALID(), error: checked.failure };
+    if (!checked.ok) return { err: checked.failure === 'EXPIRED_TOKEN' ? Errors.TOKEN_EXPIRED() : Errors.TOKEN_INVALID(), error: checked.failure };
     if (verified.size >= TOKEN_CACHE_MAX) verified.clear();
     verified.set(token, { keyId: checked.keyId, expiresAt: checked.expiresAt });
     return decide(await auth.directory.principal(checked.keyId), permission, req, found);

@@ -39,8 +39,7 @@ export class BatchService {
     const open = all.filter(isOpen).length;
     if (open >= this.limits.maxOpen) throw Errors.BATCHES_AT_LIMIT(open);
     const first = await this.index.searchWorkflows({ ...search, start: 0, size: SNAPSHOT_PAGE });
-    if (first.totalHits > this.limits.maxMatches)
-      throw Errors.BATCH_TOO_MANY_MATCHES(first.totalHits, this.limits.maxMatches);
+    if (first.totalHits > this.limits.maxMatches) throw Errors.BATCH_TOO_MANY_MATCHES(first.totalHits, this.limits.maxMatches);
     const ids = new Set(first.results.map((r) => r.workflowId));
     for (let start = SNAPSHOT_PAGE, page = first.results; page.length === SNAPSHOT_PAGE && ids.size < this.limits.maxMatches; start += SNAPSHOT_PAGE) {
       page = (await this.index.searchWorkflows({ ...search, start, size: SNAPSHOT_PAGE })).results;

@@ -269,8 +269,7 @@ export const Errors = define({
   INPUT_SCHEMA_MISSING: { status: 400, message: (schema: string, workflowName: string) => `Input schema ${schema} of workflow ${workflowName} does not exist` },
   WORKFLOW_INPUT_NONCONFORMING: {
     status: 400,
-    message: (schema: string, violations: string, _fields: ValidationErrors) =>
-      `Workflow input does not conform to the input schema ${schema}: ${violations}`,
+    message: (schema: string, violations: string, _fields: ValidationErrors) => `Workflow input does not conform to the input schema ${schema}: ${violations}`,
     fields: (_schema: string, _violations: string, fields: ValidationErrors) => fields,
   },
   // Request parameters, executions and tasks
@@ -345,7 +344,10 @@ export const Errors = define({
     message: (path: string, bytes: number, maxBytes: number) =>
       `The payload at external storage path: ${path} is ${bytes} bytes, over the permissible limit: ${maxBytes} bytes`,
   },
-  PAYLOAD_NOT_OBJECT: { status: 400, message: (path: string, field: string) => `The payload at external storage path: ${path} (${field}) is not a JSON object` },
+  PAYLOAD_NOT_OBJECT: {
+    status: 400,
+    message: (path: string, field: string) => `The payload at external storage path: ${path} (${field}) is not a JSON object`,
+  },
   PAYLOAD_TOO_DEEP: {
     status: 400,
     message: (path: string, maxDepth: number) => `The payload at external storage path: ${path} nests deeper than ${maxDepth} levels (BATON_MAX_JSON_DEPTH)`,

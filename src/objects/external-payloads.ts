@@ -48,23 +48,19 @@ export class ExternalPayloads {
       const key = uploadKey(type, this.newId());
       return { uri: await this.objects.signedUrl(key, 'WRITE', this.settings.linkTtlSeconds), path: key };
     }
-    if (!path || !isPayloadPath(path))
-      throw Errors.PAYLOAD_PATH_INVALID(JSON.stringify(path ?? ''));
+    if (!path || !isPayloadPath(path)) throw Errors.PAYLOAD_PATH_INVALID(JSON.stringify(path ?? ''));
     return { uri: await this.objects.signedUrl(path, 'READ', this.settings.linkTtlSeconds), path };
   }
 
   /** The payload a start or an update names by path: a 400 when there is none or it is no JSON object, a 413 above `maxBytes`. */
   async read(path: string, field: string, maxBytes: number): Promise<Record<string, unknown>> {
-    if (!isPayloadPath(path))
-      throw Errors.PAYLOAD_FIELD_PATH_INVALID(field, JSON.stringify(path));
+    if (!isPayloadPath(path)) throw Errors.PAYLOAD_FIELD_PATH_INVALID(field, JSON.stringify(path));
     const body = await this.objects.get(path);
     if (!body) throw Errors.PAYLOAD_MISSING(path, field);
-    if (body.length > maxBytes)
-      throw Errors.EXTERNAL_PAYLOAD_TOO_LARGE(path, body.length, maxBytes);
+    if (body.length > maxBytes) throw Errors.EXTERNAL_PAYLOAD_TOO_LARGE(path, body.length, maxBytes);
     const value = parseObject(body);
     if (!value) throw Errors.PAYLOAD_NOT_OBJECT(path, field);
-    if (jsonDepthExceeds(value, this.settings.maxJsonDepth))
-      throw Errors.PAYLOAD_TOO_DEEP(path, this.settings.maxJsonDepth);
+    if (jsonDepthExceeds(value, this.settings.maxJsonDepth)) throw Errors.PAYLOAD_TOO_DEEP(path, this.settings.maxJsonDepth);
     this.remember(path, payloadDigest(JSON.stringify(value)));
     return value;
   }

@@ -20,14 +20,12 @@ const PLURAL: Record<DefinitionKind, string> = { WorkflowDef: 'workflow definiti
 /** 413 when the definition's JSON is larger than the limit. */
 export function checkDefinitionSize(kind: DefinitionKind, name: string, def: unknown, limits: DefinitionLimits): void {
   const bytes = Buffer.byteLength(JSON.stringify(def), 'utf8');
-  if (bytes > limits.maxBytes)
-    throw Errors.DEFINITION_TOO_LARGE(kind, name, bytes, limits.maxBytes);
+  if (bytes > limits.maxBytes) throw Errors.DEFINITION_TOO_LARGE(kind, name, bytes, limits.maxBytes);
 }
 
 /** 400 when `existing` definitions of the kind leave no room for one more. */
 export function checkDefinitionCount(kind: DefinitionKind, existing: number, limits: DefinitionLimits): void {
-  if (existing >= limits.maxCount)
-    throw Errors.DEFINITIONS_AT_LIMIT(limits.maxCount, PLURAL[kind]);
+  if (existing >= limits.maxCount) throw Errors.DEFINITIONS_AT_LIMIT(limits.maxCount, PLURAL[kind]);
 }
 
 /**
@@ -69,6 +67,5 @@ const CAP_OF: Record<keyof RecordCaps, { noun: string; setting: string }> = {
 
 /** 400 when `existing` records of the kind leave no room for `adding` more. */
 export function checkRecordCount(kind: keyof RecordCaps, existing: number, adding: number, cap: number): void {
-  if (existing + adding > cap)
-    throw Errors.RECORDS_AT_LIMIT(cap, CAP_OF[kind].noun, CAP_OF[kind].setting);
+  if (existing + adding > cap) throw Errors.RECORDS_AT_LIMIT(cap, CAP_OF[kind].noun, CAP_OF[kind].setting);
 }

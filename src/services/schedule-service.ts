@@ -87,8 +87,7 @@ export class ScheduleService {
     const zoneId = normaliseZone(req.zoneId);
     if (!zoneId) throw Errors.ZONE_ID_INVALID(req.zoneId);
     this.cron(req.cronExpression, zoneId);
-    if (req.scheduleStartTime && req.scheduleEndTime && req.scheduleEndTime < req.scheduleStartTime)
-      throw Errors.SCHEDULE_END_BEFORE_START();
+    if (req.scheduleStartTime && req.scheduleEndTime && req.scheduleEndTime < req.scheduleStartTime) throw Errors.SCHEDULE_END_BEFORE_START();
     const existing = await this.store.getSchedule(req.name);
     if (!existing) checkRecordCount('schedules', await this.store.countSchedules(this.maxSchedules), 1, this.maxSchedules);
     const now = this.now();

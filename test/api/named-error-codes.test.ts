@@ -41,7 +41,11 @@ describe('named error codes', () => {
     expect(await refused('DELETE', '/api/metadata/taskdefs/nope_task')).toMatchObject({ status: 404, code: 'TASK_DEF_TO_DELETE_NOT_FOUND' });
     expect(await refused('DELETE', '/api/metadata/workflow/nope_wf/1')).toMatchObject({ status: 404, code: 'WORKFLOW_DEF_TO_DELETE_NOT_FOUND' });
     expect(await refused('GET', '/api/schema/nope_schema')).toEqual({ status: 404, code: 'SCHEMA_NOT_FOUND', message: 'Schema nope_schema not found' });
-    expect(await refused('POST', '/api/event', [])).toMatchObject({ status: 400, code: 'BODY_MISSING', message: 'Missing request body: eventHandler expected' });
+    expect(await refused('POST', '/api/event', [])).toMatchObject({
+      status: 400,
+      code: 'BODY_MISSING',
+      message: 'Missing request body: eventHandler expected',
+    });
   });
   test('request parameters, executions and tasks', async () => {
     expect(await refused('GET', '/api/tasks/queue/polldata')).toEqual({
