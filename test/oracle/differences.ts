@@ -148,6 +148,15 @@ export const DIFFERENCES: KnownDifference[] = [
     reason:
       "The output a `complete_task` action gives the task lists `taskId` in Baton; Conductor's lists the `workflowId`, `taskRefName` and event keys only when the action named the task by workflow and reference (the extra id also shifts the numbering of the masked `workflowId` after it).",
   },
+  {
+    id: 'handler-created-by',
+    scenarios: /event handler/,
+    path: /\.createdBy$/,
+    when: conductorHasNone,
+    fix: 'intended',
+    reason:
+      "An event handler records `createdBy` as Orkes does (`app:<application id>` of the caller's key, `anonymous` while auth is off); Conductor OSS has no such field.",
+  },
   // Status codes
   {
     id: 'client-mistakes-4xx',

@@ -897,10 +897,14 @@ export const SCENARIOS: Scenario[] = [
       await ctx.c.waitWorkflow(done);
       const running = await ctx.c.start(ctx.ns, { k: 'two' }, { correlationId: 's-2' });
       const ids = [done, running];
-      const search = async (query: string) =>
+      const statusOf = async (id: string): Promise<string> => (await ctx.c.ok('GET', `/api/workflow/${id}?includeTasks=false`)).status;
+      // The index follows the store (in Baton after the turn, through the outbox): compared once it shows `expected` as the store does.
+      const search = async (query: string, expected: string[]) =>
         eventuallyValue(async () => {
           const r = await ctx.c.ok('GET', `/api/workflow/search?start=0&size=10&freeText=*&query=${encodeURIComponent(query)}`);
-          return r.totalHits >= 1
+          const want = await Promise.all(expected.map(async (id) => ({ id, status: await statusOf(id) })));
+          const caughtUp = want.every((w) => r.results.some((s: any) => s.workflowId === w.id && s.status === w.status));
+          return caughtUp
             ? {
                 totalHits: r.totalHits,
                 results: r.results
@@ -915,8 +919,8 @@ export const SCENARIOS: Scenario[] = [
               }
             : undefined;
         });
-      const byType = await search(`workflowType IN (${ctx.ns})`);
-      const completed = await search(`workflowType IN (${ctx.ns}) AND status IN (COMPLETED)`);
+      const byType = await search(`workflowType IN (${ctx.ns})`, ids);
+      const completed = await search(`workflowType IN (${ctx.ns}) AND status IN (COMPLETED)`, [done]);
       const tasks = await eventuallyValue(async () => {
         // Conductor indexes a task when it is updated, not when scheduled: only finished ones are compared.
         const r = await ctx.c.ok(
