@@ -38,6 +38,7 @@ export const FieldsSchema = z.object({
   // The HTTP task's guard (src/services/http-task): where it may connect, how much it may read, for how long.
   BATON_HTTP_TASK_ALLOW: egressList,
   BATON_HTTP_TASK_DENY: egressList,
+  BATON_HTTP_TASK_ALLOW_ONLY: bool(false),
   BATON_HTTP_TASK_PER_HOST: int(2, 1),
   BATON_HTTP_TASK_QUEUE_PER_HOST: int(1000, 0),
   BATON_HTTP_TASK_MAX_RESPONSE_BYTES: int(2 * 1024 * 1024, 1024),

@@ -338,6 +338,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     maxRedirects: cfg.BATON_HTTP_TASK_MAX_REDIRECTS,
     allow: parseEgressRules(cfg.BATON_HTTP_TASK_ALLOW),
     deny: parseEgressRules(cfg.BATON_HTTP_TASK_DENY),
+    allowOnly: cfg.BATON_HTTP_TASK_ALLOW_ONLY,
   });
 
   const handler = createRequestHandler({

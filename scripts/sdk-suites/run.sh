@@ -34,7 +34,7 @@ key_secret="$(node -e "console.log(require('crypto').randomBytes(24).toString('h
 auth="${SDK_SUITES_AUTH:-on}"
 
 node "$root/scripts/sdk-suites/httpbin.js" 8081 & pids+=($!)
-PORT="$port" BATON_BIND=127.0.0.1 BATON_DATA_DIR="$work/data" BATON_HTTP_TASK_ALLOW=127.0.0.1 BATON_AUTH="$auth" \
+PORT="$port" BATON_BIND=127.0.0.1 BATON_DATA_DIR="$work/data" BATON_HTTP_TASK_ALLOW=127.0.0.1 BATON_HTTP_TASK_ALLOW_ONLY=true BATON_AUTH="$auth" \
   BATON_ADMIN_KEY_ID="$key_id" BATON_ADMIN_KEY_SECRET="$key_secret" LOG_LEVEL=warn \
   node "$root/dist/main.js" >"$out/baton-sdk-suite-$kind.server.log" 2>&1 & pids+=($!)
 for _ in $(seq 1 100); do curl -sf "$url/health" >/dev/null && break; sleep 0.2; done

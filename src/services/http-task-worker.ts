@@ -5,7 +5,7 @@ import { httpRequestOf } from '../model/http-request';
 import type { Task } from '../model/execution';
 import type { TaskResult } from '../model/requests';
 import { PayloadTooLargeError } from '../store/ports';
-import { checkDestination, normaliseAddress, type EgressPolicy, type EgressRule } from './http-task/egress-policy';
+import { checkDestination, checkName, normaliseAddress, type EgressPolicy, type EgressRule } from './http-task/egress-policy';
 import type { ResolveHost } from './http-task/guarded-connector';
 import { FairScheduler, type Started } from './http-task/fair-scheduler';
 import { hostKeyOf } from './http-task/host-key';
@@ -32,6 +32,8 @@ export interface HttpTaskWorkerOptions {
   maxRedirects: number;
   allow: EgressRule[];
   deny: EgressRule[];
+  /** Reach only what `allow` lists. */
+  allowOnly?: boolean;
   /** How long stop() lets calls in flight finish before abandoning them to their response timeouts. */
   stopGraceMs?: number;
   /** Name resolution (tests substitute one to play DNS answers). */
@@ -82,7 +84,7 @@ export class HttpTaskWorker {
     private readonly opts: HttpTaskWorkerOptions,
   ) {
     this.scheduler = new FairScheduler({ slots: opts.concurrency, perHost: opts.perHost, queuePerHost: opts.queuePerHost });
-    this.policy = { allow: opts.allow, deny: opts.deny, ownPorts: [], localAddresses: [] };
+    this.policy = { allow: opts.allow, deny: opts.deny, listedOnly: opts.allowOnly ?? false, ownPorts: [], localAddresses: [] };
   }
 
   /** Starts polling; `ownPorts` are the ports Baton listens on (known once it listens). */
@@ -184,6 +186,7 @@ export class HttpTaskWorker {
     const stopHeartbeat = this.heartbeat(task);
     try {
       const outcome = await performCall(req.request, {
+        checkName: (host) => checkName(this.policy, host),
         check: (d) => checkDestination(this.policy, d),
         maxResponseBytes: this.opts.maxResponseBytes,
         resolve: this.opts.resolve,

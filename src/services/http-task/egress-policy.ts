@@ -14,6 +14,8 @@ export interface EgressPolicy {
   ownPorts: number[];
   /** This machine's interface addresses (normalised), beside loopback and unspecified. */
   localAddresses: string[];
+  /** Only what `allow` lists may be reached (public addresses included); names it cannot list are refused unresolved. */
+  listedOnly?: boolean;
 }
 
 export interface Destination {
@@ -97,7 +99,22 @@ export function checkDestination(policy: EgressPolicy, d: Destination): EgressVe
   const denied = policy.deny.find((r) => matches(r, host, address));
   if (denied) return { allowed: false, reason: `${host} (${shown}) is denied by BATON_HTTP_TASK_DENY entry ${denied.text}` };
   if (policy.allow.some((r) => matches(r, host, address))) return { allowed: true };
+  if (policy.listedOnly) return { allowed: false, reason: `${host} (${shown}) is not listed in BATON_HTTP_TASK_ALLOW (BATON_HTTP_TASK_ALLOW_ONLY)` };
   if (range) return { allowed: false, reason: `${host} resolves to ${shown}, a ${range} address: refused unless BATON_HTTP_TASK_ALLOW lists it` };
+  return { allowed: true };
+}
+
+/**
+ * Decides a host name before it is resolved, so a name no rule could admit costs no DNS query: a denied name, or,
+ * with `listedOnly`, a name no allowed host matches while no allowed range could match its addresses.
+ */
+export function checkName(policy: EgressPolicy, name: string): EgressVerdict {
+  const host = normaliseHost(name);
+  const named = (r: EgressRule): boolean => r.kind === 'host' && (r.subdomains ? host.endsWith(`.${r.name}`) : host === r.name);
+  const denied = policy.deny.find(named);
+  if (denied) return { allowed: false, reason: `${host} is denied by BATON_HTTP_TASK_DENY entry ${denied.text}` };
+  if (policy.listedOnly && !policy.allow.some((r) => r.kind === 'cidr' || named(r)))
+    return { allowed: false, reason: `${host} is not listed in BATON_HTTP_TASK_ALLOW (BATON_HTTP_TASK_ALLOW_ONLY)` };
   return { allowed: true };
 }
 

@@ -28,6 +28,8 @@ export type ResolveHost = (host: string) => Promise<string[]>;
 export const systemResolve: ResolveHost = async (host) => (await dns.lookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
 export interface GuardOptions {
+  /** A host name, before it is resolved. */
+  checkName?(host: string): EgressVerdict;
   check(d: Destination): EgressVerdict;
   /** Limit of the name resolution and of the TCP (and TLS) handshake, each. */
   connectTimeoutMs: number;
@@ -41,6 +43,11 @@ export function guardedConnector(o: GuardOptions): buildConnector.connector {
   return (options, callback) => {
     const host = options.hostname.replace(/^\[|\]$/g, '');
     const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+    const named = net.isIP(host) ? undefined : o.checkName?.(host);
+    if (named && !named.allowed) {
+      callback(new EgressRefusedError(named.reason), null);
+      return;
+    }
     let timer: NodeJS.Timeout | undefined;
     const addresses = net.isIP(host)
       ? Promise.resolve([host])

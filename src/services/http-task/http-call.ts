@@ -18,6 +18,7 @@ export interface CallRequest {
 }
 
 export interface CallDeps {
+  checkName?(host: string): EgressVerdict;
   check(d: Destination): EgressVerdict;
   maxResponseBytes: number;
   resolve?: ResolveHost;
@@ -80,7 +81,7 @@ export async function performCall(req: CallRequest, deps: CallDeps): Promise<Cal
   const signal = deps.signal ? AbortSignal.any([deadline, deps.signal]) : deadline;
   // One pool per call: its connector carries this task's connect timeout, and nothing outlives the task.
   const agent = new Agent({
-    connect: guardedConnector({ check: deps.check, connectTimeoutMs: req.connectTimeoutMs, resolve: deps.resolve }),
+    connect: guardedConnector({ checkName: deps.checkName, check: deps.check, connectTimeoutMs: req.connectTimeoutMs, resolve: deps.resolve }),
     headersTimeout: req.readTimeoutMs,
     bodyTimeout: req.readTimeoutMs,
   });

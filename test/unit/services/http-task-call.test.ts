@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
-import { checkDestination, parseEgressRules, type EgressPolicy } from '../../../src/services/http-task/egress-policy';
+import { checkDestination, checkName, parseEgressRules, type EgressPolicy } from '../../../src/services/http-task/egress-policy';
 import { performCall, type CallRequest } from '../../../src/services/http-task/http-call';
 
 // The call itself against local servers: resolved-address checks, redirects, size cap, timeouts.
@@ -51,6 +51,19 @@ const deps = (policy: EgressPolicy = loopbackAllowed, over: Record<string, unkno
 });
 
 describe('destination checks on the resolved address', () => {
+  test('a name the policy refuses unresolved costs no DNS query', async () => {
+    const policy: EgressPolicy = { allow: parseEgressRules('api.example.com'), deny: [], ownPorts: [], localAddresses: [], listedOnly: true };
+    const asked: string[] = [];
+    const resolve = async (host: string) => {
+      asked.push(host);
+      return ['127.0.0.1'];
+    };
+    const out = await performCall(request(`http://httpbin:${port}/get`), deps(policy, { resolve, checkName: (h: string) => checkName(policy, h) }));
+    expect(out).toEqual({ kind: 'failure', reason: expect.stringContaining('httpbin is not listed in BATON_HTTP_TASK_ALLOW') });
+    expect(asked).toEqual([]);
+    expect(seen).toEqual([]);
+  });
+
   test('a name is resolved once and the socket goes to the address that was checked', async () => {
     const asked: string[] = [];
     const resolve = async (host: string) => {

@@ -1,4 +1,4 @@
-import { checkDestination, EgressRuleError, parseEgressRules, type EgressPolicy } from '../../../src/services/http-task/egress-policy';
+import { checkDestination, checkName, EgressRuleError, parseEgressRules, type EgressPolicy } from '../../../src/services/http-task/egress-policy';
 
 const policy = (over: Partial<EgressPolicy> = {}): EgressPolicy => ({ allow: [], deny: [], ownPorts: [8080], localAddresses: ['192.168.7.20'], ...over });
 const check = (p: EgressPolicy, address: string, host = address, port = 443) => checkDestination(p, { host, address, port });
@@ -115,5 +115,36 @@ describe('parseEgressRules', () => {
   test.each(['10.0.0.0/33', '10.0.0/8', '1.2.3', 'http://example.com', 'exa mple.com', '*.', 'fd00::/129'])('"%s" is refused with the entry named', (bad) => {
     expect(() => parseEgressRules(bad)).toThrow(EgressRuleError);
     expect(() => parseEgressRules(bad)).toThrow(bad.trim());
+  });
+});
+
+describe('only what the allow list names (BATON_HTTP_TASK_ALLOW_ONLY)', () => {
+  test('a public address the list does not name is refused; a listed host, address or range is reached', () => {
+    const p = policy({ listedOnly: true, allow: parseEgressRules('api.example.com, *.partner.example, 203.0.113.0/24') });
+    expect(check(p, '8.8.8.8', 'dns.google')).toEqual({ allowed: false, reason: expect.stringContaining('not listed in BATON_HTTP_TASK_ALLOW') });
+    expect(check(p, '93.184.216.34', 'api.example.com').allowed).toBe(true);
+    expect(check(p, '93.184.216.35', 'eu.partner.example').allowed).toBe(true);
+    expect(check(p, '203.0.113.9', 'anything.example.org').allowed).toBe(true);
+  });
+
+  test('a name no host entry matches is refused before resolving when no range is listed', () => {
+    const p = policy({ listedOnly: true, allow: parseEgressRules('api.example.com, *.partner.example') });
+    for (const name of ['httpbin', 'API.example.com.', 'eu.partner.example', 'PARTNER.example.sub.partner.example'])
+      expect(checkName(p, name).allowed).toBe(name !== 'httpbin');
+    for (const name of ['partner.example', 'evilapi.example.com', 'api.example.com.evil'])
+      expect(checkName(p, name)).toEqual({ allowed: false, reason: expect.stringContaining('not listed in BATON_HTTP_TASK_ALLOW') });
+  });
+
+  test('a listed range leaves the decision to the resolved address', () => {
+    const p = policy({ listedOnly: true, allow: parseEgressRules('10.0.0.0/8') });
+    expect(checkName(p, 'svc.internal').allowed).toBe(true);
+    expect(check(p, '10.1.2.3', 'svc.internal').allowed).toBe(true);
+    expect(check(p, '11.1.2.3', 'svc.internal').allowed).toBe(false);
+  });
+
+  test('without the option a name is decided after resolving, except a denied one', () => {
+    const p = policy({ deny: parseEgressRules('*.blocked.example') });
+    expect(checkName(p, 'anything.example.org').allowed).toBe(true);
+    expect(checkName(p, 'a.blocked.example')).toEqual({ allowed: false, reason: expect.stringContaining('denied by BATON_HTTP_TASK_DENY') });
   });
 });
