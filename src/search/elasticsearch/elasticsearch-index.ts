@@ -51,6 +51,7 @@ export interface ElasticsearchSearchIndexOptions {
 }
 
 const PIT_KEEP_ALIVE = '1m';
+const PERIODS_SINCE = 'baton_periods_since';
 
 type WorkflowDoc = Omit<WorkflowSummary, 'parentWorkflowId'> & { parentWorkflowId?: string };
 
@@ -90,6 +91,8 @@ export class ElasticsearchSearchIndex implements SearchIndex {
   private readonly client: Client;
   private readonly prefix: string;
   private readonly period: IndexPeriod;
+  /** Executions created before this stay in `_v1` (written there before periods existed); set by init. */
+  private periodsSince = 0;
   private readonly refresh: EsRefresh;
   private readonly refreshInterval: string;
   private readonly maxResultWindow: number;
@@ -118,8 +121,12 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     );
   }
 
-  /** Installs the index templates and creates the first versioned index behind each alias if none exists. */
+  /**
+   * Installs the index templates, creates the first versioned index behind each alias if none exists, and
+   * reads (or, the first time, records) since when executions go to period indices.
+   */
   async init(): Promise<void> {
+    let created = false;
     for (const target of ['workflow', 'task'] as const) {
       await this.client.indices.putIndexTemplate(indexTemplate(this.prefix, target, this.refreshInterval));
       await this.client.indices.putIndexTemplate(periodIndexTemplate(this.prefix, target, this.refreshInterval));
@@ -127,16 +134,33 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       if (await this.client.indices.existsAlias({ name: alias })) continue;
       try {
         await this.client.indices.create({ index: versionedIndexName(this.prefix, target, 1), aliases: { [alias]: { is_write_index: true } } });
+        if (target === 'workflow') created = true;
       } catch (err) {
         // Another replica created it first.
         if (!(err instanceof errors.ResponseError && err.body?.error?.type === 'resource_already_exists_exception')) throw err;
       }
     }
+    if (this.period !== 'none') this.periodsSince = await this.periodsCutover(created);
+  }
+
+  /**
+   * Kept in `_v1`'s mapping `_meta`: a `_v1` made by a release without periods holds documents of time-ordered ids
+   * that later writes must keep updating there (the same id in two indices would be two search hits).
+   */
+  private async periodsCutover(createdNow: boolean): Promise<number> {
+    const v1 = versionedIndexName(this.prefix, 'workflow', 1);
+    const mappings = await this.client.indices.getMapping({ index: v1 });
+    const meta = Object.values(mappings)[0]?.mappings._meta ?? {};
+    const since = meta[PERIODS_SINCE];
+    if (typeof since === 'number') return since;
+    const now = createdNow ? 0 : Date.now();
+    await this.client.indices.putMapping({ index: v1, _meta: { ...meta, [PERIODS_SINCE]: now } });
+    return now;
   }
 
   /** The concrete index of an execution's documents: writes never go through the alias (it has several indices). */
   private indexOf(target: SearchTarget, workflowId: string): string {
-    return indexForExecution(this.prefix, target, workflowId, this.period);
+    return indexForExecution(this.prefix, target, workflowId, this.period, this.periodsSince);
   }
 
   async indexWorkflows(docs: WorkflowRecord[]): Promise<void> {

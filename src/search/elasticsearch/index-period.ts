@@ -28,10 +28,15 @@ export function periodLabel(time: number, period: Exclude<IndexPeriod, 'none'>):
   return period === 'month' ? month : `${month}.${pad(d.getUTCDate())}`;
 }
 
-/** The concrete index holding the documents of this execution (tasks: of the execution they belong to). */
-export function indexForExecution(prefix: string, target: SearchTarget, workflowId: string, period: IndexPeriod): string {
+/**
+ * The concrete index holding the documents of this execution (tasks: of the execution they belong to).
+ * `since`: executions created before it stay in the undated index, where a release without periods wrote them.
+ */
+export function indexForExecution(prefix: string, target: SearchTarget, workflowId: string, period: IndexPeriod, since = 0): string {
   const time = period === 'none' ? undefined : uuidV7Time(workflowId);
-  return time === undefined || period === 'none' ? versionedIndexName(prefix, target, 1) : `${aliasName(prefix, target)}_${periodLabel(time, period)}`;
+  return time === undefined || time < since || period === 'none'
+    ? versionedIndexName(prefix, target, 1)
+    : `${aliasName(prefix, target)}_${periodLabel(time, period)}`;
 }
 
 /** A period index of a target, with the time range (ms, UTC, end exclusive) its executions were created in. */

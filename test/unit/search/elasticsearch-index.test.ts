@@ -25,6 +25,8 @@ function recordingClient(responses: Partial<Record<string, (params: Record<strin
       existsAlias: api('indices.existsAlias'),
       create: api('indices.create'),
       refresh: api('indices.refresh'),
+      getMapping: api('indices.getMapping'),
+      putMapping: api('indices.putMapping'),
     },
     bulk: api('bulk'),
     delete: api('delete'),
@@ -71,6 +73,41 @@ describe('ElasticsearchSearchIndex', () => {
     expect(calls.filter((c) => c.api === 'indices.create').map((c) => c.params)).toEqual([
       { index: 'acme_workflow_v1', aliases: { acme_workflow: { is_write_index: true } } },
     ]);
+  });
+
+  it('keeps executions created before periods existed in _v1, where an older release indexed them', async () => {
+    const upgraded = (meta: Record<string, unknown>) =>
+      recordingClient({
+        'indices.existsAlias': () => true,
+        'indices.getMapping': () => ({ acme_workflow_v1: { mappings: { dynamic: false, _meta: meta } } }),
+        bulk: (p) => ({ errors: false, items: (p.operations as unknown[]).map(() => ({ index: { status: 201 } })) }),
+      });
+    const before = v7({ msecs: Date.now() - 86_400_000 });
+    const targets = (calls: Call[]) =>
+      calls
+        .filter((c) => c.api === 'bulk')
+        .flatMap((c) => (c.params.operations as Array<{ index?: { _index: string } }>).filter((o) => o.index).map((o) => o.index!._index));
+
+    // First start of this release on an existing _v1: the cut-over is now, recorded for the other replicas.
+    const first = upgraded({ other: 'kept' });
+    const started = Date.now();
+    const index = new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'acme' }, first.client);
+    await index.init();
+    const put = first.calls.find((c) => c.api === 'indices.putMapping')!.params as { index: string; _meta: Record<string, number | string> };
+    expect(put.index).toBe('acme_workflow_v1');
+    expect(put._meta).toMatchObject({ other: 'kept' });
+    expect(put._meta.baton_periods_since).toBeGreaterThanOrEqual(started);
+    const after = v7({ msecs: Date.now() + 1000 });
+    await index.indexWorkflows([makeWorkflowRecord({ workflowId: before }), makeWorkflowRecord({ workflowId: after })]);
+    expect(targets(first.calls)).toEqual(['acme_workflow_v1', `acme_workflow_${new Date(Date.now() + 1000).toISOString().slice(0, 7).replace('-', '.')}`]);
+
+    // Later starts read it and write nothing.
+    const later = upgraded({ baton_periods_since: 5 });
+    const again = new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'acme' }, later.client);
+    await again.init();
+    expect(later.calls.some((c) => c.api === 'indices.putMapping')).toBe(false);
+    await again.indexWorkflows([makeWorkflowRecord({ workflowId: before })]);
+    expect(targets(later.calls)[0]).toMatch(/^acme_workflow_\d{4}\.\d{2}$/);
   });
 
   it('accepts that another replica created the index first', async () => {

@@ -33,6 +33,10 @@ describe('index periods from execution ids', () => {
     expect(indexForExecution('p', 'workflow', v7At('2026-12-31T23:59:59.999Z'), 'day')).toBe('p_workflow_2026.12.31');
     expect(indexForExecution('p', 'workflow', v7At('2026-01-01T00:00:00.000Z'), 'none')).toBe('p_workflow_v1');
     expect(periodLabel(0, 'month')).toBe('1970.01');
+    // Created before the cut-over: the undated index, where a release without periods wrote it.
+    const since = at('2026-03-01T00:00:00Z');
+    expect(indexForExecution('p', 'task', v7At('2026-02-28T23:59:59.999Z'), 'month', since)).toBe('p_task_v1');
+    expect(indexForExecution('p', 'task', v7At('2026-03-01T00:00:00.000Z'), 'month', since)).toBe('p_task_2026.03');
   });
 
   test('an index name is read back as its period with its time range; other names are not periods', () => {
