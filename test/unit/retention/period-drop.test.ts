@@ -80,7 +80,7 @@ interface World {
   perDocument: string[];
   objects: MemoryObjectStore;
   retention: SqliteRetentionStore;
-  purger: (opts?: { onRemove?: () => void }) => Purger;
+  purger: (opts?: { onRemove?: () => void; onIndexDelete?: () => void }) => Purger;
 }
 
 /** Ended `endedDaysAgo` days before NOW, created a minute before that (its id says so). */
@@ -120,6 +120,7 @@ function world(): World {
       },
       removeFromIndex: async (id) => {
         w.perDocument.push(id);
+        opts.onIndexDelete?.();
         w.periods.removeDoc(id);
       },
       // The per-document path's search over every period.
@@ -223,6 +224,23 @@ describe('retention by whole period indices', () => {
     expect(out).toMatchObject({ purged: 52, droppedPeriods: [label(100)] });
     expect([...w.loads].sort()).toEqual(ids);
     expect(w.stored.size).toBe(0);
+    expect(await w.retention.periodWalk(label(100))).toBeUndefined();
+  });
+
+  test('a pass killed while giving a drop up resumes there: each purged execution loses its document once', async () => {
+    const w = world();
+    const ids = Array.from({ length: 40 }, (_, i) =>
+      execution(w, 'plain', 'COMPLETED', 100, { seq: i, storedStatus: i === 20 ? 'RUNNING' : 'COMPLETED' }),
+    ).sort();
+    const kill = new AbortController();
+    let deletes = 0;
+    await w.purger({ onIndexDelete: () => void (++deletes === 5 && kill.abort()) }).passOnce(1000, kill.signal);
+    expect(await w.retention.periodWalk(label(100))).toEqual({ mode: 'undo', upTo: ids[31], after: ids[15] });
+    await w.purger().passOnce(1000);
+    const purged = ids.slice(0, 32).filter((id) => id !== ids[20]);
+    expect(w.perDocument.sort()).toEqual(purged);
+    expect(ids.filter((id) => !w.stored.has(id) && w.periods.has(id))).toEqual([]);
+    expect(w.periods.dropped).toEqual([]);
     expect(await w.retention.periodWalk(label(100))).toBeUndefined();
   });
 
