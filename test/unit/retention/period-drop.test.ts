@@ -237,8 +237,8 @@ describe('retention by whole period indices', () => {
     await w.purger({ onIndexDelete: () => void (++deletes === 5 && kill.abort()) }).passOnce(1000, kill.signal);
     expect(await w.retention.periodWalk(label(100))).toEqual({ mode: 'undo', upTo: ids[31], after: ids[15] });
     await w.purger().passOnce(1000);
-    const purged = ids.slice(0, 32).filter((id) => id !== ids[20]);
-    expect(w.perDocument.sort()).toEqual(purged);
+    // The undo's 31 and, on the per-document path after it, the 8 the walk had not reached: each once.
+    expect(w.perDocument.sort()).toEqual(ids.filter((id) => id !== ids[20]));
     expect(ids.filter((id) => !w.stored.has(id) && w.periods.has(id))).toEqual([]);
     expect(w.periods.dropped).toEqual([]);
     expect(await w.retention.periodWalk(label(100))).toBeUndefined();
