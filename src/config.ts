@@ -146,6 +146,8 @@ export const FieldsSchema = z.object({
   ELASTICSEARCH_USERNAME: z.string().optional(),
   ELASTICSEARCH_PASSWORD: z.string().optional(),
   ELASTICSEARCH_INDEX_PREFIX: z.string().default('baton'),
+  // The period of the time-based indices retention drops whole (docs/retention.md); none: one undated index.
+  BATON_ES_INDEX_PERIOD: z.enum(['month', 'day', 'none']).default('month'),
   // The object store (src/objects, docs/object-store.md): external payloads and the archive.
   // Default: s3 when BATON_S3_BUCKET is set, else a directory under BATON_DATA_DIR.
   BATON_OBJECT_STORE: z.enum(['directory', 's3']).optional(),

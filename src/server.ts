@@ -314,6 +314,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         store: stores.executions,
         removeFromIndex: (id) => indexer.remove(id),
         search: index,
+        periods: adapters.index.periodIndices?.(),
         retention: retention.store,
         objects: adapters.objects,
         idempotencyKeys: stores.idempotencyKeys,

@@ -96,6 +96,7 @@ export async function openIndex(cfg: Config, sqlite: OpenedStores['sqlite']): Pr
     const index = new ElasticsearchSearchIndex({
       node: cfg.ELASTICSEARCH_URL!,
       indexPrefix: cfg.ELASTICSEARCH_INDEX_PREFIX,
+      period: cfg.BATON_ES_INDEX_PERIOD,
       username: cfg.ELASTICSEARCH_USERNAME,
       password: cfg.ELASTICSEARCH_PASSWORD,
     });

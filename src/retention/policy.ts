@@ -75,6 +75,14 @@ export function purgeSelections(rules: RetentionRules, now: number): PurgeSelect
   return selections;
 }
 
+/**
+ * The latest end time any selection accepts at `now` (undefined: nothing is due). An index of executions
+ * created at or after it cannot be due whole yet: an execution ends after it was created.
+ */
+export function latestCutoff(selections: readonly PurgeSelection[]): number | undefined {
+  return selections.length === 0 ? undefined : Math.max(...selections.map((s) => s.endedBefore));
+}
+
 /** The search query of a selection (every field is in WORKFLOW_SEARCH_FIELDS, so both index adapters translate it). */
 export function selectionQuery(s: PurgeSelection): QueryAst {
   let q: QueryAst = {

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** One execution a purge pass set out to remove, and whether it is archived first. */
 export interface PurgeItem {
   workflowId: string;
@@ -31,7 +33,25 @@ export interface RetentionStore {
    */
   recordArchive(a: ArchivedExecution): Promise<void>;
   archived(workflowId: string): Promise<ArchivedExecution | undefined>;
+  /** Where the drop of a period index stands (undefined: none begun). */
+  periodWalk(index: string): Promise<PeriodWalk | undefined>;
+  /** Records it after each step of the walk; undefined clears it (Cassandra: with a value, no tombstone). */
+  savePeriodWalk(index: string, walk: PeriodWalk | undefined): Promise<void>;
 }
+
+/**
+ * A walk through a period index by workflow id, ascending. `drop`: purging each execution from the store
+ * (no per-document index deletes) before the index is dropped; `undo`: a drop given up (an execution
+ * refused, or documents not due appeared), deleting the documents of the executions already purged, up to `upTo`.
+ * `after`: the last id done; `walked`: how many ids the drop walk went through (the index must hold exactly those).
+ */
+export const PeriodWalkSchema = z.object({
+  mode: z.enum(['drop', 'undo']),
+  after: z.string().optional(),
+  upTo: z.string().optional(),
+  walked: z.number().int().nonnegative().optional(),
+});
+export type PeriodWalk = z.infer<typeof PeriodWalkSchema>;
 
 /** What a pass's reclaim step gave back: free pages, and whether the WAL was checkpointed and truncated after them. */
 export interface Reclaimed {

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { isTerminalWorkflow } from '../model/statuses';
 import type { ObjectStore } from '../objects/object-store';
-import type { SearchIndex } from '../search/ports';
+import type { PeriodIndices, SearchIndex } from '../search/ports';
 import { MAX_SEARCH_SIZE } from '../search/search-fields';
 import type { ExecutionStore, IdempotencyKeyStore } from '../store/ports';
 import { archiveKey, isDue, purgeSelections, selectionQuery, type RetentionRules } from './policy';
+import { PeriodDrops } from './period-drop';
 import type { PurgeItem, Reclaimed, RetentionStore } from './ports';
 
 export interface PurgerDeps {
@@ -13,6 +14,8 @@ export interface PurgerDeps {
   /** Takes an execution's documents out of the search index (the server's Indexer.remove, past its pending writes). */
   removeFromIndex: (workflowId: string) => Promise<void>;
   search: Pick<SearchIndex, 'searchWorkflows'>;
+  /** Time-based indices (Elasticsearch): periods whose executions are all due are dropped whole (period-drop.ts). */
+  periods?: PeriodIndices;
   retention: RetentionStore;
   /** The archive (the object store); without it an execution whose policy asks for archiving is kept. */
   objects?: ObjectStore;
@@ -32,7 +35,11 @@ export interface PassOutcome {
   reclaimedPages: number;
   /** With a reclaim step: whether it ended with the WAL truncated (the space really given back). */
   walTruncated?: boolean;
+  /** Period indices dropped whole by this pass. */
+  droppedPeriods?: string[];
 }
+
+type Stored = NonNullable<Awaited<ReturnType<ExecutionStore['load']>>>;
 
 /** Gives the event loop a turn: a pass never holds it for more than a few removals. */
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
@@ -55,7 +62,24 @@ export class Purger {
       if (signal?.aborted) return out;
       await this.deps.retention.finishPass(pass.passId);
     }
-    const items = await this.due(budget);
+    let left = budget;
+    if (this.deps.periods && !signal?.aborted) {
+      const { store, retention, periods, log } = this.deps;
+      const drops = new PeriodDrops({
+        periods,
+        store,
+        retention,
+        purgeStored: (s, archive) => this.removeStored(s, archive, out, false),
+        removeFromIndex: this.deps.removeFromIndex,
+        log,
+      });
+      const d = await drops.run(await this.deps.rules(), this.deps.now(), budget, signal);
+      out.kept += d.refused;
+      if (d.dropped.length > 0) out.droppedPeriods = d.dropped;
+      // A walk still under way takes the whole budget: the per-document search below would find its documents too.
+      left -= d.walked;
+    }
+    const items = left > 0 && !signal?.aborted ? await this.due(left) : [];
     if (items.length > 0 && !signal?.aborted) {
       const passId = `${this.deps.now()}-${randomUUID()}`;
       await this.deps.retention.beginPass(passId, items, this.deps.now());
@@ -70,7 +94,7 @@ export class Purger {
       if (!r.walTruncated)
         this.deps.log.warn(out, 'retention pass could not truncate the WAL (a reader or another checkpoint kept it); the file shrinks at a later checkpoint');
     }
-    if (out.purged + out.kept > 0) this.deps.log.info(out, 'retention pass done');
+    if (out.purged + out.kept > 0 || out.droppedPeriods) this.deps.log.info(out, 'retention pass done');
     return out;
   }
 
@@ -120,24 +144,28 @@ export class Purger {
   }
 
   private async purgeOne(item: PurgeItem, out: PassOutcome): Promise<void> {
-    const { store, retention } = this.deps;
-    const s = await store.load(item.workflowId);
+    const s = await this.deps.store.load(item.workflowId);
     if (!s) {
       // Gone from the store already (the kill came after the last step, or someone removed it): the index follows.
       await this.deps.removeFromIndex(item.workflowId);
       return;
     }
+    if (!(await this.removeStored(s, item.archive, out, true))) out.kept++;
+  }
+
+  /**
+   * Archives (when asked) and removes a stored execution, from the index too unless its index is dropped whole.
+   * False: kept (not finished any more, or no archive possible).
+   */
+  private async removeStored(s: Stored, archive: boolean, out: PassOutcome, fromIndex: boolean): Promise<boolean> {
+    const { store, retention } = this.deps;
     const w = s.workflow;
     // Retried or rerun since it was found: it is not finished any more.
-    if (!isTerminalWorkflow(w.status)) {
-      out.kept++;
-      return;
-    }
-    if (item.archive) {
+    if (!isTerminalWorkflow(w.status)) return false;
+    if (archive) {
       if (!this.deps.objects) {
-        out.kept++;
         this.deps.log.warn({ workflowId: w.workflowId }, 'retention asks for an archive but no object store is configured: execution kept');
-        return;
+        return false;
       }
       const key = archiveKey(w.workflowId, w.endTime);
       const archivedAt = this.deps.now();
@@ -146,9 +174,10 @@ export class Purger {
       await retention.recordArchive({ workflowId: w.workflowId, key, workflowName: w.workflowName, status: w.status, endTime: w.endTime, archivedAt });
       out.archived++;
     }
-    await this.deps.removeFromIndex(w.workflowId);
+    if (fromIndex) await this.deps.removeFromIndex(w.workflowId);
     if (w.idempotencyKey && this.deps.idempotencyKeys) await this.deps.idempotencyKeys.release(w.workflowName, w.idempotencyKey, w.workflowId);
     await store.remove(w.workflowId);
     out.purged++;
+    return true;
   }
 }

@@ -45,5 +45,31 @@ export interface SearchIndex {
   searchTasks(req: SearchRequest): Promise<SearchResult<TaskSummary>>;
   /** Executions started and ended per bucket, durations and task queue waits over the window (the console's overview). */
   overview(window: OverviewWindow): Promise<OverviewRows>;
+  /** Indices retention can drop whole, when the adapter has them (Elasticsearch). */
+  periodIndices?(): PeriodIndices;
   close(): Promise<void>;
+}
+
+/** A dated index period: its label and the creation times (ms, UTC, end exclusive) of its executions. */
+export interface IndexPeriodRef {
+  label: string;
+  start: number;
+  end: number;
+}
+
+/**
+ * Indices that hold the executions created in one period and can be dropped whole (Elasticsearch's
+ * time-based indices); retention uses them instead of deleting document by document.
+ */
+export interface PeriodIndices {
+  /** Periods that have a workflow index, oldest first. */
+  periods(): Promise<IndexPeriodRef[]>;
+  /** Workflow documents of the period that match none of the queries (none given: all of them), as of the last refresh. */
+  countMatchingNone(label: string, queries: QueryAst[]): Promise<number>;
+  /** Workflow ids of the period, ascending, after `after`, at most `size` (as of the last refresh). */
+  workflowIdsAfter(label: string, after: string | undefined, size: number): Promise<string[]>;
+  /** Makes every write so far visible to the counts and walks of the period. */
+  refresh(label: string): Promise<void>;
+  /** Deletes the period's workflow and task indices, by name. */
+  drop(label: string): Promise<void>;
 }

@@ -20,6 +20,7 @@ export async function runPurge(cfg: Config, log: Logger): Promise<PassOutcome> {
           store: stores.executions,
           removeFromIndex: (id) => search.index.removeWorkflow(id),
           search: search.index,
+          periods: search.index.periodIndices?.(),
           retention,
           objects,
           idempotencyKeys: stores.idempotencyKeys,

@@ -28,6 +28,19 @@ export function describeRetentionStoreContract(name: string, open: () => Promise
       expect(await store.unfinishedPasses()).toEqual([]);
     });
 
+    test('a period walk is kept per index until cleared, and a pass journal does not see it', async () => {
+      expect(await store.periodWalk('idx_2026.01')).toBeUndefined();
+      await store.savePeriodWalk('idx_2026.01', { mode: 'drop' });
+      await store.savePeriodWalk('idx_2026.01', { mode: 'drop', after: 'id-5' });
+      await store.savePeriodWalk('idx_2026.02', { mode: 'undo', after: 'a', upTo: 'z' });
+      expect(await store.periodWalk('idx_2026.01')).toEqual({ mode: 'drop', after: 'id-5' });
+      expect(await store.periodWalk('idx_2026.02')).toEqual({ mode: 'undo', after: 'a', upTo: 'z' });
+      expect(await store.unfinishedPasses()).toEqual([]);
+      await store.savePeriodWalk('idx_2026.01', undefined);
+      expect(await store.periodWalk('idx_2026.01')).toBeUndefined();
+      expect(await store.periodWalk('idx_2026.02')).toEqual({ mode: 'undo', after: 'a', upTo: 'z' });
+    });
+
     test('an archived execution is found by id with its key and final status; others are not', async () => {
       const a = {
         workflowId: 'wf-archived',

@@ -1,3 +1,4 @@
+import { v7 } from 'uuid';
 import type { Task, WorkflowRecord } from '../../src/model/execution';
 import type { SearchIndex, SearchRequest } from '../../src/search/ports';
 import { parseFreeText, parseQuery, parseSort, type SearchTarget } from '../../src/search/query';
@@ -408,6 +409,31 @@ export function describeSearchIndexContract(name: string, make: () => Promise<Se
         expect(await idSet({})).toEqual(['wf-a2', 'wf-b1', 'wf-b2', 'wf-c1', 'wf-c2']);
         expect((await searchWorkflows()).totalHits).toBe(5);
         expect(await taskIds()).toEqual(['task-3']);
+      });
+
+      it('keeps one summary per execution whatever month its time-ordered id was made in, across updates and removals', async () => {
+        // UUIDv7 ids of two months (Elasticsearch keeps them in the index of their month) and one client id.
+        const jan = v7({ msecs: Date.UTC(2026, 0, 31, 23, 59, 59, 999) });
+        const feb = v7({ msecs: Date.UTC(2026, 1, 1) });
+        const own = 'client-chosen-id';
+        const wfs = [jan, feb, own].map((workflowId) => makeWorkflowRecord({ workflowId, workflowName: 'periods', status: 'RUNNING' }));
+        const tasks = [jan, feb, own].map((workflowInstanceId, i) =>
+          makeTask({ taskId: `${workflowInstanceId}-t`, workflowInstanceId, workflowType: 'periods', seq: i }),
+        );
+        await load(wfs, tasks);
+        // A later update (a restart keeps the id, not the start time) replaces the summary in place.
+        await load(
+          [{ ...wfs[0]!, status: 'COMPLETED', startTime: T0 + 10 * 86_400_000, updateTime: T0 + 10 * 86_400_000 }],
+          [{ ...tasks[0]!, status: 'COMPLETED', updateTime: T0 + 10 * 86_400_000 }],
+        );
+        expect(await idSet({ query: "workflowType='periods'" })).toEqual([jan, feb, own].sort());
+        expect(await idSet({ query: "workflowType='periods' AND status='COMPLETED'" })).toEqual([jan]);
+        expect((await taskIds({ query: "workflowType='periods'" })).sort()).toEqual(tasks.map((t) => t.taskId).sort());
+        await sut.index.removeWorkflow(jan);
+        await sut.index.removeWorkflow(own);
+        await sut.settle();
+        expect(await idSet({ query: "workflowType='periods'" })).toEqual([feb]);
+        expect(await taskIds({ query: "workflowType='periods'" })).toEqual([`${feb}-t`]);
       });
     });
 

@@ -1,7 +1,7 @@
 import { Client } from '@elastic/elasticsearch';
 import { randomUUID } from 'node:crypto';
 import { ElasticsearchSearchIndex } from '../../src/search/elasticsearch/elasticsearch-index';
-import { templateName, versionedIndexName } from '../../src/search/elasticsearch/es-mappings';
+import { deleteTestIndices } from '../support/es-cleanup';
 import { engineSuite } from '../support/real-engines';
 import { describeSearchIndexContract } from './search-index.contract';
 
@@ -33,11 +33,7 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
       },
       cleanup: async () => {
         await index.close();
-        // ES 8 refuses wildcard deletes by default (action.destructive_requires_name).
-        for (const target of ['workflow', 'task'] as const) {
-          await admin.indices.delete({ index: versionedIndexName(prefix, target, 1) }, { ignore: [404] });
-          await admin.indices.deleteIndexTemplate({ name: templateName(prefix, target) }, { ignore: [404] });
-        }
+        await deleteTestIndices(admin, prefix);
         await admin.close();
       },
     };

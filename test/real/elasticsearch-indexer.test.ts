@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pino from 'pino';
 import { ElasticsearchSearchIndex, type ElasticsearchSearchIndexOptions } from '../../src/search/elasticsearch/elasticsearch-index';
-import { aliasName, templateName, versionedIndexName } from '../../src/search/elasticsearch/es-mappings';
+import { aliasName, versionedIndexName } from '../../src/search/elasticsearch/es-mappings';
+import { deleteTestIndices } from '../support/es-cleanup';
 import { parseFreeText, parseQuery } from '../../src/search/query';
 import type { SearchTarget } from '../../src/search/search-fields';
 import { Indexer } from '../../src/services/indexer';
@@ -95,10 +96,7 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
     for (const { prefix, index, client } of opened) {
       await index.close();
       await client.close();
-      for (const target of ['workflow', 'task'] as const) {
-        await admin.indices.delete({ index: versionedIndexName(prefix, target, 1) }, { ignore: [404] });
-        await admin.indices.deleteIndexTemplate({ name: templateName(prefix, target) }, { ignore: [404] });
-      }
+      await deleteTestIndices(admin, prefix);
     }
     await admin.close();
   });

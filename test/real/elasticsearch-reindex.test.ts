@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { ElasticsearchSearchIndex } from '../../src/search/elasticsearch/elasticsearch-index';
-import { templateName, versionedIndexName } from '../../src/search/elasticsearch/es-mappings';
+import { deleteTestIndices } from '../support/es-cleanup';
 import { parseFreeText, parseQuery, parseSort } from '../../src/search/query';
 import { runReindex } from '../../src/tools/reindex';
 import { call, eventually, startBaton } from '../support/baton';
@@ -25,10 +25,7 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
   });
 
   afterAll(async () => {
-    for (const target of ['workflow', 'task'] as const) {
-      await admin.indices.delete({ index: versionedIndexName(prefix, target, 1) }, { ignore: [404] });
-      await admin.indices.deleteIndexTemplate({ name: templateName(prefix, target) }, { ignore: [404] });
-    }
+    await deleteTestIndices(admin, prefix);
     await admin.close();
   });
 

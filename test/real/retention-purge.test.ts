@@ -5,7 +5,7 @@ import { ArchivedExecutions } from '../../src/retention/archived-executions';
 import { retentionRules } from '../../src/retention/policy';
 import { Purger } from '../../src/retention/purger';
 import { ElasticsearchSearchIndex } from '../../src/search/elasticsearch/elasticsearch-index';
-import { templateName, versionedIndexName } from '../../src/search/elasticsearch/es-mappings';
+import { deleteTestIndices } from '../support/es-cleanup';
 import { openCassandraStores, type CassandraStores } from '../../src/store/cassandra';
 import { testConfig } from '../contracts/execution-store.cassandra-server';
 import { engineSuite } from '../support/real-engines';
@@ -50,10 +50,7 @@ engineSuite('Cassandra, Elasticsearch and s3proxy', missing)('retention purge on
   }, 120_000);
   afterAll(async () => {
     await index?.close();
-    for (const target of ['workflow', 'task'] as const) {
-      await admin?.indices.delete({ index: versionedIndexName(prefix, target, 1) }, { ignore: [404] });
-      await admin?.indices.deleteIndexTemplate({ name: templateName(prefix, target) }, { ignore: [404] });
-    }
+    if (admin) await deleteTestIndices(admin, prefix);
     await admin?.close();
     await objects.close();
     if (stores) {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { templateName } from '../../src/search/elasticsearch/es-mappings';
+import { periodTemplateName, templateName } from '../../src/search/elasticsearch/es-mappings';
 import { nativePortOf } from '../../src/store/cassandra/config';
 import { startDaprdCluster, missingDapr, type DaprdCluster, type StartedDaprd } from './dapr/daprd-processes';
 import { freePort, GiveUp, logPath, TestProcess, waitFor } from './processes';
@@ -236,7 +236,9 @@ async function dropClusterData(cassandraPoints: string, keyspace: string, indexP
   try {
     const list = (await (await fetch(`${es}/_cat/indices/${indexPrefix}*?format=json&expand_wildcards=all`)).json()) as Array<{ index: string }>;
     for (const { index } of list) await fetch(`${es}/${index}`, { method: 'DELETE' });
-    for (const target of ['workflow', 'task'] as const) await fetch(`${es}/_index_template/${templateName(indexPrefix, target)}`, { method: 'DELETE' });
+    for (const target of ['workflow', 'task'] as const)
+      for (const name of [templateName(indexPrefix, target), periodTemplateName(indexPrefix, target)])
+        await fetch(`${es}/_index_template/${name}`, { method: 'DELETE' });
   } catch (err) {
     console.warn(`could not delete test indices ${indexPrefix}*: ${String(err)}`);
   }

@@ -1,3 +1,4 @@
+import { v7 } from 'uuid';
 import type { Task, WorkflowRecord } from '../../src/model/execution';
 import type { WorkflowStatus } from '../../src/model/statuses';
 import type { SearchIndex } from '../../src/search/ports';
@@ -12,6 +13,8 @@ export interface Group {
   status: WorkflowStatus;
   endedDaysAgo: number;
   count: number;
+  /** Time-ordered ids (UUIDv7) made from this time on, one ms apart; otherwise the fixtures' (or idPrefix's) ids. */
+  createdAt?: number;
 }
 
 const PAYLOAD = { text: 'x'.repeat(300), numbers: Array.from({ length: 20 }, (_, i) => i) };
@@ -37,7 +40,11 @@ export async function populate(store: ExecutionStore, index: SearchIndex, groups
       const commits: Array<Promise<void>> = [];
       for (let i = 0; i < n; i++) {
         const w = makeWorkflowRecord({
-          ...(idPrefix ? { workflowId: `${idPrefix}-${g.name}-${g.status}-${done + i}` } : {}),
+          ...(g.createdAt !== undefined
+            ? { workflowId: v7({ msecs: g.createdAt + done + i }) }
+            : idPrefix
+              ? { workflowId: `${idPrefix}-${g.name}-${g.status}-${done + i}` }
+              : {}),
           workflowName: g.name,
           status: g.status,
           startTime,

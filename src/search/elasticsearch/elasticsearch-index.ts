@@ -3,14 +3,15 @@ import pino, { type Logger } from 'pino';
 import type { Task, WorkflowRecord } from '../../model/execution';
 import type { SearchResult, TaskSummary, WorkflowSummary } from '../../model/summaries';
 import type { OverviewRows, OverviewWindow } from '../overview';
-import type { SearchIndex, SearchRequest } from '../ports';
+import type { IndexPeriodRef, PeriodIndices, QueryAst, SearchIndex, SearchRequest } from '../ports';
 import { MAX_SEARCH_SIZE, type SearchTarget } from '../search-fields';
 import { summarizeTask, summarizeWorkflow } from '../summaries';
 import { DeferredRemovals } from './es-deferred-removals';
 import { chunkBulk, DEFAULT_BULK_LIMITS, itemOutcome, operationsOf, responseItem, type BulkEntry, type BulkLimits } from './es-bulk';
-import { aliasName, DEFAULT_INDEX_PREFIX, indexTemplate, versionedIndexName } from './es-mappings';
+import { aliasName, DEFAULT_INDEX_PREFIX, indexTemplate, periodIndexTemplate, versionedIndexName } from './es-mappings';
 import { overviewRows, overviewSearches } from './es-overview';
-import { toEsSearch } from './es-query';
+import { toEsQuery, toEsSearch } from './es-query';
+import { indexForExecution, parsePeriodIndex, periodIndexName, type IndexPeriod } from './index-period';
 import { unlessUnavailable } from './es-unavailable';
 
 /**
@@ -22,6 +23,8 @@ export type EsRefresh = boolean | 'wait_for';
 export interface ElasticsearchSearchIndexOptions {
   node: string;
   indexPrefix?: string;
+  /** The period of the time-based indices (index-period.ts); `none`: every document in `_v1`. Default month. */
+  period?: IndexPeriod;
   refresh?: EsRefresh;
   username?: string;
   password?: string;
@@ -48,6 +51,7 @@ export interface ElasticsearchSearchIndexOptions {
 }
 
 const PIT_KEEP_ALIVE = '1m';
+const PERIODS_SINCE = 'baton_periods_since';
 
 type WorkflowDoc = Omit<WorkflowSummary, 'parentWorkflowId'> & { parentWorkflowId?: string };
 
@@ -86,6 +90,9 @@ const TASK_LOOKUP_PAGE = 1000;
 export class ElasticsearchSearchIndex implements SearchIndex {
   private readonly client: Client;
   private readonly prefix: string;
+  private readonly period: IndexPeriod;
+  /** Executions created before this stay in `_v1` (written there before periods existed); set by init. */
+  private periodsSince = 0;
   private readonly refresh: EsRefresh;
   private readonly refreshInterval: string;
   private readonly maxResultWindow: number;
@@ -97,6 +104,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
 
   constructor(options: ElasticsearchSearchIndexOptions, client?: Client) {
     this.prefix = options.indexPrefix ?? DEFAULT_INDEX_PREFIX;
+    this.period = options.period ?? 'month';
     this.refresh = options.refresh ?? false;
     this.refreshInterval = options.refreshInterval ?? '1s';
     this.maxResultWindow = options.maxResultWindow ?? 10_000;
@@ -113,35 +121,60 @@ export class ElasticsearchSearchIndex implements SearchIndex {
     );
   }
 
-  /** Installs the index templates and creates the first versioned index behind each alias if none exists. */
+  /**
+   * Installs the index templates, creates the first versioned index behind each alias if none exists, and
+   * reads (or, the first time, records) since when executions go to period indices.
+   */
   async init(): Promise<void> {
+    let created = false;
     for (const target of ['workflow', 'task'] as const) {
       await this.client.indices.putIndexTemplate(indexTemplate(this.prefix, target, this.refreshInterval));
+      await this.client.indices.putIndexTemplate(periodIndexTemplate(this.prefix, target, this.refreshInterval));
       const alias = aliasName(this.prefix, target);
       if (await this.client.indices.existsAlias({ name: alias })) continue;
       try {
         await this.client.indices.create({ index: versionedIndexName(this.prefix, target, 1), aliases: { [alias]: { is_write_index: true } } });
+        if (target === 'workflow') created = true;
       } catch (err) {
         // Another replica created it first.
         if (!(err instanceof errors.ResponseError && err.body?.error?.type === 'resource_already_exists_exception')) throw err;
       }
     }
+    if (this.period !== 'none') this.periodsSince = await this.periodsCutover(created);
+  }
+
+  /**
+   * Kept in `_v1`'s mapping `_meta`: a `_v1` made by a release without periods holds documents of time-ordered ids
+   * that later writes must keep updating there (the same id in two indices would be two search hits).
+   */
+  private async periodsCutover(createdNow: boolean): Promise<number> {
+    const v1 = versionedIndexName(this.prefix, 'workflow', 1);
+    const mappings = await this.client.indices.getMapping({ index: v1 });
+    const meta = Object.values(mappings)[0]?.mappings._meta ?? {};
+    const since = meta[PERIODS_SINCE];
+    if (typeof since === 'number') return since;
+    const now = createdNow ? 0 : Date.now();
+    await this.client.indices.putMapping({ index: v1, _meta: { ...meta, [PERIODS_SINCE]: now } });
+    return now;
+  }
+
+  /** The concrete index of an execution's documents: writes never go through the alias (it has several indices). */
+  private indexOf(target: SearchTarget, workflowId: string): string {
+    return indexForExecution(this.prefix, target, workflowId, this.period, this.periodsSince);
   }
 
   async indexWorkflows(docs: WorkflowRecord[]): Promise<void> {
-    const index = aliasName(this.prefix, 'workflow');
     await this.write(
       'workflow',
-      docs.map((w) => versioned(index, w.workflowId, w.updateTime, workflowDoc(w))),
+      docs.map((w) => versioned(this.indexOf('workflow', w.workflowId), w.workflowId, w.updateTime, workflowDoc(w))),
       this.refresh,
     );
   }
 
   async indexTasks(tasks: Task[]): Promise<void> {
-    const index = aliasName(this.prefix, 'task');
     await this.write(
       'task',
-      tasks.map((t) => versioned(index, t.taskId, t.updateTime, summarizeTask(t))),
+      tasks.map((t) => versioned(this.indexOf('task', t.workflowInstanceId), t.taskId, t.updateTime, summarizeTask(t))),
       this.refresh,
     );
   }
@@ -153,7 +186,7 @@ export class ElasticsearchSearchIndex implements SearchIndex {
    * Elasticsearch keeps the delete's tombstone (`index.gc_deletes`, 60 s).
    */
   async removeWorkflow(workflowId: string): Promise<void> {
-    const index = aliasName(this.prefix, 'workflow');
+    const index = this.indexOf('workflow', workflowId);
     const versionedDelete: BulkEntry = {
       id: workflowId,
       action: { delete: { _index: index, _id: workflowId, version: Date.now() + 1, version_type: 'external_gte' } },
@@ -249,6 +282,46 @@ export class ElasticsearchSearchIndex implements SearchIndex {
       ),
     );
     return overviewRows(w, Object.fromEntries(keys.map((k, i) => [k, answers[i]!.aggregations])) as Parameters<typeof overviewRows>[1]);
+  }
+
+  /** The time-based indices, for retention to drop whole. */
+  periodIndices(): PeriodIndices {
+    const workflowIndex = (label: string) => periodIndexName(this.prefix, 'workflow', label);
+    return {
+      periods: async () => {
+        const found = await this.client.indices.get({ index: `${aliasName(this.prefix, 'workflow')}_*`, allow_no_indices: true, ignore_unavailable: true });
+        return Object.keys(found)
+          .map((name) => parsePeriodIndex(this.prefix, 'workflow', name))
+          .filter((p): p is IndexPeriodRef => p !== undefined)
+          .sort((a, b) => a.start - b.start || a.label.localeCompare(b.label));
+      },
+      countMatchingNone: async (label: string, queries: QueryAst[]) => {
+        const res = await this.client.count({
+          index: workflowIndex(label),
+          query: { bool: { must_not: queries.map((q) => toEsQuery(q, 'workflow')) } },
+          ignore_unavailable: true,
+        });
+        return res.count;
+      },
+      workflowIdsAfter: async (label: string, after: string | undefined, size: number) => {
+        const res = await this.client.search({
+          index: workflowIndex(label),
+          sort: [{ workflowId: 'asc' }],
+          size,
+          search_after: after === undefined ? undefined : [after],
+          _source: false,
+          track_total_hits: false,
+          ignore_unavailable: true,
+        });
+        return res.hits.hits.map((h) => h._id!);
+      },
+      refresh: async (label: string) => {
+        await this.client.indices.refresh({ index: [workflowIndex(label), periodIndexName(this.prefix, 'task', label)], ignore_unavailable: true });
+      },
+      drop: async (label: string) => {
+        await this.client.indices.delete({ index: [workflowIndex(label), periodIndexName(this.prefix, 'task', label)], ignore_unavailable: true });
+      },
+    };
   }
 
   /** Looks up the task documents of these workflows (as of the last refresh) and deletes them in bulk. */

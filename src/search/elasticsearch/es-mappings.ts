@@ -3,8 +3,9 @@ import type { SearchTarget } from '../search-fields';
 
 /**
  * Index layout: each kind of summary lives in a versioned index (`<prefix>_workflow_v1`, `_v2`, …)
- * reached through the alias `<prefix>_workflow` (`<prefix>_task` for tasks). Readers and writers use only
- * the alias, so a reindex builds the next version from the template and swaps the alias atomically.
+ * reached through the alias `<prefix>_workflow` (`<prefix>_task` for tasks), and the executions whose id
+ * carries its creation time in period indices behind the same alias (`<prefix>_workflow_2026.11`,
+ * index-period.ts), which retention drops whole. Readers use only the alias; writers name the index.
  * Mappings follow Conductor's (es7-persistence/src/main/resources/mappings_docType_workflow.json and
  * mappings_docType_task.json); `dynamic: false` keeps unlisted summary fields (taskToDomain keys) in
  * `_source` without growing the mapping.
@@ -23,6 +24,15 @@ export function versionedIndexName(prefix: string, target: SearchTarget, version
 
 export function templateName(prefix: string, target: SearchTarget): string {
   return `${aliasName(prefix, target)}_template`;
+}
+
+export function periodTemplateName(prefix: string, target: SearchTarget): string {
+  return `${aliasName(prefix, target)}_period_template`;
+}
+
+/** Patterns every period index name of a target matches (`<alias>_2026.11`) and no versioned one (`_v1`) does: the year's first digit. */
+export function periodIndexPatterns(prefix: string, target: SearchTarget): string[] {
+  return [...'0123456789'].map((d) => `${aliasName(prefix, target)}_${d}*`);
 }
 
 /**
@@ -99,5 +109,19 @@ export function indexTemplate(prefix: string, target: SearchTarget, refreshInter
     priority: 200,
     template: { settings: { index: { refresh_interval: refreshInterval } }, mappings: MAPPINGS[target] },
     _meta: { description: `Baton ${target} summaries`, managed_by: 'baton' },
+  };
+}
+
+/**
+ * The template of the period indices (index-period.ts): Elasticsearch creates one at its first write,
+ * already behind the read alias (not as its write index: every write names its index).
+ */
+export function periodIndexTemplate(prefix: string, target: SearchTarget, refreshInterval: string): estypes.IndicesPutIndexTemplateRequest {
+  return {
+    name: periodTemplateName(prefix, target),
+    index_patterns: periodIndexPatterns(prefix, target),
+    priority: 200,
+    template: { settings: { index: { refresh_interval: refreshInterval } }, mappings: MAPPINGS[target], aliases: { [aliasName(prefix, target)]: {} } },
+    _meta: { description: `Baton ${target} summaries by period`, managed_by: 'baton' },
   };
 }

@@ -1,8 +1,10 @@
 import { type Client, types } from 'cassandra-driver';
-import type { ArchivedExecution, PurgeItem, RetentionStore } from '../../retention/ports';
+import { PeriodWalkSchema, type ArchivedExecution, type PeriodWalk, type PurgeItem, type RetentionStore } from '../../retention/ports';
 import { assertKeyspaceName } from './statements';
 
 const STATE = 'purge';
+/** A period walk is a row of its own in the same table (`name` = this and the index), its state in `items_json`. */
+const WALK = 'period:';
 
 /** The purge's journal (one overwritten row) and the archive lookup over Cassandra (tables from migration 008). */
 export class CassandraRetentionStore implements RetentionStore {
@@ -19,6 +21,8 @@ export class CassandraRetentionStore implements RetentionStore {
       state: `SELECT pass_id, items_json FROM ${ks}.retention_state WHERE name = ?`,
       // Cleared with values, not nulls (a null is a tombstone), and only by the pass that wrote it.
       finish: `UPDATE ${ks}.retention_state SET pass_id = '', items_json = '[]' WHERE name = ? IF pass_id = ?`,
+      walk: `SELECT items_json FROM ${ks}.retention_state WHERE name = ?`,
+      putWalk: `UPDATE ${ks}.retention_state SET pass_id = '', items_json = ? WHERE name = ?`,
       putArchive: `INSERT INTO ${ks}.archived_executions (workflow_id, archive_key, workflow_name, status, end_time, archived_at) VALUES (?, ?, ?, ?, ?, ?)`,
       archived: `SELECT archive_key, workflow_name, status, end_time, archived_at FROM ${ks}.archived_executions WHERE workflow_id = ?`,
     };
@@ -42,6 +46,16 @@ export class CassandraRetentionStore implements RetentionStore {
   async finishPass(passId: string): Promise<void> {
     // Repeating it is harmless (the condition fails the second time), so it is marked idempotent.
     await this.exec(this.q.finish, [STATE, passId]);
+  }
+
+  async periodWalk(index: string): Promise<PeriodWalk | undefined> {
+    const json = (await this.exec(this.q.walk, [WALK + index])).first()?.get('items_json') as string | null | undefined;
+    return json ? PeriodWalkSchema.parse(JSON.parse(json)) : undefined;
+  }
+
+  async savePeriodWalk(index: string, walk: PeriodWalk | undefined): Promise<void> {
+    // Cleared with an empty value, not a delete (no tombstone).
+    await this.exec(this.q.putWalk, [walk ? JSON.stringify(walk) : '', WALK + index]);
   }
 
   async recordArchive(a: ArchivedExecution): Promise<void> {

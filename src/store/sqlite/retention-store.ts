@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { ArchivedExecution, PurgeItem, RetentionStore } from '../../retention/ports';
+import { PeriodWalkSchema, type ArchivedExecution, type PeriodWalk, type PurgeItem, type RetentionStore } from '../../retention/ports';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS retention_passes (
@@ -16,6 +16,10 @@ CREATE TABLE IF NOT EXISTS archived_workflows (
   status TEXT NOT NULL,
   end_time INTEGER NOT NULL,
   archived_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS retention_period_walks (
+  index_name TEXT PRIMARY KEY,
+  walk TEXT NOT NULL
 );
 `;
 
@@ -38,6 +42,9 @@ export class SqliteRetentionStore implements RetentionStore {
       archived: db.prepare<[string], { archive_key: string; workflow_name: string; status: string; end_time: number; archived_at: number }>(
         'SELECT archive_key, workflow_name, status, end_time, archived_at FROM archived_workflows WHERE workflow_id = ?',
       ),
+      walk: db.prepare<[string], { walk: string }>('SELECT walk FROM retention_period_walks WHERE index_name = ?'),
+      putWalk: db.prepare('INSERT OR REPLACE INTO retention_period_walks (index_name, walk) VALUES (?, ?)'),
+      clearWalk: db.prepare('DELETE FROM retention_period_walks WHERE index_name = ?'),
     };
     this.insertPass = db.transaction((passId: string, items: PurgeItem[], now: number) => {
       for (const i of items) this.stmt.addItem.run(passId, i.workflowId, i.archive ? 1 : 0, now);
@@ -69,6 +76,16 @@ export class SqliteRetentionStore implements RetentionStore {
   async archived(workflowId: string): Promise<ArchivedExecution | undefined> {
     const r = this.stmt.archived.get(workflowId);
     return r ? { workflowId, key: r.archive_key, workflowName: r.workflow_name, status: r.status, endTime: r.end_time, archivedAt: r.archived_at } : undefined;
+  }
+
+  async periodWalk(index: string): Promise<PeriodWalk | undefined> {
+    const r = this.stmt.walk.get(index);
+    return r ? PeriodWalkSchema.parse(JSON.parse(r.walk)) : undefined;
+  }
+
+  async savePeriodWalk(index: string, walk: PeriodWalk | undefined): Promise<void> {
+    if (walk) this.stmt.putWalk.run(index, JSON.stringify(walk));
+    else this.stmt.clearWalk.run(index);
   }
 }
 

@@ -1,11 +1,26 @@
 import { WorkflowDefSchema } from '../../../src/model/definitions';
-import { archiveKey, isDue, purgeSelections, retentionRules, selectionQuery } from '../../../src/retention/policy';
+import { archiveKey, isDue, latestCutoff, purgeSelections, retentionRules, selectionQuery } from '../../../src/retention/policy';
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
 const keepForever = { days: 0, archive: false };
 
 describe('retention policy (pure, injected clock)', () => {
+  test('the latest cutoff is that of the shortest policy; nothing is due without one', () => {
+    const rules = retentionRules(
+      [
+        { name: 'long', version: 1, retention: { days: 365 } },
+        { name: 'short', version: 1, retention: { days: 7 } },
+        { name: 'forever', version: 1, retention: { days: 0 } },
+      ],
+      { days: 30, archive: false },
+    );
+    expect(latestCutoff(purgeSelections(rules, NOW))).toBe(NOW - 7 * 86_400_000);
+    expect(
+      latestCutoff(purgeSelections(retentionRules([{ name: 'forever', version: 1, retention: { days: 0 } }], { days: 0, archive: false }), NOW)),
+    ).toBeUndefined();
+  });
+
   const rules = retentionRules(
     [
       { name: 'short', version: 1, retention: { days: 90 } }, // superseded by version 2

@@ -1,9 +1,10 @@
+import { v7 } from 'uuid';
 import { errors, type Client } from '@elastic/elasticsearch';
 import pino from 'pino';
 import { ElasticsearchSearchIndex } from '../../../src/search/elasticsearch/elasticsearch-index';
 import { parseFreeText } from '../../../src/search/query';
 import { summarizeWorkflow } from '../../../src/search/summaries';
-import { makeWorkflowRecord, T0 } from '../../contracts/fixtures';
+import { makeTask, makeWorkflowRecord, T0 } from '../../contracts/fixtures';
 
 /**
  * The adapter's request plans, checked against a recording stand-in for the client. The real server
@@ -24,6 +25,8 @@ function recordingClient(responses: Partial<Record<string, (params: Record<strin
       existsAlias: api('indices.existsAlias'),
       create: api('indices.create'),
       refresh: api('indices.refresh'),
+      getMapping: api('indices.getMapping'),
+      putMapping: api('indices.putMapping'),
     },
     bulk: api('bulk'),
     delete: api('delete'),
@@ -54,13 +57,57 @@ const answer = (statuses: Array<number | { status: number; type: string }>) => (
 });
 
 describe('ElasticsearchSearchIndex', () => {
-  it('installs both templates and creates the first versioned index behind a missing alias', async () => {
+  it('installs the templates (versioned and period indices) and creates the first versioned index behind a missing alias', async () => {
     const { client, calls } = recordingClient({ 'indices.existsAlias': (p) => p.name === 'acme_task' });
     await new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'acme' }, client).init();
-    expect(calls.filter((c) => c.api === 'indices.putIndexTemplate').map((c) => c.params.name)).toEqual(['acme_workflow_template', 'acme_task_template']);
+    const templates = calls.filter((c) => c.api === 'indices.putIndexTemplate').map((c) => c.params);
+    expect(templates.map((t) => t.name)).toEqual([
+      'acme_workflow_template',
+      'acme_workflow_period_template',
+      'acme_task_template',
+      'acme_task_period_template',
+    ]);
+    // A period index is created at its first write, already behind the read alias (not as its write index).
+    expect(templates[1]).toMatchObject({ index_patterns: expect.arrayContaining(['acme_workflow_2*']), template: { aliases: { acme_workflow: {} } } });
+    expect(templates[0]!.index_patterns).toEqual(['acme_workflow_v*']);
     expect(calls.filter((c) => c.api === 'indices.create').map((c) => c.params)).toEqual([
       { index: 'acme_workflow_v1', aliases: { acme_workflow: { is_write_index: true } } },
     ]);
+  });
+
+  it('keeps executions created before periods existed in _v1, where an older release indexed them', async () => {
+    const upgraded = (meta: Record<string, unknown>) =>
+      recordingClient({
+        'indices.existsAlias': () => true,
+        'indices.getMapping': () => ({ acme_workflow_v1: { mappings: { dynamic: false, _meta: meta } } }),
+        bulk: (p) => ({ errors: false, items: (p.operations as unknown[]).map(() => ({ index: { status: 201 } })) }),
+      });
+    const before = v7({ msecs: Date.now() - 86_400_000 });
+    const targets = (calls: Call[]) =>
+      calls
+        .filter((c) => c.api === 'bulk')
+        .flatMap((c) => (c.params.operations as Array<{ index?: { _index: string } }>).filter((o) => o.index).map((o) => o.index!._index));
+
+    // First start of this release on an existing _v1: the cut-over is now, recorded for the other replicas.
+    const first = upgraded({ other: 'kept' });
+    const started = Date.now();
+    const index = new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'acme' }, first.client);
+    await index.init();
+    const put = first.calls.find((c) => c.api === 'indices.putMapping')!.params as { index: string; _meta: Record<string, number | string> };
+    expect(put.index).toBe('acme_workflow_v1');
+    expect(put._meta).toMatchObject({ other: 'kept' });
+    expect(put._meta.baton_periods_since).toBeGreaterThanOrEqual(started);
+    const after = v7({ msecs: Date.now() + 1000 });
+    await index.indexWorkflows([makeWorkflowRecord({ workflowId: before }), makeWorkflowRecord({ workflowId: after })]);
+    expect(targets(first.calls)).toEqual(['acme_workflow_v1', `acme_workflow_${new Date(Date.now() + 1000).toISOString().slice(0, 7).replace('-', '.')}`]);
+
+    // Later starts read it and write nothing.
+    const later = upgraded({ baton_periods_since: 5 });
+    const again = new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'acme' }, later.client);
+    await again.init();
+    expect(later.calls.some((c) => c.api === 'indices.putMapping')).toBe(false);
+    await again.indexWorkflows([makeWorkflowRecord({ workflowId: before })]);
+    expect(targets(later.calls)[0]).toMatch(/^acme_workflow_\d{4}\.\d{2}$/);
   });
 
   it('accepts that another replica created the index first', async () => {
@@ -79,10 +126,12 @@ describe('ElasticsearchSearchIndex', () => {
     await expect(new ElasticsearchSearchIndex({ node: 'http://es' }, client).init()).resolves.toBeUndefined();
   });
 
-  it('writes summaries in one bulk request, versioned externally by updateTime', async () => {
+  it('writes summaries in one bulk request, versioned externally by updateTime, each naming its index', async () => {
     const { client, calls } = recordingClient({ bulk: () => answer([201, 201]) });
     const top = makeWorkflowRecord({ workflowId: 'wf-1', updateTime: T0 + 5 });
-    const child = makeWorkflowRecord({ workflowId: 'wf-2', updateTime: T0 + 7, parentWorkflowId: 'wf-1' });
+    // A UUIDv7 id: the index of the month it was created in.
+    const childId = v7({ msecs: Date.UTC(2026, 1, 28, 23, 59) });
+    const child = makeWorkflowRecord({ workflowId: childId, updateTime: T0 + 7, parentWorkflowId: 'wf-1' });
     await new ElasticsearchSearchIndex({ node: 'http://es', refresh: 'wait_for' }, client).indexWorkflows([top, child]);
     const { parentWorkflowId: _none, ...topDoc } = summarizeWorkflow(top);
     expect(calls).toEqual([
@@ -91,9 +140,9 @@ describe('ElasticsearchSearchIndex', () => {
         params: {
           refresh: 'wait_for',
           operations: [
-            { index: { _index: 'baton_workflow', _id: 'wf-1', version: T0 + 5, version_type: 'external_gte' } },
+            { index: { _index: 'baton_workflow_v1', _id: 'wf-1', version: T0 + 5, version_type: 'external_gte' } },
             topDoc,
-            { index: { _index: 'baton_workflow', _id: 'wf-2', version: T0 + 7, version_type: 'external_gte' } },
+            { index: { _index: 'baton_workflow_2026.02', _id: childId, version: T0 + 7, version_type: 'external_gte' } },
             summarizeWorkflow(child),
           ],
         },
@@ -218,6 +267,23 @@ describe('ElasticsearchSearchIndex', () => {
     expect(calls.some((c) => c.api === 'closePointInTime')).toBe(true);
   });
 
+  it("names the period index of the workflow's id for its tasks and its removal, whatever the task's own id or time", async () => {
+    const { client, calls } = recordingClient({ bulk: (p) => ({ errors: false, items: (p.operations as unknown[]).map(() => ({ index: { status: 201 } })) }) });
+    const index = new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'p', period: 'day' }, client);
+    const workflowId = v7({ msecs: Date.UTC(2026, 0, 31, 23, 59, 59, 999) });
+    const later = v7({ msecs: Date.UTC(2026, 5, 1) });
+    await index.indexTasks([
+      makeTask({ taskId: later, workflowInstanceId: workflowId, scheduledTime: Date.UTC(2026, 5, 1) }),
+      makeTask({ taskId: 't-2', workflowInstanceId: 'client-id' }),
+    ]);
+    await index.removeWorkflow(workflowId);
+    const targets = calls.flatMap((c) =>
+      (c.params.operations as Array<Record<string, { _index?: string }>>).filter((o) => o.index || o.delete).map((o) => (o.index ?? o.delete)!._index),
+    );
+    expect(targets).toEqual(['p_task_2026.01.31', 'p_task_v1', 'p_workflow_2026.01.31']);
+    await index.close();
+  });
+
   it('removes a workflow with a clock-versioned delete and no refresh, and its tasks later in one lookup', async () => {
     const { client, calls } = recordingClient({
       bulk: (p) => ({ errors: false, items: (p.operations as unknown[]).map(() => ({ delete: { status: 200 } })) }),
@@ -232,7 +298,7 @@ describe('ElasticsearchSearchIndex', () => {
     await index.removeWorkflow('wf-2');
     expect(calls.map((c) => c.api)).toEqual(['bulk', 'bulk']);
     const [del] = calls[0]!.params.operations as Array<{ delete: { _index: string; _id: string; version: number; version_type: string } }>;
-    expect(del!.delete).toMatchObject({ _index: 'p_workflow', _id: 'wf-1', version_type: 'external_gte' });
+    expect(del!.delete).toMatchObject({ _index: 'p_workflow_v1', _id: 'wf-1', version_type: 'external_gte' });
     expect(del!.delete.version).toBeGreaterThan(before);
     for (const c of calls) expect(c.params.refresh).toBeUndefined();
 
@@ -258,7 +324,7 @@ describe('ElasticsearchSearchIndex', () => {
     });
     const index = new ElasticsearchSearchIndex({ node: 'http://es', indexPrefix: 'p', taskRemovalDelayMs: 60_000 }, client);
     await index.removeWorkflow('wf-1');
-    expect((calls[1]!.params.operations as unknown[])[0]).toEqual({ delete: { _index: 'p_workflow', _id: 'wf-1' } });
+    expect((calls[1]!.params.operations as unknown[])[0]).toEqual({ delete: { _index: 'p_workflow_v1', _id: 'wf-1' } });
     await index.close();
     expect(calls.slice(2).map((c) => c.api)).toEqual(['indices.refresh', 'search', 'close']);
   });
