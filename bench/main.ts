@@ -42,6 +42,7 @@ import {
   RunRecord,
   ServerWindow,
 } from './report/results';
+import { judgeScaleOut, ScaleOutFigures, scaleOutPoints, ScaleOutWindow } from './report/scale-out';
 import { fmt, renderReport } from './report/table';
 import { CpuProfile, hotFunctions } from './stats/cpu-profile';
 import { judgeHeapFloor, judgeRssTrend, type HeapSample, RssSample } from './stats/rss-trend';
@@ -442,6 +443,8 @@ class Bench {
       batonReplicas: new WindowCpu(c.batonPids()),
       daprdPlacementSchedulerRedis: new WindowCpu(c.daprPids()),
     };
+    // the sidecar group split per process, to say which of them a task costs
+    const sidecarProcesses = Object.fromEntries(c.daprNamedPids().map(([name, pid]) => [name, new WindowCpu([pid])]));
     const cassandraPid = enginePid('cassandra');
     const esPid = enginePid('elasticsearch');
     if (cassandraPid) groups.cassandra = new WindowCpu([cassandraPid]);
@@ -462,7 +465,7 @@ class Bench {
       [...c.batonPids(), ...c.daprPids()],
       timing.warmupMs + timing.windowMs + 120_000,
       (name) => {
-        for (const g of Object.values(groups)) g.onEvent(name);
+        for (const g of [...Object.values(groups), ...Object.values(sidecarProcesses)]) g.onEvent(name);
         if (name === 'window-start') {
           openedAt = performance.now();
           proxyFrom = proxies();
@@ -487,6 +490,9 @@ class Bench {
         cpuCoresBatonAndDapr: max.cpuCores,
         cpuCoresByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, g.cores])),
         cpuMsPerTaskByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, cpuMsPerTask(g.cores, max.result.tasksPerSecond)])),
+        sidecarCpuMsPerTaskByProcess: Object.fromEntries(
+          Object.entries(sidecarProcesses).map(([k, g]) => [k, cpuMsPerTask(g.cores, max.result.tasksPerSecond)]),
+        ),
         tasksInWindow: Math.round(tasks),
         ...perTask(delta(0), delta(1), stores, tasks),
         storeErrors: [...(sFrom?.errors ?? []), ...(sTo?.errors ?? [])],
@@ -568,6 +574,63 @@ class Bench {
         for (const name of replicaNames) this.collectProfile(`distributed replica ${name}`, join(profileDir, name));
         rmSync(profileDir, { recursive: true, force: true });
       }
+    }
+  }
+
+  /**
+   * The distributed cluster grown from one replica to three (each beside its own daprd) on the same
+   * placement, scheduler, Redis and engines, a counted closed-loop window at each size: whether tasks
+   * per replica CPU-second stay flat, and where the rate stops growing on this machine and what is busy then.
+   */
+  async scaleOut(): Promise<void> {
+    const missing = missingDistributed();
+    if (missing) return this.skip('scale-out', missing);
+    if (this.batonReady) {
+      this.run.scaleOut = { ok: false, error: this.batonReady };
+      return;
+    }
+    log('scale-out: the distributed cluster with 1, 2 and 3 replicas, each beside its own daprd, on the same engines');
+    let cluster: DistributedCluster | undefined;
+    const windows: ScaleOutWindow[] = [];
+    const figures = (error?: string): ScaleOutFigures => {
+      const points = scaleOutPoints(windows);
+      return { points, verdict: judgeScaleOut(points, this.run.machine.cores), machineCores: this.run.machine.cores, ...(error ? { error } : {}) };
+    };
+    try {
+      cluster = await startDistributedCluster(this.root, ['a'], log);
+      const c = cluster;
+      for (const name of ['a', 'b', 'c']) {
+        if (!c.replicas.some((r) => r.name === name)) await c.addReplica(name);
+        const urls = c.replicas.map((r) => r.url);
+        const store = new StoreCounters(c.keyspace, c.indexPrefix, c.redisPort, urls);
+        try {
+          const w = await this.countedDistributedWindow(c, store, urls, false);
+          windows.push({
+            replicas: c.replicas.length,
+            tasksPerSecond: w.max.result.tasksPerSecond,
+            cpuCoresByGroup: w.figures.cpuCoresByGroup,
+            loadProcessCpuCores: w.max.result.loadProcessCpuCores,
+            errors: w.max.result.errors.count,
+          });
+          log(
+            `  ${c.replicas.length} replica(s): ${fmt(w.max.result.tasksPerSecond)} tasks/s, CPU cores ${Object.entries(w.figures.cpuCoresByGroup)
+              .map(([k, v]) => `${k} ${fmt(v, 2)}`)
+              .join(', ')}, load process ${fmt(w.max.result.loadProcessCpuCores, 2)}`,
+          );
+        } finally {
+          await store.close();
+        }
+      }
+      const f = figures();
+      this.run.scaleOut = { ok: true, result: f, server: { cpuCores: null, rssMbPeak: null } };
+      log(`  ${f.verdict?.reason ?? 'no window measured'}`);
+    } catch (e) {
+      // the windows measured before the failure still say something
+      this.run.scaleOut =
+        windows.length > 0 ? { ok: true, result: figures(errorText(e)), server: { cpuCores: null, rssMbPeak: null } } : { ok: false, error: errorText(e) };
+      log(`  scale-out FAILED: ${errorText(e)}`);
+    } finally {
+      await cluster?.stop();
     }
   }
 
@@ -772,6 +835,7 @@ class Bench {
       if (this.has('restate')) await this.restate();
       if (this.has('conductor-pg')) await this.conductorPg();
       if (this.has('distributed')) await this.distributed();
+      if (this.has('scale-out')) await this.scaleOut();
     } finally {
       this.driver.stop();
       this.run.memory.rssMbPeak = this.peakRssMb > 0 ? this.peakRssMb : null;
@@ -789,6 +853,7 @@ class Bench {
       ['restate', r.restate],
       ['conductor-pg', r.conductorPg],
       ['distributed', r.distributed],
+      ['scale-out', r.scaleOut],
       ['bullmq', r.bullmq],
       ['simple3', r.simple3],
       ['steps13', r.steps13],
@@ -820,6 +885,7 @@ async function main(): Promise<void> {
   } finally {
     killAllManagedChildren();
   }
+  if (opts.baseline) bench.run.baseline = readBaseline(resolve(root, opts.baseline));
   const latest = buildLatest(bench.run);
   const out = resolve(root, opts.out);
   mkdirSync(dirname(out), { recursive: true });
@@ -842,6 +908,12 @@ main().catch((e: unknown) => {
   process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });
+
+/** The start commit's distributed tasks/s from its latest.json (null when it has none). */
+function readBaseline(file: string): { file: string; distributedTasksPerSecond: number | null } {
+  const j = JSON.parse(readFileSync(file, 'utf8')) as { distributedTasksPerSecond?: number | null };
+  return { file, distributedTasksPerSecond: typeof j.distributedTasksPerSecond === 'number' ? j.distributedTasksPerSecond : null };
+}
 
 /** Baton's used JS heap in MB from its Prometheus endpoint (`nodejs_heap_size_used_bytes`); undefined when unreadable. */
 async function usedHeapMb(baseUrl: string): Promise<number | undefined> {
