@@ -44,7 +44,7 @@ import {
 } from './report/results';
 import { judgeScaleOut, ScaleOutFigures, scaleOutPoints, ScaleOutWindow } from './report/scale-out';
 import { fmt, renderReport } from './report/table';
-import { CpuProfile, hotFunctions } from './stats/cpu-profile';
+import { CpuProfile, hotFunctions, hotModules } from './stats/cpu-profile';
 import { judgeHeapFloor, judgeRssTrend, type HeapSample, RssSample } from './stats/rss-trend';
 
 const log = (msg: string): void => {
@@ -207,6 +207,7 @@ class Bench {
       writeFileSync(join(this.root, 'bench', 'results', `${label.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`), text);
       const profile = JSON.parse(text) as CpuProfile;
       this.run.profiles = { ...this.run.profiles, [label]: hotFunctions(profile, this.root) };
+      this.run.profileModules = { ...this.run.profileModules, [label]: hotModules(profile, this.root) };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

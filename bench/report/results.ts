@@ -3,7 +3,7 @@ import type { BullmqResult, CeilingResult, DaprWorkflowResult, InFlightResult, L
 import type { ProxyCounts } from '../processes/counting-proxy';
 import type { StoreDelta } from '../processes/store-counters';
 import { cpuMsPerTask, ratio } from '../stats/rates';
-import type { HotFunction } from '../stats/cpu-profile';
+import type { HotFunction, HotModule } from '../stats/cpu-profile';
 import type { RssSample, RssTrend, HeapFloor } from '../stats/rss-trend';
 import type { ScaleOutFigures } from './scale-out';
 import { withReasons } from './target-reasons';
@@ -199,6 +199,8 @@ export interface RunRecord {
   twoServers?: Outcome<TwoServerFigures>;
   /** With --profile: where each phase's Baton spent its CPU time (self time, top functions). */
   profiles?: Record<string, HotFunction[]>;
+  /** The same profiles' self time per module (npm package, dist/ directory, node core, native). */
+  profileModules?: Record<string, HotModule[]>;
   memory: {
     rssMbPeak: number | null;
     soakTarget: number;
@@ -533,6 +535,7 @@ export function buildLatest(run: RunRecord): LatestJson {
   const explained = withReasons(targets, {
     distributed: dist,
     profiles: run.profiles,
+    profileModules: run.profileModules,
     distributedTasksPerSecond: latest.distributedTasksPerSecond,
     baselineDistributedTasksPerSecond: baselineTps,
     daprWorkflowCpuMsPerActivity,

@@ -403,6 +403,8 @@ export function renderReport(j: LatestJson): string {
           hot.map((h) => [fmt(h.selfPercent, 1), fmt(h.selfMs), h.name, h.where]),
         ),
       );
+      const mods = d.profileModules?.[phase];
+      if (mods) out.push(`by module: ${mods.map((m) => `${m.module} ${fmt(m.selfPercent, 1)}%`).join(', ')}`);
     }
     out.push('');
   }

@@ -1,11 +1,12 @@
 /** Why a target of the distributed profile was missed, in one line, from what the run counted and profiled (pure). */
-import type { HotFunction } from '../stats/cpu-profile';
+import type { HotFunction, HotModule } from '../stats/cpu-profile';
 import type { DistributedFigures, Target } from './results';
 
 /** What the reasons are read from: the run's distributed window, its profiles and the peers' CPU per task. */
 export interface ReasonInputs {
   distributed?: DistributedFigures;
   profiles?: Record<string, HotFunction[]>;
+  profileModules?: Record<string, HotModule[]>;
   distributedTasksPerSecond: number | null;
   baselineDistributedTasksPerSecond: number | null;
   daprWorkflowCpuMsPerActivity: number | null;
@@ -33,8 +34,19 @@ const outbound = (d: Pick<DistributedFigures, 'sidecarCallsPerTaskByCategory'>):
       .map(([k, v]) => [k.slice('app→daprd '.length), v]),
   );
 
-/** The hottest functions of the first replica's profile (self time), idle shown apart. */
-function profileLine(profiles: Record<string, HotFunction[]> | undefined): string | undefined {
+/** The first replica's profile: self time by module when known, else its hottest functions; idle shown apart. */
+function profileLine(profiles: Record<string, HotFunction[]> | undefined, modules: Record<string, HotModule[]> | undefined): string | undefined {
+  const byModule = Object.entries(modules ?? {}).find(([k]) => k.startsWith('distributed replica'));
+  if (byModule) {
+    const [label, mods] = byModule;
+    const idle = mods.find((m) => m.module === '(idle)');
+    const busy = mods
+      .filter((m) => m.module !== '(idle)')
+      .slice(0, 5)
+      .map((m) => `${m.module} ${f(m.selfPercent, 1)}%`)
+      .join(', ');
+    return `${label} self time by module: ${busy}${idle ? `; idle ${f(idle.selfPercent, 1)}%` : ''}`;
+  }
   const entry = Object.entries(profiles ?? {}).find(([k]) => k.startsWith('distributed replica'));
   if (!entry) return undefined;
   const [label, hot] = entry;
@@ -59,7 +71,7 @@ export function reasonFor(name: string, x: ReasonInputs): string | undefined {
     case 'sidecarCallsPerTask (distributed, update-v2 workers)':
       return d?.updateV2 ? `app→daprd per task: ${topOf(outbound(d.updateV2))}` : undefined;
     case 'distributedReplicaCpuMsPerTask':
-      return d && (profileLine(x.profiles) ?? `${io}; no --profile in this run for the functions`);
+      return d && (profileLine(x.profiles, x.profileModules) ?? `${io}; no --profile in this run for the functions`);
     case 'distributedSidecarCpuMsPerTask':
       return d && `ms per task by process: ${topOf(d.sidecarCpuMsPerTaskByProcess ?? {})}; ${io}`;
     case 'redisCommandsPerTask':

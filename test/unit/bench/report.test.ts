@@ -567,6 +567,23 @@ describe('targets of the distributed profile, each missed one with its measured 
       }),
     );
     const t = byName(j);
+    const withModules = byName(
+      buildLatest(
+        record({
+          distributed: distributed(),
+          profileModules: {
+            'distributed replica a': [
+              { module: '(idle)', selfMs: 500, selfPercent: 50 },
+              { module: 'cassandra-driver', selfMs: 70, selfPercent: 7 },
+              { module: 'undici', selfMs: 50, selfPercent: 5 },
+            ],
+          },
+        }),
+      ),
+    );
+    expect(withModules.distributedReplicaCpuMsPerTask?.reason).toBe(
+      'distributed replica a self time by module: cassandra-driver 7.0%, undici 5.0%; idle 50.0%',
+    );
     expect(j.daprWorkflowCpuMsPerActivity).toBe(2.67); // (1 core of daprd and company + 1 of the app) over 750 activities/s
     expect(j.distributedCpuToDaprWorkflow).toBe(3.371); // (7 + 2) / 2.67
     expect(t['sidecarCallsPerTask (distributed)']).toMatchObject({ actual: 2.4, met: false });
