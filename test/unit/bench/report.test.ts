@@ -2,6 +2,7 @@ import { parseArgs } from '../../../bench/options';
 import { callCategory, countsBetween } from '../../../bench/processes/counting-proxy';
 import { buildLatest, cpuMsPerTask, perTask, RunRecord } from '../../../bench/report/results';
 import { parseCommandStats, storeDelta, sumSamples } from '../../../bench/processes/store-counters';
+import { judgeScaleOut, scaleOutPoints } from '../../../bench/report/scale-out';
 import { formatTable, renderReport } from '../../../bench/report/table';
 import type { LatencySummary } from '../../../bench/stats/percentiles';
 
@@ -639,6 +640,24 @@ describe('targets of the distributed profile, each missed one with its measured 
     expect(j.distributedCpuMsPerTask).toBe(16);
     expect(t['distributed CPU per task vs Conductor on PostgreSQL']).toMatchObject({ actual: 0.8, met: true });
     expect(t['ratioToConductorPg (tasks/s)']).toMatchObject({ actual: 60, met: true });
+  });
+
+  it('puts the scale-out windows under scaleOut per replica count and prints where it stops', () => {
+    const points = scaleOutPoints([
+      { replicas: 1, tasksPerSecond: 60, cpuCoresByGroup: { batonReplicas: 0.4 }, loadProcessCpuCores: 0.1, errors: 0 },
+      { replicas: 2, tasksPerSecond: 70, cpuCoresByGroup: { batonReplicas: 0.5 }, loadProcessCpuCores: 0.1, errors: 0 },
+    ]);
+    const verdict = judgeScaleOut(points, 2);
+    const j = buildLatest(record({ scaleOut: { ok: true, server, result: { points, verdict, machineCores: 2 } } }));
+    expect(j.scaleOut).toEqual({
+      '1': { tasksPerSecond: 60, tasksPerReplicaCpuSecond: 150, replicaCpuMsPerTask: 6.67 },
+      '2': { tasksPerSecond: 70, tasksPerReplicaCpuSecond: 140, replicaCpuMsPerTask: 7.14 },
+    });
+    expect(j.scaleOutLimit).toMatch(/^stops at 2 replicas/);
+    const text = renderReport(j);
+    expect(text).toMatch(/\n2\s+70\s+1\.17\s+140\s+7\.14\s+0\.50/);
+    expect(text).toContain(j.scaleOutLimit as string);
+    expect(buildLatest(record()).scaleOut).toBeNull();
   });
 
   it('reads the start commit from --baseline', () => {
