@@ -45,6 +45,7 @@ import {
 import { judgeScaleOut, ScaleOutFigures, scaleOutPoints, ScaleOutWindow } from './report/scale-out';
 import { fmt, renderReport } from './report/table';
 import { CpuProfile, hotFunctions, hotModules } from './stats/cpu-profile';
+import { parseMachineCpuTicks } from './stats/proc';
 import { judgeHeapFloor, judgeRssTrend, type HeapSample, RssSample } from './stats/rss-trend';
 
 const log = (msg: string): void => {
@@ -96,6 +97,25 @@ class WindowCpu {
         const cpu = to.reduce((sum, t, i) => sum + t.cpuSeconds - (this.from?.[i]?.cpuSeconds ?? t.cpuSeconds), 0);
         const seconds = ((to[0]?.atMs ?? 0) - (this.from[0]?.atMs ?? 0)) / 1000;
         this.cores = seconds > 0 ? Math.round((cpu / seconds) * 100) / 100 : null;
+      }
+    } catch {
+      this.cores = null;
+    }
+  }
+}
+
+/** The whole machine's busy cores between the load process's window-start and window-end events (/proc/stat). */
+class MachineCpu {
+  private from: { busy: number; total: number } | undefined;
+  cores: number | null = null;
+
+  onEvent(name: string): void {
+    try {
+      if (name === 'window-start') this.from = parseMachineCpuTicks(readFileSync('/proc/stat', 'utf8'));
+      if (name === 'window-end' && this.from) {
+        const to = parseMachineCpuTicks(readFileSync('/proc/stat', 'utf8'));
+        const total = to.total - this.from.total;
+        this.cores = total > 0 ? Math.round(((to.busy - this.from.busy) / total) * cpus().length * 100) / 100 : null;
       }
     } catch {
       this.cores = null;
@@ -450,6 +470,7 @@ class Bench {
     const esPid = enginePid('elasticsearch');
     if (cassandraPid) groups.cassandra = new WindowCpu([cassandraPid]);
     if (esPid) groups.elasticsearch = new WindowCpu([esPid]);
+    const machineCpu = new MachineCpu();
     const timing: Timing = { warmupMs: Math.max(this.opts.timing.warmupMs, 10_000), windowMs: this.opts.timing.windowMs };
     const max = await this.drive<ThroughputResult>(
       {
@@ -466,7 +487,7 @@ class Bench {
       [...c.batonPids(), ...c.daprPids()],
       timing.warmupMs + timing.windowMs + 120_000,
       (name) => {
-        for (const g of [...Object.values(groups), ...Object.values(sidecarProcesses)]) g.onEvent(name);
+        for (const g of [...Object.values(groups), ...Object.values(sidecarProcesses), machineCpu]) g.onEvent(name);
         if (name === 'window-start') {
           openedAt = performance.now();
           proxyFrom = proxies();
@@ -490,6 +511,7 @@ class Bench {
         throughput: max.result,
         cpuCoresBatonAndDapr: max.cpuCores,
         cpuCoresByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, g.cores])),
+        machineBusyCores: machineCpu.cores,
         cpuMsPerTaskByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, cpuMsPerTask(g.cores, max.result.tasksPerSecond)])),
         sidecarCpuMsPerTaskByProcess: Object.fromEntries(
           Object.entries(sidecarProcesses).map(([k, g]) => [k, cpuMsPerTask(g.cores, max.result.tasksPerSecond)]),
@@ -611,6 +633,10 @@ class Bench {
             tasksPerSecond: w.max.result.tasksPerSecond,
             cpuCoresByGroup: w.figures.cpuCoresByGroup,
             loadProcessCpuCores: w.max.result.loadProcessCpuCores,
+            machineBusyCores: w.figures.machineBusyCores ?? null,
+            sidecarCallsPerTask: w.figures.sidecarCallsPerTask,
+            cassandraRequestsPerTask: w.figures.storeCallsPerTask.cassandra,
+            redisCommandsPerTask: w.figures.storeCallsPerTask.redisCommands,
             errors: w.max.result.errors.count,
           });
           log(

@@ -72,6 +72,8 @@ export interface DistributedFigures extends PerTaskCounts {
   cpuCoresBatonAndDapr: number | null;
   /** CPU in the window per group: both replicas, the Dapr processes, and the shared Cassandra and Elasticsearch JVMs. */
   cpuCoresByGroup: Record<string, number | null>;
+  /** The whole machine's busy cores in the window (/proc/stat): the measured groups plus everything else running here. */
+  machineBusyCores?: number | null;
   /** CPU milliseconds per task completion of each group of cpuCoresByGroup (cores × 1000 ÷ tasks/s). */
   cpuMsPerTaskByGroup: Record<string, number | null>;
   /** The daprdPlacementSchedulerRedis group's CPU milliseconds per task, per process (daprd-a, redis, scheduler…). */

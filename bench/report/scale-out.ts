@@ -9,6 +9,12 @@ export interface ScaleOutWindow {
   cpuCoresByGroup: Record<string, number | null>;
   /** The load process (workers and starters) in the same window. */
   loadProcessCpuCores: number | null;
+  /** The whole machine's busy cores in the window (/proc/stat), other work on it included. */
+  machineBusyCores?: number | null;
+  /** Per task in the window: round trips to daprd, Cassandra requests, Redis commands (the code's, whatever the load). */
+  sidecarCallsPerTask?: number | null;
+  cassandraRequestsPerTask?: number | null;
+  redisCommandsPerTask?: number | null;
   errors: number;
 }
 
@@ -91,10 +97,16 @@ export function judgeScaleOut(points: readonly ScaleOutPoint[], machineCores: nu
   const list = parts.map(([k, v]) => `${GROUP_LABEL[k] ?? k} ${v.toFixed(2)}`).join(', ');
   const perCpu = (p: ScaleOutPoint): string => (p.tasksPerReplicaCpuSecond == null ? '–' : String(p.tasksPerReplicaCpuSecond));
   const flat = `tasks per replica CPU-second ${sorted.map(perCpu).join(' → ')} over ${sorted.map((p) => p.replicas).join('/')} replicas`;
-  const saturated = busy >= 0.85 * machineCores;
-  const where = saturated
-    ? `the machine's ${machineCores} cores are busy (${busy} cores measured: ${list})`
-    : `${busy} of the machine's ${machineCores} cores busy (${list})`;
+  const machine = at.machineBusyCores;
+  const others = machine == null ? null : round(Math.max(0, machine - busy), 2);
+  const saturated = (machine ?? busy) >= 0.85 * machineCores;
+  const measured = `${busy} cores measured: ${list}`;
+  const where =
+    machine == null
+      ? saturated
+        ? `the machine's ${machineCores} cores are busy (${measured})`
+        : `${busy} of the machine's ${machineCores} cores busy (${list})`
+      : `${saturated ? `the machine's ${machineCores} cores are busy` : `${machine} of the machine's ${machineCores} cores busy`} (${machine} busy: ${measured}; other processes on the machine ${others})`;
   const head =
     stopsAt === null
       ? `scales to ${scalesTo} replicas (×${at.speedup ?? '–'} of one)`

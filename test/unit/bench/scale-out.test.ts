@@ -30,6 +30,16 @@ describe('the scale-out phase judged', () => {
     );
   });
 
+  it('counts what else kept the machine busy when /proc/stat was read', () => {
+    const points = scaleOutPoints([
+      window(1, 90, { batonReplicas: 0.35, cassandra: 0.4 }),
+      { ...window(2, 40, { batonReplicas: 0.26, cassandra: 0.5 }), machineBusyCores: 1.96 },
+    ]);
+    expect(judgeScaleOut(points, 2)?.reason).toMatch(
+      /^stops at 2 replicas \(×0\.44 of one; .*\): the machine's 2 cores are busy \(1\.96 busy: 0\.96 cores measured: Cassandra 0\.50, replicas 0\.26, load process 0\.20; other processes on the machine 1\)/,
+    );
+  });
+
   it('says it scales, and how busy the machine was, when every added replica paid', () => {
     const v = judgeScaleOut(
       scaleOutPoints([window(1, 50, { batonReplicas: 0.25 }), window(2, 95, { batonReplicas: 0.5 }), window(3, 130, { batonReplicas: 0.7 })]),
