@@ -42,8 +42,10 @@ import {
   RunRecord,
   ServerWindow,
 } from './report/results';
+import { judgeScaleOut, ScaleOutFigures, scaleOutPoints, ScaleOutWindow } from './report/scale-out';
 import { fmt, renderReport } from './report/table';
-import { CpuProfile, hotFunctions } from './stats/cpu-profile';
+import { CpuProfile, hotFunctions, hotModules } from './stats/cpu-profile';
+import { parseMachineCpuTicks } from './stats/proc';
 import { judgeHeapFloor, judgeRssTrend, type HeapSample, RssSample } from './stats/rss-trend';
 
 const log = (msg: string): void => {
@@ -95,6 +97,25 @@ class WindowCpu {
         const cpu = to.reduce((sum, t, i) => sum + t.cpuSeconds - (this.from?.[i]?.cpuSeconds ?? t.cpuSeconds), 0);
         const seconds = ((to[0]?.atMs ?? 0) - (this.from[0]?.atMs ?? 0)) / 1000;
         this.cores = seconds > 0 ? Math.round((cpu / seconds) * 100) / 100 : null;
+      }
+    } catch {
+      this.cores = null;
+    }
+  }
+}
+
+/** The whole machine's busy cores between the load process's window-start and window-end events (/proc/stat). */
+class MachineCpu {
+  private from: { busy: number; total: number } | undefined;
+  cores: number | null = null;
+
+  onEvent(name: string): void {
+    try {
+      if (name === 'window-start') this.from = parseMachineCpuTicks(readFileSync('/proc/stat', 'utf8'));
+      if (name === 'window-end' && this.from) {
+        const to = parseMachineCpuTicks(readFileSync('/proc/stat', 'utf8'));
+        const total = to.total - this.from.total;
+        this.cores = total > 0 ? Math.round(((to.busy - this.from.busy) / total) * cpus().length * 100) / 100 : null;
       }
     } catch {
       this.cores = null;
@@ -206,6 +227,7 @@ class Bench {
       writeFileSync(join(this.root, 'bench', 'results', `${label.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`), text);
       const profile = JSON.parse(text) as CpuProfile;
       this.run.profiles = { ...this.run.profiles, [label]: hotFunctions(profile, this.root) };
+      this.run.profileModules = { ...this.run.profileModules, [label]: hotModules(profile, this.root) };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -442,10 +464,13 @@ class Bench {
       batonReplicas: new WindowCpu(c.batonPids()),
       daprdPlacementSchedulerRedis: new WindowCpu(c.daprPids()),
     };
+    // the sidecar group split per process, to say which of them a task costs
+    const sidecarProcesses = Object.fromEntries(c.daprNamedPids().map(([name, pid]) => [name, new WindowCpu([pid])]));
     const cassandraPid = enginePid('cassandra');
     const esPid = enginePid('elasticsearch');
     if (cassandraPid) groups.cassandra = new WindowCpu([cassandraPid]);
     if (esPid) groups.elasticsearch = new WindowCpu([esPid]);
+    const machineCpu = new MachineCpu();
     const timing: Timing = { warmupMs: Math.max(this.opts.timing.warmupMs, 10_000), windowMs: this.opts.timing.windowMs };
     const max = await this.drive<ThroughputResult>(
       {
@@ -462,7 +487,7 @@ class Bench {
       [...c.batonPids(), ...c.daprPids()],
       timing.warmupMs + timing.windowMs + 120_000,
       (name) => {
-        for (const g of Object.values(groups)) g.onEvent(name);
+        for (const g of [...Object.values(groups), ...Object.values(sidecarProcesses), machineCpu]) g.onEvent(name);
         if (name === 'window-start') {
           openedAt = performance.now();
           proxyFrom = proxies();
@@ -486,7 +511,11 @@ class Bench {
         throughput: max.result,
         cpuCoresBatonAndDapr: max.cpuCores,
         cpuCoresByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, g.cores])),
+        machineBusyCores: machineCpu.cores,
         cpuMsPerTaskByGroup: Object.fromEntries(Object.entries(groups).map(([k, g]) => [k, cpuMsPerTask(g.cores, max.result.tasksPerSecond)])),
+        sidecarCpuMsPerTaskByProcess: Object.fromEntries(
+          Object.entries(sidecarProcesses).map(([k, g]) => [k, cpuMsPerTask(g.cores, max.result.tasksPerSecond)]),
+        ),
         tasksInWindow: Math.round(tasks),
         ...perTask(delta(0), delta(1), stores, tasks),
         storeErrors: [...(sFrom?.errors ?? []), ...(sTo?.errors ?? [])],
@@ -568,6 +597,67 @@ class Bench {
         for (const name of replicaNames) this.collectProfile(`distributed replica ${name}`, join(profileDir, name));
         rmSync(profileDir, { recursive: true, force: true });
       }
+    }
+  }
+
+  /**
+   * The distributed cluster grown from one replica to three (each beside its own daprd) on the same
+   * placement, scheduler, Redis and engines, a counted closed-loop window at each size: whether tasks
+   * per replica CPU-second stay flat, and where the rate stops growing on this machine and what is busy then.
+   */
+  async scaleOut(): Promise<void> {
+    const missing = missingDistributed();
+    if (missing) return this.skip('scale-out', missing);
+    if (this.batonReady) {
+      this.run.scaleOut = { ok: false, error: this.batonReady };
+      return;
+    }
+    log('scale-out: the distributed cluster with 1, 2 and 3 replicas, each beside its own daprd, on the same engines');
+    let cluster: DistributedCluster | undefined;
+    const windows: ScaleOutWindow[] = [];
+    const figures = (error?: string): ScaleOutFigures => {
+      const points = scaleOutPoints(windows);
+      return { points, verdict: judgeScaleOut(points, this.run.machine.cores), machineCores: this.run.machine.cores, ...(error ? { error } : {}) };
+    };
+    try {
+      cluster = await startDistributedCluster(this.root, ['a'], log);
+      const c = cluster;
+      for (const name of ['a', 'b', 'c']) {
+        if (!c.replicas.some((r) => r.name === name)) await c.addReplica(name);
+        const urls = c.replicas.map((r) => r.url);
+        const store = new StoreCounters(c.keyspace, c.indexPrefix, c.redisPort, urls);
+        try {
+          const w = await this.countedDistributedWindow(c, store, urls, false);
+          windows.push({
+            replicas: c.replicas.length,
+            tasksPerSecond: w.max.result.tasksPerSecond,
+            cpuCoresByGroup: w.figures.cpuCoresByGroup,
+            loadProcessCpuCores: w.max.result.loadProcessCpuCores,
+            machineBusyCores: w.figures.machineBusyCores ?? null,
+            sidecarCallsPerTask: w.figures.sidecarCallsPerTask,
+            cassandraRequestsPerTask: w.figures.storeCallsPerTask.cassandra,
+            redisCommandsPerTask: w.figures.storeCallsPerTask.redisCommands,
+            errors: w.max.result.errors.count,
+          });
+          log(
+            `  ${c.replicas.length} replica(s): ${fmt(w.max.result.tasksPerSecond)} tasks/s, CPU cores ${Object.entries(w.figures.cpuCoresByGroup)
+              .map(([k, v]) => `${k} ${fmt(v, 2)}`)
+              .join(', ')}, load process ${fmt(w.max.result.loadProcessCpuCores, 2)}`,
+          );
+        } finally {
+          await store.close();
+        }
+      }
+      const f = figures();
+      this.run.scaleOut = { ok: true, result: f, server: { cpuCores: null, rssMbPeak: null } };
+      log(`  ${f.verdict?.reason ?? 'no window measured'}`);
+    } catch (e) {
+      // the windows measured before the failure still say something
+      this.run.scaleOut =
+        windows.length > 0 ? { ok: true, result: figures(errorText(e)), server: { cpuCores: null, rssMbPeak: null } } : { ok: false, error: errorText(e) };
+      log(`  scale-out FAILED: ${errorText(e)}`);
+    } finally {
+      await cluster?.stop();
     }
   }
 
@@ -772,6 +862,7 @@ class Bench {
       if (this.has('restate')) await this.restate();
       if (this.has('conductor-pg')) await this.conductorPg();
       if (this.has('distributed')) await this.distributed();
+      if (this.has('scale-out')) await this.scaleOut();
     } finally {
       this.driver.stop();
       this.run.memory.rssMbPeak = this.peakRssMb > 0 ? this.peakRssMb : null;
@@ -789,6 +880,7 @@ class Bench {
       ['restate', r.restate],
       ['conductor-pg', r.conductorPg],
       ['distributed', r.distributed],
+      ['scale-out', r.scaleOut],
       ['bullmq', r.bullmq],
       ['simple3', r.simple3],
       ['steps13', r.steps13],
@@ -820,6 +912,7 @@ async function main(): Promise<void> {
   } finally {
     killAllManagedChildren();
   }
+  if (opts.baseline) bench.run.baseline = readBaseline(resolve(root, opts.baseline));
   const latest = buildLatest(bench.run);
   const out = resolve(root, opts.out);
   mkdirSync(dirname(out), { recursive: true });
@@ -842,6 +935,12 @@ main().catch((e: unknown) => {
   process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exit(1);
 });
+
+/** The start commit's distributed tasks/s from its latest.json (null when it has none). */
+function readBaseline(file: string): { file: string; distributedTasksPerSecond: number | null } {
+  const j = JSON.parse(readFileSync(file, 'utf8')) as { distributedTasksPerSecond?: number | null };
+  return { file, distributedTasksPerSecond: typeof j.distributedTasksPerSecond === 'number' ? j.distributedTasksPerSecond : null };
+}
 
 /** Baton's used JS heap in MB from its Prometheus endpoint (`nodejs_heap_size_used_bytes`); undefined when unreadable. */
 async function usedHeapMb(baseUrl: string): Promise<number | undefined> {

@@ -14,7 +14,8 @@ export type PhaseName =
   | 'conductor-pg'
   | 'dapr-workflow'
   | 'restate'
-  | 'distributed';
+  | 'distributed'
+  | 'scale-out';
 export const ALL_PHASES: readonly PhaseName[] = [
   'ceiling',
   'bullmq',
@@ -29,6 +30,7 @@ export const ALL_PHASES: readonly PhaseName[] = [
   'dapr-workflow',
   'restate',
   'distributed',
+  'scale-out',
 ];
 /** Phases that measure a peer only: they need no Baton build. */
 export const PEER_ONLY_PHASES: readonly PhaseName[] = ['ceiling', 'bullmq', 'conductor', 'conductor-pg', 'dapr-workflow', 'restate'];
@@ -37,6 +39,7 @@ export const SLOW_START_PHASES: Readonly<Partial<Record<PhaseName, string>>> = {
   conductor: "Conductor's JVM takes one to two minutes to start here",
   'conductor-pg': "Conductor's JVM takes one to two minutes to start here",
   distributed: 'two replicas on daprd, Cassandra and Elasticsearch take minutes to start and warm up',
+  'scale-out': 'one to three replicas on daprd, Cassandra and Elasticsearch take minutes to start and warm up',
 };
 
 export interface BenchOptions {
@@ -61,12 +64,14 @@ export interface BenchOptions {
   /** Run every Baton under `node --cpu-prof` and report where its CPU time went (figures get lower). */
   profile: boolean;
   out: string;
+  /** A latest.json of the start commit, run back to back: the distributed tasks/s this run is compared with. */
+  baseline: string | undefined;
 }
 
 export const USAGE = `usage: npm run bench -- [--quick] [--concurrency N] [--in-flight-per-type N] [--window S] [--warmup S]
-  [--starters N] [--levels 1000,10000] [--soak N] [--no-build] [--profile] [--out FILE]
+  [--starters N] [--levels 1000,10000] [--soak N] [--no-build] [--profile] [--out FILE] [--baseline FILE]
   [--only ${ALL_PHASES.join(',')}]
-  (--quick leaves out conductor, conductor-pg and distributed unless --only names them)`;
+  (--quick leaves out conductor, conductor-pg, distributed and scale-out unless --only names them)`;
 
 /** Thrown for --help: the caller prints USAGE and exits successfully. */
 export class UsageRequested extends Error {}
@@ -98,6 +103,7 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     'no-build',
     'profile',
     'out',
+    'baseline',
     'help',
   ]);
   for (const k of flags.keys()) if (!known.has(k)) throw new Error(`unknown option --${k}\n${USAGE}`);
@@ -131,6 +137,8 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
   const only = list('only');
   for (const p of only ?? []) if (!ALL_PHASES.includes(p as PhaseName)) throw new Error(`--only: unknown phase ${p}\n${USAGE}`);
   const out = flags.get('out');
+  const baseline = flags.get('baseline');
+  if (baseline === true) throw new Error('--baseline needs the path of a latest.json');
   return {
     mode: quick ? 'quick' : 'full',
     timing: { warmupMs: warmupS * 1000, windowMs: windowS * 1000 },
@@ -153,5 +161,6 @@ export function parseArgs(argv: readonly string[]): BenchOptions {
     build: !flags.has('no-build'),
     profile: flags.get('profile') === true,
     out: typeof out === 'string' ? out : 'bench/results/latest.json',
+    baseline,
   };
 }

@@ -36,6 +36,10 @@ export interface DistributedCluster {
   batonPids(): number[];
   /** Pids of daprd, placement, scheduler and redis-server. */
   daprPids(): number[];
+  /** The same by process name (daprd-a, placement, scheduler, redis), to split their CPU. */
+  daprNamedPids(): [string, number][];
+  /** One more replica beside its own daprd on the same placement, scheduler, Redis and engines (the scale-out phase). */
+  addReplica(name: string): Promise<DistributedReplica>;
   stop(): Promise<void>;
 }
 
@@ -161,6 +165,8 @@ export async function startDistributedCluster(
     redisPort: dapr.redisPort,
     batonPids: () => replicas.flatMap((r) => pidOf(r.baton)),
     daprPids: () => dapr.processes().flatMap(pidOf),
+    daprNamedPids: () => dapr.processes().flatMap((p) => pidOf(p).map((pid): [string, number] => [p.name, pid])),
+    addReplica,
     stop,
   };
 }

@@ -4,10 +4,14 @@ import IORedis from 'ioredis';
 export interface StoreCounts {
   /** Cassandra coordinator reads + writes + range scans on the run's keyspace (system_views.coordinator_*_latency). */
   cassandraRequests: number | null;
+  /** The same by kind and table (`write executions`), to see which statements a task costs. */
+  cassandraByTable: Record<string, number> | null;
   /** Elasticsearch: documents indexed, bulk requests and search queries on the run's indices (_stats). */
   esIndexed: number | null;
   esBulkRequests: number | null;
   esQueries: number | null;
+  /** Documents indexed by index, the run's prefix left out. */
+  esIndexedByIndex: Record<string, number> | null;
   /** Commands Redis processed (actor state, pub/sub and Baton's own keys share this redis-server); a Lua script counts itself and each command it runs. */
   redisCommands: number | null;
   /** The same by command name (INFO commandstats), to see which of them a task costs. */
@@ -21,8 +25,8 @@ export type StoreDelta = Omit<StoreCounts, 'errors'>;
 
 export function storeDelta(a: StoreCounts, b: StoreCounts): StoreDelta {
   const d = (x: number | null, y: number | null): number | null => (x === null || y === null ? null : y - x);
-  const byCommand = (x: Record<string, number> | null, y: Record<string, number> | null): Record<string, number> | null =>
-    x === null || y === null
+  const byCommand = (x: Record<string, number> | null | undefined, y: Record<string, number> | null | undefined): Record<string, number> | null =>
+    x == null || y == null
       ? null
       : Object.fromEntries(
           Object.entries(y)
@@ -31,6 +35,8 @@ export function storeDelta(a: StoreCounts, b: StoreCounts): StoreDelta {
         );
   return {
     cassandraRequests: d(a.cassandraRequests, b.cassandraRequests),
+    cassandraByTable: byCommand(a.cassandraByTable, b.cassandraByTable),
+    esIndexedByIndex: byCommand(a.esIndexedByIndex, b.esIndexedByIndex),
     esIndexed: d(a.esIndexed, b.esIndexed),
     esBulkRequests: d(a.esBulkRequests, b.esBulkRequests),
     esQueries: d(a.esQueries, b.esQueries),
@@ -81,15 +87,17 @@ export class StoreCounters {
       errors.push(`${what}: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`);
       return null;
     };
-    const [cassandraRequests, es, redis, cassandraLwt] = await Promise.all([
+    const [cassandra, es, redis, cassandraLwt] = await Promise.all([
       this.cassandraCount().catch((e: unknown) => note('cassandra', e)),
       this.esCounts().catch((e: unknown) => note('elasticsearch', e)),
       this.redisCount().catch((e: unknown) => note('redis', e)),
       this.commitCount().catch((e: unknown) => note('replica metrics', e)),
     ]);
     return {
-      cassandraRequests,
+      cassandraRequests: cassandra?.total ?? null,
+      cassandraByTable: cassandra?.byTable ?? null,
       esIndexed: es?.indexed ?? null,
+      esIndexedByIndex: es?.byIndex ?? null,
       esBulkRequests: es?.bulk ?? null,
       esQueries: es?.queries ?? null,
       redisCommands: redis?.total ?? null,
@@ -111,7 +119,7 @@ export class StoreCounters {
     return texts.reduce((n, t) => n + sumSamples(t, 'baton_store_operation_duration_seconds_count', { store: 'execution', operation: 'commit' }), 0);
   }
 
-  private async cassandraCount(): Promise<number> {
+  private async cassandraCount(): Promise<{ total: number; byTable: Record<string, number> }> {
     if (!this.cassandra) {
       const { Client } = await import('cassandra-driver');
       this.cassandra = new Client({
@@ -120,24 +128,35 @@ export class StoreCounters {
       });
     }
     let total = 0;
-    for (const table of ['coordinator_read_latency', 'coordinator_write_latency', 'coordinator_scan_latency']) {
-      const rs = await this.cassandra.execute(`SELECT count FROM system_views.${table} WHERE keyspace_name = ? ALLOW FILTERING`, [this.keyspace], {
-        prepare: false,
-      });
-      for (const row of rs.rows) total += Number(row.get('count') ?? 0);
+    const byTable: Record<string, number> = {};
+    for (const kind of ['read', 'write', 'scan']) {
+      const rs: import('cassandra-driver').types.ResultSet = await this.cassandra.execute(
+        `SELECT table_name, count FROM system_views.coordinator_${kind}_latency WHERE keyspace_name = ? ALLOW FILTERING`,
+        [this.keyspace],
+        { prepare: false },
+      );
+      for (const row of rs.rows as import('cassandra-driver').types.Row[]) {
+        const n = Number(row.get('count') ?? 0);
+        total += n;
+        const key = `${kind} ${String(row.get('table_name'))}`;
+        byTable[key] = (byTable[key] ?? 0) + n;
+      }
     }
-    return total;
+    return { total, byTable };
   }
 
-  private async esCounts(): Promise<{ indexed: number; bulk: number; queries: number }> {
+  private async esCounts(): Promise<{ indexed: number; bulk: number; queries: number; byIndex: Record<string, number> }> {
     const res = await fetch(`${process.env.ELASTICSEARCH_URL}/${this.indexPrefix}*/_stats/indexing,search,bulk`);
     if (!res.ok) throw new Error(`_stats answered ${res.status}`);
-    const total = (
-      (await res.json()) as {
-        _all?: { total?: { indexing?: { index_total?: number }; search?: { query_total?: number }; bulk?: { total_operations?: number } } };
-      }
-    )._all?.total;
-    return { indexed: total?.indexing?.index_total ?? 0, bulk: total?.bulk?.total_operations ?? 0, queries: total?.search?.query_total ?? 0 };
+    const body = (await res.json()) as {
+      _all?: { total?: { indexing?: { index_total?: number }; search?: { query_total?: number }; bulk?: { total_operations?: number } } };
+      indices?: Record<string, { total?: { indexing?: { index_total?: number } } }>;
+    };
+    const total = body._all?.total;
+    const byIndex = Object.fromEntries(
+      Object.entries(body.indices ?? {}).map(([name, i]) => [name.slice(this.indexPrefix.length).replace(/^[-_]/, ''), i.total?.indexing?.index_total ?? 0]),
+    );
+    return { indexed: total?.indexing?.index_total ?? 0, bulk: total?.bulk?.total_operations ?? 0, queries: total?.search?.query_total ?? 0, byIndex };
   }
 
   private async redisCount(): Promise<{ total: number; byCommand: Record<string, number> }> {

@@ -2,9 +2,11 @@
 import type { BullmqResult, CeilingResult, DaprWorkflowResult, InFlightResult, LatencyResult, RestateResult, ThroughputResult } from '../load/protocol';
 import type { ProxyCounts } from '../processes/counting-proxy';
 import type { StoreDelta } from '../processes/store-counters';
-import { ratio } from '../stats/rates';
-import type { HotFunction } from '../stats/cpu-profile';
+import { cpuMsPerTask, ratio } from '../stats/rates';
+import type { HotFunction, HotModule } from '../stats/cpu-profile';
 import type { RssSample, RssTrend, HeapFloor } from '../stats/rss-trend';
+import type { ScaleOutFigures } from './scale-out';
+import { withReasons } from './target-reasons';
 
 /** What the orchestrator read about the process under test during a phase's window. */
 export interface ServerFigures {
@@ -58,6 +60,10 @@ export interface PerTaskCounts {
   };
   /** Redis commands per task by name (a Lua script's own commands included), most first. */
   redisCommandsPerTaskByName: Record<string, number>;
+  /** Cassandra coordinator requests per task by kind and table (`write executions`), most first. */
+  cassandraRequestsPerTaskByTable: Record<string, number>;
+  /** Elasticsearch documents indexed per task by index, most first. */
+  esDocumentsPerTaskByIndex: Record<string, number>;
 }
 
 export interface DistributedFigures extends PerTaskCounts {
@@ -66,8 +72,12 @@ export interface DistributedFigures extends PerTaskCounts {
   cpuCoresBatonAndDapr: number | null;
   /** CPU in the window per group: both replicas, the Dapr processes, and the shared Cassandra and Elasticsearch JVMs. */
   cpuCoresByGroup: Record<string, number | null>;
+  /** The whole machine's busy cores in the window (/proc/stat): the measured groups plus everything else running here. */
+  machineBusyCores?: number | null;
   /** CPU milliseconds per task completion of each group of cpuCoresByGroup (cores × 1000 ÷ tasks/s). */
   cpuMsPerTaskByGroup: Record<string, number | null>;
+  /** The daprdPlacementSchedulerRedis group's CPU milliseconds per task, per process (daprd-a, redis, scheduler…). */
+  sidecarCpuMsPerTaskByProcess?: Record<string, number | null>;
   tasksInWindow: number;
   storeErrors: string[];
   latency: LatencyResult | null;
@@ -92,9 +102,7 @@ export interface TwoServerFigures {
 
 const HOUSEKEEPING = /healthz|metadata/;
 
-/** CPU milliseconds per task: cores busy over the window × 1000 ÷ tasks per second (pure). */
-export const cpuMsPerTask = (cores: number | null | undefined, tasksPerSecond: number): number | null =>
-  cores == null || !(tasksPerSecond > 0) ? null : Math.round(((cores * 1000) / tasksPerSecond) * 100) / 100;
+export { cpuMsPerTask };
 const per = (n: number | null | undefined, tasks: number): number | null => (n == null || !(tasks > 0) ? null : Math.round((n / tasks) * 100) / 100);
 
 /**
@@ -138,14 +146,20 @@ export function perTask(toSidecar: ProxyCounts[], fromSidecar: ProxyCounts[], st
       esQueries: per(stores?.esQueries, tasks),
       redisCommands: per(stores?.redisCommands, tasks),
     },
-    redisCommandsPerTaskByName: Object.fromEntries(
-      Object.entries(stores?.redisByCommand ?? {})
-        .map(([k, v]) => [k, per(v, tasks) ?? 0] as const)
-        .filter(([, v]) => v >= 0.01)
-        .sort((a, b) => b[1] - a[1]),
-    ),
+    redisCommandsPerTaskByName: perName(stores?.redisByCommand, tasks),
+    cassandraRequestsPerTaskByTable: perName(stores?.cassandraByTable, tasks),
+    esDocumentsPerTaskByIndex: perName(stores?.esIndexedByIndex, tasks),
   };
 }
+
+/** Counts by name divided by the tasks, most first, those below 0.01 per task left out. */
+const perName = (counts: Record<string, number> | null | undefined, tasks: number): Record<string, number> =>
+  Object.fromEntries(
+    Object.entries(counts ?? {})
+      .map(([k, v]) => [k, per(v, tasks) ?? 0] as const)
+      .filter(([, v]) => v >= 0.01)
+      .sort((a, b) => b[1] - a[1]),
+  );
 
 export interface Machine {
   cores: number;
@@ -172,6 +186,10 @@ export interface RunRecord {
   /** Restate; its server CPU is restate-server's and the service process's. */
   restate?: Outcome<RestateFigures>;
   distributed?: Outcome<DistributedFigures>;
+  /** The distributed cluster with 1, 2 and 3 replicas on the same engines, a window each. */
+  scaleOut?: Outcome<ScaleOutFigures>;
+  /** The start commit's distributed tasks/s, from the latest.json given with --baseline (measured back to back). */
+  baseline?: { file: string; distributedTasksPerSecond: number | null };
   /** Peers and phases not run, with the reason printed (missing engine, --quick). */
   skipped: { phase: string; reason: string }[];
   bullmq?: Outcome<BullmqResult>;
@@ -183,6 +201,8 @@ export interface RunRecord {
   twoServers?: Outcome<TwoServerFigures>;
   /** With --profile: where each phase's Baton spent its CPU time (self time, top functions). */
   profiles?: Record<string, HotFunction[]>;
+  /** The same profiles' self time per module (npm package, dist/ directory, node core, native). */
+  profileModules?: Record<string, HotModule[]>;
   memory: {
     rssMbPeak: number | null;
     soakTarget: number;
@@ -200,6 +220,8 @@ export interface Target {
   target: string;
   actual: number | boolean | null;
   met: boolean | null;
+  /** For a missed (or unjudged) target: what the run measured that explains it, one line. */
+  reason?: string;
 }
 
 export interface LatestJson {
@@ -258,6 +280,15 @@ export interface LatestJson {
   twoServersToOne: number | null;
   twoServersRatioToRawHttp: number | null;
   twoServersRatioToBullmq: number | null;
+  /** Per replica count: tasks/s, tasks per replica CPU-second, replica CPU ms per task. */
+  scaleOut: Record<string, { tasksPerSecond: number; tasksPerReplicaCpuSecond: number | null; replicaCpuMsPerTask: number | null }> | null;
+  scaleOutLimit: string | null;
+  daprWorkflowCpuMsPerActivity: number | null;
+  distributedCpuMsPerTask: number | null;
+  distributedCpuToDaprWorkflow: number | null;
+  distributedCpuToConductorPg: number | null;
+  baselineDistributedTasksPerSecond: number | null;
+  distributedTasksPerSecondToBaseline: number | null;
   machine: Machine;
   mode: 'quick' | 'full';
   definitions: Record<string, string>;
@@ -347,6 +378,17 @@ export const DEFINITIONS: Record<string, string> = {
     'twoServersTasksPerSecond / the tasks/s of the first server alone in the window just before (same warm-up): the most a sharded embedded profile could gain on this machine',
   twoServersRatioToRawHttp: "the two servers' HTTP requests per second together / rawHttpCeilingRps (compare ratioToRawHttp)",
   twoServersRatioToBullmq: 'twoServersTasksPerSecond / bullmqTasksPerSecond (compare ratioToBullmq)',
+  scaleOut:
+    'per replica count (1, 2, 3 replicas, each beside its own daprd, on the same engines, a closed-loop window each): tasks/s, tasks per CPU-second of the replicas together, replica CPU ms per task',
+  scaleOutLimit: "where adding a replica stops paying (less than half its ideal gain) and the CPU of each group in that window against the machine's cores",
+  daprWorkflowCpuMsPerActivity:
+    'CPU ms per activity of Dapr Workflow: daprd, Redis, scheduler, placement and the load process (its workflow app, which also schedules and awaits), same window',
+  distributedCpuMsPerTask: 'CPU ms per task of every group of the distributed window: replicas, daprd and company, Cassandra, Elasticsearch',
+  distributedCpuToDaprWorkflow:
+    '(distributedReplicaCpuMsPerTask + distributedSidecarCpuMsPerTask) / daprWorkflowCpuMsPerActivity: CPU outside the databases per unit of work',
+  distributedCpuToConductorPg: 'distributedCpuMsPerTask / conductorPgCpuMsPerTask (each with its databases)',
+  baselineDistributedTasksPerSecond: 'distributedTasksPerSecond of the latest.json given with --baseline (the start commit, run back to back)',
+  distributedTasksPerSecondToBaseline: 'distributedTasksPerSecond / baselineDistributedTasksPerSecond',
 };
 
 export function buildLatest(run: RunRecord): LatestJson {
@@ -363,6 +405,20 @@ export function buildLatest(run: RunRecord): LatestJson {
   const restateCpuMsPerWorkflow = run.restate?.ok ? cpuMsPerTask(run.restate.server.cpuCores, run.restate.result.workflowsPerSecond) : null;
   const embeddedCpuMsPerWorkflow = run.simple3?.ok ? cpuMsPerTask(run.simple3.server.cpuCores, run.simple3.result.workflowsPerSecond) : null;
   const dist = value(run.distributed);
+  const scale = value(run.scaleOut);
+  const daprWorkflowCpuMsPerActivity =
+    run.daprWorkflow?.ok && run.daprWorkflow.server.cpuCores != null
+      ? cpuMsPerTask(run.daprWorkflow.server.cpuCores + run.daprWorkflow.result.loadProcessCpuCores, run.daprWorkflow.result.activitiesPerSecond)
+      : null;
+  const byGroup = dist?.cpuMsPerTaskByGroup;
+  const outsideDatabases =
+    byGroup?.batonReplicas != null && byGroup.daprdPlacementSchedulerRedis != null
+      ? Math.round((byGroup.batonReplicas + byGroup.daprdPlacementSchedulerRedis) * 100) / 100
+      : null;
+  const distributedCpuMsPerTask =
+    outsideDatabases != null ? Math.round((outsideDatabases + (byGroup?.cassandra ?? 0) + (byGroup?.elasticsearch ?? 0)) * 100) / 100 : null;
+  const conductorPgCpuMsPerTask = run.conductorPg?.ok ? cpuMsPerTask(run.conductorPg.server.cpuCores, run.conductorPg.result.throughput.tasksPerSecond) : null;
+  const baselineTps = run.baseline?.distributedTasksPerSecond ?? null;
   const two = value(run.twoServers);
   const twoSum = (pick: (t: ThroughputResult) => number): number | null =>
     two ? Math.round(two.servers.reduce((a, x) => a + pick(x.throughput), 0) * 10) / 10 : null;
@@ -397,7 +453,7 @@ export function buildLatest(run: RunRecord): LatestJson {
     conductorCpuMsPerTask: run.conductor?.ok ? cpuMsPerTask(run.conductor.server.cpuCores, run.conductor.result.throughput.tasksPerSecond) : null,
     conductorPgTasksPerSecond: condPg?.throughput.tasksPerSecond ?? null,
     ratioToConductorPg: ratio(s3?.tasksPerSecond, condPg?.throughput.tasksPerSecond),
-    conductorPgCpuMsPerTask: run.conductorPg?.ok ? cpuMsPerTask(run.conductorPg.server.cpuCores, run.conductorPg.result.throughput.tasksPerSecond) : null,
+    conductorPgCpuMsPerTask,
     restateWorkflowsPerSecond: rst?.workflowsPerSecond ?? null,
     ratioToRestate: ratio(s3?.workflowsPerSecond, rst?.workflowsPerSecond),
     restateP99Ms: rst?.completionLatencyMs?.p99 ?? null,
@@ -426,6 +482,21 @@ export function buildLatest(run: RunRecord): LatestJson {
       raw?.requestsPerSecond,
     ),
     twoServersRatioToBullmq: ratio(twoTasks, bull?.jobsPerSecond),
+    scaleOut: scale
+      ? Object.fromEntries(
+          scale.points.map((p) => [
+            String(p.replicas),
+            { tasksPerSecond: p.tasksPerSecond, tasksPerReplicaCpuSecond: p.tasksPerReplicaCpuSecond, replicaCpuMsPerTask: p.replicaCpuMsPerTask },
+          ]),
+        )
+      : null,
+    scaleOutLimit: scale?.verdict?.reason ?? null,
+    daprWorkflowCpuMsPerActivity,
+    distributedCpuMsPerTask,
+    distributedCpuToDaprWorkflow: ratio(outsideDatabases, daprWorkflowCpuMsPerActivity),
+    distributedCpuToConductorPg: ratio(distributedCpuMsPerTask, conductorPgCpuMsPerTask),
+    baselineDistributedTasksPerSecond: baselineTps,
+    distributedTasksPerSecondToBaseline: ratio(dist?.throughput.tasksPerSecond, baselineTps),
   };
   const targets: Target[] = [
     atLeast('ratioToHttpCeiling', 0.5, latest.ratioToHttpCeiling),
@@ -439,14 +510,23 @@ export function buildLatest(run: RunRecord): LatestJson {
     atMost('updateP99Ms at 70%', 20, latest.updateP99Ms, ' ms'),
     atMost('scheduleToPollP99Ms at 70%', 50, latest.scheduleToPollP99Ms, ' ms'),
     atMost('startP99Ms at 70%', 30, latest.startP99Ms, ' ms'),
-    atMost('sidecarCallsPerTask (distributed)', 3, latest.sidecarCallsPerTask, ''),
-    atMost('sidecarCallsPerTask (distributed, update-v2 workers)', 3, latest.sidecarCallsPerTaskUpdateV2, ''),
+    atMost('sidecarCallsPerTask (distributed)', 2, latest.sidecarCallsPerTask, ''),
+    atMost('sidecarCallsPerTask (distributed, update-v2 workers)', 2, latest.sidecarCallsPerTaskUpdateV2, ''),
     atMost('distributedReplicaCpuMsPerTask', 1.5, latest.distributedReplicaCpuMsPerTask, ' ms'),
     atMost('distributedSidecarCpuMsPerTask', 1, latest.distributedSidecarCpuMsPerTask, ' ms'),
     atMost('redisCommandsPerTask', 6, latest.redisCommandsPerTask, ''),
     atMost('cassandraRequestsPerTask', 3, latest.cassandraRequestsPerTask, ''),
     atMost('cassandraLwtPerTask', 1, latest.cassandraLwtPerTask, ''),
     atMost('esDocumentsPerTask', 1.5, latest.esDocumentsPerTask, ''),
+    atLeast('distributedTasksPerSecond vs the start commit', 3, latest.distributedTasksPerSecondToBaseline, '×'),
+    atMost('distributed CPU per task outside the databases vs Dapr Workflow per activity', 1.5, latest.distributedCpuToDaprWorkflow, '×'),
+    atLeast('ratioToConductorPg (tasks/s)', 3, latest.ratioToConductorPg),
+    {
+      name: 'distributed CPU per task vs Conductor on PostgreSQL',
+      target: '< 1×',
+      actual: latest.distributedCpuToConductorPg,
+      met: latest.distributedCpuToConductorPg == null ? null : latest.distributedCpuToConductorPg < 1,
+    },
     {
       name: 'RSS flat after 100k workflows',
       target: run.memory.trend?.rule ?? 'full mode only',
@@ -454,5 +534,17 @@ export function buildLatest(run: RunRecord): LatestJson {
       met: run.memory.trend && rssMbAfter100k !== null ? run.memory.trend.flat : null,
     },
   ];
-  return { ...latest, machine: run.machine, mode: run.mode, definitions: DEFINITIONS, targets, details: run };
+  const explained = withReasons(targets, {
+    distributed: dist,
+    profiles: run.profiles,
+    profileModules: run.profileModules,
+    distributedTasksPerSecond: latest.distributedTasksPerSecond,
+    baselineDistributedTasksPerSecond: baselineTps,
+    daprWorkflowCpuMsPerActivity,
+    conductorPgCpuMsPerTask,
+    tasksPerSecond: latest.tasksPerSecond,
+    conductorPgTasksPerSecond: latest.conductorPgTasksPerSecond,
+    embeddedCpuMsPerTask: latest.embeddedCpuMsPerTask,
+  });
+  return { ...latest, machine: run.machine, mode: run.mode, definitions: DEFINITIONS, targets: explained, details: run };
 }

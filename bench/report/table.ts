@@ -1,6 +1,7 @@
 /** The run as a readable text report for stdout (pure). */
 import type { LatencySummary } from '../stats/percentiles';
 import type { ConductorFigures, LatestJson, Outcome, Target } from './results';
+import type { ScaleOutPoint } from './scale-out';
 
 /** Columns padded to their widest cell; numbers right-aligned. */
 export function formatTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -329,6 +330,56 @@ export function renderReport(j: LatestJson): string {
     out.push('');
   }
 
+  if (d.scaleOut) {
+    out.push('Scale-out: the distributed cluster with 1, 2 and 3 replicas (each beside its own daprd) on the same engines, a closed-loop window each');
+    if (!d.scaleOut.ok) out.push(`FAILED: ${failed(d.scaleOut)}`);
+    else {
+      const so = d.scaleOut.result;
+      const group = (p: ScaleOutPoint, k: string): string => fmt(p.cpuCoresByGroup[k], 2);
+      out.push(
+        formatTable(
+          [
+            'replicas',
+            'tasks/s',
+            '× one',
+            'tasks per replica CPU-s',
+            'replica CPU ms/task',
+            'CPU replicas',
+            'CPU daprd+Redis',
+            'CPU Cassandra',
+            'CPU ES',
+            'CPU load',
+            'machine busy',
+            'sidecar/task',
+            'Cassandra/task',
+            'Redis/task',
+            'errors',
+          ],
+          so.points.map((p) => [
+            String(p.replicas),
+            fmt(p.tasksPerSecond),
+            fmt(p.speedup, 2),
+            fmt(p.tasksPerReplicaCpuSecond),
+            fmt(p.replicaCpuMsPerTask, 2),
+            group(p, 'batonReplicas'),
+            group(p, 'daprdPlacementSchedulerRedis'),
+            group(p, 'cassandra'),
+            group(p, 'elasticsearch'),
+            fmt(p.loadProcessCpuCores, 2),
+            fmt(p.machineBusyCores, 2),
+            fmt(p.sidecarCallsPerTask, 2),
+            fmt(p.cassandraRequestsPerTask, 2),
+            fmt(p.redisCommandsPerTask, 2),
+            String(p.errors),
+          ]),
+        ),
+      );
+      if (so.verdict) out.push(so.verdict.reason);
+      if (so.error) out.push(`ended early: ${so.error.split('\n')[0]}`);
+    }
+    out.push('');
+  }
+
   out.push('Memory (Baton, /proc/<pid>/status)');
   const mem = d.memory;
   out.push(
@@ -360,6 +411,8 @@ export function renderReport(j: LatestJson): string {
           hot.map((h) => [fmt(h.selfPercent, 1), fmt(h.selfMs), h.name, h.where]),
         ),
       );
+      const mods = d.profileModules?.[phase];
+      if (mods) out.push(`by module: ${mods.map((m) => `${m.module} ${fmt(m.selfPercent, 1)}%`).join(', ')}`);
     }
     out.push('');
   }
@@ -405,6 +458,15 @@ export function renderReport(j: LatestJson): string {
           `${fmt(j.distributedReplicaCpuMsPerTask, 2)} / ${fmt(j.distributedSidecarCpuMsPerTask, 2)}`,
         ],
         ['embeddedCpuMsPerTask', fmt(j.embeddedCpuMsPerTask, 2)],
+        ['daprWorkflowCpuMsPerActivity', fmt(j.daprWorkflowCpuMsPerActivity, 2)],
+        [
+          'scaleOut tasks/s (tasks per replica CPU-s) at 1 / 2 / 3 replicas',
+          j.scaleOut
+            ? Object.entries(j.scaleOut)
+                .map(([, v]) => `${fmt(v.tasksPerSecond)} (${fmt(v.tasksPerReplicaCpuSecond)})`)
+                .join(' / ')
+            : '–',
+        ],
         [
           'distributed start / update / schedule-to-poll p99 ms',
           `${fmt(j.distributedStartP99Ms, 2)} / ${fmt(j.distributedUpdateP99Ms, 2)} / ${fmt(j.distributedScheduleToPollP99Ms, 2)}`,
@@ -432,8 +494,14 @@ export function renderReport(j: LatestJson): string {
   out.push('Targets');
   out.push(
     formatTable(
-      ['target', 'wanted', 'actual', 'result'],
-      j.targets.map((t) => [t.name, t.target, t.actual === null ? '–' : String(t.actual), t.met === null ? 'not measured' : t.met ? 'met' : 'MISSED']),
+      ['target', 'wanted', 'actual', 'result', 'reason (measured)'],
+      j.targets.map((t) => [
+        t.name,
+        t.target,
+        t.actual === null ? '–' : String(t.actual),
+        t.met === null ? 'not measured' : t.met ? 'met' : 'MISSED',
+        t.reason ?? '',
+      ]),
     ),
   );
   return out.join('\n');
@@ -462,7 +530,13 @@ function peerRows(j: LatestJson): string[][] {
       j.ratioToDaprWorkflow,
       'ratioToDaprWorkflow (workflows/s)',
     ),
-    row('tasks/s vs Conductor OSS on PostgreSQL (3-task SIMPLE)', fmt(j.tasksPerSecond), fmt(j.conductorPgTasksPerSecond), j.ratioToConductorPg, ''),
+    row(
+      'tasks/s vs Conductor OSS on PostgreSQL (3-task SIMPLE)',
+      fmt(j.tasksPerSecond),
+      fmt(j.conductorPgTasksPerSecond),
+      j.ratioToConductorPg,
+      'ratioToConductorPg (tasks/s)',
+    ),
     row('workflows/s vs Restate (3 steps)', fmt(j.workflowsPerSecond, 1), fmt(j.restateWorkflowsPerSecond, 1), j.ratioToRestate, ''),
     row(
       'server CPU ms per workflow vs Restate (lower is better)',
@@ -505,6 +579,32 @@ function peerRows(j: LatestJson): string[][] {
     row('distributed: Cassandra requests per task', fmt(j.cassandraRequestsPerTask, 2), '', null, 'cassandraRequestsPerTask'),
     row('distributed: Cassandra LWTs per task', fmt(j.cassandraLwtPerTask, 2), '', null, 'cassandraLwtPerTask'),
     row('distributed: Elasticsearch documents per task', fmt(j.esDocumentsPerTask, 2), '', null, 'esDocumentsPerTask'),
+    row(
+      'distributed tasks/s vs the start commit (--baseline)',
+      fmt(j.distributedTasksPerSecond),
+      fmt(j.baselineDistributedTasksPerSecond),
+      j.distributedTasksPerSecondToBaseline,
+      'distributedTasksPerSecond vs the start commit',
+    ),
+    row(
+      'distributed CPU ms per task outside the databases vs Dapr Workflow per activity',
+      fmt(
+        j.distributedReplicaCpuMsPerTask != null && j.distributedSidecarCpuMsPerTask != null
+          ? j.distributedReplicaCpuMsPerTask + j.distributedSidecarCpuMsPerTask
+          : null,
+        2,
+      ),
+      fmt(j.daprWorkflowCpuMsPerActivity, 2),
+      j.distributedCpuToDaprWorkflow,
+      'distributed CPU per task outside the databases vs Dapr Workflow per activity',
+    ),
+    row(
+      'distributed CPU ms per task (with Cassandra, ES) vs Conductor on PostgreSQL (JVM + PostgreSQL)',
+      fmt(j.distributedCpuMsPerTask, 2),
+      fmt(j.conductorPgCpuMsPerTask, 2),
+      j.distributedCpuToConductorPg,
+      'distributed CPU per task vs Conductor on PostgreSQL',
+    ),
   ];
 }
 

@@ -28,3 +28,13 @@ export function parseProcStatCpuTicks(text: string): number {
 }
 
 export const kbToMb = (kb: number): number => Math.round((kb / 1024) * 10) / 10;
+
+/** The whole machine's busy and total CPU ticks from /proc/stat's first line (idle and iowait are not busy). */
+export function parseMachineCpuTicks(text: string): { busy: number; total: number } {
+  const m = /^cpu\s+([\d\s]+)$/m.exec(text);
+  if (!m) throw new Error('no cpu line in /proc/stat');
+  // user nice system idle iowait irq softirq steal (guest time is already in user)
+  const f = (m[1] as string).trim().split(/\s+/).slice(0, 8).map(Number);
+  const total = f.reduce((a, x) => a + x, 0);
+  return { busy: total - (f[3] ?? 0) - (f[4] ?? 0), total };
+}

@@ -24,3 +24,7 @@ export function ratio(value: number | null | undefined, reference: number | null
   if (value == null || reference == null || !(reference > 0)) return null;
   return Math.round((value / reference) * 1000) / 1000;
 }
+
+/** CPU milliseconds per task: cores busy over the window × 1000 ÷ tasks per second (pure). */
+export const cpuMsPerTask = (cores: number | null | undefined, tasksPerSecond: number): number | null =>
+  cores == null || !(tasksPerSecond > 0) ? null : Math.round(((cores * 1000) / tasksPerSecond) * 100) / 100;

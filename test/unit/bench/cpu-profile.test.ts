@@ -1,4 +1,4 @@
-import { CpuProfile, hotFunctions } from '../../../bench/stats/cpu-profile';
+import { CpuProfile, hotFunctions, hotModules } from '../../../bench/stats/cpu-profile';
 
 describe('hotFunctions', () => {
   const profile: CpuProfile = {
@@ -23,5 +23,38 @@ describe('hotFunctions', () => {
 
   it('keeps only the top entries', () => {
     expect(hotFunctions(profile, '/repo', 1).map((h) => h.name)).toEqual(['decide']);
+  });
+});
+
+describe('hotModules', () => {
+  const frame = (id: number, functionName: string, url: string, children: number[] = []) => ({ id, callFrame: { functionName, url, lineNumber: 0 }, children });
+  const profile: CpuProfile = {
+    nodes: [
+      frame(1, '(idle)', ''),
+      frame(2, 'writev', ''),
+      frame(8, 'write', 'file:///repo/node_modules/ioredis/built/Redis.js', [9]),
+      frame(9, 'writeGeneric', 'node:internal/stream_base_commons', [10]),
+      frame(10, 'writeUtf8String', ''),
+      frame(3, 'encode', 'file:///repo/node_modules/cassandra-driver/lib/encoder.js'),
+      frame(4, 'send', 'file:///repo/node_modules/cassandra-driver/lib/connection.js'),
+      frame(5, 'commit', 'file:///repo/dist/store/cassandra/execution-store.js'),
+      frame(6, 'end', 'node:_http_outgoing'),
+      frame(7, 'x', 'file:///repo/node_modules/@dapr/dapr/index.js'),
+    ],
+    samples: [1, 2, 3, 4, 5, 6, 7, 10, 9],
+    timeDeltas: [4000, 1000, 1000, 1000, 1000, 1000, 1000, 1500, 500],
+  };
+
+  it('adds self time up per package and dist/ directory, native and node core time charged to the calling package', () => {
+    expect(hotModules(profile, '/repo').map((m) => [m.module, m.selfMs, m.selfPercent])).toEqual([
+      ['(idle)', 4, 33.3],
+      ['cassandra-driver', 2, 16.7],
+      ['ioredis', 2, 16.7],
+      // no caller outside node in the profile: left where it ran
+      ['native (socket writes, buffers, crypto)', 1, 8.3],
+      ['dist/store/cassandra', 1, 8.3],
+      ['node core', 1, 8.3],
+      ['@dapr/dapr', 1, 8.3],
+    ]);
   });
 });

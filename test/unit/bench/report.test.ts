@@ -2,6 +2,7 @@ import { parseArgs } from '../../../bench/options';
 import { callCategory, countsBetween } from '../../../bench/processes/counting-proxy';
 import { buildLatest, cpuMsPerTask, perTask, RunRecord } from '../../../bench/report/results';
 import { parseCommandStats, storeDelta, sumSamples } from '../../../bench/processes/store-counters';
+import { judgeScaleOut, scaleOutPoints } from '../../../bench/report/scale-out';
 import { formatTable, renderReport } from '../../../bench/report/table';
 import type { LatencySummary } from '../../../bench/stats/percentiles';
 
@@ -199,6 +200,10 @@ describe('buildLatest', () => {
       cassandraRequestsPerTask: null,
       cassandraLwtPerTask: null,
       esDocumentsPerTask: null,
+      'distributedTasksPerSecond vs the start commit': null,
+      'distributed CPU per task outside the databases vs Dapr Workflow per activity': null,
+      'ratioToConductorPg (tasks/s)': null,
+      'distributed CPU per task vs Conductor on PostgreSQL': null,
       'RSS flat after 100k workflows': true,
     });
   });
@@ -367,6 +372,8 @@ describe('perTask and the counting proxy', () => {
         esQueries: 0,
         redisCommands: 300,
         redisByCommand: { evalsha: 60, hget: 100, publish: 0.05 },
+        cassandraByTable: { 'write executions': 60, 'read executions': 40 },
+        esIndexedByIndex: { tasks: 30, workflows: 10 },
         cassandraLwt: 30,
       },
       20,
@@ -385,6 +392,8 @@ describe('perTask and the counting proxy', () => {
       ['hget', 5],
       ['evalsha', 3],
     ]);
+    expect(p.cassandraRequestsPerTaskByTable).toEqual({ 'write executions': 3, 'read executions': 2 });
+    expect(p.esDocumentsPerTaskByIndex).toEqual({ tasks: 1.5, workflows: 0.5 });
   });
 
   it('reads Redis commandstats and sums Prometheus samples by label', () => {
@@ -399,9 +408,22 @@ describe('perTask and the counting proxy', () => {
     expect(sumSamples(text, 'baton_store_operation_duration_seconds_count', { store: 'execution', operation: 'commit' })).toBe(9);
     expect(sumSamples(text, 'baton_store_operation_duration_seconds_count', { store: 'execution' })).toBe(13);
     const delta = storeDelta(
-      { cassandraRequests: 1, esIndexed: 1, esBulkRequests: 1, esQueries: 1, redisCommands: 10, redisByCommand: { get: 2 }, cassandraLwt: 3, errors: [] },
+      {
+        cassandraRequests: 1,
+        cassandraByTable: { 'write executions': 1 },
+        esIndexed: 1,
+        esIndexedByIndex: { workflows: 1 },
+        esBulkRequests: 1,
+        esQueries: 1,
+        redisCommands: 10,
+        redisByCommand: { get: 2 },
+        cassandraLwt: 3,
+        errors: [],
+      },
       {
         cassandraRequests: 4,
+        cassandraByTable: { 'write executions': 3, 'read executions': 1 },
+        esIndexedByIndex: { workflows: 1 },
         esIndexed: 1,
         esBulkRequests: 1,
         esQueries: 1,
@@ -412,6 +434,8 @@ describe('perTask and the counting proxy', () => {
       },
     );
     expect(delta.redisByCommand).toEqual({ get: 3, set: 1 });
+    expect(delta.cassandraByTable).toEqual({ 'write executions': 2, 'read executions': 1 });
+    expect(delta.esIndexedByIndex).toEqual({});
     expect(delta.cassandraLwt).toBeNull();
   });
 
@@ -448,7 +472,7 @@ describe('parseArgs', () => {
     expect(o.phases).toContain('dapr-workflow');
     expect(o.phases).not.toContain('conductor'); // a JVM start takes minutes here
     expect(o.phases).toContain('restate');
-    expect(o.skippedPhases.map((s) => s.phase)).toEqual(['conductor', 'conductor-pg', 'distributed']);
+    expect(o.skippedPhases.map((s) => s.phase)).toEqual(['conductor', 'conductor-pg', 'distributed', 'scale-out']);
   });
 
   it('runs a slow-start peer in quick mode when --only names it', () => {
@@ -477,5 +501,170 @@ describe('parseArgs', () => {
     expect(() => parseArgs(['--only', 'nope'])).toThrow(/unknown phase/);
     expect(() => parseArgs(['--concurrency', 'x'])).toThrow(/number/);
     expect(() => parseArgs(['--levels', '0'])).toThrow(/positive/);
+  });
+});
+
+describe('targets of the distributed profile, each missed one with its measured reason', () => {
+  const distributed = (): RunRecord['distributed'] => {
+    const s3 = record().simple3;
+    if (!s3?.ok) throw new Error('fixture');
+    const counts = perTask(
+      [
+        {
+          total: 240,
+          byCategory: {
+            'PUT actors/WorkflowActor/method/update': 100,
+            'PUT actors/WorkflowActor/method/claim': 100,
+            'POST actors/WorkflowActor/method/start': 40,
+          },
+        },
+      ],
+      [{ total: 100, byCategory: { 'PUT actors/WorkflowActor/method/update': 100 } }],
+      {
+        cassandraRequests: 600,
+        cassandraByTable: { 'write executions': 300, 'read executions': 200, 'write task_index': 100 },
+        esIndexed: 300,
+        esIndexedByIndex: { tasks: 200, workflows: 100 },
+        esBulkRequests: 10,
+        esQueries: 0,
+        redisCommands: 1800,
+        redisByCommand: { evalsha: 700, hget: 500, xadd: 300, hset: 300 },
+        cassandraLwt: 110,
+      },
+      100,
+    );
+    return {
+      ok: true,
+      server,
+      result: {
+        replicas: 2,
+        throughput: { ...s3.result, tasksPerSecond: 100 },
+        cpuCoresBatonAndDapr: 0.9,
+        cpuCoresByGroup: { batonReplicas: 0.7, daprdPlacementSchedulerRedis: 0.2, cassandra: 0.5, elasticsearch: 0.2 },
+        cpuMsPerTaskByGroup: { batonReplicas: 7, daprdPlacementSchedulerRedis: 2, cassandra: 5, elasticsearch: 2 },
+        sidecarCpuMsPerTaskByProcess: { 'daprd-a': 0.8, 'daprd-b': 0.7, redis: 0.4, scheduler: 0.1 },
+        tasksInWindow: 100,
+        storeErrors: [],
+        latency: null,
+        updateV2: null,
+        ...counts,
+      },
+    };
+  };
+  const byName = (j: ReturnType<typeof buildLatest>) => Object.fromEntries(j.targets.map((t) => [t.name, t]));
+
+  it('judges every row of the issue and gives each miss the counts that explain it', () => {
+    const j = buildLatest(
+      record({
+        distributed: distributed(),
+        profiles: {
+          'distributed replica a': [
+            { name: '(idle)', where: '', selfMs: 300, selfPercent: 30 },
+            { name: 'writeGeneric', where: 'node:internal/stream_base_commons:1', selfMs: 100, selfPercent: 10 },
+            { name: '(garbage collector)', where: '', selfMs: 80, selfPercent: 8 },
+          ],
+        },
+        baseline: { file: 'base.json', distributedTasksPerSecond: 80 },
+      }),
+    );
+    const t = byName(j);
+    const withModules = byName(
+      buildLatest(
+        record({
+          distributed: distributed(),
+          profileModules: {
+            'distributed replica a': [
+              { module: '(idle)', selfMs: 500, selfPercent: 50 },
+              { module: 'cassandra-driver', selfMs: 70, selfPercent: 7 },
+              { module: 'undici', selfMs: 50, selfPercent: 5 },
+            ],
+          },
+        }),
+      ),
+    );
+    expect(withModules.distributedReplicaCpuMsPerTask?.reason).toBe(
+      'distributed replica a self time by module: cassandra-driver 7.0%, undici 5.0%; idle 50.0%',
+    );
+    expect(j.daprWorkflowCpuMsPerActivity).toBe(2.67); // (1 core of daprd and company + 1 of the app) over 750 activities/s
+    expect(j.distributedCpuToDaprWorkflow).toBe(3.371); // (7 + 2) / 2.67
+    expect(t['sidecarCallsPerTask (distributed)']).toMatchObject({ actual: 2.4, met: false });
+    expect(t['sidecarCallsPerTask (distributed)']?.reason).toBe(
+      'app→daprd per task: PUT actors/WorkflowActor/method/update 1.00, PUT actors/WorkflowActor/method/claim 1.00, POST actors/WorkflowActor/method/start 0.40',
+    );
+    expect(t.redisCommandsPerTask).toMatchObject({ actual: 18, met: false, reason: 'per task by command: evalsha 7.00, hget 5.00, xadd 3.00, hset 3.00' });
+    expect(t.cassandraRequestsPerTask?.reason).toBe('per task by statement kind and table: write executions 3.00, read executions 2.00, write task_index 1.00');
+    expect(t.cassandraLwtPerTask).toMatchObject({ actual: 1.1, met: false, reason: '1.10 execution-store commits (one conditional batch each) per task' });
+    expect(t.esDocumentsPerTask?.reason).toBe('per task by index: tasks 2.00, workflows 1.00; 0.10 bulk requests');
+    expect(t.distributedReplicaCpuMsPerTask?.reason).toBe(
+      'distributed replica a self time: writeGeneric (node:internal/stream_base_commons) 10.0%, (garbage collector) 8.0%; idle 30.0%',
+    );
+    expect(t.distributedSidecarCpuMsPerTask?.reason).toMatch(
+      /^ms per task by process: daprd-a 0\.80, daprd-b 0\.70, redis 0\.40, scheduler 0\.10; per task 2\.40 round trips/,
+    );
+    expect(t['distributedTasksPerSecond vs the start commit']).toMatchObject({
+      actual: 1.25,
+      met: false,
+      reason: '100 tasks/s here vs 80 at the start commit',
+    });
+    expect(t['distributed CPU per task outside the databases vs Dapr Workflow per activity']?.reason).toContain('vs Dapr Workflow 2.67 ms per activity');
+    // a met target carries no reason
+    expect(t['ratioToHttpCeiling']).toMatchObject({ met: true });
+    expect(t['ratioToHttpCeiling']?.reason).toBeUndefined();
+    const text = renderReport(j);
+    expect(text).toMatch(/redisCommandsPerTask\s+<= 6\s+18\s+MISSED\s+per task by command: evalsha 7\.00/);
+  });
+
+  it('says why the start-commit comparison was not judged, and compares the CPU per task with Conductor on PostgreSQL', () => {
+    const base = record();
+    if (!base.simple3?.ok) throw new Error('fixture');
+    const j = buildLatest(
+      record({
+        distributed: distributed(),
+        conductorPg: {
+          ok: true,
+          server: { cpuCores: 1, rssMbPeak: null },
+          result: {
+            version: '3.32.3',
+            persistence: 'postgres',
+            startSeconds: 60,
+            throughput: { ...base.simple3.result, tasksPerSecond: 50 },
+            throughputCpuCores: 1,
+            latency: null,
+            latencyCpuCores: null,
+          },
+        },
+      }),
+    );
+    const t = byName(j);
+    expect(t['distributedTasksPerSecond vs the start commit']).toMatchObject({ met: null, reason: expect.stringContaining('no --baseline') });
+    expect(j.distributedCpuMsPerTask).toBe(16);
+    expect(t['distributed CPU per task vs Conductor on PostgreSQL']).toMatchObject({ actual: 0.8, met: true });
+    expect(t['ratioToConductorPg (tasks/s)']).toMatchObject({ actual: 60, met: true });
+  });
+
+  it('puts the scale-out windows under scaleOut per replica count and prints where it stops', () => {
+    const points = scaleOutPoints([
+      { replicas: 1, tasksPerSecond: 60, cpuCoresByGroup: { batonReplicas: 0.4 }, loadProcessCpuCores: 0.1, errors: 0 },
+      { replicas: 2, tasksPerSecond: 70, cpuCoresByGroup: { batonReplicas: 0.5 }, loadProcessCpuCores: 0.1, errors: 0 },
+    ]);
+    const verdict = judgeScaleOut(points, 2);
+    const j = buildLatest(record({ scaleOut: { ok: true, server, result: { points, verdict, machineCores: 2 } } }));
+    expect(j.scaleOut).toEqual({
+      '1': { tasksPerSecond: 60, tasksPerReplicaCpuSecond: 150, replicaCpuMsPerTask: 6.67 },
+      '2': { tasksPerSecond: 70, tasksPerReplicaCpuSecond: 140, replicaCpuMsPerTask: 7.14 },
+    });
+    expect(j.scaleOutLimit).toMatch(/^stops at 2 replicas/);
+    const text = renderReport(j);
+    expect(text).toMatch(/\n2\s+70\s+1\.17\s+140\s+7\.14\s+0\.50/);
+    expect(text).toContain(j.scaleOutLimit as string);
+    expect(buildLatest(record()).scaleOut).toBeNull();
+  });
+
+  it('reads the start commit from --baseline', () => {
+    expect(parseArgs(['--only', 'distributed,scale-out', '--baseline', 'base.json'])).toMatchObject({
+      phases: ['distributed', 'scale-out'],
+      baseline: 'base.json',
+    });
+    expect(() => parseArgs(['--baseline'])).toThrow(/--baseline needs/);
   });
 });

@@ -1,4 +1,4 @@
-import { kbToMb, parseProcStatCpuTicks, parseProcStatus } from '../../../bench/stats/proc';
+import { kbToMb, parseMachineCpuTicks, parseProcStatCpuTicks, parseProcStatus } from '../../../bench/stats/proc';
 import { ratesBetween, ratio } from '../../../bench/stats/rates';
 import { judgeHeapFloor, judgeRssTrend } from '../../../bench/stats/rss-trend';
 
@@ -27,6 +27,11 @@ describe('ratio', () => {
 });
 
 describe('/proc parsing', () => {
+  it("reads the machine's busy CPU ticks from /proc/stat, idle and iowait left out", () => {
+    expect(parseMachineCpuTicks('cpu  100 5 50 800 20 3 2 0 0 0\ncpu0 50 2 25 400 10 1 1 0 0 0\n')).toEqual({ busy: 160, total: 980 });
+    expect(() => parseMachineCpuTicks('intr 1 2 3')).toThrow(/no cpu line/);
+  });
+
   const status = ['Name:\tnode', 'VmPeak:\t 1200000 kB', 'VmHWM:\t  204800 kB', 'VmRSS:\t  102400 kB', 'Threads:\t11'].join('\n');
 
   it('reads VmRSS and VmHWM in kB', () => {
