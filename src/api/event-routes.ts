@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { PublishedEvent } from '../events/ports';
 import { newId } from '../ids';
 import { nameSchema } from '../model/definitions';
-import { EventHandlerSchema, type EventHandler } from '../model/events';
+import { EventHandlerRequestSchema } from '../model/events';
 import { checkDefinitionCount, checkDefinitionSize } from '../services/definition-limits';
 import type { MetadataService } from '../services/metadata-service';
-import { boolParam, parseBody } from './params';
+import { boolParam } from './params';
+import { jsonBody } from './request-body';
 import type { RouteTable } from './route-table';
 import { eventExecutionRoutes } from './event-execution-routes';
 import { Errors } from '../model/named-errors';
@@ -19,45 +20,26 @@ export type IncomingEvents = (e: PublishedEvent) => Promise<void>;
 /** Orkes' incoming event: a JSON object naming its event in `event`; the whole object is the payload handlers see. */
 const IncomingEventSchema = z.looseObject({ event: nameSchema('event', 'event is required: the name of the event to handle') });
 
-/** What each action needs to be runnable; values may be `${...}` expressions over the event payload. */
-function actionProblems(h: EventHandler): Array<{ path: string; message: string }> {
-  const problems: Array<{ path: string; message: string }> = [];
-  h.actions.forEach((a, i) => {
-    const path = `eventHandler.actions[${i}].${a.action}`;
-    const p = a[a.action] as Record<string, unknown> | null | undefined;
-    if (!p) return void problems.push({ path, message: `action ${a.action} needs its '${a.action}' object` });
-    const has = (k: string): boolean => typeof p[k] === 'string' && p[k] !== '';
-    if (a.action === 'start_workflow' && !has('name')) problems.push({ path: `${path}.name`, message: 'workflow name is required' });
-    if ((a.action === 'complete_task' || a.action === 'fail_task') && !has('taskId') && !(has('workflowId') && has('taskRefName'))) {
-      problems.push({ path, message: 'taskId, or workflowId and taskRefName, are required' });
-    }
-    if ((a.action === 'terminate_workflow' || a.action === 'update_workflow_variables') && !has('workflowId'))
-      problems.push({ path: `${path}.workflowId`, message: 'workflowId is required' });
-  });
-  return problems;
-}
-
-function parseHandler(body: unknown): EventHandler {
-  const h = parseBody(EventHandlerSchema, body, 'eventHandler');
-  const problems = actionProblems(h);
-  if (problems.length > 0) throw Errors.INVALID_INPUT(problems);
-  return h;
-}
+/** Orkes (and the SDK's EventClient) send a list of handlers, Conductor OSS one: read as a list, a single one as its first item. */
+const HANDLERS = jsonBody(
+  z.preprocess((b) => (Array.isArray(b) ? b : [b]), z.array(EventHandlerRequestSchema)),
+  'eventHandler',
+);
+const HANDLER = jsonBody(EventHandlerRequestSchema, 'eventHandler');
+const INCOMING_EVENT = jsonBody(IncomingEventSchema, 'event');
 
 /** Declares the routes under `t` (mounted at /api/event). */
 export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; incomingEvents?: IncomingEvents }): void {
   const store = () => deps.metadata.store;
   const limits = () => deps.metadata.limits;
 
-  // Orkes (and the SDK's EventClient) send a list of handlers; Conductor OSS one handler.
   r.post(
     '/',
-    { permission: 'definitions:write', summary: 'Add an event handler, or a list of them (409 when a name exists)', body: 'EventHandlerRequest', res: 'empty' },
+    { permission: 'definitions:write', summary: 'Add an event handler, or a list of them (409 when a name exists)', body: HANDLERS, res: 'empty' },
     async (req, res) => {
-      const list = Array.isArray(req.body) ? req.body : [req.body];
-      if (list.length === 0) throw Errors.BODY_MISSING('eventHandler');
+      if (req.body.length === 0) throw Errors.BODY_MISSING('eventHandler');
       const by = actorOf(req);
-      const handlers = list.map((b) => ({ ...parseHandler(b), createdBy: by }));
+      const handlers = req.body.map((h) => ({ ...h, createdBy: by }));
       for (const h of handlers) {
         checkDefinitionSize('EventHandler', h.name, h, limits());
         if (await store().getEventHandler(h.name)) throw Errors.EVENT_HANDLER_EXISTS(h.name);
@@ -69,19 +51,15 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
     },
   );
 
-  r.put(
-    '/',
-    { permission: 'definitions:write', summary: 'Update an event handler (404 when unknown)', body: 'EventHandlerRequest', res: 'empty' },
-    async (req, res) => {
-      const parsed = parseHandler(req.body);
-      checkDefinitionSize('EventHandler', parsed.name, parsed, limits());
-      const existing = await store().getEventHandler(parsed.name);
-      if (!existing) throw Errors.EVENT_HANDLER_NOT_FOUND(parsed.name);
-      const h = { ...parsed, createdBy: existing.createdBy ?? actorOf(req) };
-      await store().putEventHandler(h);
-      res.status(200).end();
-    },
-  );
+  r.put('/', { permission: 'definitions:write', summary: 'Update an event handler (404 when unknown)', body: HANDLER, res: 'empty' }, async (req, res) => {
+    const parsed = req.body;
+    checkDefinitionSize('EventHandler', parsed.name, parsed, limits());
+    const existing = await store().getEventHandler(parsed.name);
+    if (!existing) throw Errors.EVENT_HANDLER_NOT_FOUND(parsed.name);
+    const h = { ...parsed, createdBy: existing.createdBy ?? actorOf(req) };
+    await store().putEventHandler(h);
+    res.status(200).end();
+  });
 
   r.get('/', { permission: 'definitions:read', summary: 'All event handlers', res: { list: 'EventHandler' } }, async (_req, res) => {
     res.json(await store().listEventHandlers());
@@ -108,12 +86,12 @@ export function eventRoutes(r: RouteTable, deps: { metadata: MetadataService; in
     {
       permission: 'executions:start',
       summary: "Run the active handlers of the body's `event` on the body as payload",
-      body: { inline: IncomingEventSchema },
+      body: INCOMING_EVENT,
       res: 'empty',
     },
     async (req, res) => {
       if (!deps.incomingEvents) throw Errors.EVENT_HANDLING_UNAVAILABLE();
-      const payload = parseBody(IncomingEventSchema, req.body, 'event');
+      const payload = req.body;
       await deps.incomingEvents({ id: newId(), event: payload.event, payload });
       res.status(200).end();
     },

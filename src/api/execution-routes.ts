@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import { StartWorkflowRequestSchema } from '../model/requests';
+import { ExecuteWorkflowRequestSchema, StartWorkflowRequestSchema } from '../model/requests';
 import { TaskResultStatus } from '../model/statuses';
 import { signalResponse, snapshotTree, waitForBlockingPoint } from '../services/blocking-point';
 import { ReturnStrategySchema, type ReturnStrategy } from '../model/signals';
@@ -52,6 +52,9 @@ function consistencyOf(req: Request): (typeof CONSISTENCIES)[number] {
   return found;
 }
 
+/** Execute's body: a StartWorkflowRequest whose name and version the path gives (a missing body starts with no input). */
+const EXECUTE = jsonBody(ExecuteWorkflowRequestSchema, 'startWorkflowRequest', 'missing');
+
 /** Aborts when the client goes away, so an abandoned wait ends early. */
 function abortOnClose(res: Response): AbortSignal {
   const ac = new AbortController();
@@ -74,21 +77,15 @@ export function executionRoutes(r: RouteTable, d: ExecutionRouteDeps): void {
         consistency: { schema: oneOf(CONSISTENCIES) },
         returnStrategy: { schema: oneOf(ReturnStrategySchema.options) },
       },
-      body: 'StartWorkflowRequest',
-      bodyOptional: true,
+      body: EXECUTE,
       res: 'SignalResponse',
     },
     async (req, res) => {
       const version = Number(req.params.version);
       if (!Number.isInteger(version) || version < 0) throw Errors.VERSION_INVALID(req.params.version);
-      const body = req.body === undefined ? {} : req.body;
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw Errors.START_REQUEST_NOT_OBJECT();
       // The path names the workflow; version 0 means the latest.
-      const request = parseBody(
-        StartWorkflowRequestSchema,
-        { ...body, name: req.params.name, version: version === 0 ? undefined : version },
-        'startWorkflowRequest',
-      );
+      const name = parseBody(StartWorkflowRequestSchema.shape.name, req.params.name, 'startWorkflowRequest.name');
+      const request = { ...req.body, name, version: version === 0 ? undefined : version };
       const requestId = strParam(req, 'requestId') || randomUUID();
       const untilRefs = listParam(req, 'waitUntilTaskRef');
       const waitForSeconds = WAIT_FOR_SECONDS.read(req, 'waitForSeconds');

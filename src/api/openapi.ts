@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { TaskDefSchema, WorkflowDefSchema } from '../model/definitions';
-import { EventExecutionSchema, EventHandlerSchema } from '../model/events';
+import { EventExecutionSchema, EventHandlerRequestSchema, EventHandlerSchema } from '../model/events';
 import { TaskExecLogSchema, TaskSchema, WorkflowSchema } from '../model/execution';
 import {
   RerunWorkflowRequestSchema,
   SkipTaskRequestSchema,
   StartWorkflowRequestSchema,
+  ExecuteWorkflowRequestSchema,
   TaskResultSchema,
   UpgradeWorkflowRequestSchema,
 } from '../model/requests';
@@ -40,8 +41,9 @@ export const COMPONENTS = {
   ErrorResponse: { schema: ErrorResponseSchema, io: 'output' },
   WorkflowDefRequest: { schema: WorkflowDefSchema, io: 'input' },
   TaskDefRequest: { schema: TaskDefSchema, io: 'input' },
-  EventHandlerRequest: { schema: EventHandlerSchema, io: 'input' },
+  EventHandlerRequest: { schema: EventHandlerRequestSchema, io: 'input' },
   StartWorkflowRequest: { schema: StartWorkflowRequestSchema, io: 'input' },
+  ExecuteWorkflowRequest: { schema: ExecuteWorkflowRequestSchema, io: 'input' },
   WorkflowTestRequest: { schema: WorkflowTestRequestSchema, io: 'input' },
   TaskResult: { schema: TaskResultSchema, io: 'input' },
   RerunWorkflowRequest: { schema: RerunWorkflowRequestSchema, io: 'input' },

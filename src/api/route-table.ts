@@ -35,6 +35,7 @@ export type ComponentName =
   | 'TaskDefRequest'
   | 'EventHandlerRequest'
   | 'StartWorkflowRequest'
+  | 'ExecuteWorkflowRequest'
   | 'WorkflowTestRequest'
   | 'TaskResult'
   | 'RerunWorkflowRequest'

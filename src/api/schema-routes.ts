@@ -4,7 +4,8 @@ import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-li
 import { Errors } from '../model/named-errors';
 import { schemaProblem } from '../services/json-schema-check';
 import type { SchemaStore } from '../store/ports';
-import { boolParam, checkName, parseBody } from './params';
+import { boolParam, checkName } from './params';
+import { jsonBody } from './request-body';
 import { type RouteTable } from './route-table';
 
 // /api/schema: JSON schemas by name and version (Orkes' SchemaResource, the JS SDK's SchemaClient).
@@ -17,6 +18,20 @@ function versionOf(text: string): number {
   if (!Number.isInteger(v) || v < 1 || v > 2_147_483_647) throw Errors.SCHEMA_VERSION_INVALID(text);
   return v;
 }
+
+/** A JSON schema must be one Baton can run; AVRO and PROTOBUF are stored as given. */
+const SchemaRequestSchema = SchemaDefSchema.superRefine((d, ctx) => {
+  if (d.type !== 'JSON') return;
+  if (!d.data) return void ctx.addIssue({ code: 'custom', path: ['data'], message: 'a JSON schema needs data' });
+  const p = schemaProblem(d.data);
+  if (p) ctx.addIssue({ code: 'custom', path: ['data'], message: `not a usable JSON schema: ${p}` });
+});
+
+/** One schema or a list of them, read as a list: a single one's errors are indexed as the list's first. */
+const SCHEMAS = jsonBody(
+  z.preprocess((b) => (Array.isArray(b) ? b : [b]), z.array(SchemaRequestSchema)),
+  'schemas',
+);
 
 /** Declares the routes under `r` (mounted at /api/schema); `store` is asked per request; at most `maxSchemas` versions in all (BATON_MAX_SCHEMAS). */
 export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined, maxSchemas: number = DEFAULT_RECORD_CAPS.schemas): void {
@@ -36,18 +51,11 @@ export function schemaRoutes(r: RouteTable, store: () => SchemaStore | undefined
       permission: 'definitions:write',
       summary: 'Save schemas; with newVersion each becomes the next version of its name, otherwise its version (1 when absent) is written',
       query: { newVersion: 'boolean' },
-      body: { inline: z.array(SchemaDefSchema) },
+      body: SCHEMAS,
       res: 'empty',
     },
     async (req, res) => {
-      const list = parseBody(z.array(SchemaDefSchema), Array.isArray(req.body) ? req.body : [req.body], 'schemas');
-      const problems = list.flatMap((d, i) => {
-        if (d.type !== 'JSON') return [];
-        if (!d.data) return [{ path: `schemas.${i}.data`, message: 'a JSON schema needs data' }];
-        const p = schemaProblem(d.data);
-        return p ? [{ path: `schemas.${i}.data`, message: `not a usable JSON schema: ${p}` }] : [];
-      });
-      if (problems.length > 0) throw Errors.INVALID_INPUT(problems);
+      const list = req.body;
       const newVersion = boolParam(req, 'newVersion', false);
       const now = Date.now();
       const writes: Array<{ def: SchemaDef; existing: SchemaDef | undefined }> = [];

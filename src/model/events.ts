@@ -52,6 +52,29 @@ export const EventHandlerSchema = z.looseObject({
 });
 export type EventHandler = z.infer<typeof EventHandlerSchema>;
 
+/** What each action needs to be runnable; values may be `${...}` expressions over the event payload. */
+function actionProblems(h: EventHandler): Array<{ path: Array<string | number>; message: string }> {
+  const problems: Array<{ path: Array<string | number>; message: string }> = [];
+  h.actions.forEach((a, i) => {
+    const path = ['actions', i, a.action];
+    const p = a[a.action] as Record<string, unknown> | null | undefined;
+    if (!p) return void problems.push({ path, message: `action ${a.action} needs its '${a.action}' object` });
+    const has = (k: string): boolean => typeof p[k] === 'string' && p[k] !== '';
+    if (a.action === 'start_workflow' && !has('name')) problems.push({ path: [...path, 'name'], message: 'workflow name is required' });
+    if ((a.action === 'complete_task' || a.action === 'fail_task') && !has('taskId') && !(has('workflowId') && has('taskRefName'))) {
+      problems.push({ path, message: 'taskId, or workflowId and taskRefName, are required' });
+    }
+    if ((a.action === 'terminate_workflow' || a.action === 'update_workflow_variables') && !has('workflowId'))
+      problems.push({ path: [...path, 'workflowId'], message: 'workflowId is required' });
+  });
+  return problems;
+}
+
+/** A handler as POST and PUT take it: its schema, then what its actions need. */
+export const EventHandlerRequestSchema = EventHandlerSchema.superRefine((h, ctx) => {
+  for (const p of actionProblems(h)) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });
+});
+
 export const EventExecutionSchema = z.object({
   id: z.string(),
   messageId: z.string(),

@@ -313,7 +313,6 @@ export const Errors = define({
     message: (value: string, options: string) => `Invalid X-on-conflict '${value}'; expected one of ${options}`,
     fields: (value: string, _options: string) => [{ path: 'X-on-conflict', message: 'unknown idempotency strategy', invalidValue: value }],
   },
-  START_REQUEST_NOT_OBJECT: { status: 400, message: () => 'The body must be a StartWorkflowRequest object' },
   TASK_STATUS_INVALID: { status: 400, message: (status: string, options: string) => `Invalid task status '${status}'; expected one of ${options}` },
   TASK_NO_LONGER_WAITING: { status: 404, message: (ref: string, workflowId: string) => `Task ${ref} of workflow ${workflowId} is no longer waiting` },
   NO_TASK_WAITING_FOR_SIGNAL: { status: 404, message: (workflowId: string) => `No task is waiting for a signal in workflow ${workflowId}` },

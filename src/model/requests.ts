@@ -37,6 +37,9 @@ export const StartWorkflowRequestSchema = z.looseObject({
 });
 export type StartWorkflowRequest = z.infer<typeof StartWorkflowRequestSchema>;
 
+/** The body of POST /api/workflow/execute/{name}/{version}: the path names the workflow, so a body's name and version are ignored. */
+export const ExecuteWorkflowRequestSchema = StartWorkflowRequestSchema.omit({ name: true, version: true });
+
 export const TaskResultSchema = z.looseObject({
   workflowInstanceId: z.string({ error: 'Workflow Id cannot be null or empty' }).min(1, 'Workflow Id cannot be null or empty'),
   taskId: z.string({ error: 'Task ID cannot be null or empty' }).min(1, 'Task ID cannot be null or empty'),

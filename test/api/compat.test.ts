@@ -578,7 +578,7 @@ describe('/api-docs and content types', () => {
     expect(doc.components.schemas.Workflow.properties.tasks.type).toBe('array');
     expect(doc.components.schemas.EventHandlerRequest.required).toEqual(expect.arrayContaining(['name', 'event', 'actions']));
     expect(doc.paths['/api/workflow/execute/{name}/{version}'].post.requestBody.content['application/json'].schema.$ref).toBe(
-      '#/components/schemas/StartWorkflowRequest',
+      '#/components/schemas/ExecuteWorkflowRequest',
     );
   });
 

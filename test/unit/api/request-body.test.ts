@@ -13,12 +13,7 @@ const keyOf = (r: Route) => `${r.method.toUpperCase()} ${r.path}`;
 
 /** Routes whose handlers read a JSON body themselves, and why. */
 const READS_BODY_ITSELF: Record<string, string> = {
-  'POST /api/workflow/execute/{name}/{version}': 'the path names the workflow and its version, merged into the body before it is parsed',
   'POST /api/token': 'answers 404 while auth is off whatever the body: the SDKs read that as a server without auth',
-  'POST /api/schema': 'takes one schema or a list, its errors indexed as in a list',
-  'POST /api/event': 'takes one handler or a list (event-routes.ts is changed elsewhere; next to convert)',
-  'PUT /api/event': 'checks actions beyond the schema (event-routes.ts is changed elsewhere; next to convert)',
-  'POST /api/event/handleIncomingEvent': 'answers 501 without event handling before reading the body (event-routes.ts is changed elsewhere)',
 };
 
 describe('readJsonBody', () => {
