@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from 'express';
 import os from 'node:os';
 import { errorEntry } from '../services/error-catalogue';
 import { codeOfStatus } from '../model/errors';
+import { Errors } from '../model/named-errors';
 import type { ErrorBody } from '../model/responses';
 
 export type { ErrorBody };
@@ -29,8 +30,8 @@ export function toErrorBody(err: unknown): ErrorBody {
     });
   // express's own (body parser) errors.
   const e = err as { type?: string; status?: number; message?: string };
-  if (e?.type === 'entity.parse.failed') return body(400, `Malformed JSON body: ${e.message}`);
-  if (e?.type === 'entity.too.large') return body(413, 'Request body too large');
+  if (e?.type === 'entity.parse.failed') return toErrorBody(Errors.BODY_MALFORMED_JSON(e.message ?? ''));
+  if (e?.type === 'entity.too.large') return toErrorBody(Errors.BODY_TOO_LARGE());
   if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) return body(e.status, e.message ?? 'Bad request');
   return body(500, (err as Error)?.message ?? 'Internal error', { retryable: true });
 }

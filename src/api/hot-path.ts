@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { clientOf } from './client-identity';
 import { toErrorBody } from './errors';
+import { Errors } from '../model/named-errors';
 import { checkJsonDepth } from './json-depth';
 import { sendJson, sendText, type WithQuery } from './params';
 import { WORKER_BODIES, type WorkerCalls } from './worker-calls';
@@ -52,20 +53,12 @@ function plainJsonBody(req: IncomingMessage): boolean {
   return params === '' || params === 'charset=utf-8' || params === 'charset="utf-8"';
 }
 
-class BodyTooLarge extends Error {
-  readonly type = 'entity.too.large';
-}
-
-class MalformedJson extends Error {
-  readonly type = 'entity.parse.failed';
-}
-
 function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (declared > limit) {
       req.resume();
-      return reject(new BodyTooLarge('Request body too large'));
+      return reject(Errors.BODY_TOO_LARGE());
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -79,13 +72,13 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
     });
     req.on('error', reject);
     req.on('end', () => {
-      if (size > limit) return reject(new BodyTooLarge('Request body too large'));
+      if (size > limit) return reject(Errors.BODY_TOO_LARGE());
       const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
       if (text.length === 0) return resolve({}); // as express.json: an empty body is an empty object
       try {
         resolve(JSON.parse(text));
       } catch (e) {
-        reject(new MalformedJson((e as Error).message));
+        reject(Errors.BODY_MALFORMED_JSON((e as Error).message));
       }
     });
   });

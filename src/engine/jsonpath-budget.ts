@@ -1,3 +1,6 @@
+import { BatonError } from '../model/errors';
+import { Errors } from '../model/named-errors';
+
 // Bounds on full JSONPath evaluation (`${a..b}`, wildcards, filters). jsonpath-plus has no limit of its
 // own: `${x..*..*..*}` over a 200-level input reads millions of nodes, and the results it copies
 // level by level can fill the heap. Every node it reads goes through a Proxy that counts the work.
@@ -17,10 +20,10 @@ export const MAX_EXPRESSION_LENGTH = 4096;
 const SPLIT_CHARS_SQUARED_PER_STEP = 512;
 
 /** A JSONPath evaluation went past its budget, or used what Baton does not run; the task or workflow that needed it fails with this message. */
-export class ExpressionLimitError extends Error {
+export class ExpressionLimitError extends BatonError {
   constructor(message: string) {
-    super(message);
-    this.name = 'ExpressionLimitError';
+    const named = Errors.EXPRESSION_LIMIT(message);
+    super(named.status, named.message, undefined, named.code);
   }
 }
 

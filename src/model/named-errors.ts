@@ -384,6 +384,11 @@ export const Errors = define({
   },
   METRICS_OFF: { status: 404, message: () => 'Metrics are off on this server (BATON_METRICS_ENABLED=false)' },
   CONSOLE_NOT_BUILT: { status: 404, message: (index: string) => `The console is not built (no ${index}): run npm run build` },
+  BODY_MALFORMED_JSON: { status: 400, message: (detail: string) => `Malformed JSON body: ${detail}` },
+  BODY_TOO_LARGE: { status: 413, message: () => 'Request body too large' },
+  // Another activation of the workflow's actor wrote first: the next turn reloads, so a retry is safe.
+  STALE_WRITE: { status: 503, message: (workflowId: string, rev: number) => `stale write to workflow ${workflowId} at rev ${rev}` },
+  EXPRESSION_LIMIT: { status: 400, message: (detail: string) => detail },
 });
 
 export type ErrorName = keyof typeof Errors;

@@ -1,4 +1,5 @@
 import { BatonError } from '../model/errors';
+import { Errors } from '../model/named-errors';
 import type { TaskDef, WorkflowDef } from '../model/definitions';
 import type { EventHandler, EventExecution } from '../model/events';
 import type { Task, TaskExecLog, WorkflowRecord } from '../model/execution';
@@ -35,14 +36,14 @@ export interface ExecutionCommit {
   workflowUnchanged?: boolean;
 }
 
-/** Thrown when expectedRev does not match: another activation of the same actor wrote first. */
-/** 503: another activation wrote first; the caller may retry (the next turn reloads). */
+/** Thrown when expectedRev does not match: another activation of the same actor wrote first (503 STALE_WRITE: retry). */
 export class StaleWriteError extends BatonError {
   constructor(
     readonly workflowId: string,
     readonly expectedRev: number,
   ) {
-    super(503, `stale write to workflow ${workflowId} at rev ${expectedRev}`);
+    const named = Errors.STALE_WRITE(workflowId, expectedRev);
+    super(named.status, named.message, undefined, named.code);
   }
 }
 
