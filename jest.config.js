@@ -1,6 +1,7 @@
 /** Jest runs TypeScript through ts-jest in transpile-only mode: no type checking here (npm run typecheck does that). */
 module.exports = {
-  testEnvironment: 'node',
+  // node, plus removing the temporary directories each test file made (test/support/temp-dirs.ts).
+  testEnvironment: '<rootDir>/test/support/test-environment.ts',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // test/k8s needs the local cluster (jest.k8s.config.js). test/real, test/oracle (Conductor itself) and the Cassandra/Elasticsearch contract runners need the engines of `npm run services`:

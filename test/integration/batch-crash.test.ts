@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { call, eventually } from '../support/baton';
+import { tempDir } from '../support/temp-dirs';
 
 // A batch by query survives a SIGKILL of the server mid-batch: after the restart it finishes, and no execution is
 // acted on twice. The counter: each execution's only task is an HTTP call to this test's server naming the execution,
@@ -62,7 +62,7 @@ describe('batch by query across a SIGKILL', () => {
 
   test('the batch finishes after a restart and acts on each execution at most once', async () => {
     if (!fs.existsSync(MAIN)) throw new Error('dist/main.js missing: run `npm run build` (npm test does it in pretest)');
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-batch-crash-'));
+    const dataDir = tempDir('baton-batch-crash-');
     const port = await freePort();
     const api = (m: string, p: string, b?: unknown) => call(`http://127.0.0.1:${port}`, m, p, b);
     child = await startProcess(port, dataDir);

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import { call, eventually } from '../support/baton';
+import { tempDir } from '../support/temp-dirs';
 
 // Kills the server with SIGKILL mid-run and restarts it on the same data directory: no
 // acknowledged completion is lost and no completed task is handed out again.
@@ -41,7 +41,7 @@ describe('crash and restart (SIGKILL)', () => {
 
   test('every workflow completes, no acknowledged write lost, no completed task handed out again', async () => {
     if (!fs.existsSync(MAIN)) throw new Error('dist/main.js missing: run `npm run build` (npm test does it in pretest)');
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-crash-'));
+    const dataDir = tempDir('baton-crash-');
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const api = (m: string, p: string, b?: unknown) => call(base, m, p, b);

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { apiClient } from '../support/api-client';
 import { call, eventually } from '../support/baton';
 import { startOtlpReceiver, spanAttr as attr, type OtlpReceiver, type ReceivedSpan as Span } from '../support/otlp-receiver';
 import { freePort, logPath, TestProcess } from '../support/processes';
+import { tempDir } from '../support/temp-dirs';
 
 // OpenTelemetry traces exported over OTLP/HTTP to a receiver in this test (node:http, the exporter's
 // JSON encoding): spans of HTTP requests, actor turns and store calls, and their parent links.
@@ -21,7 +21,7 @@ const api = apiClient(() => b.url);
 beforeAll(async () => {
   receiver = await startOtlpReceiver();
   if (!fs.existsSync(MAIN)) throw new Error('dist/main.js missing: run `npm run build` (npm test does it in pretest)');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-traces-'));
+  const dir = tempDir('baton-traces-');
   const batonPort = await freePort();
   const env = {
     ...process.env,

@@ -1,10 +1,8 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { createServer, type RunningServer } from '../../src/server';
+import { tempDir } from './temp-dirs';
 
 // An embedded Baton for the auth suites: every log line kept (trace level) so tests can look for
 // secrets in them, and a raw HTTP client that sends any header (fetch refuses to set Host).
@@ -22,7 +20,7 @@ export interface AuthBaton {
 }
 
 export async function startAuthBaton(env: Record<string, string> = {}): Promise<AuthBaton> {
-  const dataDir = env.BATON_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'baton-auth-test-'));
+  const dataDir = env.BATON_DATA_DIR ?? tempDir('baton-auth-test-');
   const logs: string[] = [];
   const cfg = loadConfig({ PORT: '0', BATON_DATA_DIR: dataDir, LOG_LEVEL: 'trace', BATON_HTTP_TASK_WORKERS: '1', ...env });
   const server = await createServer(cfg, pino({ level: 'trace' }, { write: (line: string) => void logs.push(line) }));

@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
 import { createServer, type RunningServer } from '../../src/server';
+import { tempDir } from './temp-dirs';
 
 /** An embedded Baton on a free port with a fresh data directory, for tests over real HTTP. */
 export interface TestBaton {
@@ -34,7 +32,7 @@ export function useBaton(env: Record<string, string> = {}): { url: () => string 
 }
 
 export async function startBaton(env: Record<string, string> = {}): Promise<TestBaton> {
-  const dataDir = env.BATON_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'baton-test-'));
+  const dataDir = env.BATON_DATA_DIR ?? tempDir('baton-test-');
   // HTTP tasks in tests call servers on 127.0.0.1, which Baton refuses unless allowed.
   const cfg = loadConfig({ PORT: '0', BATON_DATA_DIR: dataDir, LOG_LEVEL: 'silent', BATON_HTTP_TASK_WORKERS: '2', BATON_HTTP_TASK_ALLOW: '127.0.0.1', ...env });
   const server = await createServer(cfg, pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }));

@@ -1,5 +1,4 @@
-import { startRedisServer } from './redis-server';
-import type { TestProcess } from './processes';
+import { startRedisServer, type RedisServer } from './redis-server';
 
 /**
  * jest globalSetup: the suites that need Redis get a redis-server of their own on a free port
@@ -7,7 +6,7 @@ import type { TestProcess } from './processes';
  */
 export default async function startRedis(): Promise<void> {
   if (process.env.REDIS_URL) return;
-  const { url, server } = await startRedisServer();
-  process.env.REDIS_URL = url;
-  (globalThis as { __batonRedis?: TestProcess }).__batonRedis = server;
+  const redis = await startRedisServer();
+  process.env.REDIS_URL = redis.url;
+  (globalThis as { __batonRedis?: RedisServer }).__batonRedis = redis;
 }

@@ -1,13 +1,12 @@
 import Redis from 'ioredis';
 import type { QueueActorClient } from '../../../src/actors/protocol/queue-protocol';
 import { RedisQueuePartitions } from '../../../src/queues/redis/redis-queue-partitions';
-import type { TestProcess } from '../../support/processes';
-import { startRedisServer } from '../../support/redis-server';
+import { startRedisServer, type RedisServer } from '../../support/redis-server';
 
 // Task-queue partitions in Redis answer the QueueActor's calls the same way: idempotent pushes, priority
 // then first-in order, delays, leases that expire, releases, removals; two replicas never lease one entry twice.
 describe('RedisQueuePartitions on a redis-server of its own', () => {
-  let server: TestProcess;
+  let redis: RedisServer | undefined;
   let url: string;
   const owned: RedisQueuePartitions[] = [];
   let now = 1_000_000;
@@ -29,11 +28,12 @@ describe('RedisQueuePartitions on a redis-server of its own', () => {
     (await q.lease({ count, now, leaseMs })).entries.map((e) => e.taskId);
 
   beforeAll(async () => {
-    ({ url, server } = await startRedisServer());
+    redis = await startRedisServer();
+    url = redis.url;
   });
   afterAll(async () => {
     for (const p of owned) await p.close();
-    await server?.stop();
+    await redis?.stop();
   });
 
   test('hands entries out by priority, then in the order they came, each once, with their fields', async () => {

@@ -1,11 +1,11 @@
 import Redis from 'ioredis';
 import { RedisScanLease } from '../../../src/limits/redis/redis-scan-lease';
-import { waitFor, type TestProcess } from '../../support/processes';
-import { startRedisServer } from '../../support/redis-server';
+import { waitFor } from '../../support/processes';
+import { startRedisServer, type RedisServer } from '../../support/redis-server';
 
 // The recovery scan's lease on a redis-server of this test's own (Debian package redis-server).
 describe('RedisScanLease', () => {
-  let server: TestProcess;
+  let redis: RedisServer | undefined;
   let url: string;
   const clients: Redis[] = [];
   const client = (): Redis => {
@@ -15,11 +15,12 @@ describe('RedisScanLease', () => {
   };
 
   beforeAll(async () => {
-    ({ url, server } = await startRedisServer());
+    redis = await startRedisServer();
+    url = redis.url;
   });
   afterAll(async () => {
     for (const c of clients) await c.quit();
-    await server?.stop();
+    await redis?.stop();
   });
 
   test('one holder at a time; the holder renews; release frees it; expiry frees it', async () => {

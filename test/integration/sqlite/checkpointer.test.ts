@@ -1,14 +1,14 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { openSqliteStores } from '../../../src/store/sqlite';
 import { makeTask, makeWorkflowRecord } from '../../contracts/fixtures';
 import { eventually } from '../../support/baton';
+import { tempDir } from '../../support/temp-dirs';
 
 // Commits land in the WAL; the worker-thread checkpointer copies them into the database file.
 test('the WAL is checkpointed into the database file off the event loop', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-ckpt-'));
+  const dir = tempDir('baton-ckpt-');
   const stores = openSqliteStores(dir);
   const file = path.join(dir, 'baton.db');
   const before = fs.statSync(file).size;
@@ -28,7 +28,7 @@ test('the WAL is checkpointed into the database file off the event loop', async 
 });
 
 test('truncate answers what SQLite did: done when nothing holds the WAL, busy while a reader holds a snapshot', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-ckpt-'));
+  const dir = tempDir('baton-ckpt-');
   const stores = openSqliteStores(dir);
   try {
     await stores.executions.commit({ workflow: makeWorkflowRecord({ workflowId: 'wf-1' }), upsertTasks: [], deleteTaskIds: [], outbox: [], expectedRev: 0 });

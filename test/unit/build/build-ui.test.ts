@@ -1,6 +1,6 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { tempDir } from '../../support/temp-dirs';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is plain CommonJS, run by node as it is
 const { inputFiles, inputsDigest, buildDue } = require('../../../scripts/build/build-ui.js') as {
@@ -11,7 +11,7 @@ const { inputFiles, inputsDigest, buildDue } = require('../../../scripts/build/b
 
 describe('npm start rebuilds the console only when its inputs changed', () => {
   const tree = (): string => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'build-ui-'));
+    const dir = tempDir('build-ui-');
     fs.mkdirSync(path.join(dir, 'ui', 'src'), { recursive: true });
     fs.mkdirSync(path.join(dir, 'src', 'model'), { recursive: true });
     fs.writeFileSync(path.join(dir, 'ui', 'src', 'main.tsx'), 'export {}');

@@ -1,6 +1,5 @@
 /** The offline manifest checks of test/support/k8s-schemas.ts, on small inputs of our own. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   crdToJsonSchema,
@@ -11,6 +10,7 @@ import {
   objectMetaProblems,
   parseSidecarAnnotations,
 } from '../../support/k8s-schemas';
+import { tempDir } from '../../support/temp-dirs';
 
 // A CRD written for this test in the shape controller-gen emits.
 const widgetCrd = `
@@ -45,7 +45,7 @@ spec:
 `;
 
 describe('Kubernetes and Dapr manifest checks', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'crds-'));
+  const dir = tempDir('crds-');
   writeFileSync(path.join(dir, 'widgets.yaml'), widgetCrd);
   const crds = loadCrdValidators(dir);
   const widget = (spec: Record<string, unknown>) => ({ apiVersion: 'example.io/v1', kind: 'Widget', metadata: { name: 'w' }, spec });

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { keyFingerprint, openSecret, parseSecretKey, sealSecret, SecretKeyError } from '../../../src/secrets/secret-cipher';
 import { KEY_FILE_NAME, secretKeyOf } from '../../../src/secrets/secret-key';
+import { tempDir } from '../../support/temp-dirs';
 
 const key = randomBytes(32);
 
@@ -38,7 +38,7 @@ describe('sealing secrets (AES-256-GCM)', () => {
 });
 
 describe('where the key comes from', () => {
-  const dir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'baton-key-'));
+  const dir = () => tempDir('baton-key-');
 
   test('configured: used as given, in either profile', () => {
     const k = secretKeyOf({ configured: key.toString('base64'), profile: 'distributed', dataDir: dir() });

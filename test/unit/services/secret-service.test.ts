@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { openSqliteStores } from '../../../src/store/sqlite';
 import { SecretService } from '../../../src/services/secret-service';
+import { tempDir } from '../../support/temp-dirs';
 
 // The service over the real SQLite store: sealing on the way in, revealing references, and the
 // distributed profile's refusal while no key is configured.
 
-const stores = () => openSqliteStores(fs.mkdtempSync(path.join(os.tmpdir(), 'baton-secret-svc-')));
+const stores = () => openSqliteStores(tempDir('baton-secret-svc-'));
 
 describe('SecretService', () => {
   test('reveal replaces references with values, lists missing names, and leaves inputs without references alone', async () => {
