@@ -110,7 +110,7 @@ export async function openCassandraStores(cfg: CassandraStoreConfig): Promise<Ca
     schemas: new CassandraSchemaStore(client, keyspace, consistency),
     secrets: new CassandraSecretStore(client, { keyspace, consistency }),
     authorization: new CassandraAuthorizationStore(client, { keyspace, consistency }),
-    retention: new CassandraRetentionStore(client, keyspace, consistency),
+    retention: new CassandraRetentionStore(client, { keyspace, consistency }),
     batches: new CassandraBatchStore(client, keyspace, consistency),
     client,
     async close() {

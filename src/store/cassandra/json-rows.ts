@@ -11,7 +11,7 @@ export interface JsonRowsOptions {
 
 /**
  * Idempotent prepared statements over tables that keep one JSON document per row (secrets, users,
- * groups, grants): the keyspace they name, single reads, paged scans and capped counts.
+ * groups, grants, the retention journal): the keyspace they name, single reads, paged scans and capped counts.
  */
 export class JsonRows {
   readonly keyspace: string;

@@ -1,6 +1,6 @@
 import { type Client, types } from 'cassandra-driver';
 import { PeriodWalkSchema, type ArchivedExecution, type PeriodWalk, type PurgeItem, type RetentionStore } from '../../retention/ports';
-import { assertKeyspaceName } from './statements';
+import { JsonRows, type JsonRowsOptions } from './json-rows';
 
 const STATE = 'purge';
 /** A period walk is a row of its own in the same table (`name` = this and the index), its state in `items_json`. */
@@ -8,14 +8,12 @@ const WALK = 'period:';
 
 /** The purge's journal (one overwritten row) and the archive lookup over Cassandra (tables from migration 008). */
 export class CassandraRetentionStore implements RetentionStore {
+  private readonly rows: JsonRows;
   private readonly q;
 
-  constructor(
-    private readonly client: Client,
-    keyspace: string,
-    private readonly consistency = types.consistencies.localQuorum,
-  ) {
-    const ks = assertKeyspaceName(keyspace);
+  constructor(client: Client, opts: JsonRowsOptions) {
+    this.rows = new JsonRows(client, opts);
+    const ks = this.rows.keyspace;
     this.q = {
       begin: `UPDATE ${ks}.retention_state SET pass_id = ?, started_at = ?, items_json = ? WHERE name = ?`,
       state: `SELECT pass_id, items_json FROM ${ks}.retention_state WHERE name = ?`,
@@ -28,16 +26,12 @@ export class CassandraRetentionStore implements RetentionStore {
     };
   }
 
-  private exec(query: string, params: unknown[], idempotent = true) {
-    return this.client.execute(query, params, { prepare: true, consistency: this.consistency, isIdempotent: idempotent });
-  }
-
   async beginPass(passId: string, items: PurgeItem[], now: number): Promise<void> {
-    await this.exec(this.q.begin, [passId, types.Long.fromNumber(now), JSON.stringify(items), STATE]);
+    await this.rows.exec(this.q.begin, [passId, types.Long.fromNumber(now), JSON.stringify(items), STATE]);
   }
 
   async unfinishedPasses(): Promise<Array<{ passId: string; items: PurgeItem[] }>> {
-    const row = (await this.exec(this.q.state, [STATE])).first();
+    const row = (await this.rows.exec(this.q.state, [STATE])).first();
     const passId = row?.get('pass_id') as string | null | undefined;
     if (!passId) return [];
     return [{ passId, items: JSON.parse((row!.get('items_json') as string | null) ?? '[]') as PurgeItem[] }];
@@ -45,25 +39,32 @@ export class CassandraRetentionStore implements RetentionStore {
 
   async finishPass(passId: string): Promise<void> {
     // Repeating it is harmless (the condition fails the second time), so it is marked idempotent.
-    await this.exec(this.q.finish, [STATE, passId]);
+    await this.rows.exec(this.q.finish, [STATE, passId]);
   }
 
   async periodWalk(index: string): Promise<PeriodWalk | undefined> {
-    const json = (await this.exec(this.q.walk, [WALK + index])).first()?.get('items_json') as string | null | undefined;
-    return json ? PeriodWalkSchema.parse(JSON.parse(json)) : undefined;
+    const walk = await this.rows.one<unknown>(this.q.walk, [WALK + index], 'items_json');
+    return walk === undefined ? undefined : PeriodWalkSchema.parse(walk);
   }
 
   async savePeriodWalk(index: string, walk: PeriodWalk | undefined): Promise<void> {
     // Cleared with an empty value, not a delete (no tombstone).
-    await this.exec(this.q.putWalk, [walk ? JSON.stringify(walk) : '', WALK + index]);
+    await this.rows.exec(this.q.putWalk, [walk ? JSON.stringify(walk) : '', WALK + index]);
   }
 
   async recordArchive(a: ArchivedExecution): Promise<void> {
-    await this.exec(this.q.putArchive, [a.workflowId, a.key, a.workflowName, a.status, types.Long.fromNumber(a.endTime), types.Long.fromNumber(a.archivedAt)]);
+    await this.rows.exec(this.q.putArchive, [
+      a.workflowId,
+      a.key,
+      a.workflowName,
+      a.status,
+      types.Long.fromNumber(a.endTime),
+      types.Long.fromNumber(a.archivedAt),
+    ]);
   }
 
   async archived(workflowId: string): Promise<ArchivedExecution | undefined> {
-    const r = (await this.exec(this.q.archived, [workflowId])).first();
+    const r = (await this.rows.exec(this.q.archived, [workflowId])).first();
     if (!r) return undefined;
     return {
       workflowId,
