@@ -90,7 +90,7 @@ describe('errors of remote actor turns come back with their catalogue entry', ()
       expect(back.name).toBe(e.name);
       expect(toErrorBody(back)).toEqual(toErrorBody(e));
     }
-    expect(roundTrip(new StaleWriteError('wf-1', 3))).toMatchObject({ status: 503, code: 'UNAVAILABLE', workflowId: 'wf-1', expectedRev: 3 });
+    expect(roundTrip(new StaleWriteError('wf-1', 3))).toMatchObject({ status: 503, code: 'STALE_WRITE', workflowId: 'wf-1', expectedRev: 3 });
     expect(roundTrip(new EngineError('conflict', 'x'))).toMatchObject({ status: 409, code: 'CONFLICT' });
   });
 
