@@ -1,5 +1,5 @@
 import { BatonError } from '../model/errors';
-import { Errors } from '../model/named-errors';
+import { Errors, namedArgs } from '../model/named-errors';
 
 // Bounds on full JSONPath evaluation (`${a..b}`, wildcards, filters). jsonpath-plus has no limit of its
 // own: `${x..*..*..*}` over a 200-level input reads millions of nodes, and the results it copies
@@ -22,8 +22,7 @@ const SPLIT_CHARS_SQUARED_PER_STEP = 512;
 /** A JSONPath evaluation went past its budget, or used what Baton does not run; the task or workflow that needed it fails with this message. */
 export class ExpressionLimitError extends BatonError {
   constructor(message: string) {
-    const named = Errors.EXPRESSION_LIMIT(message);
-    super(named.status, named.message, undefined, named.code);
+    super(...namedArgs(Errors.EXPRESSION_LIMIT(message)));
   }
 }
 

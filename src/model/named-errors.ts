@@ -6,7 +6,7 @@ import type { ValidationErrors } from './responses';
 // code of their status (INVALID_INPUT, NOT_FOUND, CONFLICT, ...).
 
 interface ErrorDef<A extends unknown[]> {
-  status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 501 | 503;
+  status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 429 | 500 | 501 | 503;
   message: (...args: A) => string;
   /** The fields at fault, answered as validationErrors. */
   fields?: (...args: A) => ValidationErrors;
@@ -389,6 +389,17 @@ export const Errors = define({
   // Another activation of the workflow's actor wrote first: the next turn reloads, so a retry is safe.
   STALE_WRITE: { status: 503, message: (workflowId: string, rev: number) => `stale write to workflow ${workflowId} at rev ${rev}` },
   EXPRESSION_LIMIT: { status: 400, message: (detail: string) => detail },
+  SEARCH_UNAVAILABLE: { status: 503, message: (reason: string) => `Search index unavailable, retry later: ${reason}` },
+  QUERY_INVALID: { status: 400, message: (detail: string) => detail },
+  SCRIPT_FAILED: { status: 400, message: (detail: string) => detail },
+  STORE_PAYLOAD_TOO_LARGE: { status: 413, message: (detail: string) => detail },
+  ACTOR_DEACTIVATED: { status: 503, message: (detail: string) => detail },
+  HOST_STOPPING: { status: 503, message: () => 'actor host is stopping' },
+  // The call or commit left and its answer was lost: it may have run, so a blind retry could run it twice.
+  OUTCOME_UNKNOWN: { status: 500, message: (detail: string) => detail },
 });
+
+/** A named error's status, message, fields and code, as a BatonError subclass's constructor passes them on. */
+export const namedArgs = (e: BatonError) => [e.status, e.message, e.validationErrors, e.code] as const;
 
 export type ErrorName = keyof typeof Errors;

@@ -1,4 +1,5 @@
 import { BatonError } from '../model/errors';
+import { Errors, namedArgs } from '../model/named-errors';
 
 /**
  * Where actors live. The local host runs them in this process; the Dapr host lets the sidecar place
@@ -72,14 +73,14 @@ export interface ActorHost {
 /** Raised inside a turn when the actor must be dropped and re-activated (e.g. fenced by a newer writer). */
 export class ActorDeactivated extends BatonError {
   constructor(message: string) {
-    super(503, message);
+    super(...namedArgs(Errors.ACTOR_DEACTIVATED(message)));
   }
 }
 
 /** A call made while the host shuts down: nothing ran; what was owed is re-derived at the next start. */
 export class HostStopping extends BatonError {
   constructor() {
-    super(503, 'actor host is stopping');
+    super(...namedArgs(Errors.HOST_STOPPING()));
   }
 }
 
@@ -94,8 +95,11 @@ export class OutcomeUnknown extends BatonError {
     cause: string,
   ) {
     super(
-      500,
-      `Outcome unknown: ${call.type}.${call.method} of ${call.id} was sent but its answer was lost (${cause}); it may have taken effect. Look it up (GET /api/workflow/${call.id} for an execution) before repeating it; a start repeated with the same idempotencyKey makes no second execution`,
+      ...namedArgs(
+        Errors.OUTCOME_UNKNOWN(
+          `Outcome unknown: ${call.type}.${call.method} of ${call.id} was sent but its answer was lost (${cause}); it may have taken effect. Look it up (GET /api/workflow/${call.id} for an execution) before repeating it; a start repeated with the same idempotencyKey makes no second execution`,
+        ),
+      ),
     );
   }
 }

@@ -1,4 +1,5 @@
 import { BatonError } from '../model/errors';
+import { Errors, namedArgs } from '../model/named-errors';
 
 /**
  * What went wrong in a script or jq evaluation; callers map any of these to a FAILED task.
@@ -11,7 +12,7 @@ export class ScriptError extends BatonError {
   readonly failure: ScriptFailure;
 
   constructor(failure: ScriptFailure, message: string) {
-    super(400, message);
+    super(...namedArgs(Errors.SCRIPT_FAILED(message)));
     this.failure = failure;
   }
 }

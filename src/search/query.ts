@@ -1,5 +1,6 @@
 // Over 400 lines: the search syntax in one place (its tokenizer, the query parser, free text and sort), so the grammar reads top to bottom.
 import { BatonError } from '../model/errors';
+import { Errors, namedArgs } from '../model/named-errors';
 import type { FreeText, QueryAst, SortKey } from './ports';
 import { canonicalField, fieldKind, type FieldKind, type SearchTarget } from './search-fields';
 
@@ -28,7 +29,7 @@ export type { FieldKind, SearchTarget } from './search-fields';
 export class QuerySyntaxError extends BatonError {
   readonly position: number | undefined;
   constructor(message: string, position?: number) {
-    super(400, position === undefined ? message : `${message} at position ${position}`);
+    super(...namedArgs(Errors.QUERY_INVALID(position === undefined ? message : `${message} at position ${position}`)));
     this.position = position;
   }
 }

@@ -1,5 +1,5 @@
 import { BatonError } from '../model/errors';
-import { Errors } from '../model/named-errors';
+import { Errors, namedArgs } from '../model/named-errors';
 import type { TaskDef, WorkflowDef } from '../model/definitions';
 import type { EventHandler, EventExecution } from '../model/events';
 import type { Task, TaskExecLog, WorkflowRecord } from '../model/execution';
@@ -42,8 +42,7 @@ export class StaleWriteError extends BatonError {
     readonly workflowId: string,
     readonly expectedRev: number,
   ) {
-    const named = Errors.STALE_WRITE(workflowId, expectedRev);
-    super(named.status, named.message, undefined, named.code);
+    super(...namedArgs(Errors.STALE_WRITE(workflowId, expectedRev)));
   }
 }
 
@@ -57,8 +56,11 @@ export class CommitOutcomeUnknown extends BatonError {
     cause: string,
   ) {
     super(
-      500,
-      `Outcome unknown: the store could not confirm whether the write to workflow ${workflowId} took effect (${cause}). Look it up (GET /api/workflow/${workflowId}) before repeating the request`,
+      ...namedArgs(
+        Errors.OUTCOME_UNKNOWN(
+          `Outcome unknown: the store could not confirm whether the write to workflow ${workflowId} took effect (${cause}). Look it up (GET /api/workflow/${workflowId}) before repeating the request`,
+        ),
+      ),
     );
   }
 }
@@ -66,7 +68,7 @@ export class CommitOutcomeUnknown extends BatonError {
 /** Thrown when a payload is larger than the store accepts. */
 export class PayloadTooLargeError extends BatonError {
   constructor(message: string) {
-    super(413, message);
+    super(...namedArgs(Errors.STORE_PAYLOAD_TOO_LARGE(message)));
   }
 }
 

@@ -1,7 +1,11 @@
 import { call, useBaton } from '../support/baton';
 import { toErrorBody } from '../../src/api/errors';
 import { ExpressionLimitError } from '../../src/engine/jsonpath-budget';
-import { StaleWriteError } from '../../src/store/ports';
+import { CommitOutcomeUnknown, PayloadTooLargeError, StaleWriteError } from '../../src/store/ports';
+import { ActorDeactivated, HostStopping, OutcomeUnknown } from '../../src/runtime/ports';
+import { SearchUnavailable } from '../../src/search/search-unavailable';
+import { QuerySyntaxError } from '../../src/search/query';
+import { ScriptError } from '../../src/scripting/script-error';
 
 // A body Baton cannot read answers a named error from the catalogue, on express's routes and on the
 // hot path alike; the store's and the expression evaluator's own errors carry their names too.
@@ -36,6 +40,11 @@ describe('bodies Baton cannot read', () => {
     });
   });
 
+  test('a search query Baton cannot parse is a 400 QUERY_INVALID', async () => {
+    const r = await call(b.url(), 'GET', `/api/workflow/search?query=${encodeURIComponent('status = (((')}`);
+    expect(r.body).toMatchObject({ status: 400, code: 'QUERY_INVALID' });
+  });
+
   test('the server keeps serving after them', async () => {
     expect((await call(b.url(), 'GET', '/api/metadata/workflow')).status).toBe(200);
   });
@@ -55,5 +64,21 @@ describe("the store's and the evaluator's errors", () => {
     const e = new ExpressionLimitError('JSONPath ${a..b} read more than 1000 nodes');
     expect(e.name).toBe('ExpressionLimitError');
     expect(toErrorBody(e)).toMatchObject({ status: 400, code: 'EXPRESSION_LIMIT', message: 'JSONPath ${a..b} read more than 1000 nodes', retryable: false });
+  });
+
+  test('the other classes that answer a request carry their names', () => {
+    const cases: Array<[Error, number, string]> = [
+      [new SearchUnavailable('down'), 503, 'SEARCH_UNAVAILABLE'],
+      [new QuerySyntaxError('unexpected )', 3), 400, 'QUERY_INVALID'],
+      [new ScriptError('syntax', 'SyntaxError: x'), 400, 'SCRIPT_FAILED'],
+      [new PayloadTooLargeError('input over 1 MB'), 413, 'STORE_PAYLOAD_TOO_LARGE'],
+      [new ActorDeactivated('moved'), 503, 'ACTOR_DEACTIVATED'],
+      [new HostStopping(), 503, 'HOST_STOPPING'],
+      [new OutcomeUnknown({ type: 'workflow', id: 'wf-1', method: 'start' }, 'timeout'), 500, 'OUTCOME_UNKNOWN'],
+      [new CommitOutcomeUnknown('wf-1', 'timeout'), 500, 'OUTCOME_UNKNOWN'],
+    ];
+    for (const [e, status, code] of cases) expect([e.name, toErrorBody(e)]).toEqual([e.name, expect.objectContaining({ status, code, message: e.message })]);
+    expect(toErrorBody(new QuerySyntaxError('unexpected )', 3)).message).toBe('unexpected ) at position 3');
+    expect(toErrorBody(new OutcomeUnknown({ type: 'workflow', id: 'wf-1', method: 'start' }, 'timeout')).retryable).toBe(false);
   });
 });
