@@ -1,6 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Redis from 'ioredis';
 import pino from 'pino';
 import { loadConfig } from '../../src/config';
@@ -8,6 +6,7 @@ import { createServer, type RunningServer } from '../../src/server';
 import { DaprClusterDouble } from '../support/dapr-sidecar-double';
 import { freePort } from '../support/dapr/counter-app';
 import { replicaRotation, replicaTestEnv } from '../support/replicas';
+import { tempDir } from '../support/temp-dirs';
 
 /**
  * Baton's distributed profile in this process: the Dapr sidecar double (one sidecar per replica,
@@ -69,7 +68,7 @@ async function closeWithin(what: string, closing: Promise<unknown>, ms: number):
 
 export async function startCluster(opts: { replicas: string[]; env?: Record<string, string> }): Promise<TestCluster> {
   const run = `baton-test:distributed:${process.pid}:${Date.now().toString(36)}:${Math.random().toString(36).slice(2, 8)}:`;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baton-dist-'));
+  const dataDir = tempDir('baton-dist-');
   const double = await DaprClusterDouble.start({ redisUrl: REDIS_URL, keyPrefix: `${run}dapr:`, pubsubRetryMs: 100 });
   const replicas: Replica[] = [];
   const closing: Promise<void>[] = [];
