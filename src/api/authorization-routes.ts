@@ -9,7 +9,6 @@ import {
   UpsertGroupRequestSchema,
   UpsertUserRequestSchema,
   type GroupRecord,
-  type OrkesRole,
   type UserRecord,
 } from '../model/authorization';
 import { Errors } from '../model/named-errors';
@@ -41,7 +40,7 @@ const GrantedAccessOut = z.object({
 const USER_IDS = jsonBody(z.array(AuthorizationIdSchema).max(1000), 'userIds');
 const GRANT = jsonBody(AuthorizationRequestSchema, 'authorizationRequest');
 
-const rolesOut = (roles: readonly OrkesRole[]) => roles.map((name) => ({ name, permissions: [] }));
+const rolesOut = (roles: readonly string[]) => roles.map((name) => ({ name, permissions: [] }));
 const groupOut = (g: GroupRecord) => ({ id: g.id, description: g.description, roles: rolesOut(g.roles), defaultAccess: g.defaultAccess });
 
 /** The id in a path, with the bounds of ids in bodies. */

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { adminRoutes } from './admin-routes';
 import { applicationRoutes, tokenRoutes, type AuthRoutesDeps } from './auth-routes';
 import { grantRoutes, groupRoutes, userRoutes } from './authorization-routes';
+import { roleRoutes } from './role-routes';
 import { bulkRoutes } from './bulk-routes';
 import { batchRoutes } from './batch-routes';
 import type { BatchService } from '../batch/batch-service';
@@ -127,6 +128,7 @@ export function apiRoutes(d: ApiDeps): Route[] {
     userRoutes(t.under('/api/users'), d);
     groupRoutes(t.under('/api/groups'), d);
     grantRoutes(t.under('/api/auth/authorization'), d);
+    roleRoutes(t.under('/api/roles'), d);
   }
   return t.routes;
 }

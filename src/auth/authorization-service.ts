@@ -3,9 +3,9 @@ import {
   OrkesRoleSchema,
   type Access,
   type AuthorizationRequest,
+  type CustomRoleRecord,
   type GrantRecord,
   type GroupRecord,
-  type OrkesRole,
   type SubjectRef,
   type TargetRef,
   type UserRecord,
@@ -13,8 +13,10 @@ import {
 import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
 import { Errors } from '../model/named-errors';
 import type { AuthorizationStore } from '../store/ports';
+import { customPermissionsOf, isBuiltInRole, unknownPermissions } from './custom-roles';
 import { accessMap, grantAllows, subjectsOf } from './grant-decision';
 import { batonRolesOf } from './orkes-roles';
+import type { Permission } from './roles';
 
 // Orkes' users, groups and grants (/api/users, /api/groups, /api/auth/authorization) and the grant
 // check of the gate. Baton signs keys in, not users: a key acts as the user `app:<applicationId>`
@@ -27,13 +29,16 @@ export const applicationUserId = (applicationId: string): string => `app:${appli
 interface Snapshot {
   grants: Map<string, GrantRecord[]>;
   groupsOf: Map<string, string[]>;
+  /** The custom roles each user holds, its own and its groups'. */
+  customRolesOf: Map<string, string[]>;
+  customs: Map<string, CustomRoleRecord>;
   at: number;
 }
 
 const targetKey = (t: TargetRef): string => `${t.type}\u0000${t.id}`;
 
-export type UpsertUser = { name?: string; roles?: OrkesRole[]; groups?: string[] };
-export type UpsertGroup = { description?: string; roles?: OrkesRole[]; defaultAccess?: Partial<Record<string, Access[]>> };
+export type UpsertUser = { name?: string; roles?: string[]; groups?: string[] };
+export type UpsertGroup = { description?: string; roles?: string[]; defaultAccess?: Partial<Record<string, Access[]>> };
 
 export class AuthorizationService {
   private snapshot: Snapshot | undefined;
@@ -69,6 +74,7 @@ export class AuthorizationService {
     if (!old) checkRecordCount('users', (await this.store.listUsers()).length, 1, this.cap);
     const groups = req.groups ?? old?.groups ?? [];
     for (const g of groups) if (!(await this.store.getGroup(g))) throw Errors.GROUP_UNKNOWN(g);
+    if (req.roles) await this.checkRoles(req.roles);
     const t = this.now;
     const user: UserRecord = {
       id,
@@ -105,6 +111,7 @@ export class AuthorizationService {
   async upsertGroup(id: string, req: UpsertGroup): Promise<GroupRecord> {
     const old = await this.store.getGroup(id);
     if (!old) checkRecordCount('groups', (await this.store.listGroups()).length, 1, this.cap);
+    if (req.roles) await this.checkRoles(req.roles);
     const t = this.now;
     const group: GroupRecord = {
       id,
@@ -149,6 +156,55 @@ export class AuthorizationService {
     this.invalidate();
   }
 
+  // ---- custom roles
+
+  listRoles(): Promise<CustomRoleRecord[]> {
+    return this.store.listRoles();
+  }
+
+  async getRole(name: string): Promise<CustomRoleRecord> {
+    const r = await this.store.getRole(name);
+    if (!r) throw Errors.ROLE_NOT_FOUND(name);
+    return r;
+  }
+
+  /** POST /api/roles: a new custom role; its name may not be taken nor built in. */
+  async createRole(name: string, permissions: string[]): Promise<CustomRoleRecord> {
+    if (isBuiltInRole(name)) throw Errors.ROLE_BUILT_IN(name);
+    if (await this.store.getRole(name)) throw Errors.ROLE_EXISTS(name);
+    checkRecordCount('roles', (await this.store.listRoles()).length, 1, this.cap);
+    return this.putRole({ name, permissions, createTime: this.now, updateTime: this.now });
+  }
+
+  /** PUT /api/roles/{name}: replaces an existing custom role's permissions. */
+  async updateRole(name: string, permissions: string[]): Promise<CustomRoleRecord> {
+    if (isBuiltInRole(name)) throw Errors.ROLE_BUILT_IN(name);
+    const old = await this.getRole(name);
+    return this.putRole({ ...old, permissions, updateTime: this.now });
+  }
+
+  /** Deletes a custom role, takes it from the users and groups holding it, and drops its grants. */
+  async deleteRole(name: string): Promise<void> {
+    if (isBuiltInRole(name)) throw Errors.ROLE_BUILT_IN(name);
+    await this.getRole(name);
+    for (const u of await this.store.listUsers())
+      if (u.roles.includes(name)) await this.store.putUser({ ...u, roles: u.roles.filter((r) => r !== name), updateTime: this.now });
+    for (const g of await this.store.listGroups())
+      if (g.roles.includes(name)) await this.store.putGroup({ ...g, roles: g.roles.filter((r) => r !== name), updateTime: this.now });
+    await this.dropGrantsOf({ type: 'ROLE', id: name });
+    await this.store.deleteRole(name);
+    this.invalidate();
+  }
+
+  private async putRole(role: CustomRoleRecord): Promise<CustomRoleRecord> {
+    const unknown = unknownPermissions(role.permissions);
+    if (unknown.length > 0) throw Errors.ROLE_PERMISSION_UNKNOWN(unknown.join(', '));
+    const r = { ...role, permissions: [...new Set(role.permissions)] };
+    await this.store.putRole(r);
+    this.invalidate();
+    return r;
+  }
+
   // ---- grants
 
   async grant(req: AuthorizationRequest): Promise<void> {
@@ -188,7 +244,9 @@ export class AuthorizationService {
   async check(userId: string, target: TargetRef): Promise<Record<Access, boolean>> {
     const user = await this.getUser(userId);
     const roles = batonRolesOf(user.roles);
-    return accessMap(await this.store.grantsOn(target), subjectsOf(user.id, user.groups, roles), roles);
+    const groups = (await this.store.listGroups()).filter((g) => user.groups.includes(g.id));
+    const customs = customNamesOf([user.roles, ...groups.map((g) => g.roles)]);
+    return accessMap(await this.store.grantsOn(target), subjectsOf(user.id, user.groups, roles, customs), roles);
   }
 
   // ---- the gate's check
@@ -199,8 +257,17 @@ export class AuthorizationService {
     const decide = (s: Snapshot): boolean => {
       const grants = s.grants.get(targetKey(target)) ?? [];
       const user = applicationUserId(applicationId);
-      return grantAllows(grants, subjectsOf(user, s.groupsOf.get(user) ?? [], roles), roles, access);
+      return grantAllows(grants, subjectsOf(user, s.groupsOf.get(user) ?? [], roles, s.customRolesOf.get(user) ?? []), roles, access);
     };
+    return this.withSnapshot(decide);
+  }
+
+  /** Whether the custom roles a key of `applicationId` holds (through its user and that user's groups) give `permission`. */
+  permits(applicationId: string, permission: Permission): boolean | Promise<boolean> {
+    return this.withSnapshot((s) => customPermissionsOf(s.customRolesOf.get(applicationUserId(applicationId)) ?? [], s.customs).has(permission));
+  }
+
+  private withSnapshot<T>(decide: (s: Snapshot) => T): T | Promise<T> {
     const s = this.snapshot;
     if (s && this.now - s.at < this.opts.cacheMs) return decide(s);
     return this.load().then(decide);
@@ -216,13 +283,25 @@ export class AuthorizationService {
     if (this.loading) return this.loading;
     const generation = this.generation;
     const loading = (async () => {
-      const [grants, users] = await Promise.all([this.store.listGrants(), this.store.listUsers()]);
+      const [grants, users, groups, roles] = await Promise.all([
+        this.store.listGrants(),
+        this.store.listUsers(),
+        this.store.listGroups(),
+        this.store.listRoles(),
+      ]);
+      const groupRoles = new Map(groups.map((g) => [g.id, g.roles]));
       const byTarget = new Map<string, GrantRecord[]>();
       for (const g of grants) {
         const k = targetKey(g.target);
         byTarget.set(k, [...(byTarget.get(k) ?? []), g]);
       }
-      const s: Snapshot = { grants: byTarget, groupsOf: new Map(users.map((u) => [u.id, u.groups])), at: this.now };
+      const s: Snapshot = {
+        grants: byTarget,
+        groupsOf: new Map(users.map((u) => [u.id, u.groups])),
+        customRolesOf: new Map(users.map((u) => [u.id, customNamesOf([u.roles, ...u.groups.map((g) => groupRoles.get(g) ?? [])])])),
+        customs: new Map(roles.map((r) => [r.name, r])),
+        at: this.now,
+      };
       // A change made while this load ran may not be in it: keep only loads that started after the last change.
       if (generation === this.generation && this.opts.cacheMs > 0) this.snapshot = s;
       return s;
@@ -236,7 +315,16 @@ export class AuthorizationService {
   private async checkSubject(s: SubjectRef): Promise<void> {
     if (s.type === 'USER' && !(await this.store.getUser(s.id)) && !s.id.startsWith('app:')) throw Errors.USER_NOT_FOUND(s.id);
     if (s.type === 'GROUP' && !(await this.store.getGroup(s.id))) throw Errors.GROUP_NOT_FOUND(s.id);
-    if (s.type === 'ROLE' && !OrkesRoleSchema.safeParse(s.id).success) throw Errors.ROLE_UNKNOWN(s.id, OrkesRoleSchema.options.join(', '));
+    if (s.type === 'ROLE') await this.checkRoles([s.id]);
+  }
+
+  /** Each name is one of Orkes' roles or an existing custom role's. */
+  private async checkRoles(names: readonly string[]): Promise<void> {
+    for (const name of names) {
+      if (OrkesRoleSchema.safeParse(name).success || (await this.store.getRole(name))) continue;
+      const customs = (await this.store.listRoles()).map((r) => r.name);
+      throw Errors.ROLE_UNKNOWN(name, [...OrkesRoleSchema.options, ...customs].join(', '));
+    }
   }
 
   private async dropGrantsOf(subject: SubjectRef): Promise<void> {
@@ -245,3 +333,6 @@ export class AuthorizationService {
 }
 
 const sameSubject = (a: SubjectRef, b: SubjectRef): boolean => a.type === b.type && a.id === b.id;
+
+/** The custom role names among lists of role names (Orkes' own are mapped by src/auth/orkes-roles.ts). */
+const customNamesOf = (lists: ReadonlyArray<readonly string[]>): string[] => [...new Set(lists.flat().filter((n) => !OrkesRoleSchema.safeParse(n).success))];

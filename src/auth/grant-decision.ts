@@ -6,13 +6,13 @@ import { ORKES_ROLES } from './orkes-roles';
 // grant on stays open to the caller's roles (as before grants existed); once one grant names it,
 // only subjects granted the access may (Orkes shares a resource the same way). ADMIN passes always.
 
-/** The subjects a caller acts as: its user, that user's groups, and every role name (Orkes' or Baton's) whose roles it holds all of. */
-export function subjectsOf(userId: string, groups: readonly string[], roles: readonly Role[]): SubjectRef[] {
+/** The subjects a caller acts as: its user, that user's groups, every Orkes role name whose roles it holds all of, and the custom roles it holds. */
+export function subjectsOf(userId: string, groups: readonly string[], roles: readonly Role[], customRoles: readonly string[] = []): SubjectRef[] {
   const roleNames = OrkesRoleSchema.options.filter((name) => ORKES_ROLES[name].every((r) => roles.includes(r)));
   return [
     { type: 'USER', id: userId },
     ...groups.map((id): SubjectRef => ({ type: 'GROUP', id })),
-    ...roleNames.map((id): SubjectRef => ({ type: 'ROLE', id })),
+    ...[...roleNames, ...customRoles].map((id): SubjectRef => ({ type: 'ROLE', id })),
   ];
 }
 

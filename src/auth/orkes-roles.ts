@@ -18,7 +18,7 @@ export const ORKES_ROLES: Readonly<Record<OrkesRole, readonly Role[]>> = {
   READ_ONLY: ['READ_ONLY'],
 };
 
-/** The Baton roles that a list of Orkes roles amounts to. */
-export function batonRolesOf(roles: readonly OrkesRole[]): Role[] {
-  return [...new Set(roles.flatMap((r) => ORKES_ROLES[r]))];
+/** The Baton roles that a list of role names amounts to (custom roles' names count for nothing here). */
+export function batonRolesOf(roles: readonly string[]): Role[] {
+  return [...new Set(roles.flatMap((r) => (Object.hasOwn(ORKES_ROLES, r) ? ORKES_ROLES[r as OrkesRole] : [])))];
 }

@@ -81,8 +81,21 @@ export function requestGate(d: GateDeps): RequestGate {
     found: RouteMatch<MatchableRoute> | undefined,
   ): Refusal | undefined | Promise<Refusal | undefined> => {
     if (!principal) return { err: Errors.TOKEN_KEY_DISABLED(), error: 'INVALID_TOKEN' };
-    if (!allows(principal.roles, permission))
-      return { err: Errors.PERMISSION_DENIED(permission, principal.applicationId, principal.roles.join(', ') || 'none'), error: 'ACCESS_DENIED' };
+    if (allows(principal.roles, permission)) return admit(principal, req, found);
+    const denied: Refusal = {
+      err: Errors.PERMISSION_DENIED(permission, principal.applicationId, principal.roles.join(', ') || 'none'),
+      error: 'ACCESS_DENIED',
+    };
+    // Custom roles held by the key's user or its groups may give what the application's roles do not.
+    const ok = grants?.permits(principal.applicationId, permission) ?? false;
+    return ok instanceof Promise ? ok.then((yes) => (yes ? admit(principal, req, found) : denied)) : ok ? admit(principal, req, found) : denied;
+  };
+
+  const admit = (
+    principal: Principal,
+    req: IncomingMessage,
+    found: RouteMatch<MatchableRoute> | undefined,
+  ): Refusal | undefined | Promise<Refusal | undefined> => {
     principals.set(req, principal);
     if (!grants) return undefined;
     grantChecks.set(req, async (target, access) => {

@@ -63,6 +63,9 @@ const IdSchema = z
   // eslint-disable-next-line no-control-regex -- finding control characters is the point
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'must not contain control characters');
 
+/** A role a user or group holds: one of Orkes' names or a custom role's (checked to exist where it is set). */
+export const RoleNameSchema = IdSchema;
+
 export const SubjectRefSchema = z.object({ type: SubjectTypeSchema.default('USER'), id: IdSchema });
 export type SubjectRef = z.infer<typeof SubjectRefSchema>;
 
@@ -77,7 +80,7 @@ export const GrantRecordSchema = z.object({ subject: SubjectRefSchema, target: T
 export type GrantRecord = z.infer<typeof GrantRecordSchema>;
 
 /** The SDKs send `roles` as one name (JS types) or a list (Python, Java): both are read as a list. */
-const RolesInSchema = z.union([OrkesRoleSchema.transform((r) => [r]), z.array(OrkesRoleSchema).max(8)]);
+const RolesInSchema = z.union([RoleNameSchema.transform((r) => [r]), z.array(RoleNameSchema).max(8)]);
 
 /** Body of PUT /api/users/{id}. */
 export const UpsertUserRequestSchema = z.object({
@@ -96,7 +99,7 @@ export const UpsertGroupRequestSchema = z.object({
 export const UserRecordSchema = z.object({
   id: IdSchema,
   name: z.string(),
-  roles: z.array(OrkesRoleSchema),
+  roles: z.array(RoleNameSchema),
   groups: z.array(IdSchema),
   createTime: z.number(),
   updateTime: z.number(),
@@ -106,11 +109,29 @@ export type UserRecord = z.infer<typeof UserRecordSchema>;
 export const GroupRecordSchema = z.object({
   id: IdSchema,
   description: z.string(),
-  roles: z.array(OrkesRoleSchema),
+  roles: z.array(RoleNameSchema),
   defaultAccess: z.record(z.string(), z.array(AccessSchema)),
   createTime: z.number(),
   updateTime: z.number(),
 });
 export type GroupRecord = z.infer<typeof GroupRecordSchema>;
+
+/** A custom role's permission in Orkes' ACCESS_RESOURCE form (READ_WORKFLOW_DEF); the names are in src/auth/custom-roles.ts. */
+export const RolePermissionSchema = z.string().min(1).max(64);
+
+/** Body of POST /api/roles and PUT /api/roles/{name} (Orkes' CreateOrUpdateRoleRequest). */
+export const CreateOrUpdateRoleRequestSchema = z.object({
+  name: RoleNameSchema.optional(),
+  permissions: z.array(RolePermissionSchema).max(100).default([]),
+});
+export type CreateOrUpdateRoleRequest = z.infer<typeof CreateOrUpdateRoleRequestSchema>;
+
+export const CustomRoleRecordSchema = z.object({
+  name: RoleNameSchema,
+  permissions: z.array(RolePermissionSchema),
+  createTime: z.number(),
+  updateTime: z.number(),
+});
+export type CustomRoleRecord = z.infer<typeof CustomRoleRecordSchema>;
 
 export { IdSchema as AuthorizationIdSchema };

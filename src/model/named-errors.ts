@@ -225,6 +225,13 @@ export const Errors = define({
     message: (role: string, roles: string, batonRoles: string) => `Unknown role ${role}: the roles are ${roles} (Baton's: ${batonRoles})`,
   },
   ROLE_UNKNOWN: { status: 400, message: (role: string, roles: string) => `Unknown role ${role}: the roles are ${roles}` },
+  ROLE_NOT_FOUND: { status: 404, message: (name: string) => `No such role: ${name}` },
+  ROLE_EXISTS: { status: 409, message: (name: string) => `Role ${name} already exists` },
+  ROLE_BUILT_IN: { status: 400, message: (name: string) => `Role ${name} is a system role: it cannot be created, changed or deleted` },
+  ROLE_PERMISSION_UNKNOWN: {
+    status: 400,
+    message: (names: string) => `Unknown permissions ${names}: GET /api/roles/permissions lists them (ACCESS_RESOURCE, as READ_WORKFLOW_DEF)`,
+  },
   USER_NOT_FOUND: { status: 404, message: (id: string) => `No such user: ${id}` },
   GROUP_NOT_FOUND: { status: 404, message: (id: string) => `No such group: ${id}` },
   GROUP_UNKNOWN: { status: 400, message: (id: string) => `No such group: ${id}` },

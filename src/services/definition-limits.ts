@@ -39,10 +39,11 @@ export interface RecordCaps {
   /** Counted per version, as workflow definitions are. */
   schemas: number;
   applications: number;
-  /** Users, groups and grants, each (BATON_MAX_AUTHORIZATION_RECORDS). */
+  /** Users, groups, grants and custom roles, each (BATON_MAX_AUTHORIZATION_RECORDS). */
   users: number;
   groups: number;
   grants: number;
+  roles: number;
 }
 
 export const DEFAULT_RECORD_CAPS: RecordCaps = {
@@ -53,6 +54,7 @@ export const DEFAULT_RECORD_CAPS: RecordCaps = {
   users: 10_000,
   groups: 10_000,
   grants: 10_000,
+  roles: 10_000,
 };
 
 const CAP_OF: Record<keyof RecordCaps, { noun: string; setting: string }> = {
@@ -63,6 +65,7 @@ const CAP_OF: Record<keyof RecordCaps, { noun: string; setting: string }> = {
   users: { noun: 'users', setting: 'BATON_MAX_AUTHORIZATION_RECORDS' },
   groups: { noun: 'groups', setting: 'BATON_MAX_AUTHORIZATION_RECORDS' },
   grants: { noun: 'grants', setting: 'BATON_MAX_AUTHORIZATION_RECORDS' },
+  roles: { noun: 'custom roles', setting: 'BATON_MAX_AUTHORIZATION_RECORDS' },
 };
 
 /** 400 when `existing` records of the kind leave no room for `adding` more. */

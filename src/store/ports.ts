@@ -7,7 +7,7 @@ import type { Effect } from '../model/effects';
 import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
 import type { SchemaDef } from '../model/schemas';
 import type { StoredSecret } from '../model/secrets';
-import type { GrantRecord, GroupRecord, SubjectRef, TargetRef, UserRecord } from '../model/authorization';
+import type { CustomRoleRecord, GrantRecord, GroupRecord, SubjectRef, TargetRef, UserRecord } from '../model/authorization';
 import type { TaskLogLimits } from './task-log-limits';
 
 /**
@@ -176,7 +176,7 @@ export interface SecretStore {
   deleteSecret(name: string): Promise<boolean>;
 }
 
-/** Users, groups and grants of Orkes' authorization API (src/auth/authorization-service.ts): a handful of admin-written records. */
+/** Users, groups, custom roles and grants of Orkes' authorization API (src/auth/authorization-service.ts): a handful of admin-written records. */
 export interface AuthorizationStore {
   putUser(u: UserRecord): Promise<void>;
   getUser(id: string): Promise<UserRecord | undefined>;
@@ -195,4 +195,9 @@ export interface AuthorizationStore {
   /** Every grant, by target then subject. */
   listGrants(): Promise<GrantRecord[]>;
   deleteGrant(target: TargetRef, subject: SubjectRef): Promise<boolean>;
+  putRole(r: CustomRoleRecord): Promise<void>;
+  getRole(name: string): Promise<CustomRoleRecord | undefined>;
+  /** Every custom role, by name. */
+  listRoles(): Promise<CustomRoleRecord[]>;
+  deleteRole(name: string): Promise<boolean>;
 }

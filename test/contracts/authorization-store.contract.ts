@@ -77,5 +77,21 @@ export function describeAuthorizationStoreContract(adapter: string, open: () => 
       expect(await u.store.deleteGrant(target, byUser.subject)).toBe(false);
       expect(await u.store.grantsOn(target)).toEqual([byGroup]);
     });
+
+    test('custom roles: put, get, replace, list by name, delete reporting whether one existed', async () => {
+      const [a, b] = [fresh('role_b'), fresh('role_a')];
+      await u.store.putRole({ name: a, permissions: ['READ_WORKFLOW_DEF'], createTime: T0, updateTime: T0 });
+      await u.store.putRole({ name: b, permissions: [], createTime: T0, updateTime: T0 });
+      const next = { name: a, permissions: ['READ_WORKFLOW_DEF', 'EXECUTE_WORKFLOW_DEF'], createTime: T0, updateTime: T0 + 1 };
+      await u.store.putRole(next);
+      expect(await u.store.getRole(a)).toEqual(next);
+      expect(await u.store.getRole(fresh('none'))).toBeUndefined();
+      const names = (await u.store.listRoles()).map((r) => r.name);
+      expect(names.filter((n) => n === a || n === b)).toEqual([a, b].sort());
+      expect(names).toEqual([...names].sort());
+      expect(await u.store.deleteRole(a)).toBe(true);
+      expect(await u.store.deleteRole(a)).toBe(false);
+      expect(await u.store.getRole(a)).toBeUndefined();
+    });
   });
 }

@@ -1,9 +1,9 @@
 import type { Client } from 'cassandra-driver';
-import type { GrantRecord, GroupRecord, SubjectRef, TargetRef, UserRecord } from '../../model/authorization';
+import type { CustomRoleRecord, GrantRecord, GroupRecord, SubjectRef, TargetRef, UserRecord } from '../../model/authorization';
 import type { AuthorizationStore } from '../ports';
 import { JsonRows, type JsonRowsOptions } from './json-rows';
 
-/** Users, groups and grants over Cassandra (tables from migration 007). Every statement is idempotent. */
+/** Users, groups, custom roles and grants over Cassandra (tables from migrations 007 and 010). Every statement is idempotent. */
 export class CassandraAuthorizationStore implements AuthorizationStore {
   private readonly q;
   private readonly rows: JsonRows;
@@ -25,6 +25,10 @@ export class CassandraAuthorizationStore implements AuthorizationStore {
       getGrant: `SELECT grant_json FROM ${ks}.authz_grants WHERE target_type = ? AND target_id = ? AND subject_type = ? AND subject_id = ?`,
       listGrants: `SELECT grant_json FROM ${ks}.authz_grants`,
       delGrant: `DELETE FROM ${ks}.authz_grants WHERE target_type = ? AND target_id = ? AND subject_type = ? AND subject_id = ?`,
+      putRole: `INSERT INTO ${ks}.authz_roles (name, role_json) VALUES (?, ?)`,
+      getRole: `SELECT role_json FROM ${ks}.authz_roles WHERE name = ?`,
+      listRoles: `SELECT role_json FROM ${ks}.authz_roles`,
+      delRole: `DELETE FROM ${ks}.authz_roles WHERE name = ?`,
     };
   }
 
@@ -72,6 +76,20 @@ export class CassandraAuthorizationStore implements AuthorizationStore {
     const key = [target.type, target.id, subject.type, subject.id];
     if (!(await this.rows.one(this.q.getGrant, key, 'grant_json'))) return false;
     await this.rows.exec(this.q.delGrant, key);
+    return true;
+  }
+  async putRole(r: CustomRoleRecord): Promise<void> {
+    await this.rows.exec(this.q.putRole, [r.name, JSON.stringify(r)]);
+  }
+  getRole(name: string): Promise<CustomRoleRecord | undefined> {
+    return this.rows.one(this.q.getRole, [name], 'role_json');
+  }
+  async listRoles(): Promise<CustomRoleRecord[]> {
+    return (await this.rows.all<CustomRoleRecord>(this.q.listRoles, [], 'role_json')).sort((a, b) => cmp(a.name, b.name));
+  }
+  async deleteRole(name: string): Promise<boolean> {
+    if (!(await this.getRole(name))) return false;
+    await this.rows.exec(this.q.delRole, [name]);
     return true;
   }
 }

@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { GrantRecord, GroupRecord, SubjectRef, TargetRef, UserRecord } from '../../model/authorization';
+import type { CustomRoleRecord, GrantRecord, GroupRecord, SubjectRef, TargetRef, UserRecord } from '../../model/authorization';
 import type { AuthorizationStore } from '../ports';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS authz_users (id TEXT PRIMARY KEY, data TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS authz_groups (id TEXT PRIMARY KEY, data TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS authz_roles (name TEXT PRIMARY KEY, data TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS authz_grants (
   target_type TEXT NOT NULL, target_id TEXT NOT NULL, subject_type TEXT NOT NULL, subject_id TEXT NOT NULL, data TEXT NOT NULL,
   PRIMARY KEY (target_type, target_id, subject_type, subject_id)
@@ -12,7 +13,7 @@ CREATE TABLE IF NOT EXISTS authz_grants (
 
 type Row = { data: string };
 
-/** Users, groups and grants in the embedded SQLite file. */
+/** Users, groups, custom roles and grants in the embedded SQLite file. */
 export class SqliteAuthorizationStore implements AuthorizationStore {
   private readonly s;
 
@@ -33,6 +34,10 @@ export class SqliteAuthorizationStore implements AuthorizationStore {
       grantsOn: db.prepare<[string, string], Row>('SELECT data FROM authz_grants WHERE target_type = ? AND target_id = ? ORDER BY subject_type, subject_id'),
       listGrants: db.prepare<[], Row>('SELECT data FROM authz_grants ORDER BY target_type, target_id, subject_type, subject_id'),
       delGrant: db.prepare('DELETE FROM authz_grants WHERE target_type = ? AND target_id = ? AND subject_type = ? AND subject_id = ?'),
+      putRole: db.prepare('INSERT INTO authz_roles (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data'),
+      getRole: db.prepare<[string], Row>('SELECT data FROM authz_roles WHERE name = ?'),
+      listRoles: db.prepare<[], Row>('SELECT data FROM authz_roles ORDER BY name'),
+      delRole: db.prepare('DELETE FROM authz_roles WHERE name = ?'),
     };
   }
 
@@ -71,6 +76,18 @@ export class SqliteAuthorizationStore implements AuthorizationStore {
   }
   async deleteGrant(target: TargetRef, subject: SubjectRef): Promise<boolean> {
     return this.s.delGrant.run(target.type, target.id, subject.type, subject.id).changes > 0;
+  }
+  async putRole(r: CustomRoleRecord): Promise<void> {
+    this.s.putRole.run(r.name, JSON.stringify(r));
+  }
+  async getRole(name: string): Promise<CustomRoleRecord | undefined> {
+    return parse<CustomRoleRecord>(this.s.getRole.get(name));
+  }
+  async listRoles(): Promise<CustomRoleRecord[]> {
+    return this.s.listRoles.all().map((r) => JSON.parse(r.data) as CustomRoleRecord);
+  }
+  async deleteRole(name: string): Promise<boolean> {
+    return this.s.delRole.run(name).changes > 0;
   }
 }
 
