@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { SchemaDefSchema, type SchemaDef } from '../model/schemas';
 import { checkRecordCount, DEFAULT_RECORD_CAPS } from '../services/definition-limits';
 import { Errors } from '../model/named-errors';
-import { schemaProblem } from '../services/json-schema-check';
+import { schemaRefusal } from '../services/json-schema-check';
 import type { SchemaStore } from '../store/ports';
 import { boolParam, checkName } from './params';
 import { jsonBody } from './request-body';
@@ -19,11 +19,11 @@ function versionOf(text: string): number {
   return v;
 }
 
-/** A JSON schema must be one Baton can run; AVRO and PROTOBUF are stored as given. */
+/** A JSON schema needs data whose patterns RE2 can run; AVRO and PROTOBUF are stored as given. */
 const SchemaRequestSchema = SchemaDefSchema.superRefine((d, ctx) => {
   if (d.type !== 'JSON') return;
   if (!d.data) return void ctx.addIssue({ code: 'custom', path: ['data'], message: 'a JSON schema needs data' });
-  const p = schemaProblem(d.data);
+  const p = schemaRefusal(d.data);
   if (p) ctx.addIssue({ code: 'custom', path: ['data'], message: `not a usable JSON schema: ${p}` });
 });
 

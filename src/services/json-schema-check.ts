@@ -37,8 +37,8 @@ ajv.addFormat('url', (s: string) => {
   const u = new URL(s);
   return ['http:', 'https:', 'ftp:'].includes(u.protocol) && u.hostname !== '';
 });
-/** Compiled validators by schema text: a schema is compiled once per distinct content. */
-const compiled = new Map<string, ValidateFunction>();
+/** Compiled validators by schema text, or why one does not compile: a schema is compiled once per distinct content. */
+const compiled = new Map<string, ValidateFunction | Error>();
 const MAX_COMPILED = 1000;
 
 /** The schema's JSON Schema document, with its `$schema` dropped (the 2020-12 vocabulary is used whatever it names). */
@@ -51,10 +51,15 @@ function validatorFor(data: Record<string, unknown>): ValidateFunction {
   const key = JSON.stringify(data);
   let v = compiled.get(key);
   if (!v) {
-    v = ajv.compile(documentOf(data));
+    try {
+      v = ajv.compile(documentOf(data));
+    } catch (e) {
+      v = e instanceof Error ? e : new Error(String(e));
+    }
     if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.keys().next().value!);
     compiled.set(key, v);
   }
+  if (v instanceof Error) throw v;
   return v;
 }
 
@@ -65,6 +70,16 @@ export function schemaProblem(data: Record<string, unknown>): string | undefined
     return undefined;
   } catch (e) {
     return e instanceof Error ? e.message : String(e);
+  }
+}
+
+/** Why saving `data` is refused: a pattern RE2 cannot run. Other schemas that do not compile are stored, as Orkes stores them. */
+export function schemaRefusal(data: Record<string, unknown>): string | undefined {
+  try {
+    validatorFor(data);
+    return undefined;
+  } catch (e) {
+    return e instanceof RegexRefusedError ? e.message : undefined;
   }
 }
 
@@ -80,7 +95,8 @@ export function schemaViolations(schema: SchemaDef, value: unknown): SchemaViola
   } catch (e) {
     // A schema stored before its pattern was refused, or a value too long for its pattern: refused, not run.
     if (e instanceof RegexRefusedError || e instanceof RegexWorkLimitError) return [{ path: '/', message: e.message }];
-    throw e;
+    // A schema that does not compile (stored as Orkes stores it) conforms nothing: every check fails, saying why.
+    return [{ path: '/', message: `the schema is not a usable JSON Schema: ${e instanceof Error ? e.message : String(e)}` }];
   } finally {
     currentBudget = undefined;
   }

@@ -51,7 +51,6 @@ describe('/api/schema over REST', () => {
     const bad = [
       [{ name, type: 'XML', data: {} }],
       [{ name, type: 'JSON' }],
-      [{ name, type: 'JSON', data: { type: 'no-such-type' } }],
       [{ name: '', type: 'JSON', data: {} }],
       [{ name, version: 0, type: 'JSON', data: {} }],
       'text',
@@ -69,6 +68,47 @@ describe('/api/schema over REST', () => {
     // AVRO and PROTOBUF schemas are stored as given (never enforced).
     expect((await api.call('POST', '/api/schema', [{ name, type: 'AVRO', data: { type: 'record' } }])).status).toBe(200);
     expect((await api.call('GET', `/api/schema/${name}/1`)).body).toMatchObject({ type: 'AVRO', data: { type: 'record' } });
+  });
+});
+
+describe('a schema whose data is not a JSON Schema', () => {
+  // What the Python SDK's own suite saves: a SchemaDef wrapped as data (`type: "JSON"` is no JSON Schema type).
+  const wrapped = { name: 'schema-test', type: 'JSON', data: { type: 'object', properties: { $schema: 'http://json-schema.org/draft-07/schema' } } };
+
+  test('is stored and read back as given, as Orkes stores it', async () => {
+    const name = api.uniq('wrapped_schema');
+    const saved = await api.call('POST', '/api/schema', [{ name, version: 1, type: 'JSON', data: wrapped, externalRef: 'http://example.com' }]);
+    expect(saved.status).toBe(200);
+    expect((await api.call('GET', `/api/schema/${name}/1`)).body).toMatchObject({ name, version: 1, type: 'JSON', data: wrapped });
+  });
+
+  test("enforced, it refuses a start with a 400 saying the schema is not usable, and fails a task's input check saying so", async () => {
+    const schema = api.uniq('unusable');
+    await api.call('POST', '/api/schema', [{ name: schema, version: 1, type: 'JSON', data: wrapped }]);
+    const name = api.uniq('unusable_wf');
+    await api.register({ name, inputSchema: { name: schema, version: 1, type: 'JSON' }, tasks: [{ name: 'w', taskReferenceName: 'w', type: 'WAIT' }] });
+    const refused = await api.call('POST', '/api/workflow', { name, input: {} });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toMatch(
+      new RegExp(`^Workflow input does not conform to the input schema ${schema}:1: / the schema is not a usable JSON Schema: `),
+    );
+    expect((await api.call('GET', `/api/workflow/running/${name}`)).body).toEqual([]);
+
+    const taskName = api.uniq('unusable_task');
+    await api.registerTaskDefs([{ name: taskName, retryCount: 0, inputSchema: { name: schema, type: 'JSON' } }]);
+    const wf = api.uniq('unusable_task_wf');
+    await api.register({ name: wf, tasks: [{ name: taskName, taskReferenceName: 't' }] });
+    const id = await api.start(wf, {});
+    expect((await api.call('GET', `/api/tasks/poll/batch/${taskName}?count=5&timeout=2000`)).body).toEqual([]);
+    const failed = await api.waitForStatus(id, 'FAILED');
+    expect(failed.tasks[0]).toMatchObject({
+      status: 'FAILED',
+      reasonForIncompletion: expect.stringMatching(
+        new RegExp(`^Task input does not conform to the input schema ${schema}:1: / the schema is not a usable JSON Schema: `),
+      ),
+    });
+    // The server goes on serving.
+    expect((await api.call('GET', `/api/schema/${schema}/1`)).status).toBe(200);
   });
 });
 

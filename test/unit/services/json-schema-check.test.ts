@@ -1,4 +1,4 @@
-import { schemaProblem, schemaViolations, violationText } from '../../../src/services/json-schema-check';
+import { schemaProblem, schemaRefusal, schemaViolations, violationText } from '../../../src/services/json-schema-check';
 
 const schema = (data: Record<string, unknown>, type: 'JSON' | 'AVRO' = 'JSON') => ({ name: 's', version: 1, type, data });
 
@@ -27,6 +27,14 @@ describe('schemaViolations', () => {
 
   it('checks only JSON schemas', () => {
     expect(schemaViolations(schema({ type: 'record' }, 'AVRO'), 42)).toEqual([]);
+  });
+
+  it('a schema that does not compile (stored, as Orkes stores it) is a violation of every value, saying why, each time', () => {
+    // The Python SDK's own suite saves a SchemaDef wrapped as data: `type: "JSON"` is no JSON Schema type.
+    const wrapped = schema({ name: 'schema-test', type: 'JSON', data: { type: 'object' } });
+    expect(schemaRefusal(wrapped.data)).toBeUndefined();
+    for (const value of [{}, 'x'])
+      expect(schemaViolations(wrapped, value)).toEqual([{ path: '/', message: expect.stringMatching(/^the schema is not a usable JSON Schema: .*type/) }]);
   });
 });
 
@@ -57,6 +65,9 @@ describe('user patterns run with RE2 semantics (linear time), never backtracking
     expect(schemaProblem({ type: 'string', pattern: '(a)\\1' })).toMatch(/cannot run in linear time.*backreferences or lookaround/);
     expect(schemaProblem({ type: 'object', patternProperties: { '^(?!x)': {} } })).toMatch(/cannot run in linear time/);
     expect(schemaProblem({ type: 'string', pattern: '^[a-z]+$' })).toBeUndefined();
+    // Saving refuses these, and only these.
+    expect(schemaRefusal({ type: 'string', pattern: '(a)\\1' })).toMatch(/cannot run in linear time/);
+    expect(schemaRefusal({ type: 'no-such-type' })).toBeUndefined();
     // One stored before such patterns were refused is a violation of every value, never run.
     expect(schemaViolations(schema({ type: 'string', pattern: '(a)\\1' }), 'aa')).toEqual([
       { path: '/', message: expect.stringMatching(/cannot run in linear time/) },
