@@ -1,10 +1,18 @@
 import { z } from 'zod';
-import { AccessKeyInfoSchema, ApplicationRecordSchema, ApplicationRequestSchema, ROLES, TagSchema, TokenRequestSchema } from '../model/applications';
+import {
+  AccessKeyInfoSchema,
+  ApplicationRecordSchema,
+  ApplicationRequestSchema,
+  ROLES,
+  TagSchema,
+  TokenRequestSchema,
+  type ApplicationRecord,
+} from '../model/applications';
 import { OrkesRoleSchema } from '../model/authorization';
-import { oneOf, type RouteTable } from './route-table';
+import { type RouteTable } from './route-table';
 import type { AccessDirectory } from '../auth/access-directory';
 import type { ApplicationService } from '../auth/application-service';
-import type { AuthorizationService } from '../auth/authorization-service';
+import { applicationUserId, type AuthorizationService } from '../auth/authorization-service';
 import { principalOf } from '../auth/request-gate';
 import { RetryLater } from '../auth/retry-later';
 import type { SignInGuard } from '../auth/sign-in-guard';
@@ -81,7 +89,21 @@ export function tokenRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutes
 /** Declares the routes under `r` (mounted at /api/applications; served only where access control is wired). */
 export function applicationRoutes(r: RouteTable, deps: { access?: { routes: AuthRoutesDeps } }): void {
   const apps = (): ApplicationService => deps.access!.routes.applications;
-  const role = { role: { schema: oneOf(OrkesRoleSchema.options) } };
+  const role = { role: { schema: { type: 'string' }, description: `Orkes' role names (${OrkesRoleSchema.options.join(', ')}) or a custom role's` } };
+  // A custom role is held by the application's user (app:<id>), which gives its keys the role's permissions.
+  const isCustom = (role: string): boolean => !OrkesRoleSchema.safeParse(role).success;
+  const addRole = async (applicationId: string, role: string, by: string): Promise<ApplicationRecord> => {
+    if (!isCustom(role)) return apps().addRole(applicationId, role, by);
+    await apps().get(applicationId);
+    await deps.access!.routes.authorization.holdRole(applicationUserId(applicationId), role);
+    return apps().get(applicationId);
+  };
+  const removeRole = async (applicationId: string, role: string, by: string): Promise<ApplicationRecord> => {
+    if (!isCustom(role)) return apps().removeRole(applicationId, role, by);
+    await apps().get(applicationId);
+    await deps.access!.routes.authorization.dropRole(applicationUserId(applicationId), role);
+    return apps().get(applicationId);
+  };
 
   r.get(
     '/',
@@ -148,26 +170,26 @@ export function applicationRoutes(r: RouteTable, deps: { access?: { routes: Auth
     '/{applicationId}/roles/{role}',
     {
       permission: 'admin',
-      summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')})`,
+      summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')}; a custom role goes to the application's user)`,
       pathParams: role,
       res: { inline: ApplicationRecordSchema },
     },
-    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actorOf(req))),
+    async (req, res) => void res.json(await addRole(req.params.applicationId, req.params.role, actorOf(req))),
   );
   r.put(
     '/{applicationId}/roles/{role}',
     {
       permission: 'admin',
-      summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')})`,
+      summary: `Grant a role (Orkes' names, mapped to Baton's ${ROLES.join(', ')}; a custom role goes to the application's user)`,
       pathParams: role,
       res: { inline: ApplicationRecordSchema },
     },
-    async (req, res) => void res.json(await apps().addRole(req.params.applicationId, req.params.role, actorOf(req))),
+    async (req, res) => void res.json(await addRole(req.params.applicationId, req.params.role, actorOf(req))),
   );
   r.delete(
     '/{applicationId}/roles/{role}',
     { permission: 'admin', summary: 'Take a role away', pathParams: role, res: { inline: ApplicationRecordSchema } },
-    async (req, res) => void res.json(await apps().removeRole(req.params.applicationId, req.params.role, actorOf(req))),
+    async (req, res) => void res.json(await removeRole(req.params.applicationId, req.params.role, actorOf(req))),
   );
 
   r.get(

@@ -196,6 +196,20 @@ export class AuthorizationService {
     this.invalidate();
   }
 
+  /** Gives a user a custom role (POST /api/applications/{id}/roles/{role} for the application's user); the user is created if need be. */
+  async holdRole(userId: string, role: string): Promise<void> {
+    await this.checkRoles([role]);
+    const old = await this.store.getUser(userId);
+    if (!old) await this.upsertUser(userId, { roles: [role] });
+    else if (!old.roles.includes(role)) await this.upsertUser(userId, { roles: [...old.roles, role] });
+  }
+
+  /** Takes a custom role from a user, when it holds it. */
+  async dropRole(userId: string, role: string): Promise<void> {
+    const old = await this.store.getUser(userId);
+    if (old?.roles.includes(role)) await this.upsertUser(userId, { roles: old.roles.filter((r) => r !== role) });
+  }
+
   private async putRole(role: CustomRoleRecord): Promise<CustomRoleRecord> {
     const unknown = unknownPermissions(role.permissions);
     if (unknown.length > 0) throw Errors.ROLE_PERMISSION_UNKNOWN(unknown.join(', '));

@@ -122,6 +122,26 @@ describe('custom roles in the gate', () => {
     expect([await read(), await start()]).toEqual([403, 403]);
   });
 
+  test('an application given a custom role (POST /api/applications/{id}/roles/{role}) holds it through its user; taken away, gone', async () => {
+    const wf = await definedWorkflow();
+    const role = uniqueName('app_reader');
+    await A()('POST', '/api/roles', { name: role, permissions: ['READ_WORKFLOW_DEF'] });
+    const app = await A()('POST', '/api/applications', { name: uniqueName('app') });
+    const key = await A()('POST', `/api/applications/${app.body.id}/accessKeys`);
+    const token = await tokenFor(b.port, { keyId: key.body.id, keySecret: key.body.secret });
+    const read = async () => (await as(token)('GET', `/api/metadata/workflow/${wf}`)).status;
+    expect(await read()).toBe(403);
+    expect((await A()('POST', `/api/applications/${app.body.id}/roles/${role}`)).status).toBe(200);
+    expect(await read()).toBe(200);
+    expect((await A()('GET', `/api/users/app:${app.body.id}`)).body.roles).toEqual([{ name: role, permissions: [] }]);
+    expect((await A()('DELETE', `/api/applications/${app.body.id}/roles/${role}`)).status).toBe(200);
+    expect(await read()).toBe(403);
+    // Unknown names and applications are refused and change nothing.
+    expect((await A()('POST', `/api/applications/${app.body.id}/roles/${uniqueName('ghost')}`)).body).toMatchObject({ status: 400, code: 'ROLE_UNKNOWN' });
+    expect((await A()('POST', `/api/applications/${uniqueName('ghost')}/roles/${role}`)).status).toBe(404);
+    expect((await A()('GET', `/api/users/app:${app.body.id}`)).body.roles).toEqual([]);
+  });
+
   test('a grant to a custom role admits the keys holding it, and only them, on that target', async () => {
     const wf = await definedWorkflow();
     const holder = await appWith(['WORKFLOW_MANAGER']);

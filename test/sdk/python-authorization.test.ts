@@ -4,7 +4,7 @@ import { startBaton, type TestBaton } from '../support/baton';
 import { engineSuite } from '../support/real-engines';
 import { ensurePythonSdk, observed, pythonMissing, runScenarios, sdkDir, type ScenarioReport } from '../support/sdk-runtimes';
 
-// Users, groups and grants through the official Python SDK's OrkesAuthorizationClient
+// Users, groups, grants and custom roles through the official Python SDK's OrkesAuthorizationClient
 // (test/sdk/python/authorization_scenarios.py), against Baton with auth on and the SDK signing in with a key.
 
 engineSuite('python3', pythonMissing())('conductor-python: users, groups and grants', () => {
@@ -63,5 +63,25 @@ engineSuite('python3', pythonMissing())('conductor-python: users, groups and gra
 
   test("a grant decides whether another application's key may start the workflow", () => {
     expect(observed(report, 'grant_decides_start')).toMatchObject({ open: null, refused: 403, granted: null });
+  });
+
+  test('custom roles: created, read, listed, updated, deleted; system names kept; an application holding one gets its permissions', () => {
+    const name = `${prefix}_role`;
+    expect(observed(report, 'custom_roles')).toMatchObject({
+      created: { name, permissions: [{ name: 'READ_WORKFLOW_DEF' }] },
+      fetched: { name, permissions: [{ name: 'READ_WORKFLOW_DEF' }] },
+      listed: true,
+      system: expect.arrayContaining(['ADMIN', 'METADATA_MANAGER', 'USER', 'WORKER', 'WORKFLOW_MANAGER']),
+      builtIn: 400,
+      unknown: 400,
+      updated: { name, permissions: [{ name: 'READ_WORKFLOW_DEF' }, { name: 'EXECUTE_WORKFLOW_DEF' }] },
+      // [read the definition, start it]
+      before: [403, 403],
+      held: [null, 403],
+      widened: [null, null],
+      removed: [403, 403],
+      after: [403, 403],
+      gone: 404,
+    });
   });
 });

@@ -1,4 +1,4 @@
-"""Users, groups and grants through the official Conductor Python SDK (conductor-python).
+"""Users, groups, grants and custom roles through the official Conductor Python SDK (conductor-python).
 
 Run by test/sdk/python-authorization.test.ts against a real Baton with auth on:
 `python authorization_scenarios.py <base-url> <prefix> <admin-key-id> <admin-key-secret>`.
@@ -12,6 +12,7 @@ from conductor.client.configuration.configuration import Configuration
 from conductor.client.configuration.settings.authentication_settings import AuthenticationSettings
 from conductor.client.http.models import StartWorkflowRequest
 from conductor.client.http.models.create_or_update_application_request import CreateOrUpdateApplicationRequest
+from conductor.client.http.models.create_or_update_role_request import CreateOrUpdateRoleRequest
 from conductor.client.http.models.subject_ref import SubjectRef
 from conductor.client.http.models.target_ref import TargetRef, TargetType
 from conductor.client.http.models.upsert_group_request import UpsertGroupRequest
@@ -103,9 +104,55 @@ def grant_decides_start():
     return {"open": open_start, "refused": refused, "granted": granted}
 
 
+def custom_roles():
+    name = PREFIX + "_role"
+    created = authz.create_role(CreateOrUpdateRoleRequest(name=name, permissions=["READ_WORKFLOW_DEF"]))
+    fetched = authz.get_role(name)
+    custom = [r.name for r in authz.list_custom_roles()]
+    system = sorted(authz.list_system_roles().keys())
+    built_in = status_of(lambda: authz.create_role(CreateOrUpdateRoleRequest(name="ADMIN", permissions=[])))
+    unknown = status_of(lambda: authz.create_role(CreateOrUpdateRoleRequest(name=PREFIX + "_bad", permissions=["workflow-read"])))
+    # A key whose user holds the role gets its permissions: its application holds no role itself.
+    app = authz.create_application(CreateOrUpdateApplicationRequest(name=PREFIX + "_role_app"))
+    key = authz.create_access_key(app.id)
+    mine = clients_for(key.id, key.secret)
+    wf = ConductorWorkflow(executor=admin.get_workflow_executor(), name=PREFIX + "_role_wf", version=1)
+    wf.add(SimpleTask(task_def_name=PREFIX + "_role_task", task_reference_name="t"))
+    admin.get_workflow_executor().register_workflow(wf.to_workflow_def(), overwrite=True)
+    read = lambda: mine.get_metadata_client().get_workflow_def(wf.name, 1)
+    start = lambda: mine.get_workflow_client().start_workflow(StartWorkflowRequest(name=wf.name, version=1, input={}))
+    before = [status_of(read), status_of(start)]
+    # The SDK's UpsertUserRequest takes only Orkes' five names: the application's role is how it gives a custom one.
+    authz.add_role_to_application_user(app.id, name)
+    held = [status_of(read), status_of(start)]
+    updated = authz.update_role(name, CreateOrUpdateRoleRequest(name=name, permissions=["READ_WORKFLOW_DEF", "EXECUTE_WORKFLOW_DEF"]))
+    widened = [status_of(read), status_of(start)]
+    authz.remove_role_from_application_user(app.id, name)
+    removed = [status_of(read), status_of(start)]
+    authz.add_role_to_application_user(app.id, name)
+    authz.delete_role(name)
+    after = [status_of(read), status_of(start)]
+    gone = status_of(lambda: authz.get_role(name))
+    return {
+        "created": created,
+        "fetched": fetched,
+        "listed": name in custom,
+        "system": system,
+        "builtIn": built_in,
+        "unknown": unknown,
+        "updated": updated,
+        "before": before,
+        "held": held,
+        "widened": widened,
+        "removed": removed,
+        "after": after,
+        "gone": gone,
+    }
+
+
 def main():
     results = {}
-    for fn in (users_and_groups, grants, grant_decides_start):
+    for fn in (users_and_groups, grants, grant_decides_start, custom_roles):
         try:
             results[fn.__name__] = {"ok": True, **fn()}
         except Exception as e:  # reported to jest, which fails with the trace
