@@ -18,9 +18,10 @@ import { accessMap, grantAllows, subjectsOf } from './grant-decision';
 import { batonRolesOf } from './orkes-roles';
 import type { Permission } from './roles';
 
-// Orkes' users, groups and grants (/api/users, /api/groups, /api/auth/authorization) and the grant
-// check of the gate. Baton signs keys in, not users: a key acts as the user `app:<applicationId>`
-// (the id /api/token/userInfo answers), with its application's roles and that user's groups.
+// Orkes' users, groups, custom roles and grants (/api/users, /api/groups, /api/roles,
+// /api/auth/authorization) and the grant and custom-role checks of the gate. Baton signs keys in, not
+// users: a key acts as the user `app:<applicationId>` (the id /api/token/userInfo answers), with its
+// application's roles, that user's groups, and the custom roles the user and its groups hold.
 
 /** The user id a key of this application acts as. */
 export const applicationUserId = (applicationId: string): string => `app:${applicationId}`;
