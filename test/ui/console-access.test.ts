@@ -91,6 +91,13 @@ it('an admin creates a custom role, puts a user in a group, sets their roles, th
     permissions: [{ name: 'EXECUTE_WORKFLOW_DEF' }, { name: 'READ_WORKFLOW_DEF' }],
   });
 
+  // A built-in name is refused with the server's 400 shown, and no role is added.
+  await addRole.getByLabel('Role name').fill('ADMIN');
+  await addRole.getByRole('button', { name: 'Create role' }).click();
+  await waitText(page.getByTestId('error'), '400');
+  expect((await raw(b.port, 'GET', '/api/roles/custom', { token: admin })).body.map((r: { name: string }) => r.name)).toEqual([role]);
+  await waitCount(page.getByTestId('custom-role'), 1);
+
   const addMember = page.getByTestId('add-member');
   await addMember.getByLabel('User').selectOption(user);
   await addMember.getByLabel('Group').selectOption(group);
