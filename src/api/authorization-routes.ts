@@ -22,9 +22,14 @@ import { jsonBody } from './request-body';
 
 type Deps = { access?: { routes: { authorization: AuthorizationService } } };
 
-const RoleOut = z.object({ name: z.string(), permissions: z.array(z.object({ name: z.string() })) });
-const GroupOut = z.object({ id: z.string(), description: z.string(), roles: z.array(RoleOut), defaultAccess: z.record(z.string(), z.array(AccessSchema)) });
-const UserOut = z.object({
+export const RoleOut = z.object({ name: z.string(), permissions: z.array(z.object({ name: z.string() })) });
+export const GroupOut = z.object({
+  id: z.string(),
+  description: z.string(),
+  roles: z.array(RoleOut),
+  defaultAccess: z.record(z.string(), z.array(AccessSchema)),
+});
+export const UserOut = z.object({
   id: z.string(),
   name: z.string(),
   roles: z.array(RoleOut),
@@ -34,7 +39,7 @@ const UserOut = z.object({
   encryptedId: z.boolean(),
   encryptedIdDisplayValue: z.string(),
 });
-const GrantedAccessOut = z.object({
+export const GrantedAccessOut = z.object({
   grantedAccess: z.array(z.object({ target: z.object({ type: z.string(), id: z.string() }), access: z.array(AccessSchema) })),
 });
 const USER_IDS = jsonBody(z.array(AuthorizationIdSchema).max(1000), 'userIds');

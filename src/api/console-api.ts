@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Role } from '../model/applications';
 import type { Overview } from '../search/overview';
 import type { BatchRecord, BatchView } from '../model/batch';
+import type { GrantedAccessOut, GroupOut, RoleOut, UserOut } from './authorization-routes';
 import type { COMPONENTS } from './openapi';
 import type { Body, ComponentName } from './route-table';
 
@@ -16,6 +17,10 @@ export interface Inline<T> {
   type?: T;
 }
 const inline = <T>(): Inline<T> => ({ inline: true });
+
+type AccessUser = z.output<typeof UserOut>;
+type AccessGroup = z.output<typeof GroupOut>;
+type RoleView = z.output<typeof RoleOut>;
 
 type Answer = Exclude<Body, { inline: z.ZodType }> | Inline<unknown>;
 
@@ -65,6 +70,23 @@ export const CONSOLE_ROUTES = {
   'POST /api/event': { res: 'empty' },
   'PUT /api/event': { res: 'empty' },
   'DELETE /api/event/{name}': { res: 'empty' },
+  'GET /api/users': { res: inline<AccessUser[]>() },
+  'PUT /api/users/{id}': { res: inline<AccessUser>() },
+  'DELETE /api/users/{id}': { res: 'empty' },
+  'GET /api/users/{userId}/permissions': { res: inline<z.output<typeof GrantedAccessOut>>() },
+  'GET /api/groups': { res: inline<AccessGroup[]>() },
+  'PUT /api/groups/{id}': { res: inline<AccessGroup>() },
+  'DELETE /api/groups/{id}': { res: 'empty' },
+  'GET /api/groups/{groupId}/permissions': { res: inline<z.output<typeof GrantedAccessOut>>() },
+  'POST /api/groups/{groupId}/users/{userId}': { res: 'empty' },
+  'DELETE /api/groups/{groupId}/users/{userId}': { res: 'empty' },
+  'POST /api/auth/authorization': { res: 'empty' },
+  'DELETE /api/auth/authorization': { res: 'empty' },
+  'GET /api/roles/system': { res: inline<Record<string, RoleView>>() },
+  'GET /api/roles/custom': { res: inline<RoleView[]>() },
+  'GET /api/roles/permissions': { res: inline<Record<string, string[]>>() },
+  'POST /api/roles': { res: inline<RoleView>() },
+  'DELETE /api/roles/{name}': { res: 'empty' },
 } as const satisfies Record<string, { res: Answer }>;
 
 export type ConsoleRoute = keyof typeof CONSOLE_ROUTES;

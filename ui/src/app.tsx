@@ -1,6 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useSession } from './api/session';
-import { AccessView } from './views/access';
 import { ThemeSwitch } from './components/theme';
 import { Link, matchPath, useLocation, useNavigate } from './router';
 import { ExecutionsView } from './views/executions';
@@ -21,6 +20,8 @@ const OverviewView = lazy(() => import('./views/overview').then((m) => ({ defaul
 const BatchesView = lazy(() => import('./views/batches').then((m) => ({ default: m.BatchesView })));
 const BatchView = lazy(() => import('./views/batches').then((m) => ({ default: m.BatchView })));
 const EventHandlerEditor = lazy(() => import('./views/event-handlers').then((m) => ({ default: m.EventHandlerEditor })));
+// Admins only: the access page and its custom roles load on first visit.
+const AccessView = lazy(() => import('./views/access').then((m) => ({ default: m.AccessView })));
 
 const NAV: Array<[string, string]> = [
   ['/overview', 'Overview'],
