@@ -29,31 +29,40 @@ function shortLocation(url: string, line: number, root: string): string {
   return `${path}:${line + 1}`;
 }
 
-export function hotFunctions(profile: CpuProfile, root: string, top = 20): HotFunction[] {
+/** Self time (µs) of each sample's node summed under `keyOf(node)`, and the total sampled. */
+function selfTimeBy(profile: CpuProfile, keyOf: (node: ProfileNode) => string): { byKey: Map<string, number>; totalUs: number } {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const selfUs = new Map<string, { name: string; where: string; us: number }>();
+  const byKey = new Map<string, number>();
   let totalUs = 0;
   profile.samples.forEach((id, i) => {
     const node = byId.get(id);
     const dt = profile.timeDeltas[i] ?? 0;
     if (!node || dt <= 0) return;
     totalUs += dt;
+    const key = keyOf(node);
+    byKey.set(key, (byKey.get(key) ?? 0) + dt);
+  });
+  return { byKey, totalUs };
+}
+
+/** The `top` keys by self time, as milliseconds and a share of the total (one decimal each). */
+function largest(t: { byKey: Map<string, number>; totalUs: number }, top: number): Array<{ key: string; selfMs: number; selfPercent: number }> {
+  return [...t.byKey.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([key, us]) => ({ key, selfMs: Math.round(us / 100) / 10, selfPercent: t.totalUs > 0 ? Math.round((us / t.totalUs) * 1000) / 10 : 0 }));
+}
+
+export function hotFunctions(profile: CpuProfile, root: string, top = 20): HotFunction[] {
+  const frames = new Map<string, { name: string; where: string }>();
+  const time = selfTimeBy(profile, (node) => {
     const name = node.callFrame.functionName || '(anonymous)';
     const where = shortLocation(node.callFrame.url, node.callFrame.lineNumber, root);
     const key = `${name}@${where}`;
-    const entry = selfUs.get(key) ?? { name, where, us: 0 };
-    entry.us += dt;
-    selfUs.set(key, entry);
+    frames.set(key, { name, where });
+    return key;
   });
-  return [...selfUs.values()]
-    .sort((a, b) => b.us - a.us)
-    .slice(0, top)
-    .map((e) => ({
-      name: e.name,
-      where: e.where,
-      selfMs: Math.round(e.us / 100) / 10,
-      selfPercent: totalUs > 0 ? Math.round((e.us / totalUs) * 1000) / 10 : 0,
-    }));
+  return largest(time, top).map(({ key, selfMs, selfPercent }) => ({ ...frames.get(key)!, selfMs, selfPercent }));
 }
 
 export interface HotModule {
@@ -94,18 +103,5 @@ export function hotModules(profile: CpuProfile, root: string, top = 10): HotModu
     }
     return own;
   };
-  const selfUs = new Map<string, number>();
-  let totalUs = 0;
-  profile.samples.forEach((id, i) => {
-    const node = byId.get(id);
-    const dt = profile.timeDeltas[i] ?? 0;
-    if (!node || dt <= 0) return;
-    totalUs += dt;
-    const m = charged(node);
-    selfUs.set(m, (selfUs.get(m) ?? 0) + dt);
-  });
-  return [...selfUs.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([module, us]) => ({ module, selfMs: Math.round(us / 100) / 10, selfPercent: totalUs > 0 ? Math.round((us / totalUs) * 1000) / 10 : 0 }));
+  return largest(selfTimeBy(profile, charged), top).map(({ key, selfMs, selfPercent }) => ({ module: key, selfMs, selfPercent }));
 }

@@ -1,4 +1,4 @@
-import { ADMIN_KEY, raw, startAuthBaton, tokenFor, type AuthBaton } from '../support/auth-baton';
+import { ADMIN_KEY, requestsAs, startAuthBaton, tokenFor, type AuthBaton } from '../support/auth-baton';
 import { uniqueName } from '../support/names';
 
 // Orkes' custom roles (/api/roles) over real HTTP with auth on: the API as the Python SDK calls it,
@@ -16,8 +16,7 @@ afterAll(async () => {
   await b?.stop();
 });
 
-const as = (token: string) => (method: string, path: string, body?: unknown) =>
-  raw(b.port, method, path, { token, body, headers: body === undefined ? {} : { 'content-length': String(Buffer.byteLength(JSON.stringify(body))) } });
+const as = (token: string) => requestsAs(b.port, token);
 const A = () => as(admin);
 
 async function appWith(roles: string[]): Promise<{ userId: string; token: string }> {
