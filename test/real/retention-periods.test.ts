@@ -1,7 +1,6 @@
 import { Client } from '@elastic/elasticsearch';
 import { randomUUID } from 'node:crypto';
 import pino from 'pino';
-import { retentionRules } from '../../src/retention/policy';
 import { Purger } from '../../src/retention/purger';
 import { ElasticsearchSearchIndex } from '../../src/search/elasticsearch/elasticsearch-index';
 import { openCassandraStores, type CassandraStores } from '../../src/store/cassandra';
@@ -9,7 +8,7 @@ import type { ExecutionStore } from '../../src/store/ports';
 import { testConfig } from '../contracts/execution-store.cassandra-server';
 import { deleteTestIndices } from '../support/es-cleanup';
 import { engineSuite } from '../support/real-engines';
-import { populate, type Group } from '../support/retention-population';
+import { populate, suiteRetentionRules, type Group } from '../support/retention-population';
 import { s3Env, s3Store } from '../support/s3';
 
 // Retention by whole period indices on the distributed profile's engines: executions in Cassandra (own
@@ -109,14 +108,7 @@ engineSuite('Cassandra, Elasticsearch and s3proxy', missing)('retention by whole
         retention: stores.retention,
         objects,
         idempotencyKeys: stores.idempotencyKeys,
-        rules: async () =>
-          retentionRules(
-            [
-              { name: 'r_long', version: 1, retention: { days: 365 } },
-              { name: 'r_archived', version: 1, retention: { days: 7, archive: true } },
-            ],
-            { days: 30, archive: false },
-          ),
+        rules: suiteRetentionRules,
         now: () => NOW,
         log: pino({ level: 'silent' }),
       });

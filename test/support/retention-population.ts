@@ -1,11 +1,22 @@
 import { v7 } from 'uuid';
 import type { Task, WorkflowRecord } from '../../src/model/execution';
+import { retentionRules } from '../../src/retention/policy';
 import type { WorkflowStatus } from '../../src/model/statuses';
 import type { SearchIndex } from '../../src/search/ports';
 import type { ExecutionStore } from '../../src/store/ports';
 import { makeCommit, makeTask, makeWorkflowRecord } from '../contracts/fixtures';
 
 export const DAY = 86_400_000;
+
+/** The real retention suites' rules: `r_long` kept a year, `r_archived` archived after a week, the rest gone after 30 days unarchived. */
+export const suiteRetentionRules = async () =>
+  retentionRules(
+    [
+      { name: 'r_long', version: 1, retention: { days: 365 } },
+      { name: 'r_archived', version: 1, retention: { days: 7, archive: true } },
+    ],
+    { days: 30, archive: false },
+  );
 
 /** `count` executions of `name` with `status`, ended `endedDaysAgo` days before `now` (open ones never ended). */
 export interface Group {
