@@ -284,7 +284,12 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
       // What clients saw on the way: refused connections, resets and 503s marked retryable, nothing else.
       const errors = [...startErrors, ...log.errors];
       console.log(
-        JSON.stringify({ fault: 'helm upgrade to a new tag, then scale 2 -> 3 -> 2, under load', workflows: ids.length, upgradeMs, errors: errors.length }),
+        JSON.stringify({
+          fault: 'helm upgrade to a new tag, then scale 2 -> 3 -> 2, under load',
+          workflows: ids.length,
+          upgradeMs,
+          errors: errors.map((e) => e.slice(0, 120)),
+        }),
       );
       expect(errors.filter((e) => !isRetryable(e))).toEqual([]);
     } finally {
