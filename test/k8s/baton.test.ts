@@ -159,8 +159,19 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
       const killedAt = Date.now();
       kubectl(['delete', 'pod', '-n', ns, victim, '--grace-period=0', '--force']);
       const servingAfterMs = await timeUntilServing(target, load.probe, killedAt, 240_000);
-      console.log(JSON.stringify({ fault: 'kubectl delete pod --grace-period=0 --force of a Baton pod under load', servingAfterMs }));
       await expectAllCompleted(target, [...first, ...(await second)], log);
+      const completedAfterMs = Date.now() - killedAt;
+      const errors = log.errors.map((e) => e.slice(0, 100));
+      // What the recovery scan brought back (deadlines held in the deleted pod's memory among them).
+      const scans = batonPods().flatMap((p) =>
+        run(kubectlBin!, ['logs', '-n', ns, p.metadata.name, '-c', 'baton'], undefined, true)
+          .split('\n')
+          .filter((l) => l.includes('recovery'))
+          .map((l) => `${p.metadata.name}: ${l.slice(0, 200)}`),
+      );
+      console.log(
+        JSON.stringify({ fault: 'kubectl delete pod --grace-period=0 --force of a Baton pod under load', servingAfterMs, completedAfterMs, errors, scans }),
+      );
       // The Deployment replaces the pod: two replicas, each with its sidecar, ready again.
       await eventually(
         async () => {
