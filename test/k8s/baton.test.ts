@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeInterface } from '../api/interface-suite';
-import { decide, defineLoad, expectAllCompleted, startMany, timeUntilServing, WORKFLOWS, type LoadTarget } from '../support/fault-load';
+import { decide, defineLoad, expectAllCompleted, startMany, timeUntilServing, uniq, WORKFLOWS, type LoadTarget } from '../support/fault-load';
 import { engineSuite } from '../support/real-engines';
 import { call, eventually } from '../support/baton';
 import { createEverySecondSchedule, expectEverySlotOnce, scheduleExecutions } from '../support/fault-workloads';
@@ -316,13 +316,13 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
       return r.body;
     };
     // A WORKER key for the SDK, as a user's worker Deployment would hold it.
-    const app = await post('/api/applications', { name: 'k8s-sdk-workers' });
+    const app = await post('/api/applications', { name: uniq('k8s-sdk-workers') });
     await post(`/api/applications/${app.id}/roles/WORKER`);
     const key = await post(`/api/applications/${app.id}/accessKeys`);
     kubectl(['create', 'secret', 'generic', 'sdk-worker-key', '-n', ns, `--from-literal=keyId=${key.id}`, `--from-literal=keySecret=${key.secret}`]);
 
-    const taskType = 'k8s_sdk_task';
-    const name = 'k8s_sdk_then_human';
+    const taskType = uniq('k8s_sdk_task');
+    const name = uniq('k8s_sdk_then_human');
     await post('/api/metadata/taskdef', [{ name: taskType, retryCount: 0, responseTimeoutSeconds: 30, timeoutSeconds: 600 }]);
     await post('/api/metadata/workflowdef', {
       name,
