@@ -57,7 +57,7 @@ const isRetryable = (error: string): boolean => {
 
 interface PodList {
   items: Array<{
-    metadata: { name: string };
+    metadata: { name: string; deletionTimestamp?: string };
     spec: { containers: Array<{ name: string; image: string }> };
     status: { phase: string; podIP: string; containerStatuses?: Array<{ name: string; ready: boolean }> };
   }>;
@@ -254,7 +254,9 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
     const log = newWorkerLog();
     const startErrors: string[] = [];
     const workers = [0, 1, 2].map(() => startRecordingWorker({ taskType: load.taskType, url: () => serviceUrl, decide, log, headers: target.headers }));
-    const readyPods = () => batonPods().filter((p) => p.status.phase === 'Running' && p.status.containerStatuses?.every((c) => c.ready));
+    // A terminating pod stays Running and may stay ready while it drains: not counted.
+    const readyPods = () =>
+      batonPods().filter((p) => !p.metadata.deletionTimestamp && p.status.phase === 'Running' && p.status.containerStatuses?.every((c) => c.ready));
     try {
       const ids = await startMany(target, load.name, WORKFLOWS / 2, 0, startErrors);
       await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 180_000, 200);
