@@ -5,8 +5,9 @@
 #   baton      Baton's image built from the repository's Dockerfile by buildah;
 #   dapr       one image with daprd and Dapr's control plane (as Dapr's own image has);
 #   redis      Debian's redis-server, for the cluster's Redis;
+#   sdk-worker the Dockerfile's base with the official JavaScript SDK from the repository's node_modules;
 # each stored in buildah's store and imported into the cluster's containerd (namespace k8s.io).
-# Usage: kubernetes-images.sh node-base|baton|dapr|redis  (the cluster must be running for the import)
+# Usage: kubernetes-images.sh node-base|baton|dapr|redis|sdk-worker  (the cluster must be running for the import)
 here="$(cd "$(dirname "$0")" && pwd)"
 SERVICE=kubernetes-images
 source "$here/lib.sh"
@@ -149,10 +150,28 @@ build_redis() {
   import_image localhost/redis-local:bookworm localhost/redis-local:bookworm
 }
 
+# Workers of the test suite: the official JavaScript SDK and its runtime dependencies on the Node base,
+# named for the SDK's version (localhost/baton-sdk-worker:<version>).
+build_sdk_worker() {
+  local c version mod sdk="$repo/node_modules/@io-orkes/conductor-javascript"
+  [[ -f "$sdk/package.json" ]] || die "$sdk is missing: run npm ci first"
+  version="$(node -p 'require(process.argv[1]).version' "$sdk/package.json")"
+  build_node_base
+  c="$(buildah from "docker.io/library/$(node_image_name)")"
+  for mod in @io-orkes/conductor-javascript $(node -p 'Object.keys(require(process.argv[1]).dependencies ?? {}).join(" ")' "$sdk/package.json"); do
+    buildah copy "$c" "$repo/node_modules/$mod" "/app/node_modules/$mod" >/dev/null || die "copying $mod failed"
+  done
+  buildah config --user node --workingdir /app "$c"
+  buildah commit -q "$c" "localhost/baton-sdk-worker:$version" >/dev/null
+  buildah rm "$c" >/dev/null
+  import_image "localhost/baton-sdk-worker:$version" "localhost/baton-sdk-worker:$version"
+}
+
 case "${1:-}" in
   node-base) build_node_base && import_image "docker.io/library/$(node_image_name)" "docker.io/library/$(node_image_name)" ;;
   baton) build_baton ;;
   dapr) build_dapr ;;
   redis) build_redis ;;
-  *) die "usage: kubernetes-images.sh node-base|baton|dapr|redis" ;;
+  sdk-worker) build_sdk_worker ;;
+  *) die "usage: kubernetes-images.sh node-base|baton|dapr|redis|sdk-worker" ;;
 esac

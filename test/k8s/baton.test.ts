@@ -10,14 +10,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeInterface } from '../api/interface-suite';
-import { decide, defineLoad, expectAllCompleted, startMany, timeUntilServing, WORKFLOWS, type LoadTarget } from '../support/fault-load';
+import { decide, defineLoad, expectAllCompleted, startMany, timeUntilServing, uniq, WORKFLOWS, type LoadTarget } from '../support/fault-load';
 import { engineSuite } from '../support/real-engines';
-import { eventually } from '../support/baton';
+import { call, eventually } from '../support/baton';
+import { createEverySecondSchedule, expectEverySlotOnce, scheduleExecutions } from '../support/fault-workloads';
 import { newWorkerLog, startRecordingWorker } from '../support/recording-workers';
 
 const kubeconfig = process.env.BATON_KUBECONFIG;
 const kubectlBin = process.env.BATON_KUBECTL_BIN;
 const helmBin = process.env.BATON_HELM_BIN;
+const containerdSock = process.env.BATON_K8S_CONTAINERD_SOCK;
 const repo = path.resolve(__dirname, '../..');
 const manifests = path.join(__dirname, 'manifests');
 const ns = 'baton-k8s';
@@ -31,6 +33,7 @@ function missing(): string | undefined {
   if (!kubeconfig || !existsSync(kubeconfig)) return 'BATON_KUBECONFIG is unset or names no file';
   if (!kubectlBin || !existsSync(kubectlBin)) return 'BATON_KUBECTL_BIN is unset or names no file';
   if (!helmBin || !existsSync(helmBin)) return 'BATON_HELM_BIN is unset or names no file';
+  if (!containerdSock || !existsSync(containerdSock)) return 'BATON_K8S_CONTAINERD_SOCK is unset or names no socket';
   return undefined;
 }
 
@@ -42,10 +45,20 @@ function run(bin: string, args: string[], input?: string, allowFailure = false):
 const kubectl = (args: string[], input?: string) => run(kubectlBin!, args, input);
 const helm = (args: string[]) => run(helmBin!, args);
 
+/**
+ * A failed call a client may simply repeat: no answer (refused, reset, timed out) or 502/503/504 not marked
+ * `retryable: false`. A 500 (an unknown outcome) or a 4xx is not.
+ */
+const isRetryable = (error: string): boolean => {
+  const status = /^\w+ (\d{3}) /.exec(error)?.[1];
+  if (status === undefined) return true;
+  return ['502', '503', '504'].includes(status) && !/"retryable":\s*false/.test(error);
+};
+
 interface PodList {
   items: Array<{
-    metadata: { name: string };
-    spec: { containers: Array<{ name: string }> };
+    metadata: { name: string; deletionTimestamp?: string };
+    spec: { containers: Array<{ name: string; image: string }> };
     status: { phase: string; podIP: string; containerStatuses?: Array<{ name: string; ready: boolean }> };
   }>;
 }
@@ -146,8 +159,19 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
       const killedAt = Date.now();
       kubectl(['delete', 'pod', '-n', ns, victim, '--grace-period=0', '--force']);
       const servingAfterMs = await timeUntilServing(target, load.probe, killedAt, 240_000);
-      console.log(JSON.stringify({ fault: 'kubectl delete pod --grace-period=0 --force of a Baton pod under load', servingAfterMs }));
       await expectAllCompleted(target, [...first, ...(await second)], log);
+      const completedAfterMs = Date.now() - killedAt;
+      const errors = log.errors.map((e) => e.slice(0, 100));
+      // What the recovery scan brought back (deadlines held in the deleted pod's memory among them).
+      const scans = batonPods().flatMap((p) =>
+        run(kubectlBin!, ['logs', '-n', ns, p.metadata.name, '-c', 'baton'], undefined, true)
+          .split('\n')
+          .filter((l) => l.includes('recovery'))
+          .map((l) => `${p.metadata.name}: ${l.slice(0, 200)}`),
+      );
+      console.log(
+        JSON.stringify({ fault: 'kubectl delete pod --grace-period=0 --force of a Baton pod under load', servingAfterMs, completedAfterMs, errors, scans }),
+      );
       // The Deployment replaces the pod: two replicas, each with its sidecar, ready again.
       await eventually(
         async () => {
@@ -160,6 +184,264 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
     } finally {
       for (const w of workers) await w.stop();
     }
+  }, 900_000);
+
+  it("loses nothing when Dapr's placement and scheduler pods are deleted under load, and timers still fire", async () => {
+    const target: LoadTarget = {
+      nextUrl: () => serviceUrl,
+      live: () => [{ name: 'service', url: serviceUrl }],
+      headers: () => ({ 'X-Authorization': token }),
+    };
+    const load = await defineLoad(target);
+    const log = newWorkerLog();
+    const workers = [0, 1, 2].map(() => startRecordingWorker({ taskType: load.taskType, url: () => serviceUrl, decide, log, headers: target.headers }));
+    try {
+      const schedule = await createEverySecondSchedule(target, load.probe);
+      const first = await startMany(target, load.name, WORKFLOWS / 2);
+      await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 180_000, 200);
+      await eventually(async () => ((await scheduleExecutions(target, schedule)).length >= 2 ? true : undefined), 60_000, 500);
+      const second = startMany(target, load.name, WORKFLOWS / 2, WORKFLOWS / 2);
+      // Placement (actor placement) and every scheduler (actor reminders: the WAITs, retry delays and the schedule's firings).
+      const deletedAt = Date.now();
+      kubectl([
+        'delete',
+        'pod',
+        '-n',
+        'dapr-system',
+        'dapr-placement-server-0',
+        'dapr-scheduler-server-0',
+        'dapr-scheduler-server-1',
+        'dapr-scheduler-server-2',
+        '--wait=false',
+      ]);
+      const servingAfterMs = await timeUntilServing(target, load.probe, deletedAt, 240_000);
+      await expectAllCompleted(target, [...first, ...(await second)], log);
+      // The StatefulSets replaced them and the schedule's reminder fires again afterwards.
+      kubectl(['rollout', 'status', '-n', 'dapr-system', 'statefulset/dapr-placement-server', '--timeout=300s']);
+      kubectl(['rollout', 'status', '-n', 'dapr-system', 'statefulset/dapr-scheduler-server', '--timeout=300s']);
+      const later = Date.now();
+      await eventually(async () => ((await scheduleExecutions(target, schedule)).some((e) => e.scheduledTime > later) ? true : undefined), 120_000, 1000);
+      const slots = await expectEverySlotOnce(target, schedule, load.probe);
+      console.log(
+        JSON.stringify({ fault: 'placement and scheduler pods deleted under load', servingAfterMs, completedAfterMs: Date.now() - deletedAt, slots }),
+      );
+      expect((await call(serviceUrl, 'DELETE', `/api/scheduler/schedules/${schedule}`, undefined, { headers: target.headers!() })).status).toBe(200);
+    } finally {
+      for (const w of workers) await w.stop();
+    }
+  }, 900_000);
+
+  it('rolls a helm upgrade to a new image tag under load with only retryable errors, then scales 2 -> 3 -> 2', async () => {
+    // The same image under a second tag: the Deployment's pod template changes, so Kubernetes rolls it.
+    const nextTag = `${imageTag}-next`;
+    run('ctr', [
+      '--address',
+      containerdSock!,
+      '-n',
+      'k8s.io',
+      'images',
+      'tag',
+      '--force',
+      `docker.io/library/baton:${imageTag}`,
+      `docker.io/library/baton:${nextTag}`,
+    ]);
+    const target: LoadTarget = {
+      nextUrl: () => serviceUrl,
+      live: () => [{ name: 'service', url: serviceUrl }],
+      headers: () => ({ 'X-Authorization': token }),
+    };
+    const load = await defineLoad(target);
+    const log = newWorkerLog();
+    const startErrors: string[] = [];
+    const workers = [0, 1, 2].map(() => startRecordingWorker({ taskType: load.taskType, url: () => serviceUrl, decide, log, headers: target.headers }));
+    // A terminating pod stays Running and may stay ready while it drains: not counted.
+    const readyPods = () =>
+      batonPods().filter((p) => !p.metadata.deletionTimestamp && p.status.phase === 'Running' && p.status.containerStatuses?.every((c) => c.ready));
+    try {
+      const ids = await startMany(target, load.name, WORKFLOWS / 2, 0, startErrors);
+      await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 180_000, 200);
+
+      const during = startMany(target, load.name, WORKFLOWS / 2, WORKFLOWS / 2, startErrors);
+      const upgradeAt = Date.now();
+      helm([
+        'upgrade',
+        release,
+        path.join(repo, 'charts/baton'),
+        '--namespace',
+        ns,
+        '-f',
+        path.join(manifests, 'values-local-cluster.yaml'),
+        '--set',
+        `image.tag=${nextTag}`,
+        '--wait',
+        '--timeout',
+        '10m',
+      ]);
+      const upgradeMs = Date.now() - upgradeAt;
+      ids.push(...(await during));
+      const images = readyPods().flatMap((p) => p.spec.containers.filter((c) => c.name === 'baton').map((c) => c.image));
+      expect(images).toEqual([`baton:${nextTag}`, `baton:${nextTag}`]);
+
+      const scaleUp = startMany(target, load.name, WORKFLOWS / 2, WORKFLOWS, startErrors);
+      kubectl(['scale', '-n', ns, `deployment/${release}`, '--replicas=3']);
+      kubectl(['rollout', 'status', '-n', ns, `deployment/${release}`, '--timeout=300s']);
+      ids.push(...(await scaleUp));
+      expect(readyPods()).toHaveLength(3);
+
+      const scaleDown = startMany(target, load.name, WORKFLOWS / 2, (WORKFLOWS * 3) / 2, startErrors);
+      kubectl(['scale', '-n', ns, `deployment/${release}`, '--replicas=2']);
+      await eventually(async () => (batonPods().length === 2 && readyPods().length === 2 ? true : undefined), 300_000, 1000);
+      ids.push(...(await scaleDown));
+
+      await expectAllCompleted(target, ids, log);
+      // What clients saw on the way: refused connections, resets and 503s marked retryable, nothing else.
+      const errors = [...startErrors, ...log.errors];
+      console.log(
+        JSON.stringify({
+          fault: 'helm upgrade to a new tag, then scale 2 -> 3 -> 2, under load',
+          workflows: ids.length,
+          upgradeMs,
+          errors: errors.map((e) => e.slice(0, 120)),
+        }),
+      );
+      expect(errors.filter((e) => !isRetryable(e))).toEqual([]);
+    } finally {
+      for (const w of workers) await w.stop();
+    }
+  }, 1_500_000);
+
+  it("runs official JS SDK workers as a Deployment through their own daprd, and completes HUMAN tasks from another app's pod over pub/sub", async () => {
+    const headers = { 'X-Authorization': token };
+    const post = async (p: string, body?: unknown) => {
+      const r = await call(serviceUrl, 'POST', p, body, { headers });
+      if (r.status !== 200) throw new Error(`POST ${p} answered ${r.status}: ${r.text}`);
+      return r.body;
+    };
+    // A WORKER key for the SDK, as a user's worker Deployment would hold it.
+    const app = await post('/api/applications', { name: uniq('k8s-sdk-workers') });
+    await post(`/api/applications/${app.id}/roles/WORKER`);
+    const key = await post(`/api/applications/${app.id}/accessKeys`);
+    kubectl(['create', 'secret', 'generic', 'sdk-worker-key', '-n', ns, `--from-literal=keyId=${key.id}`, `--from-literal=keySecret=${key.secret}`]);
+
+    const taskType = uniq('k8s_sdk_task');
+    const name = uniq('k8s_sdk_then_human');
+    await post('/api/metadata/taskdef', [{ name: taskType, retryCount: 0, responseTimeoutSeconds: 30, timeoutSeconds: 600 }]);
+    await post('/api/metadata/workflowdef', {
+      name,
+      version: 1,
+      schemaVersion: 2,
+      tasks: [
+        { name: taskType, taskReferenceName: 'work', inputParameters: { n: '${workflow.input.n}' } },
+        { name: 'approve', taskReferenceName: 'approve', type: 'HUMAN' },
+      ],
+      outputParameters: { doubled: '${work.output.doubled}', worker: '${work.output.worker}', approvedBy: '${approve.output.by}' },
+    });
+
+    // The worker Deployment: the SDK's TaskManager, its server URL Dapr service invocation through its own sidecar.
+    const sdkVersion = (JSON.parse(readFileSync(path.join(repo, 'node_modules/@io-orkes/conductor-javascript/package.json'), 'utf8')) as { version: string })
+      .version;
+    const workerScript = `
+      const { orkesConductorClient, TaskManager } = require('@io-orkes/conductor-javascript');
+      const worker = require('os').hostname();
+      orkesConductorClient({ serverUrl: process.env.CONDUCTOR_SERVER_URL, keyId: process.env.KEY_ID, keySecret: process.env.KEY_SECRET }).then((client) => {
+        new TaskManager(client, [{ taskDefName: ${JSON.stringify(taskType)}, execute: async (t) => ({ status: 'COMPLETED', outputData: { doubled: Number(t.inputData.n) * 2, worker } }) }],
+          { options: { workerID: worker, pollInterval: 200, concurrency: 2 } }).startPolling();
+        console.log('polling');
+      }, (err) => { console.error(String(err)); process.exit(1); });`;
+    const daprPod = (appId: string) => ({
+      'dapr.io/enabled': 'true',
+      'dapr.io/app-id': appId,
+      'dapr.io/sidecar-cpu-request': '50m',
+      'dapr.io/sidecar-memory-request': '64Mi',
+    });
+    const keyEnv = (envName: string, k: string) => ({ name: envName, valueFrom: { secretKeyRef: { name: 'sdk-worker-key', key: k } } });
+    kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'sdk-workers', namespace: ns },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'sdk-workers' } },
+          template: {
+            metadata: { labels: { app: 'sdk-workers' }, annotations: daprPod('sdk-workers') },
+            spec: {
+              containers: [
+                {
+                  name: 'worker',
+                  image: `localhost/baton-sdk-worker:${sdkVersion}`,
+                  imagePullPolicy: 'Never',
+                  command: ['node', '-e', workerScript],
+                  env: [
+                    { name: 'CONDUCTOR_SERVER_URL', value: `http://localhost:3500/v1.0/invoke/${release}.${ns}/method` },
+                    keyEnv('KEY_ID', 'keyId'),
+                    keyEnv('KEY_SECRET', 'keySecret'),
+                  ],
+                },
+              ],
+            },
+          },
+        },
+      }),
+    );
+    kubectl(['rollout', 'status', '-n', ns, 'deployment/sdk-workers', '--timeout=300s']);
+
+    const ids: string[] = [];
+    for (let n = 0; n < 20; n++) ids.push((await call(serviceUrl, 'POST', '/api/workflow', { name, input: { n } }, { headers })).text);
+    // Every SIMPLE task done by the Deployment's pods: each execution now waits on its HUMAN task.
+    const workerPods = (JSON.parse(kubectl(['get', 'pods', '-n', ns, '-l', 'app=sdk-workers', '-o', 'json'])) as PodList).items.map((p) => p.metadata.name);
+    const humanWaiting = async (id: string) => {
+      const w = (await call(serviceUrl, 'GET', `/api/workflow/${id}?includeTasks=true`, undefined, { headers })).body;
+      const work = w.tasks?.find((t: { referenceTaskName: string }) => t.referenceTaskName === 'work');
+      const approve = w.tasks?.find((t: { referenceTaskName: string }) => t.referenceTaskName === 'approve');
+      return work?.status === 'COMPLETED' && approve?.status === 'IN_PROGRESS' ? (work.outputData as { worker: string }) : undefined;
+    };
+    for (const id of ids) expect(workerPods).toContain((await eventually(() => humanWaiting(id), 180_000, 500)).worker);
+
+    // Another app's pod publishes each approval to the completion topic through a pub/sub component of its own on the same Redis.
+    kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'dapr.io/v1alpha1',
+        kind: 'Component',
+        metadata: { name: 'approver-pubsub', namespace: ns },
+        spec: { type: 'pubsub.redis', version: 'v1', metadata: [{ name: 'redisHost', value: 'redis:6379' }] },
+        scopes: ['approver'],
+      }),
+    );
+    const publishScript = `
+      const ids = ${JSON.stringify(ids)};
+      const publish = (id) => fetch('http://localhost:3500/v1.0/publish/approver-pubsub/baton-task-completions', { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ workflowId: id, taskRefName: 'approve', status: 'COMPLETED', output: { by: 'approver' } }) }).then((r) => r.status);
+      (async () => {
+        for (const id of ids) { for (;;) { const s = await publish(id).catch(() => 0); if (s === 204) break; await new Promise((r) => setTimeout(r, 500)); } }
+        console.log('published', ids.length);
+        setInterval(() => undefined, 1 << 30);
+      })();`;
+    kubectl(
+      ['apply', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'approver', namespace: ns, annotations: daprPod('approver') },
+        spec: { containers: [{ name: 'approver', image: nodeImage, imagePullPolicy: 'Never', command: ['node', '-e', publishScript] }] },
+      }),
+    );
+    for (const id of ids) {
+      const done = await eventually(
+        async () => {
+          const w = (await call(serviceUrl, 'GET', `/api/workflow/${id}`, undefined, { headers })).body;
+          return w.status === 'COMPLETED' ? w : undefined;
+        },
+        180_000,
+        500,
+      );
+      expect(done.output).toEqual({ doubled: done.input.n * 2, worker: expect.stringMatching(/^sdk-workers-/), approvedBy: 'approver' });
+    }
+    expect(kubectl(['logs', '-n', ns, 'approver', '-c', 'approver'])).toContain(`published ${ids.length}`);
+    kubectl(['delete', 'pod', '-n', ns, 'approver', '--wait=false']);
+    kubectl(['delete', 'deployment', '-n', ns, 'sdk-workers', '--wait=false']);
   }, 900_000);
 
   describe('through the Baton Service', () => {

@@ -62,14 +62,23 @@ export async function defineLoad(cluster: LoadTarget): Promise<LoadDefs> {
   return { name, taskType, probe };
 }
 
-/** Starts `count` workflows through the live replicas in turn; a replica refusing a start is retried on another. */
-export async function startMany(cluster: LoadTarget, name: string, count: number, from = 0): Promise<string[]> {
+/**
+ * Starts `count` workflows through the live replicas in turn; a replica refusing a start is retried on another.
+ * Each refused or failed start is added to `errors` when given.
+ */
+export async function startMany(cluster: LoadTarget, name: string, count: number, from = 0, errors?: string[]): Promise<string[]> {
   const ids: string[] = [];
   for (let i = from; i < from + count; i++) {
     // A start whose execution hashes to a replica that just died fails until placement drops it.
     const id = await eventually(async () => {
-      const r = await call(cluster.nextUrl(), 'POST', '/api/workflow', { name, input: { i } }, auth(cluster));
-      if (r.status !== 200) throw new Error(`start answered ${r.status}: ${r.text}`);
+      const r = await call(cluster.nextUrl(), 'POST', '/api/workflow', { name, input: { i } }, { timeoutMs: 30_000, ...auth(cluster) }).catch((err) => {
+        errors?.push(`start ${String((err as { cause?: { code?: string } }).cause?.code ?? err)}`);
+        throw err;
+      });
+      if (r.status !== 200) {
+        errors?.push(`start ${r.status} ${r.text}`);
+        throw new Error(`start answered ${r.status}: ${r.text}`);
+      }
       return r.text;
     }, 180_000);
     ids.push(id);
@@ -88,21 +97,39 @@ export const decide = (t: { retryCount?: number; inputData?: Record<string, unkn
 
 export async function expectAllCompleted(cluster: LoadTarget, ids: string[], log: WorkerLog): Promise<void> {
   const pending = new Set(ids);
+  const ended: unknown[] = [];
   await eventually(
     async () => {
       for (const id of [...pending]) {
-        const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`, undefined, auth(cluster)).catch(() => undefined);
+        const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`, undefined, { timeoutMs: 10_000, ...auth(cluster) }).catch(
+          () => undefined,
+        );
         if (r?.status !== 200) continue;
-        expect(['RUNNING', 'COMPLETED']).toContain(r.body.status);
         if (r.body.status === 'COMPLETED') pending.delete(id);
+        else if (r.body.status !== 'RUNNING') {
+          pending.delete(id);
+          ended.push(executionSummary(r.body));
+        }
       }
       return pending.size === 0 ? true : undefined;
     },
     300_000,
     1000,
-  ).catch((err) => {
-    throw new Error(`${pending.size} workflows did not complete (e.g. ${[...pending].slice(0, 3).join(', ')}): ${String(err)}`);
+  ).catch(async (err) => {
+    // Which task each stuck execution waits on, and in which state: the evidence a failure needs.
+    const stuck = await Promise.all(
+      [...pending].slice(0, 10).map(async (id) => {
+        const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}?includeTasks=true`, undefined, { timeoutMs: 10_000, ...auth(cluster) }).catch(
+          (e) => ({ body: String(e) }),
+        );
+        return executionSummary(r.body);
+      }),
+    );
+    throw new Error(
+      `${pending.size} workflows did not complete: ${String(err)}\nworker errors: ${JSON.stringify(tally(log.errors))}\n${JSON.stringify(stuck, null, 1)}`,
+    );
   });
+  expect(ended).toEqual([]);
   // Every workflow took its output from the recorder.
   for (const id of ids) expect((await call(cluster.nextUrl(), 'GET', `/api/workflow/${id}`, undefined, auth(cluster))).body.output).toEqual({ by: 'recorder' });
   // Every acknowledged completion is stored COMPLETED (looked up by task: a start answered 503 after it
@@ -125,6 +152,35 @@ export async function expectAllCompleted(cluster: LoadTarget, ids: string[], log
     throw new Error(`tasks handed out again after an acknowledged completion: ${JSON.stringify(details, null, 1)}`);
   }
 }
+
+/** An execution's status and each task's state, pollCount, worker and times: what a stuck one is waiting on. */
+function executionSummary(body: any): unknown {
+  if (typeof body !== 'object' || body === null) return body;
+  return {
+    workflowId: body.workflowId,
+    status: body.status,
+    input: body.input,
+    tasks: (body.tasks ?? []).map((t: any) => ({
+      ref: t.referenceTaskName,
+      taskId: t.taskId,
+      status: t.status,
+      retryCount: t.retryCount,
+      pollCount: t.pollCount,
+      workerId: t.workerId,
+      scheduledTime: t.scheduledTime,
+      startTime: t.startTime,
+      updateTime: t.updateTime,
+      endTime: t.endTime,
+      reason: t.reasonForIncompletion,
+    })),
+  };
+}
+
+const tally = (lines: string[]): Record<string, number> => {
+  const counts: Record<string, number> = {};
+  for (const l of lines) counts[l.slice(0, 80)] = (counts[l.slice(0, 80)] ?? 0) + 1;
+  return counts;
+};
 
 /** How many probe starts in a row each live replica must answer 200 to count as serving. */
 const SERVING_STREAK = 5;

@@ -1,5 +1,5 @@
 import { call, eventually } from './baton';
-import { uniq } from './fault-load';
+import { uniq, type LoadTarget } from './fault-load';
 import type { RealCluster } from './real-cluster';
 import type { WorkerAction } from './recording-workers';
 
@@ -7,8 +7,10 @@ import type { WorkerAction } from './recording-workers';
 // long turns (INLINE scripts that keep their actor busy), sub-workflows whose first child fails and is
 // retried, and per-second schedules; and the checks that each of them came through the fault whole.
 
-const ok = async (cluster: RealCluster, path: string, body: unknown): Promise<void> => {
-  const r = await call(cluster.nextUrl(), 'POST', path, body);
+const auth = (cluster: LoadTarget) => ({ headers: cluster.headers?.() ?? {} });
+
+const ok = async (cluster: LoadTarget, path: string, body: unknown): Promise<void> => {
+  const r = await call(cluster.nextUrl(), 'POST', path, body, auth(cluster));
   if (r.status !== 200) throw new Error(`POST ${path} answered ${r.status}: ${r.text}`);
 };
 
@@ -153,7 +155,7 @@ export async function expectLongTurnsCompleted(cluster: RealCluster, ids: string
 }
 
 /** A schedule firing every second, with catch-up: every slot after its creation is due, none may be skipped. */
-export async function createEverySecondSchedule(cluster: RealCluster, workflow: string): Promise<string> {
+export async function createEverySecondSchedule(cluster: LoadTarget, workflow: string): Promise<string> {
   const name = uniq('every_second');
   await ok(cluster, '/api/scheduler/schedules', {
     name,
@@ -166,11 +168,13 @@ export async function createEverySecondSchedule(cluster: RealCluster, workflow: 
 
 type Execution = { scheduledTime: number; workflowId?: string; state: string };
 
-export const scheduleExecutions = async (cluster: RealCluster, name: string): Promise<Execution[]> => {
+export const scheduleExecutions = async (cluster: LoadTarget, name: string): Promise<Execution[]> => {
   const r = await call<{ results: Execution[] }>(
     cluster.nextUrl(),
     'GET',
     `/api/scheduler/search/executions?query=${encodeURIComponent(`scheduleName=${name}`)}&size=1000`,
+    undefined,
+    auth(cluster),
   );
   if (r.status !== 200) throw new Error(`schedule executions answered ${r.status}: ${r.text}`);
   return r.body.results;
@@ -181,8 +185,8 @@ export const scheduleExecutions = async (cluster: RealCluster, name: string): Pr
  * none missing, each EXECUTED with a workflow of its own, and exactly one workflow per slot behind them
  * (the search by correlation id counts every execution the schedule started, a second start included).
  */
-export async function expectEverySlotOnce(cluster: RealCluster, name: string, workflow: string): Promise<number> {
-  expect((await call(cluster.nextUrl(), 'PUT', `/api/scheduler/schedules/${name}/pause`)).status).toBe(200);
+export async function expectEverySlotOnce(cluster: LoadTarget, name: string, workflow: string): Promise<number> {
+  expect((await call(cluster.nextUrl(), 'PUT', `/api/scheduler/schedules/${name}/pause`, undefined, auth(cluster))).status).toBe(200);
   // A firing planned before the pause may still start its slots: wait until the executions stop changing.
   let runs: Execution[] = [];
   await eventually(
@@ -205,13 +209,13 @@ export async function expectEverySlotOnce(cluster: RealCluster, name: string, wo
   const query = encodeURIComponent(`workflowType IN (${workflow}) AND correlationId IN (${name})`);
   await eventually(
     async () => {
-      const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/search?query=${query}&size=1`);
+      const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/search?query=${query}&size=1`, undefined, auth(cluster));
       return r.status === 200 && r.body.totalHits === runs.length ? true : undefined;
     },
     60_000,
     1000,
   ).catch(async (err) => {
-    const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/search?query=${query}&size=1`);
+    const r = await call(cluster.nextUrl(), 'GET', `/api/workflow/search?query=${query}&size=1`, undefined, auth(cluster));
     throw new Error(`${runs.length} slots of ${name}, ${String(r.body?.totalHits)} workflows found: ${String(err)}`);
   });
   return runs.length;
