@@ -44,6 +44,22 @@ function run(bin: string, args: string[], input?: string, allowFailure = false):
 }
 const kubectl = (args: string[], input?: string) => run(kubectlBin!, args, input);
 const helm = (args: string[]) => run(helmBin!, args);
+/** `helm install` or `upgrade` of the chart with this cluster's values and an image tag, waiting for the rollout. */
+const chart = (verb: 'install' | 'upgrade', tag: string, timeout: string) =>
+  helm([
+    verb,
+    release,
+    path.join(repo, 'charts/baton'),
+    '--namespace',
+    ns,
+    '-f',
+    path.join(manifests, 'values-local-cluster.yaml'),
+    '--set',
+    `image.tag=${tag}`,
+    '--wait',
+    '--timeout',
+    timeout,
+  ]);
 
 /**
  * A failed call a client may simply repeat: no answer (refused, reset, timed out) or 502/503/504 not marked
@@ -88,20 +104,7 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
     kubectl(['create', 'namespace', ns]);
     kubectl(['apply', '-n', ns, '-f', path.join(manifests, 'engines.yaml')]);
     kubectl(['rollout', 'status', '-n', ns, 'deployment/redis', '--timeout=180s']);
-    helm([
-      'install',
-      release,
-      path.join(repo, 'charts/baton'),
-      '--namespace',
-      ns,
-      '-f',
-      path.join(manifests, 'values-local-cluster.yaml'),
-      '--set',
-      `image.tag=${imageTag}`,
-      '--wait',
-      '--timeout',
-      '15m',
-    ]);
+    chart('install', imageTag, '15m');
     const ip = kubectl(['get', 'service', '-n', ns, release, '-o', 'jsonpath={.spec.clusterIP}']);
     serviceUrl = `http://${ip}:8080`;
     const res = await fetch(`${serviceUrl}/api/token`, {
@@ -263,20 +266,7 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
 
       const during = startMany(target, load.name, WORKFLOWS / 2, WORKFLOWS / 2, startErrors);
       const upgradeAt = Date.now();
-      helm([
-        'upgrade',
-        release,
-        path.join(repo, 'charts/baton'),
-        '--namespace',
-        ns,
-        '-f',
-        path.join(manifests, 'values-local-cluster.yaml'),
-        '--set',
-        `image.tag=${nextTag}`,
-        '--wait',
-        '--timeout',
-        '10m',
-      ]);
+      chart('upgrade', nextTag, '10m');
       const upgradeMs = Date.now() - upgradeAt;
       ids.push(...(await during));
       const images = readyPods().flatMap((p) => p.spec.containers.filter((c) => c.name === 'baton').map((c) => c.image));

@@ -9,19 +9,13 @@ import { testConfig } from '../contracts/execution-store.cassandra-server';
 import { deleteTestIndices } from '../support/es-cleanup';
 import { engineSuite } from '../support/real-engines';
 import { populate, suiteRetentionRules, type Group } from '../support/retention-population';
-import { s3Env, s3Store } from '../support/s3';
+import { missingRetentionEngines, s3Store } from '../support/s3';
 
 // Retention by whole period indices on the distributed profile's engines: executions in Cassandra (own
 // keyspace), their documents in Elasticsearch's monthly indices (own prefix), archives in s3proxy; an injected clock.
 
 const node = process.env.ELASTICSEARCH_URL;
-const missing = !process.env.CASSANDRA_CONTACT_POINTS
-  ? 'CASSANDRA_CONTACT_POINTS is not set'
-  : !node
-    ? 'ELASTICSEARCH_URL is not set'
-    : !s3Env()
-      ? 'BATON_S3_* are not set'
-      : undefined;
+const missing = missingRetentionEngines();
 
 const NOW = Date.UTC(2026, 10, 28, 12);
 type Kind = 'dropped' | 'oneByOne' | 'kept';

@@ -9,19 +9,13 @@ import { openCassandraStores, type CassandraStores } from '../../src/store/cassa
 import { testConfig } from '../contracts/execution-store.cassandra-server';
 import { engineSuite } from '../support/real-engines';
 import { populate, suiteRetentionRules, type Group } from '../support/retention-population';
-import { s3Env, s3Store } from '../support/s3';
+import { missingRetentionEngines, s3Store } from '../support/s3';
 
 // The purge on the distributed profile's engines: executions in Cassandra (own keyspace), documents in
 // Elasticsearch (own index prefix), archives in the S3-compatible server; an injected clock.
 
 const node = process.env.ELASTICSEARCH_URL;
-const missing = !process.env.CASSANDRA_CONTACT_POINTS
-  ? 'CASSANDRA_CONTACT_POINTS is not set'
-  : !node
-    ? 'ELASTICSEARCH_URL is not set'
-    : !s3Env()
-      ? 'BATON_S3_* are not set'
-      : undefined;
+const missing = missingRetentionEngines();
 
 const NOW = Date.UTC(2026, 10, 28, 12);
 const GROUPS: Array<Group & { due: boolean }> = [

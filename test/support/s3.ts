@@ -18,6 +18,16 @@ export const s3Env = (): Record<string, string> | undefined => {
 export const describeS3 = engineSuite('s3proxy', s3Env() ? undefined : 'BATON_S3_ENDPOINT, BATON_S3_BUCKET and the key pair are not set');
 
 /** A store on the configured bucket, its links signed at `now`. */
+/** Why the real retention suites cannot run (Cassandra, Elasticsearch and the object store), or undefined. */
+export const missingRetentionEngines = (): string | undefined =>
+  !process.env.CASSANDRA_CONTACT_POINTS
+    ? 'CASSANDRA_CONTACT_POINTS is not set'
+    : !process.env.ELASTICSEARCH_URL
+      ? 'ELASTICSEARCH_URL is not set'
+      : !s3Env()
+        ? 'BATON_S3_* are not set'
+        : undefined;
+
 export function s3Store(now?: () => number): S3ObjectStore {
   const e = s3Env();
   if (!e) throw new Error('no S3-compatible server configured');
