@@ -145,7 +145,8 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
   const batonPods = (): PodList['items'] =>
     (JSON.parse(kubectl(['get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=baton', '-o', 'json'])) as PodList).items;
 
-  it('loses nothing when a Baton pod is force-deleted under load, and serves again through the Service', async () => {
+  /** The Service as a load target, the load's definitions, and three recording workers polling through it. */
+  async function serviceLoad() {
     const target: LoadTarget = {
       nextUrl: () => serviceUrl,
       live: () => [{ name: 'service', url: serviceUrl }],
@@ -154,6 +155,11 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
     const load = await defineLoad(target);
     const log = newWorkerLog();
     const workers = [0, 1, 2].map(() => startRecordingWorker({ taskType: load.taskType, url: () => serviceUrl, decide, log, headers: target.headers }));
+    return { target, load, log, workers };
+  }
+
+  it('loses nothing when a Baton pod is force-deleted under load, and serves again through the Service', async () => {
+    const { target, load, log, workers } = await serviceLoad();
     try {
       const first = await startMany(target, load.name, WORKFLOWS / 2);
       await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 180_000, 200);
@@ -190,14 +196,7 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
   }, 900_000);
 
   it("loses nothing when Dapr's placement and scheduler pods are deleted under load, and timers still fire", async () => {
-    const target: LoadTarget = {
-      nextUrl: () => serviceUrl,
-      live: () => [{ name: 'service', url: serviceUrl }],
-      headers: () => ({ 'X-Authorization': token }),
-    };
-    const load = await defineLoad(target);
-    const log = newWorkerLog();
-    const workers = [0, 1, 2].map(() => startRecordingWorker({ taskType: load.taskType, url: () => serviceUrl, decide, log, headers: target.headers }));
+    const { target, load, log, workers } = await serviceLoad();
     try {
       const schedule = await createEverySecondSchedule(target, load.probe);
       const first = await startMany(target, load.name, WORKFLOWS / 2);
@@ -248,15 +247,8 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
       `docker.io/library/baton:${imageTag}`,
       `docker.io/library/baton:${nextTag}`,
     ]);
-    const target: LoadTarget = {
-      nextUrl: () => serviceUrl,
-      live: () => [{ name: 'service', url: serviceUrl }],
-      headers: () => ({ 'X-Authorization': token }),
-    };
-    const load = await defineLoad(target);
-    const log = newWorkerLog();
+    const { target, load, log, workers } = await serviceLoad();
     const startErrors: string[] = [];
-    const workers = [0, 1, 2].map(() => startRecordingWorker({ taskType: load.taskType, url: () => serviceUrl, decide, log, headers: target.headers }));
     // A terminating pod stays Running and may stay ready while it drains: not counted.
     const readyPods = () =>
       batonPods().filter((p) => !p.metadata.deletionTimestamp && p.status.phase === 'Running' && p.status.containerStatuses?.every((c) => c.ready));
