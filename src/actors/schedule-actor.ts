@@ -53,6 +53,11 @@ export class ScheduleActor implements Actor {
     return Promise.resolve(this.invokeCall(method, arg));
   }
 
+  /** Always: every turn reads the schedule and its slot mark afresh and moves the mark by compare-and-set, so no memory of an activation can be superseded. */
+  async holdsClaim(): Promise<boolean> {
+    return true;
+  }
+
   async onReminder(name: string): Promise<void> {
     if (name !== SCHEDULE_REMINDER) return;
     await this.fire();

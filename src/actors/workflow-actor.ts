@@ -111,6 +111,12 @@ export class WorkflowActor implements Actor {
     return this.deps.now ? this.deps.now() : Date.now();
   }
 
+  /** Whether no other activation committed since this one loaded: one read of the stored rev (asked only before in-process turns). */
+  async holdsClaim(): Promise<boolean> {
+    if (!this.loaded) return true; // nothing held: the turn loads what is stored
+    return ((await this.deps.store.revOf(this.id)) ?? 0) === this.rev;
+  }
+
   /** State loads lazily on the first call, so a start with a freshly generated id costs no read. */
   async onActivate(): Promise<void> {}
 

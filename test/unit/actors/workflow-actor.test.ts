@@ -279,6 +279,23 @@ describe('WorkflowActor: fencing', () => {
   });
 });
 
+describe('WorkflowActor: holdsClaim (asked before in-process turns)', () => {
+  test('true while no other activation committed since it loaded; false once one did, and nothing is read for an activation that loaded nothing', async () => {
+    const h = new Harness();
+    const loads = h.store.loads;
+    expect(await h.actor.holdsClaim()).toBe(true); // nothing loaded yet: its next turn reads what is stored
+    await h.start();
+    expect(await h.actor.holdsClaim()).toBe(true); // its own commit
+    const other = h.activation();
+    const otherClient = WorkflowCalls.client(h.host(other), h.workflowId);
+    expect(await other.holdsClaim()).toBe(true);
+    await otherClient.pause(); // rev 2 by the other activation
+    expect(await h.actor.holdsClaim()).toBe(false);
+    expect(await other.holdsClaim()).toBe(true);
+    expect(h.store.loads).toBe(loads + 1); // the other activation's load; the checks read only the rev
+  });
+});
+
 describe('WorkflowActor: outbox', () => {
   test('effects that fail stay stored in the outbox; the outbox reminder re-runs them and clears them', async () => {
     const h = new Harness();
