@@ -220,6 +220,30 @@ describe('WorkflowActor: claims', () => {
   });
 });
 
+describe('WorkflowActor: a claim repeated on another activation', () => {
+  test('the claim id is stored with the task: after a reload the repeat answers the task it took, another claim id gets null', async () => {
+    const h = new Harness();
+    await h.start();
+    const first = await h.task('first');
+    expect(await h.client.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c1' })).toMatchObject({ taskId: first.taskId, status: 'IN_PROGRESS' });
+    // The replica that answered died: the execution's next activation loads it from the store.
+    const moved = h.activation();
+    const movedClient = WorkflowCalls.client(h.host(moved), h.workflowId);
+    const loads = h.store.loads;
+    const commits = h.store.commits;
+    expect(await movedClient.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c1' })).toMatchObject({
+      taskId: first.taskId,
+      status: 'IN_PROGRESS',
+      workerId: 'w',
+      pollCount: 1,
+    });
+    expect(h.store.loads).toBe(loads + 1);
+    expect(await movedClient.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c2' })).toBeNull();
+    expect(await movedClient.claim({ taskId: first.taskId, workerId: 'w' })).toBeNull();
+    expect(h.store.commits).toBe(commits); // repeats and refusals write nothing
+  });
+});
+
 describe('WorkflowActor: a store that fails', () => {
   test('a write that fails changes nothing, runs no effect, and the next call succeeds from the stored state', async () => {
     const h = new Harness();
