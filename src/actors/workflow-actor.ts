@@ -30,7 +30,7 @@ import type { ScriptEngine } from '../scripting/script-engine';
 import { settleScripts } from './script-evaluation';
 import { WorkflowCalls, type ChildChangedArg, type StartArg, type WorkflowActorClient } from './protocol/workflow-protocol';
 import { StaleWriteError, type ExecutionStore } from '../store/ports';
-import { ActorDeactivated, HostStopping } from '../runtime/ports';
+import { ActorDeactivated, HostStopping, type InProcessTurn } from '../runtime/ports';
 import { outsideTurn } from '../runtime/turn-context';
 import { backoffDelayMs } from '../lib/backoff';
 import type { Metrics } from '../metrics/ports';
@@ -101,8 +101,10 @@ export class WorkflowActor implements Actor {
   }
 
   /** Whether no other activation committed since this one loaded: one read of the stored rev (asked only before in-process turns). */
-  async holdsClaim(): Promise<boolean> {
+  async holdsClaim(turn: InProcessTurn): Promise<boolean> {
     if (!this.loaded) return true; // nothing held: the turn loads what is stored
+    // Its only effect is a commit fenced by rev: on a superseded activation the fence refuses it (ActorDeactivated), at no extra read.
+    if ('method' in turn && turn.method === 'clearOutbox') return true;
     return ((await this.deps.store.revOf(this.id)) ?? 0) === this.rev;
   }
 
@@ -443,14 +445,22 @@ export class WorkflowActor implements Actor {
       return false;
     });
     if (remaining.length === this.outbox.length) return;
-    await this.deps.store.commit({
-      workflow: this.state.workflow,
-      upsertTasks: [],
-      deleteTaskIds: [],
-      outbox: remaining,
-      expectedRev: this.rev,
-      workflowUnchanged: true,
-    });
+    try {
+      await this.deps.store.commit({
+        workflow: this.state.workflow,
+        upsertTasks: [],
+        deleteTaskIds: [],
+        outbox: remaining,
+        expectedRev: this.rev,
+        workflowUnchanged: true,
+      });
+    } catch (e) {
+      // As in commit: memory may differ from the store; a fenced write means another activation holds the execution.
+      this.state = undefined;
+      this.loaded = false;
+      if (e instanceof StaleWriteError) throw new ActorDeactivated(`workflow ${this.id} was written by another activation`);
+      throw e;
+    }
     this.rev += 1;
     this.outbox = remaining;
     this.reportOutbox();

@@ -58,10 +58,14 @@ export interface Actor {
    * Optional: asked before a turn the host runs in this process without its placement (a reminder timer
    * of this activation, `callSelf`): whether no other activation has committed since this one loaded.
    * False: the host drops this activation, running none of its timers (the activation that committed
-   * keeps its own) and sends the call through placement. Absent: the host runs no such turn.
+   * keeps its own) and sends the call through placement; so does an ActorDeactivated from the turn.
+   * Absent: the host runs no such turn.
    */
-  holdsClaim?(): Promise<boolean>;
+  holdsClaim?(turn: InProcessTurn): Promise<boolean>;
 }
+
+/** A turn the host runs in process: a reminder timer of the activation, or a call of the actor to itself. */
+export type InProcessTurn = { reminder: string } | { method: string };
 
 export type ActorFactory = (ctx: ActorContext) => Actor;
 

@@ -9,6 +9,7 @@ import {
   type ActorFactory,
   type ActorHost,
   type ActorStateStore,
+  type InProcessTurn,
 } from '../ports';
 import { CallInsideTurn, currentTurn, inTurn } from '../turn-context';
 import { serializeActorError, type ErrorReviver } from './actor-errors';
@@ -331,13 +332,18 @@ export class DaprActorHost implements ActorHost {
    * still held here that still holds the actor's claim. A superseded one is dropped; ELSEWHERE then
    * tells the caller to go through daprd (never re-activated in process: daprd may have placed it elsewhere).
    */
-  private localTurn<T>(type: string, id: string, body: (actor: Actor, activation: Activation) => Promise<T>): Promise<T | typeof ELSEWHERE> {
+  private localTurn<T>(
+    type: string,
+    id: string,
+    what: InProcessTurn,
+    body: (actor: Actor, activation: Activation) => Promise<T>,
+  ): Promise<T | typeof ELSEWHERE> {
     const key = keyOf(type, id);
     return this.turns.run(key, () =>
       inTurn({ type, id }, async () => {
         const activation = this.active.get(key);
         if (!activation || this.stopping || !activation.actor.holdsClaim) return ELSEWHERE;
-        if (!(await activation.actor.holdsClaim())) {
+        if (!(await activation.actor.holdsClaim(what))) {
           await this.dropSuperseded(key, activation);
           return ELSEWHERE;
         }
@@ -413,7 +419,7 @@ export class DaprActorHost implements ActorHost {
       // In process while this activation holds the actor; once superseded, moved or stopping, through daprd like any call.
       callSelf: async (method, arg) => {
         if (!this.stopping && this.active.has(keyOf(type, id))) {
-          const answer = await this.localTurn(type, id, (actor) => actor.invoke(method, arg));
+          const answer = await this.localTurn(type, id, { method }, (actor) => actor.invoke(method, arg));
           if (answer !== ELSEWHERE) return answer;
         }
         return this.invoke(type, id, method, arg);
@@ -433,7 +439,7 @@ export class DaprActorHost implements ActorHost {
   private fireLocalReminder(type: string, id: string, name: string, timer: NodeJS.Timeout): void {
     if (this.active.get(keyOf(type, id))?.local.get(name)?.timer !== timer) return; // the activation ended: daprd holds it now
     // ELSEWHERE needs nothing: a deactivation registered this timer with daprd, a superseding activation holds its own.
-    this.localTurn(type, id, async (actor, activation) => {
+    this.localTurn(type, id, { reminder: name }, async (actor, activation) => {
       if (activation.local.get(name)?.timer !== timer) return;
       activation.local.delete(name);
       await actor.onReminder(name);

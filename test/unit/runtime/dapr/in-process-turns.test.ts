@@ -182,8 +182,8 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
     hostName: 'test',
   });
 
-  /** Hosts WorkflowActor on `r`; what its turns emitted is recorded. */
-  const hostWorkflows = (r: Replica, store: ExecutionStore, sweepIntervalMs: number) => {
+  /** Hosts WorkflowActor on `r`; what its turns emitted is recorded; its outbox runs wait for `outboxGate`. */
+  const hostWorkflows = (r: Replica, store: ExecutionStore, sweepIntervalMs: number, outboxGate: Promise<void> = Promise.resolve()) => {
     const emitted: Effect[] = [];
     r.host.register(
       'WorkflowActor',
@@ -193,7 +193,10 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
           env,
           scripts,
           runEffects: async (_id, effects) => void emitted.push(...effects),
-          runDeferred: async (_id, effects) => void emitted.push(...effects),
+          runDeferred: async (_id, effects) => {
+            await outboxGate;
+            emitted.push(...effects);
+          },
           index: () => undefined,
           removeFromIndex: async () => undefined,
           actorOf: () => {
@@ -242,6 +245,35 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
       ['first', 'COMPLETED'],
       ['second', 'SCHEDULED'],
     ]);
+  });
+
+  test('its clearOutbox after an outbox run is fenced, drops the activation and reaches the new owner through daprd, arming no reminder', async () => {
+    const [a, b] = [await replica(), await replica()];
+    let releaseA!: () => void;
+    const emittedA = hostWorkflows(a, stores.executions, 3_600_000, new Promise<void>((r) => (releaseA = r)));
+    const emittedB = hostWorkflows(b, stores.executions, 3_600_000);
+    const one = WorkflowDefSchema.parse({ name: 'one_step', version: 1, tasks: [{ name: 'work', taskReferenceName: 'only', type: 'SIMPLE' }] });
+    const id = `wf-inproc-outbox-${Date.now()}`;
+    await a.deliver('WorkflowActor', id, 'start', { workflowId: id, fresh: true, def: one, request: { name: one.name, version: 1, input: {} } });
+    const only = (await stores.executions.load(id))!.tasks[0]!;
+    await a.deliver('WorkflowActor', id, 'update', { workflowInstanceId: id, taskId: only.taskId, status: 'COMPLETED', outputData: {} });
+    expect((await stores.executions.load(id))!.outbox.map((e) => e.kind)).toEqual(['index']); // A's outbox run waits
+
+    // daprd moved the execution to B (the recovery scan's call): B runs the outbox and clears it.
+    expect((await b.deliver('WorkflowActor', id, 'recover', null)).status).toBe(200);
+    for (let i = 0; i < 1000 && (await stores.executions.load(id))!.outbox.length > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    const cleared = (await stores.executions.load(id))!;
+    expect(cleared.outbox).toEqual([]);
+    expect(emittedB.map((e) => e.kind)).toEqual(['index']);
+
+    a.sidecar.owner = b.base;
+    const before = emittedA.length;
+    releaseA();
+    await a.logged('activation superseded by another; dropped');
+    for (let i = 0; i < 1000 && a.sidecar.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(a.sidecar.calls).toEqual([`PUT /v1.0/actors/WorkflowActor/${id}/method/clearOutbox`]);
+    expect(emittedA.slice(before).map((e) => e.kind)).toEqual(['index']); // the run it had started from its committed outbox, nothing after
+    expect((await stores.executions.load(id))!.rev).toBe(cleared.rev);
   });
 
   test('one that still holds its claim runs the reminder in process (the sweep pushes its scheduled task again)', async () => {
