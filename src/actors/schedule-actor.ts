@@ -1,6 +1,6 @@
 import type { StartWorkflowRequest } from '../model/requests';
 import type { ScheduleExecution, WorkflowSchedule } from '../model/schedules';
-import type { Actor, ActorContext } from '../runtime/ports';
+import type { Actor, ActorContext, InProcessTurn } from '../runtime/ports';
 import { compileCron } from '../schedules/cron';
 import { firstSlotAfter, planSlots } from '../schedules/slots';
 import type { ScheduleStore } from '../store/schedule-store';
@@ -51,6 +51,11 @@ export class ScheduleActor implements Actor {
 
   invoke(method: string, arg: unknown): Promise<unknown> {
     return Promise.resolve(this.invokeCall(method, arg));
+  }
+
+  /** Always: every turn reads the schedule and its slot mark afresh and moves the mark by compare-and-set, so no memory of an activation can be superseded. */
+  async holdsClaim(_turn: InProcessTurn): Promise<boolean> {
+    return true;
   }
 
   async onReminder(name: string): Promise<void> {

@@ -30,15 +30,12 @@ import type { ScriptEngine } from '../scripting/script-engine';
 import { settleScripts } from './script-evaluation';
 import { WorkflowCalls, type ChildChangedArg, type StartArg, type WorkflowActorClient } from './protocol/workflow-protocol';
 import { StaleWriteError, type ExecutionStore } from '../store/ports';
-import { ActorDeactivated, HostStopping } from '../runtime/ports';
+import { ActorDeactivated, HostStopping, type InProcessTurn } from '../runtime/ports';
 import { outsideTurn } from '../runtime/turn-context';
 import { backoffDelayMs } from '../lib/backoff';
 import type { Metrics } from '../metrics/ports';
 import type { TaskResult } from '../model/requests';
 import type { WorkflowStatus } from '../model/statuses';
-
-/** Claims an execution remembers by id (see claim). */
-const RECENT_CLAIMS = 64;
 
 // One actor per execution: the only writer of its state. Each call is one turn: decide in memory,
 // commit the changes (with the outbox of cross-actor effects) fenced by rev, then act.
@@ -80,8 +77,6 @@ export class WorkflowActor implements Actor {
   private rev = 0;
   private outbox: Effect[] = [];
   private reminderAt: number | null = null;
-  /** The latest claims by id (task claimed), so a claim repeated after its answer was lost answers that task again. */
-  private readonly claims = new Map<string, string>();
   /** This activation armed the outbox reminder (after a failed drain): a later successful drain deletes it. */
   private outboxArmed = false;
   /** Outbox runs failed in a row in this activation: the next one waits longer (an index or a parent down for minutes). */
@@ -97,18 +92,20 @@ export class WorkflowActor implements Actor {
     private readonly deps: WorkflowActorDeps,
   ) {}
 
-  private rememberClaim(claimId: string, taskId: string): void {
-    this.claims.set(claimId, taskId);
-    // A repeat follows its first call within a call timeout: the latest few are enough.
-    if (this.claims.size > RECENT_CLAIMS) this.claims.delete(this.claims.keys().next().value!);
-  }
-
   private get id(): string {
     return this.ctx.id;
   }
 
   private now(): number {
     return this.deps.now ? this.deps.now() : Date.now();
+  }
+
+  /** Whether no other activation committed since this one loaded: one read of the stored rev (asked only before in-process turns). */
+  async holdsClaim(turn: InProcessTurn): Promise<boolean> {
+    if (!this.loaded) return true; // nothing held: the turn loads what is stored
+    // Its only effect is a commit fenced by rev: on a superseded activation the fence refuses it (ActorDeactivated), at no extra read.
+    if ('method' in turn && turn.method === 'clearOutbox') return true;
+    return ((await this.deps.store.revOf(this.id)) ?? 0) === this.rev;
   }
 
   /** State loads lazily on the first call, so a start with a freshly generated id costs no read. */
@@ -355,16 +352,11 @@ export class WorkflowActor implements Actor {
     },
     claim: async ({ taskId, workerId, claimId }) => {
       if (!this.state) return null;
-      const earlier = claimId === undefined ? undefined : this.claims.get(claimId);
-      if (earlier !== undefined) {
-        const t = findTask(this.state, earlier);
-        return t?.status === 'IN_PROGRESS' ? t : null;
-      }
-      const task = await this.turn((t) => claimTask(t, taskId, workerId));
-      if (task) {
-        this.deps.metrics?.taskPolled(task.taskType, task.updateTime - task.scheduledTime);
-        if (claimId !== undefined) this.rememberClaim(claimId, task.taskId);
-      }
+      // A repeat of a claim whose answer was lost: the claim id is stored with the task, so any activation answers it.
+      const earlier = claimId === undefined ? undefined : findTask(this.state, taskId);
+      if (earlier && earlier.claimId === claimId) return earlier.status === 'IN_PROGRESS' ? earlier : null;
+      const task = await this.turn((t) => claimTask(t, taskId, workerId, claimId));
+      if (task) this.deps.metrics?.taskPolled(task.taskType, task.updateTime - task.scheduledTime);
       return task;
     },
     release: async ({ taskId }) => (this.state ? this.turn((t) => releaseClaim(t, taskId)) : false),
@@ -453,14 +445,22 @@ export class WorkflowActor implements Actor {
       return false;
     });
     if (remaining.length === this.outbox.length) return;
-    await this.deps.store.commit({
-      workflow: this.state.workflow,
-      upsertTasks: [],
-      deleteTaskIds: [],
-      outbox: remaining,
-      expectedRev: this.rev,
-      workflowUnchanged: true,
-    });
+    try {
+      await this.deps.store.commit({
+        workflow: this.state.workflow,
+        upsertTasks: [],
+        deleteTaskIds: [],
+        outbox: remaining,
+        expectedRev: this.rev,
+        workflowUnchanged: true,
+      });
+    } catch (e) {
+      // As in commit: memory may differ from the store; a fenced write means another activation holds the execution.
+      this.state = undefined;
+      this.loaded = false;
+      if (e instanceof StaleWriteError) throw new ActorDeactivated(`workflow ${this.id} was written by another activation`);
+      throw e;
+    }
     this.rev += 1;
     this.outbox = remaining;
     this.reportOutbox();

@@ -12,6 +12,7 @@ export const TaskExecLogSchema = z.object({
 });
 export type TaskExecLog = z.infer<typeof TaskExecLogSchema>;
 
+/** A task as the API answers it (Conductor's Task). */
 export const TaskSchema = z.object({
   taskId: z.string(),
   taskType: z.string(),
@@ -60,7 +61,13 @@ export const TaskSchema = z.object({
   externalInputPayloadStoragePath: z.string().optional(),
   externalOutputPayloadStoragePath: z.string().optional(),
 });
-export type Task = z.infer<typeof TaskSchema>;
+
+/** A task as an execution holds and stores it: the API's Task plus Baton's internal bookkeeping, which no answer carries (withComputed). */
+export const HeldTaskSchema = TaskSchema.extend({
+  /** The id of the poll's claim that handed the task out: a repeat of that claim (its answer lost) answers the task on any activation. */
+  claimId: z.string().optional(),
+});
+export type Task = z.infer<typeof HeldTaskSchema>;
 
 export const WorkflowSchema = z.object({
   workflowId: z.string(),

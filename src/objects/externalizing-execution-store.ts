@@ -70,6 +70,10 @@ export class ExternalizingExecutionStore implements ExecutionStore {
     return { ...s, workflow: { ...w, input, output }, tasks };
   }
 
+  revOf(workflowId: string): Promise<number | undefined> {
+    return this.inner.revOf(workflowId);
+  }
+
   async getTask(taskId: string): Promise<Task | undefined> {
     const t = await this.inner.getTask(taskId);
     return t && this.withPayloads(t);

@@ -21,8 +21,8 @@ export interface ActorContext {
   setRecoverableReminder?(name: string, dueAt: number | null): Promise<void>;
   /**
    * Optional: a call of this actor to itself, run as a turn of its own after the current one, in this
-   * process while the actor is active here (on Dapr: no round trip through the sidecar). Never await
-   * it from inside a turn.
+   * process while this activation holds the actor (on Dapr: no round trip through the sidecar; see
+   * `Actor.holdsClaim`), else through the host. Never await it from inside a turn.
    */
   callSelf?(method: string, arg: unknown): Promise<unknown>;
   /** Optional hint: the actor expects no more calls (e.g. its execution ended); the host may drop it once idle. */
@@ -54,7 +54,18 @@ export interface Actor {
   invoke(method: string, arg: unknown): Promise<unknown>;
   /** A reminder fired; also one turn. */
   onReminder(name: string): Promise<void>;
+  /**
+   * Optional: asked before a turn the host runs in this process without its placement (a reminder timer
+   * of this activation, `callSelf`): whether no other activation has committed since this one loaded.
+   * False: the host drops this activation, running none of its timers (the activation that committed
+   * keeps its own) and sends the call through placement; so does an ActorDeactivated from the turn.
+   * Absent: the host runs no such turn.
+   */
+  holdsClaim?(turn: InProcessTurn): Promise<boolean>;
 }
+
+/** A turn the host runs in process: a reminder timer of the activation, or a call of the actor to itself. */
+export type InProcessTurn = { reminder: string } | { method: string };
 
 export type ActorFactory = (ctx: ActorContext) => Actor;
 

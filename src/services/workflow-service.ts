@@ -269,8 +269,9 @@ export class WorkflowService {
   }
 }
 
-/** Adds the computed getters Conductor serialises (Task.queueWaitTime, loopOverTask, taskDefinition). */
+/** A task as the API answers it: the computed getters Conductor serialises (Task.queueWaitTime, loopOverTask, taskDefinition), without Baton's internal fields. */
 export function withComputed(t: Task): Task {
+  const { claimId: _internal, ...task } = t;
   const queueWaitTime = t.startTime > 0 ? t.startTime - t.scheduledTime : 0;
-  return { ...t, queueWaitTime, loopOverTask: t.iteration > 0, ...(t.workflowTask.taskDefinition ? { taskDefinition: t.workflowTask.taskDefinition } : {}) };
+  return { ...task, queueWaitTime, loopOverTask: t.iteration > 0, ...(t.workflowTask.taskDefinition ? { taskDefinition: t.workflowTask.taskDefinition } : {}) };
 }

@@ -76,6 +76,11 @@ export interface ExecutionStore {
   /** Writes one turn atomically; throws StaleWriteError when `expectedRev` is not the stored rev. */
   commit(c: ExecutionCommit): Promise<void>;
   load(workflowId: string): Promise<StoredExecution | undefined>;
+  /**
+   * The stored rev alone (undefined: no such execution): one read of the fence, no lock and no cache, so an
+   * activation can tell whether another one has committed since it loaded.
+   */
+  revOf(workflowId: string): Promise<number | undefined>;
   /** Deletes the execution, its tasks, its task-id lookups and its outbox. */
   remove(workflowId: string): Promise<void>;
   getTask(taskId: string): Promise<Task | undefined>;

@@ -151,6 +151,17 @@ export function describeExecutionStoreContract(name: string, make: () => Promise
         expect(await store.load(missing.workflowId)).toBeUndefined();
         expect((await store.load(workflow.workflowId))?.rev).toBe(1);
       });
+
+      it('revOf answers the stored rev after every commit (the fence an activation checks before an in-process turn); undefined once removed or never stored', async () => {
+        const { workflow, task } = execution();
+        expect(await store.revOf(workflow.workflowId)).toBeUndefined();
+        await store.commit(makeCommit(workflow, 0, { upsertTasks: [task(1)] }));
+        expect(await store.revOf(workflow.workflowId)).toBe(1);
+        await store.commit(makeCommit(workflow, 1));
+        expect(await store.revOf(workflow.workflowId)).toBe(2);
+        await store.remove(workflow.workflowId);
+        expect(await store.revOf(workflow.workflowId)).toBeUndefined();
+      });
     });
 
     describe('tasks', () => {

@@ -4,8 +4,11 @@ import type { Turn } from '../state';
 import { findTask } from '../task-lookup';
 import { noteTaskStatus } from '../task-status';
 
-/** A poll handed the task to a worker: it becomes IN_PROGRESS (Conductor acks at poll time). Null when it is no longer pollable. */
-export function claimTask(turn: Turn, taskId: string, workerId: string | undefined): Task | null {
+/**
+ * A poll handed the task to a worker: it becomes IN_PROGRESS (Conductor acks at poll time), remembering the
+ * poll's claim id. Null when it is no longer pollable.
+ */
+export function claimTask(turn: Turn, taskId: string, workerId: string | undefined, claimId?: string): Task | null {
   const { state, env } = turn;
   const t = findTask(state, taskId);
   if (!t || t.status !== 'SCHEDULED' || isTerminalWorkflow(state.workflow.status)) return null;
@@ -16,6 +19,8 @@ export function claimTask(turn: Turn, taskId: string, workerId: string | undefin
   t.pollCount += 1;
   t.updateTime = env.now;
   if (workerId) t.workerId = workerId;
+  if (claimId !== undefined) t.claimId = claimId;
+  else delete t.claimId;
   turn.log.touch(t);
   noteTaskStatus(turn, t);
   return t;

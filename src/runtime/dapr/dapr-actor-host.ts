@@ -9,6 +9,7 @@ import {
   type ActorFactory,
   type ActorHost,
   type ActorStateStore,
+  type InProcessTurn,
 } from '../ports';
 import { CallInsideTurn, currentTurn, inTurn } from '../turn-context';
 import { serializeActorError, type ErrorReviver } from './actor-errors';
@@ -92,6 +93,8 @@ interface Activation {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const keyOf = (type: string, id: string): string => `${type}||${id}`;
+/** A local turn's answer when it did not run here: the call goes through daprd. */
+const ELSEWHERE = Symbol('elsewhere');
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -324,6 +327,47 @@ export class DaprActorHost implements ActorHost {
     );
   }
 
+  /**
+   * A turn daprd did not deliver (a timer of this activation, `callSelf`): it runs only on the activation
+   * still held here that still holds the actor's claim. A superseded one is dropped; ELSEWHERE then
+   * tells the caller to go through daprd (never re-activated in process: daprd may have placed it elsewhere).
+   */
+  private localTurn<T>(
+    type: string,
+    id: string,
+    what: InProcessTurn,
+    body: (actor: Actor, activation: Activation) => Promise<T>,
+  ): Promise<T | typeof ELSEWHERE> {
+    const key = keyOf(type, id);
+    return this.turns.run(key, () =>
+      inTurn({ type, id }, async () => {
+        const activation = this.active.get(key);
+        if (!activation || this.stopping || !activation.actor.holdsClaim) return ELSEWHERE;
+        if (!(await activation.actor.holdsClaim(what))) {
+          await this.dropSuperseded(key, activation);
+          return ELSEWHERE;
+        }
+        try {
+          return await body(activation.actor, activation);
+        } catch (err) {
+          // Superseded after the check: its commit was fenced, so the turn did nothing and daprd's owner takes the call.
+          if (!(err instanceof ActorDeactivated)) throw err;
+          await this.dropSuperseded(key, activation);
+          return ELSEWHERE;
+        }
+      }),
+    );
+  }
+
+  /** Another activation committed since this one loaded: it holds the actor and its reminders, so nothing held here is run or registered. */
+  private async dropSuperseded(key: string, activation: Activation): Promise<void> {
+    if (this.active.get(key) === activation) this.active.delete(key);
+    for (const { timer } of activation.local.values()) clearTimeout(timer);
+    activation.local.clear();
+    this.log.info({ type: activation.type, id: activation.id }, 'activation superseded by another; dropped');
+    await activation.actor.onDeactivate?.();
+  }
+
   private async activation(type: string, id: string): Promise<Activation> {
     const key = keyOf(type, id);
     const existing = this.active.get(key);
@@ -360,7 +404,8 @@ export class DaprActorHost implements ActorHost {
         if (armed.get(name) != null) await setReminder(name, null);
         return;
       }
-      if (dueAt - this.now() > MAX_TIMER_MS) return setReminder(name, dueAt);
+      // In memory only for an actor that can tell whether it was superseded before its timer runs (localTurn).
+      if (dueAt - this.now() > MAX_TIMER_MS || !this.active.get(keyOf(type, id))?.actor.holdsClaim) return setReminder(name, dueAt);
       const timer = setTimeout(() => this.fireLocalReminder(type, id, name, timer), Math.max(0, dueAt - this.now()));
       timer.unref();
       local.set(name, { dueAt, timer });
@@ -371,11 +416,13 @@ export class DaprActorHost implements ActorHost {
       state,
       setReminder,
       ...(this.opts.recoverableRemindersInMemory ? { setRecoverableReminder } : {}),
-      // Local while the activation is here; once it moved (or is stopping), through the sidecar like any call.
-      callSelf: (method, arg) => {
-        const key = keyOf(type, id);
-        if (this.stopping || !this.active.has(key)) return this.invoke(type, id, method, arg);
-        return this.turn(type, id, (actor) => actor.invoke(method, arg));
+      // In process while this activation holds the actor; once superseded, moved or stopping, through daprd like any call.
+      callSelf: async (method, arg) => {
+        if (!this.stopping && this.active.has(keyOf(type, id))) {
+          const answer = await this.localTurn(type, id, { method }, (actor) => actor.invoke(method, arg));
+          if (answer !== ELSEWHERE) return answer;
+        }
+        return this.invoke(type, id, method, arg);
       },
     };
   }
@@ -391,7 +438,8 @@ export class DaprActorHost implements ActorHost {
   /** A recoverable reminder's timer ran out: its turn, unless it was re-armed, cleared or its activation ended since. */
   private fireLocalReminder(type: string, id: string, name: string, timer: NodeJS.Timeout): void {
     if (this.active.get(keyOf(type, id))?.local.get(name)?.timer !== timer) return; // the activation ended: daprd holds it now
-    this.turn(type, id, async (actor, activation) => {
+    // ELSEWHERE needs nothing: a deactivation registered this timer with daprd, a superseding activation holds its own.
+    this.localTurn(type, id, { reminder: name }, async (actor, activation) => {
       if (activation.local.get(name)?.timer !== timer) return;
       activation.local.delete(name);
       await actor.onReminder(name);

@@ -257,6 +257,11 @@ export class CassandraExecutionStore implements ExecutionStore {
     return stored;
   }
 
+  async revOf(workflowId: string): Promise<number | undefined> {
+    const row = (await this.client.execute(this.q.selectRev, [workflowId], this.idempotent())).first();
+    return row && row.get('rev') != null ? toNumber(row.get('rev')) : undefined;
+  }
+
   /** Finishes the index writes of a turn whose index phase did not complete; returns the key set now indexed. */
   private async repairIndexes(id: string, indexed: IndexKeys | undefined, keys: IndexKeys): Promise<IndexKeys | undefined> {
     const plan = indexPlan(this.q, id, indexed, keys, this.layout, this.now());

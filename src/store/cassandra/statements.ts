@@ -23,6 +23,8 @@ export function executionStatements(keyspace: string) {
     deleteTask: `DELETE FROM ${ks}.executions WHERE workflow_id = ? AND task_id = ?`,
     selectExecution: `SELECT rev, workflow_json, outbox_json, keys, indexed_keys, task_id, task_json FROM ${ks}.executions WHERE workflow_id = ?`,
     selectHead: `SELECT rev, commit_id, keys, indexed_keys FROM ${ks}.executions WHERE workflow_id = ? LIMIT 1`,
+    /** The fence alone: the static column of the partition, no lock (an activation checking it still holds the execution). */
+    selectRev: `SELECT rev FROM ${ks}.executions WHERE workflow_id = ? LIMIT 1`,
     selectTaskIds: `SELECT task_id, keys, indexed_keys FROM ${ks}.executions WHERE workflow_id = ?`,
     selectTask: `SELECT task_id, task_json FROM ${ks}.executions WHERE workflow_id = ? AND task_id = ?`,
     setIndexedKeys: `UPDATE ${ks}.executions SET indexed_keys = ? WHERE workflow_id = ?`,

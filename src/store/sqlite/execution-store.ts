@@ -95,6 +95,7 @@ export class SqliteExecutionStore implements ExecutionStore {
       loadWf: db.prepare<[string], { data: string; outbox: string | null; rev: number; def_key: string | null }>(
         'SELECT data, outbox, rev, def_key FROM workflows WHERE workflow_id = ?',
       ),
+      revOf: db.prepare<[string], { rev: number }>('SELECT rev FROM workflows WHERE workflow_id = ?'),
       loadTasks: db.prepare<[string], { data: string }>('SELECT data FROM tasks WHERE workflow_id = ? ORDER BY seq'),
       getTask: db.prepare<[string], { data: string }>('SELECT data FROM tasks WHERE task_id = ?'),
       wfOfTask: db.prepare<[string], { workflow_id: string }>('SELECT workflow_id FROM tasks WHERE task_id = ?'),
@@ -211,6 +212,10 @@ export class SqliteExecutionStore implements ExecutionStore {
       outbox: row.outbox ? (JSON.parse(row.outbox) as Effect[]) : [],
       rev: row.rev,
     };
+  }
+
+  async revOf(workflowId: string): Promise<number | undefined> {
+    return this.stmt.revOf.get(workflowId)?.rev;
   }
 
   /** A stored definition snapshot, parsed once and shared by every execution that uses it. */

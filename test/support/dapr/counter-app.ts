@@ -124,6 +124,8 @@ export const startCounterApp = async (o: CounterAppOptions): Promise<CounterApp>
     return {
       onActivate: async () => void app.activations.push(`${ctx.type}/${ctx.id}`),
       onDeactivate: async () => void app.deactivations.push(`${ctx.type}/${ctx.id}`),
+      // Every turn reads its state from daprd's actor state store: no activation's memory to be superseded.
+      holdsClaim: async () => true,
       invoke: (method, arg) =>
         inTurn(async () => {
           switch (method) {

@@ -220,6 +220,30 @@ describe('WorkflowActor: claims', () => {
   });
 });
 
+describe('WorkflowActor: a claim repeated on another activation', () => {
+  test('the claim id is stored with the task: after a reload the repeat answers the task it took, another claim id gets null', async () => {
+    const h = new Harness();
+    await h.start();
+    const first = await h.task('first');
+    expect(await h.client.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c1' })).toMatchObject({ taskId: first.taskId, status: 'IN_PROGRESS' });
+    // The replica that answered died: the execution's next activation loads it from the store.
+    const moved = h.activation();
+    const movedClient = WorkflowCalls.client(h.host(moved), h.workflowId);
+    const loads = h.store.loads;
+    const commits = h.store.commits;
+    expect(await movedClient.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c1' })).toMatchObject({
+      taskId: first.taskId,
+      status: 'IN_PROGRESS',
+      workerId: 'w',
+      pollCount: 1,
+    });
+    expect(h.store.loads).toBe(loads + 1);
+    expect(await movedClient.claim({ taskId: first.taskId, workerId: 'w', claimId: 'c2' })).toBeNull();
+    expect(await movedClient.claim({ taskId: first.taskId, workerId: 'w' })).toBeNull();
+    expect(h.store.commits).toBe(commits); // repeats and refusals write nothing
+  });
+});
+
 describe('WorkflowActor: a store that fails', () => {
   test('a write that fails changes nothing, runs no effect, and the next call succeeds from the stored state', async () => {
     const h = new Harness();
@@ -276,6 +300,43 @@ describe('WorkflowActor: fencing', () => {
     // Re-activated (reloaded), the same call goes through.
     await staleClient.pause();
     expect((await h.stored()).workflow.status).toBe('PAUSED');
+  });
+});
+
+describe('WorkflowActor: holdsClaim (asked before in-process turns)', () => {
+  const timer = { reminder: 'deadline' };
+  test('true while no other activation committed since it loaded; false once one did, and nothing is read for an activation that loaded nothing', async () => {
+    const h = new Harness();
+    const loads = h.store.loads;
+    expect(await h.actor.holdsClaim(timer)).toBe(true); // nothing loaded yet: its next turn reads what is stored
+    await h.start();
+    expect(await h.actor.holdsClaim(timer)).toBe(true); // its own commit
+    const other = h.activation();
+    const otherClient = WorkflowCalls.client(h.host(other), h.workflowId);
+    expect(await other.holdsClaim(timer)).toBe(true);
+    await otherClient.pause(); // rev 2 by the other activation
+    expect(await h.actor.holdsClaim(timer)).toBe(false);
+    expect(await h.actor.holdsClaim({ method: 'recover' })).toBe(false);
+    expect(await other.holdsClaim(timer)).toBe(true);
+    expect(h.store.loads).toBe(loads + 1); // the other activation's load; the checks read only the rev
+  });
+
+  test('clearOutbox is not checked (no read): on a superseded activation its fenced commit fails with ActorDeactivated and writes nothing', async () => {
+    const h = new Harness();
+    h.unreachable.add('index'); // the end's outbox stays until the test clears it
+    await h.start();
+    await h.complete(await h.task('first'));
+    await h.complete(await h.task('second'));
+    const owed = (await h.stored()).outbox;
+    expect(owed.map((e) => e.kind)).toEqual(['index']);
+    const done = { done: owed.map((e) => JSON.stringify(e)) };
+    const other = WorkflowCalls.client(h.host(h.activation()), h.workflowId);
+    await other.clearOutbox(done); // another activation ran and cleared them
+    expect(await h.actor.holdsClaim({ method: 'clearOutbox' })).toBe(true);
+    const rev = (await h.stored()).rev;
+    await expect(h.client.clearOutbox(done)).rejects.toBeInstanceOf(ActorDeactivated);
+    expect((await h.stored()).rev).toBe(rev);
+    expect((await h.stored()).outbox).toEqual([]);
   });
 });
 

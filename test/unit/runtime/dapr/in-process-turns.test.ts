@@ -1,0 +1,307 @@
+import express from 'express';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { request } from 'undici';
+import { WorkflowActor } from '../../../../src/actors/workflow-actor';
+import { DEFAULT_JSONPATH_LIMITS } from '../../../../src/engine/jsonpath-budget';
+import type { EngineEnv } from '../../../../src/engine/state';
+import { TaskDefSchema, WorkflowDefSchema } from '../../../../src/model/definitions';
+import type { Effect } from '../../../../src/model/effects';
+import { DaprActorHost } from '../../../../src/runtime/dapr/dapr-actor-host';
+import type { SidecarHttp, SidecarReply } from '../../../../src/runtime/dapr/sidecar-http';
+import type { ActorContext } from '../../../../src/runtime/ports';
+import { outsideTurn } from '../../../../src/runtime/turn-context';
+import { createScriptEngine, type ScriptEngine } from '../../../../src/scripting/script-engine';
+import { openSqliteStores, type SqliteStores } from '../../../../src/store/sqlite';
+import type { ExecutionStore } from '../../../../src/store/ports';
+
+// Turns the Dapr host runs in this process without daprd (a reminder timer of an activation, callSelf)
+// bypass daprd's placement. Here replica A still holds an activation after another activation (replica
+// B, where daprd now places the actor) committed: A's in-process turns must do nothing, A must drop the
+// activation, and a callSelf must reach B through daprd.
+
+/** A fake daprd: records every call; actor method calls go to the replica daprd now places the actor on. */
+class FakeSidecar {
+  readonly calls: string[] = [];
+  owner: string | undefined;
+  async call(method: string, path: string, body?: unknown): Promise<SidecarReply> {
+    this.calls.push(`${method} ${path}`);
+    const m = /^\/v1\.0\/actors\/([^/]+)\/([^/]+)\/method\/([^/]+)$/.exec(path);
+    if (!m || !this.owner) return { status: 204, body: '' };
+    const res = await request(`${this.owner}/actors/${m[1]}/${m[2]}/method/${m[3]}`, { method: 'PUT', body: JSON.stringify(body ?? null) });
+    return { status: res.statusCode, body: await res.body.text() };
+  }
+}
+
+class Replica {
+  readonly sidecar = new FakeSidecar();
+  readonly logs: string[] = [];
+  readonly host: DaprActorHost;
+  private server?: Server;
+  base = '';
+
+  constructor() {
+    const note = (_o: unknown, m?: string) => void this.logs.push(String(m));
+    this.host = new DaprActorHost({
+      sidecar: this.sidecar as unknown as SidecarHttp,
+      log: { info: note, warn: note, error: note },
+      recoverableRemindersInMemory: true,
+    });
+  }
+
+  async listen(): Promise<this> {
+    const app = express();
+    app.use(this.host.router());
+    this.server = app.listen(0, '127.0.0.1');
+    await new Promise((r) => this.server!.once('listening', r));
+    this.base = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  /** A call daprd delivers to this replica. */
+  async deliver(type: string, id: string, method: string, arg: unknown): Promise<{ status: number; body: unknown }> {
+    const res = await request(`${this.base}/actors/${type}/${id}/method/${method}`, { method: 'PUT', body: JSON.stringify(arg) });
+    return { status: res.statusCode, body: await res.body.json() };
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((r) => this.server?.close(r));
+  }
+
+  /** Resolves once this replica logged `message`. */
+  async logged(message: string): Promise<void> {
+    for (let i = 0; i < 1000 && !this.logs.includes(message); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(this.logs).toContain(message);
+  }
+}
+
+const replicas: Replica[] = [];
+const replica = async (): Promise<Replica> => {
+  const r = await new Replica().listen();
+  replicas.push(r);
+  return r;
+};
+afterEach(async () => {
+  for (const r of replicas.splice(0)) await r.close();
+});
+
+describe('callSelf on a superseded activation', () => {
+  /** An actor whose memory is its generation: callSelf answers it; `holdsClaim` compares it with the stored one. */
+  const stored = { generation: 0 };
+  const register = (r: Replica, seen: { invoked: string[]; deactivated: number }) => {
+    let callSelf!: ActorContext['callSelf'];
+    r.host.register('Gen', (ctx) => {
+      callSelf = ctx.callSelf;
+      let generation = 0;
+      return {
+        holdsClaim: async () => generation === stored.generation,
+        onDeactivate: async () => void seen.deactivated++,
+        onReminder: async () => undefined,
+        invoke: async (method) => {
+          seen.invoked.push(method);
+          if (method === 'take') generation = ++stored.generation; // a commit: this activation now holds the actor
+          return { generation };
+        },
+      };
+    });
+    return { callSelf: (m: string) => outsideTurn(() => callSelf!(m, {})) };
+  };
+
+  test('runs nothing on the old activation, drops it, and reaches the new owner through daprd', async () => {
+    const [a, b] = [await replica(), await replica()];
+    const seenA = { invoked: [] as string[], deactivated: 0 };
+    const seenB = { invoked: [] as string[], deactivated: 0 };
+    const selfA = register(a, seenA);
+    register(b, seenB);
+    expect(await a.deliver('Gen', 'g1', 'take', {})).toEqual({ status: 200, body: { generation: 1 } });
+    expect(await selfA.callSelf('peek')).toEqual({ generation: 1 }); // still held: in process, no sidecar call
+    expect(a.sidecar.calls).toEqual([]);
+
+    // daprd moved the actor to B, whose activation committed; A's deactivation never arrived.
+    expect(await b.deliver('Gen', 'g1', 'take', {})).toEqual({ status: 200, body: { generation: 2 } });
+    a.sidecar.owner = b.base;
+    seenA.invoked.length = 0;
+
+    expect(await selfA.callSelf('peek')).toEqual({ generation: 2 }); // B's answer, not A's stale one
+    expect(seenA.invoked).toEqual([]);
+    expect(seenA.deactivated).toBe(1);
+    expect(a.logs).toContain('activation superseded by another; dropped');
+    expect(a.sidecar.calls).toEqual(['PUT /v1.0/actors/Gen/g1/method/peek']);
+    expect(seenB.invoked).toEqual(['take', 'peek']);
+
+    // Dropped for good: the next callSelf does not re-activate it in this process.
+    expect(await selfA.callSelf('peek')).toEqual({ generation: 2 });
+    expect(seenA.invoked).toEqual([]);
+  });
+});
+
+describe('a reminder timer of a superseded WorkflowActor activation', () => {
+  let scripts: ScriptEngine;
+  let dir: string;
+  let stores: SqliteStores;
+  beforeAll(async () => {
+    scripts = await createScriptEngine({ workers: 1 });
+    dir = mkdtempSync(join(tmpdir(), 'baton-inproc-'));
+    stores = openSqliteStores(dir);
+  });
+  afterAll(async () => {
+    await scripts.dispose();
+    await stores.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const def = WorkflowDefSchema.parse({
+    name: 'two_steps',
+    version: 1,
+    tasks: [
+      { name: 'work', taskReferenceName: 'first', type: 'SIMPLE' },
+      { name: 'work', taskReferenceName: 'second', type: 'SIMPLE' },
+    ],
+  });
+  let seq = 0;
+  const env = (): EngineEnv => ({
+    now: Date.now(),
+    newId: () => `inproc-t${++seq}`,
+    derivedId: (seed) => `derived(${seed})`,
+    doWhileMaxIterations: 100,
+    jsonPathMaxSteps: DEFAULT_JSONPATH_LIMITS.maxSteps,
+    jsonPathMaxDepth: DEFAULT_JSONPATH_LIMITS.maxDepth,
+    maxSubWorkflowDepth: 8,
+    maxWorkflowGenerations: 64,
+    maxForkWidth: 100,
+    maxTasksPerExecution: 1000,
+    taskPayloadMaxBytes: 1 << 20,
+    workflowPayloadMaxBytes: 1 << 20,
+    taskDef: (name) => (name === 'work' ? TaskDefSchema.parse({ name }) : undefined),
+    isDomainActive: () => false,
+    hostName: 'test',
+  });
+
+  /** Hosts WorkflowActor on `r`; what its turns emitted is recorded; its outbox runs wait for `outboxGate`. */
+  const hostWorkflows = (r: Replica, store: ExecutionStore, sweepIntervalMs: number, outboxGate: Promise<void> = Promise.resolve()) => {
+    const emitted: Effect[] = [];
+    r.host.register(
+      'WorkflowActor',
+      (ctx) =>
+        new WorkflowActor(ctx, {
+          store,
+          env,
+          scripts,
+          runEffects: async (_id, effects) => void emitted.push(...effects),
+          runDeferred: async (_id, effects) => {
+            await outboxGate;
+            emitted.push(...effects);
+          },
+          index: () => undefined,
+          removeFromIndex: async () => undefined,
+          actorOf: () => {
+            throw new Error('no calls of other executions here');
+          },
+          log: pino({ level: 'silent' }),
+          sweepIntervalMs,
+        }),
+    );
+    return emitted;
+  };
+
+  test('does nothing: no queue push, no reminder, no sidecar call; the activation is dropped', async () => {
+    const [a, b] = [await replica(), await replica()];
+    // A's check of its claim waits until B has committed, whenever A's timer fires.
+    let superseded!: () => void;
+    const bCommitted = new Promise<void>((r) => (superseded = r));
+    const real = stores.executions;
+    const gated = new Proxy(real, {
+      get: (target, p) =>
+        p === 'revOf' ? async (wf: string) => (await bCommitted, real.revOf(wf)) : (Reflect.get(target, p) as (...a: unknown[]) => unknown).bind(target),
+    });
+    const emittedA = hostWorkflows(a, gated, 20); // its sweep timer fires soon after the start
+    const emittedB = hostWorkflows(b, stores.executions, 3_600_000);
+    const id = `wf-inproc-${Date.now()}`;
+
+    const started = await a.deliver('WorkflowActor', id, 'start', { workflowId: id, fresh: true, def, request: { name: def.name, version: 1, input: {} } });
+    expect(started).toEqual({ status: 200, body: id });
+    const first = (await stores.executions.load(id))!.tasks[0]!;
+    expect(emittedA).toEqual([expect.objectContaining({ kind: 'enqueue', taskId: first.taskId })]);
+    emittedA.length = 0;
+
+    // daprd moved the execution to B: the first task completes there (rev 2); B takes it off its queue and pushes the second.
+    const done = await b.deliver('WorkflowActor', id, 'update', { workflowInstanceId: id, taskId: first.taskId, status: 'COMPLETED', outputData: {} });
+    expect(done).toEqual({ status: 200, body: 'applied' });
+    expect(emittedB.map((e) => e.kind)).toEqual(['dequeue', 'enqueue']);
+    superseded();
+
+    await a.logged('activation superseded by another; dropped');
+    // A's stale memory still had `first` SCHEDULED: a sweep there would have pushed the completed task again.
+    expect(emittedA).toEqual([]);
+    expect(a.sidecar.calls).toEqual([]);
+    const s = (await stores.executions.load(id))!;
+    expect(s.rev).toBe(2);
+    expect(s.tasks.map((t) => [t.referenceTaskName, t.status])).toEqual([
+      ['first', 'COMPLETED'],
+      ['second', 'SCHEDULED'],
+    ]);
+  });
+
+  test('its clearOutbox after an outbox run is fenced, drops the activation and reaches the new owner through daprd, arming no reminder', async () => {
+    const [a, b] = [await replica(), await replica()];
+    let releaseA!: () => void;
+    const emittedA = hostWorkflows(a, stores.executions, 3_600_000, new Promise<void>((r) => (releaseA = r)));
+    const emittedB = hostWorkflows(b, stores.executions, 3_600_000);
+    const one = WorkflowDefSchema.parse({ name: 'one_step', version: 1, tasks: [{ name: 'work', taskReferenceName: 'only', type: 'SIMPLE' }] });
+    const id = `wf-inproc-outbox-${Date.now()}`;
+    await a.deliver('WorkflowActor', id, 'start', { workflowId: id, fresh: true, def: one, request: { name: one.name, version: 1, input: {} } });
+    const only = (await stores.executions.load(id))!.tasks[0]!;
+    await a.deliver('WorkflowActor', id, 'update', { workflowInstanceId: id, taskId: only.taskId, status: 'COMPLETED', outputData: {} });
+    expect((await stores.executions.load(id))!.outbox.map((e) => e.kind)).toEqual(['index']); // A's outbox run waits
+
+    // daprd moved the execution to B (the recovery scan's call): B runs the outbox and clears it.
+    expect((await b.deliver('WorkflowActor', id, 'recover', null)).status).toBe(200);
+    for (let i = 0; i < 1000 && (await stores.executions.load(id))!.outbox.length > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    const cleared = (await stores.executions.load(id))!;
+    expect(cleared.outbox).toEqual([]);
+    expect(emittedB.map((e) => e.kind)).toEqual(['index']);
+
+    a.sidecar.owner = b.base;
+    const before = emittedA.length;
+    releaseA();
+    await a.logged('activation superseded by another; dropped');
+    for (let i = 0; i < 1000 && a.sidecar.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(a.sidecar.calls).toEqual([`PUT /v1.0/actors/WorkflowActor/${id}/method/clearOutbox`]);
+    expect(emittedA.slice(before).map((e) => e.kind)).toEqual(['index']); // the run it had started from its committed outbox, nothing after
+    expect((await stores.executions.load(id))!.rev).toBe(cleared.rev);
+  });
+
+  test('one that still holds its claim runs the reminder in process (the sweep pushes its scheduled task again)', async () => {
+    const a = await replica();
+    const emittedA = hostWorkflows(a, stores.executions, 20);
+    const id = `wf-inproc-held-${Date.now()}`;
+    await a.deliver('WorkflowActor', id, 'start', { workflowId: id, fresh: true, def, request: { name: def.name, version: 1, input: {} } });
+    const first = (await stores.executions.load(id))!.tasks[0]!;
+    for (let i = 0; i < 1000 && emittedA.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(emittedA.slice(0, 2)).toEqual([
+      expect.objectContaining({ kind: 'enqueue', taskId: first.taskId }),
+      expect.objectContaining({ kind: 'enqueue', taskId: first.taskId }),
+    ]);
+    expect(a.logs).not.toContain('activation superseded by another; dropped');
+    expect(a.sidecar.calls).toEqual([]);
+    await a.host.stop();
+  });
+});
+
+test('an actor that cannot confirm its claim gets no in-memory timers: its reminder is registered with daprd at once', async () => {
+  const a = await replica();
+  a.host.register('Plain', (ctx) => ({
+    invoke: async () => {
+      await ctx.setRecoverableReminder!('deadline', Date.now() + 3_600_000);
+      return 'armed';
+    },
+    onReminder: async () => undefined,
+  }));
+  expect(await a.deliver('Plain', 'p1', 'arm', {})).toEqual({ status: 200, body: 'armed' });
+  expect(a.sidecar.calls).toEqual(['PUT /v1.0/actors/Plain/p1/reminders/deadline']);
+});
