@@ -20,6 +20,7 @@ find_java() {
 
 # launch_node DIR ADDRESS CQL_PORT STORAGE_PORT SEEDS TOKEN CLUSTER HEAP JAVA PIDFILE: writes the node's
 # configuration into DIR (created on first start) and starts its JVM without waiting; stdout.log is appended to.
+# NODE_JVM_OPTS (an array, optional): more JVM options, after those of jvm.options.
 launch_node() {
   local dir="$1" address="$2" cql_port="$3" storage="$4" seeds="$5" token="$6" cluster="$7" heap="$8" java="$9" pidfile="${10}" jamm opts=()
   jamm="$(ls "$cassandra_home"/lib/jamm-*.jar | head -1)"
@@ -31,8 +32,11 @@ launch_node() {
   mapfile -t opts < <(grep -v -e '^#' -e '^\s*$' "$here/cassandra/jvm.options")
   # cassandra-foreground keeps stdout/stderr open (the daemon closes them otherwise), so a JVM that
   # dies early leaves its reason in stdout.log. setsid: a node is shared by later runs, so it must
-  # not die with the process group (or session) of the run that started it.
-  setsid nohup "$java" -Xms"$heap" -Xmx"$heap" "${opts[@]}" \
+  # not die with the process group (or session) of the run that started it, nor hold its descriptors
+  # (the lock of a `flock LOCK cmd` caller would stay taken as long as the node runs).
+  (
+    for fd in /proc/"$BASHPID"/fd/*; do fd="${fd##*/}"; if ((fd > 2)); then eval "exec $fd>&-"; fi; done
+    exec setsid nohup "$java" -Xms"$heap" -Xmx"$heap" "${opts[@]}" ${NODE_JVM_OPTS[@]+"${NODE_JVM_OPTS[@]}"} \
     -javaagent:"$jamm" \
     -Dcassandra-foreground=yes \
     -Dcassandra.config="file://$dir/conf/cassandra.yaml" \
@@ -41,6 +45,7 @@ launch_node() {
     -Dcassandra.triggers_dir="$dir/triggers" \
     -Dlogback.configurationFile="$dir/conf/logback.xml" \
     -cp "$cassandra_home/lib/*" org.apache.cassandra.service.CassandraDaemon \
-    >>"$dir/logs/stdout.log" 2>&1 </dev/null &
+    >>"$dir/logs/stdout.log" 2>&1 </dev/null
+  ) &
   echo $! >"$pidfile"
 }

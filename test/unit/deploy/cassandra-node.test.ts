@@ -60,4 +60,29 @@ describe('launch_node', () => {
     expect(readFileSync(path.join(dir, 'logs/stdout.log'), 'utf8')).toBe('earlier run\nstarted\n');
     expect(Number(readFileSync(`${dir}.pid`, 'utf8'))).toBeGreaterThan(0);
   });
+
+  it("starts the JVM without the caller's descriptors, so a caller's flock(1) lock is not held for as long as the node runs", () => {
+    const cache = path.join(tmp, 'cache');
+    mkdirSync(path.join(cache, 'cassandra-5.0.9/lib'), { recursive: true });
+    writeFileSync(path.join(cache, 'cassandra-5.0.9/lib/jamm-0.4.0.jar'), '');
+    const java = path.join(tmp, 'java');
+    // The stand-in lists the descriptors it holds (its own shell's, before it opens any).
+    writeFileSync(java, '#!/usr/bin/env bash\nls /proc/$$/fd >"$FDS_FILE"\n', { mode: 0o755 });
+    const dir = path.join(tmp, 'node1');
+    const script = [
+      `here=${JSON.stringify(services)}`,
+      'source "$here/cassandra/node.sh"',
+      'exec 9>"$LOCK"',
+      `launch_node "$DIR" 127.0.0.1 9142 7100 127.0.0.1:7100 0 baton-test-cluster 640M "$JAVA" "$DIR.pid"`,
+      'wait',
+    ].join('\n');
+    const fdsFile = path.join(tmp, 'fds');
+    const r = spawnSync('bash', ['-c', script], {
+      env: { ...process.env, BATON_CACHE_DIR: cache, DIR: dir, JAVA: java, FDS_FILE: fdsFile, LOCK: path.join(tmp, 'lock') },
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    const fds = readFileSync(fdsFile, 'utf8').trim().split('\n').map(Number);
+    expect(fds).not.toContain(9);
+  });
 });
