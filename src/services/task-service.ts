@@ -16,6 +16,8 @@ import type { QueuePartitions } from './queues';
 import { Errors } from '../model/named-errors';
 import { withComputed } from './workflow-service';
 import { taskView } from '../model/payload-view';
+import { isTerminalTask } from '../model/statuses';
+import { settleUnknownOutcome, type SettlePolicy } from './unknown-outcome';
 
 export type PollData = PollRecord;
 
@@ -66,6 +68,8 @@ export class TaskService {
       maxPollRecords?: number;
       /** Polls in flight per client (BATON_MAX_LONG_POLLS_PER_CLIENT); without it, unlimited. */
       longPolls?: LongPollSlots;
+      /** How an update whose answer was lost is settled (SETTLE_POLICY). */
+      settle?: SettlePolicy;
     },
   ) {
     this.pollData = new LRUCache({ max: deps.maxPollRecords ?? POLL_DATA_MAX_ENTRIES });
@@ -232,7 +236,31 @@ export class TaskService {
   }
 
   async update(result: TaskResult): Promise<'applied' | 'ignored'> {
-    return workflowActor(this.deps.host, result.workflowInstanceId).update(result);
+    const actor = workflowActor(this.deps.host, result.workflowInstanceId);
+    return settleUnknownOutcome(
+      {
+        call: () => actor.update(result),
+        resend: async () => this.repeatOutcome(result, await actor.update(result)),
+        lookup: async () => (await this.storedOutcome(result))?.outcome,
+      },
+      this.deps.settle,
+    );
+  }
+
+  /** A repeat is ignored when the lost call had applied: then the store shows this result's status. */
+  private async repeatOutcome(result: TaskResult, outcome: 'applied' | 'ignored'): Promise<'applied' | 'ignored'> {
+    return outcome === 'ignored' ? ((await this.storedOutcome(result))?.outcome ?? outcome) : outcome;
+  }
+
+  /**
+   * What the store says of an update whose answer was lost: a terminal task took its last result (the
+   * same status: this one, applied; another: ignored, as a repeat would be); undefined while it may still apply.
+   */
+  private async storedOutcome(result: TaskResult): Promise<{ outcome: 'applied' | 'ignored'; task: Task } | undefined> {
+    if (result.extendLease || !isTerminalTask(result.status)) return undefined;
+    const task = await this.deps.store.getTask(result.taskId);
+    if (!task || !isTerminalTask(task.status)) return undefined;
+    return { outcome: task.status === result.status ? 'applied' : 'ignored', task };
   }
 
   /**
@@ -240,7 +268,22 @@ export class TaskService {
    * the one the execution handed over in the same turn when the result scheduled it, else a poll (no wait).
    */
   async updateAndPollNext(result: TaskResult): Promise<{ outcome: 'applied' | 'ignored'; next?: Task }> {
-    const done = await workflowActor(this.deps.host, result.workflowInstanceId).updateAndLocate(result);
+    const actor = workflowActor(this.deps.host, result.workflowInstanceId);
+    const located = async () => {
+      const stored = await this.storedOutcome(result);
+      return stored && { outcome: stored.outcome, taskType: stored.task.taskType, domain: stored.task.domain, next: null };
+    };
+    const done = await settleUnknownOutcome(
+      {
+        call: () => actor.updateAndLocate(result),
+        resend: async () => {
+          const again = await actor.updateAndLocate(result);
+          return { ...again, outcome: await this.repeatOutcome(result, again.outcome) };
+        },
+        lookup: located,
+      },
+      this.deps.settle,
+    );
     if (!done.taskType) return { outcome: done.outcome };
     const workerId = result.workerId ?? undefined;
     if (done.next) {
