@@ -16,8 +16,7 @@ import type { QueuePartitions } from './queues';
 import { Errors } from '../model/named-errors';
 import { withComputed } from './workflow-service';
 import { taskView } from '../model/payload-view';
-import { isTerminalTask } from '../model/statuses';
-import { settleUnknownOutcome, type SettlePolicy } from './unknown-outcome';
+import { settleUnknownOutcome, storedUpdateOutcome, type SettlePolicy } from './unknown-outcome';
 
 export type PollData = PollRecord;
 
@@ -252,15 +251,11 @@ export class TaskService {
     return outcome === 'ignored' ? ((await this.storedOutcome(result))?.outcome ?? outcome) : outcome;
   }
 
-  /**
-   * What the store says of an update whose answer was lost: a terminal task took its last result (the
-   * same status: this one, applied; another: ignored, as a repeat would be); undefined while it may still apply.
-   */
+  /** What the store says of an update whose answer was lost (storedUpdateOutcome), with the task. */
   private async storedOutcome(result: TaskResult): Promise<{ outcome: 'applied' | 'ignored'; task: Task } | undefined> {
-    if (result.extendLease || !isTerminalTask(result.status)) return undefined;
     const task = await this.deps.store.getTask(result.taskId);
-    if (!task || !isTerminalTask(task.status)) return undefined;
-    return { outcome: task.status === result.status ? 'applied' : 'ignored', task };
+    const outcome = storedUpdateOutcome(result, task);
+    return outcome && task && { outcome, task };
   }
 
   /**

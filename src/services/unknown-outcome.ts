@@ -1,4 +1,7 @@
 import { BatonError } from '../model/errors';
+import type { Task } from '../model/execution';
+import type { TaskResult } from '../model/requests';
+import { isTerminalTask } from '../model/statuses';
 import { OutcomeUnknown } from '../runtime/ports';
 
 /**
@@ -57,4 +60,16 @@ export async function settleUnknownOutcome<T>(
   const found = await s.lookup().catch(() => undefined);
   if (found !== undefined) return found;
   throw unknown;
+}
+
+/**
+ * What the stored task says of an update whose answer was lost: once the task has ended, a repeat changes nothing,
+ * so its status answers (this result's: applied; another: ignored, as a repeat would be); undefined while it may still apply.
+ */
+export function storedUpdateOutcome(
+  result: Pick<TaskResult, 'status' | 'extendLease'>,
+  task: Pick<Task, 'status'> | undefined,
+): 'applied' | 'ignored' | undefined {
+  if (result.extendLease || !isTerminalTask(result.status) || !task || !isTerminalTask(task.status)) return undefined;
+  return task.status === result.status ? 'applied' : 'ignored';
 }

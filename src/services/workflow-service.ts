@@ -18,7 +18,7 @@ import { Errors } from '../model/named-errors';
 import type { ArchivedExecutions } from '../retention/archived-executions';
 import { workflowView } from '../model/payload-view';
 import type { ExternalPayloads } from '../objects/external-payloads';
-import { settleUnknownOutcome, SETTLE_POLICY, type SettlePolicy } from './unknown-outcome';
+import { settleUnknownOutcome, SETTLE_POLICY, storedUpdateOutcome, type SettlePolicy } from './unknown-outcome';
 
 /** The workflow side of the front end: resolves definitions, starts executions, reads them, and every operation on one (through its actor). */
 export class WorkflowService {
@@ -225,7 +225,14 @@ export class WorkflowService {
   updateTask(result: TaskResult): Promise<UpdateOutcome> {
     const actor = this.actor(result.workflowInstanceId);
     // A repeated result of a task it already ended is ignored: re-sending settles a lost answer.
-    return settleUnknownOutcome({ call: () => actor.update(result), resend: () => actor.update(result), lookup: async () => undefined }, this.settlePolicy);
+    return settleUnknownOutcome(
+      {
+        call: () => actor.update(result),
+        resend: () => actor.update(result),
+        lookup: async () => storedUpdateOutcome(result, await this.store.getTask(result.taskId)),
+      },
+      this.settlePolicy,
+    );
   }
 
   /** Completes a pending task addressed by id or reference, merging `output` into its output; answers its id, null when none is pending. */

@@ -6,7 +6,7 @@ import type { TaskResult } from '../../../src/model/requests';
 import { HostStopping, OutcomeUnknown, type ActorHost } from '../../../src/runtime/ports';
 import type { MetadataService } from '../../../src/services/metadata-service';
 import { TaskService } from '../../../src/services/task-service';
-import { settleUnknownOutcome, type SettlePolicy } from '../../../src/services/unknown-outcome';
+import { settleUnknownOutcome, storedUpdateOutcome, type SettlePolicy } from '../../../src/services/unknown-outcome';
 import { WorkflowService } from '../../../src/services/workflow-service';
 import type { ExecutionStore } from '../../../src/store/ports';
 
@@ -224,5 +224,18 @@ describe('an update whose answer was lost', () => {
     tasks.poll = async () => [];
     expect(await w.tasks.updateAndPollNext(completed)).toEqual({ outcome: 'applied', next: undefined });
     expect(w.applied()).toBe(1);
+  });
+});
+
+describe('storedUpdateOutcome', () => {
+  test.each([
+    ['the task ended with this result', { status: 'COMPLETED' }, { status: 'COMPLETED' }, 'applied'],
+    ['the task ended otherwise (timed out): a repeat would be ignored', { status: 'COMPLETED' }, { status: 'TIMED_OUT' }, 'ignored'],
+    ['the task still runs: the lost result may still apply', { status: 'COMPLETED' }, { status: 'IN_PROGRESS' }, undefined],
+    ['an IN_PROGRESS result leaves no mark to read', { status: 'IN_PROGRESS' }, { status: 'IN_PROGRESS' }, undefined],
+    ['a lease extension leaves no mark to read', { status: 'IN_PROGRESS', extendLease: true }, { status: 'COMPLETED' }, undefined],
+    ['no such task stored', { status: 'FAILED' }, undefined, undefined],
+  ] as const)('%s', (_what, result, task, expected) => {
+    expect(storedUpdateOutcome(result, task)).toBe(expected);
   });
 });
