@@ -11,9 +11,11 @@ source "$here/lib.sh"
 K8S_VERSION="${BATON_K8S_VERSION:-1.37.2}"
 COREDNS_VERSION="${BATON_COREDNS_VERSION:-1.14.7}"
 DAPR_VERSION="${BATON_DAPR_VERSION:-1.18.2}"
+KUBE_ROUTER_VERSION="${BATON_KUBE_ROUTER_VERSION:-2.1.0}"
 k8s_dir="$BATON_CACHE_DIR/kubernetes-$K8S_VERSION"
 coredns_dir="$BATON_CACHE_DIR/coredns-$COREDNS_VERSION"
 dapr_cp_dir="$BATON_CACHE_DIR/dapr-control-plane-$DAPR_VERSION"
+kube_router_dir="$BATON_CACHE_DIR/kube-router-$KUBE_ROUTER_VERSION"
 # The machine is shared: builds run niced, with few parallel compiles (raise on a dedicated machine).
 build_jobs="${BATON_K8S_BUILD_JOBS:-1}"
 K8S_BINARIES=(kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl etcd)
@@ -96,6 +98,7 @@ provision_coredns() {
   local work src t=$SECONDS
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' RETURN
+  log "building coredns $COREDNS_VERSION (the cluster DNS) from the Go module proxy; cold: see docs/kubernetes.md"
   (cd "$work" && go mod init baton-coredns-build >/dev/null 2>&1)
   src="$(cd "$work" && module_dir "github.com/coredns/coredns@v$COREDNS_VERSION")"
   mkdir -p "$work/bin"
@@ -115,6 +118,7 @@ provision_dapr_control_plane() {
   local work src t=$SECONDS
   work="$(mktemp -d)"
   trap 'rm -rf "$work"' RETURN
+  log "building Dapr's operator, injector and sentry $DAPR_VERSION from the Go module proxy; cold: see docs/kubernetes.md"
   (cd "$work" && go mod init baton-dapr-build >/dev/null 2>&1)
   src="$(cd "$work" && module_dir "github.com/dapr/dapr@v$DAPR_VERSION")"
   mkdir -p "$work/bin"
@@ -124,6 +128,24 @@ provision_dapr_control_plane() {
   rm -rf "$dapr_cp_dir.tmp" && mkdir -p "$dapr_cp_dir.tmp" && mv "$work/bin" "$dapr_cp_dir.tmp/bin" &&
     rm -rf "$dapr_cp_dir" && mv "$dapr_cp_dir.tmp" "$dapr_cp_dir"
   log "built dapr operator, injector, sentry $DAPR_VERSION in $((SECONDS - t)) s"
+}
+
+# kube-router, for its network-policy controller only: the bridge CNI ignores NetworkPolicies.
+# v2.1.0 is the only v2 version the Go module proxy lists.
+provision_kube_router() {
+  if [[ -x "$kube_router_dir/bin/kube-router" ]]; then log "kube-router $KUBE_ROUTER_VERSION cached"; return; fi
+  local work src t=$SECONDS
+  work="$(mktemp -d)"
+  trap 'rm -rf "$work"' RETURN
+  log "building kube-router $KUBE_ROUTER_VERSION (NetworkPolicy enforcement) from the Go module proxy; cold: about 17 min on a shared 2-core machine"
+  (cd "$work" && go mod init baton-kube-router-build >/dev/null 2>&1)
+  src="$(cd "$work" && module_dir "github.com/cloudnativelabs/kube-router/v2@v$KUBE_ROUTER_VERSION")"
+  mkdir -p "$work/bin"
+  (cd "$src" && nice -n 10 env GOFLAGS="-buildvcs=false -p=$build_jobs" go build -o "$work/bin/kube-router" ./cmd/kube-router) ||
+    die "building kube-router $KUBE_ROUTER_VERSION failed"
+  rm -rf "$kube_router_dir.tmp" && mkdir -p "$kube_router_dir.tmp" && mv "$work/bin" "$kube_router_dir.tmp/bin" &&
+    rm -rf "$kube_router_dir" && mv "$kube_router_dir.tmp" "$kube_router_dir"
+  log "built kube-router $KUBE_ROUTER_VERSION in $((SECONDS - t)) s"
 }
 
 # ---- the cluster ----------------------------------------------------------------------------------
@@ -218,11 +240,13 @@ make_pki() {
   cert controller-manager system:kube-controller-manager
   cert scheduler system:kube-scheduler
   cert kube-proxy system:kube-proxy
+  cert kube-router kube-router
   cert kubelet "system:node:$NODE_NAME" system:nodes "IP:$NODE_IP,DNS:$NODE_NAME"
   kubeconfig admin admin
   kubeconfig controller-manager controller-manager
   kubeconfig scheduler scheduler
   kubeconfig kube-proxy kube-proxy
+  kubeconfig kube-router kube-router
   kubeconfig kubelet kubelet
 }
 
@@ -400,6 +424,60 @@ image_from_binary() {
   import_image "$1"
 }
 
+# NetworkPolicies enforced by kube-router's policy controller in the host's iptables (filter table, on
+# bridged traffic); its router, service proxy and CNI stay off (the bridge CNI and kube-proxy serve those).
+# The node's own traffic to pods (kubelet probes, the tests on the host) is let through by kube-router.
+KUBE_ROUTER_CHAINS='KUBE-ROUTER-|KUBE-NWPLCY-|KUBE-POD-FW-'
+start_network_policies() {
+  [[ -x "$kube_router_dir/bin/kube-router" ]] || die "kube-router $KUBE_ROUTER_VERSION is not built: run scripts/services/kubernetes.sh provision"
+  need_cmd ipset ipset
+  kubectl apply -f - >/dev/null <<YAML || die "creating kube-router's RBAC failed"
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: baton-kube-router}
+rules:
+- {apiGroups: [""], resources: [namespaces, pods, services, nodes, endpoints], verbs: [get, list, watch]}
+- {apiGroups: [networking.k8s.io], resources: [networkpolicies], verbs: [get, list, watch]}
+- {apiGroups: [discovery.k8s.io], resources: [endpointslices], verbs: [get, list, watch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: baton-kube-router}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: baton-kube-router}
+subjects:
+- {apiGroup: rbac.authorization.k8s.io, kind: User, name: kube-router}
+YAML
+  start_bg kube-router "$kube_router_dir/bin/kube-router" --kubeconfig "$run/kube-router.kubeconfig" \
+    --run-firewall=true --run-router=false --run-service-proxy=false --enable-cni=false \
+    --hostname-override "$NODE_NAME" --service-cluster-ip-range "$SERVICE_CIDR" --health-port 0 --metrics-port 0
+  wait_until 60 "kube-router's policy chains (log: $run/logs/kube-router.log)" iptables -n -L KUBE-ROUTER-FORWARD
+}
+
+# The chains the node's components leave in the host's iptables: kube-router's (its own --cleanup-config
+# panics without ip_vs) and the kubelet's (KUBE-FIREWALL, its canaries), in IPv4 and IPv6, then kube-router's ipsets.
+KUBE_HOST_CHAINS="$KUBE_ROUTER_CHAINS|KUBE-FIREWALL|KUBE-KUBELET-CANARY|KUBE-IPTABLES-HINT"
+remove_kube_chains() {
+  local family table rules chains set
+  for family in iptables ip6tables; do
+    for table in filter nat mangle raw; do
+      rules="$("$family-save" -t "$table" 2>/dev/null)" || continue
+      chains="$(grep -oE "^:($KUBE_HOST_CHAINS)[^ ]*" <<<"$rules" | cut -c2- || true)"
+      [[ -n "$chains" ]] || continue
+      {
+        echo "*$table"
+        # Jumps into these chains from the built-in ones go first, then the chains themselves.
+        grep -E "^-A [A-Z]+ .*-j ($KUBE_HOST_CHAINS)" <<<"$rules" | sed 's/^-A /-D /' || true
+        sed 's/^/-F /' <<<"$chains"
+        sed 's/^/-X /' <<<"$chains"
+        echo COMMIT
+      } | "$family-restore" --noflush || log "removing the Kubernetes chains of $family's $table table failed"
+    done
+  done
+  for set in $(ipset list -n 2>/dev/null | grep -E '^(inet6:)?(KUBE-|kube-router-)' || true); do
+    ipset destroy "$set" 2>/dev/null || log "ipset $set could not be destroyed"
+  done
+}
+
 # CoreDNS as the cluster DNS, answering only for cluster.local: there is no upstream to forward to.
 start_dns() {
   local image="registry.k8s.io/coredns/coredns:v$COREDNS_VERSION"
@@ -522,6 +600,8 @@ start_cluster() {
   import_pause_image
   start_node
   log "node $NODE_NAME Ready in $((SECONDS - t)) s"
+  start_network_policies
+  log "NetworkPolicies enforced (kube-router $KUBE_ROUTER_VERSION) in $((SECONDS - t)) s"
   start_dns
   log "cluster DNS ready in $((SECONDS - t)) s"
   # Pods run the Dockerfile's base image with imagePullPolicy Never: assembled once, imported each start.
@@ -545,6 +625,7 @@ stop_cluster() {
     while ((SECONDS < deadline)) && [[ -n "$(ctr_ tasks ls -q 2>/dev/null)" ]]; do sleep 1; done
   fi
   stop_pid "$run/kubelet.pid"
+  stop_pid "$run/kube-router.pid"
   stop_pid "$run/kube-proxy.pid"
   stop_pid "$run/kube-controller-manager.pid"
   stop_pid "$run/kube-scheduler.pid"
@@ -564,6 +645,7 @@ stop_cluster() {
   # Shims outlive containerd by design; only ours name our socket.
   for pid in $(pgrep -f "containerd-shim-runc-v2 .*-address $(containerd_sock)" || true); do kill -KILL "$pid" 2>/dev/null || true; done
   for ns in "${netns[@]}"; do umount "$ns" 2>/dev/null || true; rm -f "$ns"; done
+  remove_kube_chains
   nft delete table ip kube-proxy 2>/dev/null || true
   nft delete table ip6 kube-proxy 2>/dev/null || true
   local m
@@ -590,6 +672,7 @@ case "${1:-}" in
     provision_k8s
     provision_dapr_control_plane
     provision_coredns
+    provision_kube_router
     ;;
   start) start_cluster ;;
   stop) stop_cluster ;;

@@ -16,6 +16,7 @@ import type { QueuePartitions } from './queues';
 import { Errors } from '../model/named-errors';
 import { withComputed } from './workflow-service';
 import { taskView } from '../model/payload-view';
+import { settleUnknownOutcome, storedUpdateOutcome, type SettlePolicy } from './unknown-outcome';
 
 export type PollData = PollRecord;
 
@@ -66,6 +67,8 @@ export class TaskService {
       maxPollRecords?: number;
       /** Polls in flight per client (BATON_MAX_LONG_POLLS_PER_CLIENT); without it, unlimited. */
       longPolls?: LongPollSlots;
+      /** How an update whose answer was lost is settled (SETTLE_POLICY). */
+      settle?: SettlePolicy;
     },
   ) {
     this.pollData = new LRUCache({ max: deps.maxPollRecords ?? POLL_DATA_MAX_ENTRIES });
@@ -232,7 +235,27 @@ export class TaskService {
   }
 
   async update(result: TaskResult): Promise<'applied' | 'ignored'> {
-    return workflowActor(this.deps.host, result.workflowInstanceId).update(result);
+    const actor = workflowActor(this.deps.host, result.workflowInstanceId);
+    return settleUnknownOutcome(
+      {
+        call: () => actor.update(result),
+        resend: async () => this.repeatOutcome(result, await actor.update(result)),
+        lookup: async () => (await this.storedOutcome(result))?.outcome,
+      },
+      this.deps.settle,
+    );
+  }
+
+  /** A repeat is ignored when the lost call had applied: then the store shows this result's status. */
+  private async repeatOutcome(result: TaskResult, outcome: 'applied' | 'ignored'): Promise<'applied' | 'ignored'> {
+    return outcome === 'ignored' ? ((await this.storedOutcome(result))?.outcome ?? outcome) : outcome;
+  }
+
+  /** What the store says of an update whose answer was lost (storedUpdateOutcome), with the task. */
+  private async storedOutcome(result: TaskResult): Promise<{ outcome: 'applied' | 'ignored'; task: Task } | undefined> {
+    const task = await this.deps.store.getTask(result.taskId);
+    const outcome = storedUpdateOutcome(result, task);
+    return outcome && task && { outcome, task };
   }
 
   /**
@@ -240,7 +263,22 @@ export class TaskService {
    * the one the execution handed over in the same turn when the result scheduled it, else a poll (no wait).
    */
   async updateAndPollNext(result: TaskResult): Promise<{ outcome: 'applied' | 'ignored'; next?: Task }> {
-    const done = await workflowActor(this.deps.host, result.workflowInstanceId).updateAndLocate(result);
+    const actor = workflowActor(this.deps.host, result.workflowInstanceId);
+    const located = async () => {
+      const stored = await this.storedOutcome(result);
+      return stored && { outcome: stored.outcome, taskType: stored.task.taskType, domain: stored.task.domain, next: null };
+    };
+    const done = await settleUnknownOutcome(
+      {
+        call: () => actor.updateAndLocate(result),
+        resend: async () => {
+          const again = await actor.updateAndLocate(result);
+          return { ...again, outcome: await this.repeatOutcome(result, again.outcome) };
+        },
+        lookup: located,
+      },
+      this.deps.settle,
+    );
     if (!done.taskType) return { outcome: done.outcome };
     const workerId = result.workerId ?? undefined;
     if (done.next) {

@@ -18,6 +18,7 @@ import { Errors } from '../model/named-errors';
 import type { ArchivedExecutions } from '../retention/archived-executions';
 import { workflowView } from '../model/payload-view';
 import type { ExternalPayloads } from '../objects/external-payloads';
+import { settleUnknownOutcome, SETTLE_POLICY, storedUpdateOutcome, type SettlePolicy } from './unknown-outcome';
 
 /** The workflow side of the front end: resolves definitions, starts executions, reads them, and every operation on one (through its actor). */
 export class WorkflowService {
@@ -36,6 +37,8 @@ export class WorkflowService {
     private readonly payloads?: ExternalPayloads,
     /** Executions purged into the archive: read from there, changes to them refused (409). */
     private readonly archive?: ArchivedExecutions,
+    /** How a start or an update whose answer was lost is settled. */
+    private readonly settlePolicy: SettlePolicy = SETTLE_POLICY,
   ) {}
 
   async resolveDef(req: StartWorkflowRequest): Promise<WorkflowDef> {
@@ -79,7 +82,17 @@ export class WorkflowService {
       // A redelivered event whose start happened already is not refused again (its counter may have lapsed).
       if (refused && !(await this.exists(workflowId))) throw Errors.START_ADMISSION_REFUSED(refused.reason);
     }
-    const launch = () => this.actor(workflowId).start({ workflowId, def, request: req, event: opts.event, lineage, fresh: opts.workflowId === undefined });
+    const arg = { workflowId, def, request: req, event: opts.event, lineage };
+    // The id is chosen here and the actor's first commit is an insert-if-absent: a re-send makes no second execution.
+    const launch = () =>
+      settleUnknownOutcome(
+        {
+          call: () => this.actor(workflowId).start({ ...arg, fresh: opts.workflowId === undefined }),
+          resend: () => this.actor(workflowId).start({ ...arg, fresh: false }),
+          lookup: async () => ((await this.exists(workflowId)) ? workflowId : undefined),
+        },
+        this.settlePolicy,
+      );
     if (req.idempotencyKey && this.keys) return this.startWithKey(this.keys, def.name, req, req.idempotencyKey, workflowId, launch);
     await launch();
     return workflowId;
@@ -210,7 +223,16 @@ export class WorkflowService {
 
   /** Applies a worker's (or an event handler's) task result. */
   updateTask(result: TaskResult): Promise<UpdateOutcome> {
-    return this.actor(result.workflowInstanceId).update(result);
+    const actor = this.actor(result.workflowInstanceId);
+    // A repeated result of a task it already ended is ignored: re-sending settles a lost answer.
+    return settleUnknownOutcome(
+      {
+        call: () => actor.update(result),
+        resend: () => actor.update(result),
+        lookup: async () => storedUpdateOutcome(result, await this.store.getTask(result.taskId)),
+      },
+      this.settlePolicy,
+    );
   }
 
   /** Completes a pending task addressed by id or reference, merging `output` into its output; answers its id, null when none is pending. */

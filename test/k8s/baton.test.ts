@@ -79,12 +79,22 @@ interface PodList {
   }>;
 }
 
+/** The label `networkPolicy.apiFrom` admits to Baton's port (values-local-cluster.yaml). */
+const API_CLIENT = { 'baton-k8s/api-client': 'true' };
+
+/**
+ * A node script that fetches `url` and prints `<status> <body>`, repeating a refused connection once a second up
+ * to `tries` times (a new pod's address reaches kube-router's policy sets a moment after it starts); else `refused <code>`.
+ */
+const fetchScript = (url: string, init: RequestInit, tries: number) =>
+  `(async () => { let last = ''; for (let i = 0; i < ${tries}; i++) { try { const r = await fetch(${JSON.stringify(url)}, { ...${JSON.stringify(init)}, signal: AbortSignal.timeout(3000) }); console.log(r.status, (await r.text()).slice(0, 200)); return; } catch (e) { last = e.cause?.code ?? e.name; } await new Promise((r) => setTimeout(r, 1000)); } console.log('refused', last); })();`;
+
 /** Runs `script` with node in a one-off pod of the namespace and answers its output. */
-function inPod(name: string, script: string): string {
+function inPod(name: string, script: string, labels: Record<string, string> = {}): string {
   const pod = {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name, namespace: ns },
+    metadata: { name, namespace: ns, labels },
     spec: { restartPolicy: 'Never', containers: [{ name: 'probe', image: nodeImage, imagePullPolicy: 'Never', command: ['node', '-e', script] }] },
   };
   kubectl(['apply', '-f', '-'], JSON.stringify(pod));
@@ -135,11 +145,15 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
   it('refuses actor calls that do not carry the app token, from another pod of the namespace', () => {
     const pods = JSON.parse(kubectl(['get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=baton', '-o', 'json'])) as PodList;
     const target = `http://${pods.items[0]!.status.podIP}:8080/actors/WorkflowActor/some-id/method/status`;
-    const out = inPod(
-      'no-app-token',
-      `fetch(${JSON.stringify(target)}, { method: 'PUT', body: '{}' }).then(async (r) => console.log(r.status, (await r.text()).slice(0, 200)), (e) => { console.log('error', String(e)); process.exit(1); });`,
-    );
+    const out = inPod('no-app-token', fetchScript(target, { method: 'PUT', body: '{}' }, 60), API_CLIENT);
     expect(out).toMatch(/^401 .*dapr-api-token/);
+  });
+
+  it("enforces the chart's NetworkPolicy: a pod outside networkPolicy.apiFrom cannot reach Baton's port, an admitted one can", () => {
+    const health = `http://${batonPods()[0]!.status.podIP}:8080/health`;
+    expect(inPod('api-client', fetchScript(health, {}, 60), API_CLIENT)).toMatch(/^200 /);
+    // kube-router rejects it (ICMP port unreachable): refused at every try, never an answer.
+    expect(inPod('not-api-client', fetchScript(health, {}, 10))).toBe('refused ECONNREFUSED');
   });
 
   const batonPods = (): PodList['items'] =>

@@ -25,14 +25,17 @@ afterEach(async () => {
 
 const def = WorkflowDefSchema.parse({ name: 'pay', version: 1, tasks: [{ name: 'h', taskReferenceName: 'h', type: 'HUMAN' }] });
 
-/** A host whose first start is sent but answered with an unknown outcome; its turn commits only when the test says so. */
+/**
+ * A host whose first start, and its one re-send, are answered with an unknown outcome (the start stays unsettled);
+ * its turn commits only when the test says so. `sent` holds each distinct id sent.
+ */
 function world() {
   const committed = new Set<string>();
   const sent: string[] = [];
-  let lostAnswers = 1;
+  let lostAnswers = 2;
   const host = {
     invoke: async (type: string, id: string, method: string) => {
-      sent.push(id);
+      if (!sent.includes(id)) sent.push(id);
       if (lostAnswers-- > 0) throw new OutcomeUnknown({ type, id, method }, 'TimeoutError');
       committed.add(id);
       return id;
@@ -42,7 +45,14 @@ function world() {
     load: async (id: string) => (committed.has(id) ? { workflow: { workflowId: id, status: 'RUNNING' }, tasks: [], rev: 1, outbox: [] } : undefined),
   } as unknown as ExecutionStore;
   const metadata = { limits: { maxBytes: 1 << 20, maxCount: 100 } } as unknown as MetadataService;
-  return { service: new WorkflowService(host, store, metadata, stores.idempotencyKeys, undefined, undefined, 200), committed, sent };
+  return {
+    service: new WorkflowService(host, store, metadata, stores.idempotencyKeys, undefined, undefined, 200, undefined, undefined, {
+      resends: 1,
+      delayMs: 0,
+    }),
+    committed,
+    sent,
+  };
 }
 
 const request = (strategy: StartWorkflowRequest['idempotencyStrategy']): StartWorkflowRequest => ({
