@@ -76,6 +76,8 @@ export const FieldsSchema = z.object({
   BATON_SWEEP_INTERVAL_MS: optionalInt(0),
   BATON_METADATA_CACHE_TTL_MS: optionalInt(0),
   BATON_INDEX_FLUSH_MS: int(200, 1),
+  // Index-dependent default (see withProfileDefaults): SQLite 0, Elasticsearch 5 s.
+  BATON_INDEX_OPEN_HOLD_MS: optionalInt(0),
   BATON_MAX_BODY_BYTES: int(20 * 1024 * 1024, 1024),
   BATON_SHUTDOWN_TIMEOUT_MS: int(10_000, 0),
   // Distributed profile
@@ -205,6 +207,8 @@ export const ConfigSchema = FieldsSchema.transform((c, ctx) => {
     // In Redis a push or a lease is one Lua command; as a QueueActor it is an actor call through the sidecar and a state save.
     BATON_QUEUES: c.BATON_QUEUES ?? (distributed ? 'redis' : 'actors'),
     BATON_INDEX: c.BATON_INDEX ?? (distributed ? 'elasticsearch' : 'sqlite'),
+    // A document per change of an open task or execution is most of Elasticsearch's load; an ended one is never held.
+    BATON_INDEX_OPEN_HOLD_MS: c.BATON_INDEX_OPEN_HOLD_MS ?? ((c.BATON_INDEX ?? (distributed ? 'elasticsearch' : 'sqlite')) === 'elasticsearch' ? 5000 : 0),
     // Secure by default: the embedded profile answers this machine only; pods must take traffic on their address.
     BATON_BIND: c.BATON_BIND ?? c.HOST ?? (distributed ? '0.0.0.0' : '127.0.0.1'),
     BATON_OBJECT_STORE: c.BATON_OBJECT_STORE ?? (c.BATON_S3_BUCKET ? 's3' : 'directory'),

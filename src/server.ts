@@ -34,6 +34,7 @@ import { ExecutionWaiter } from './services/execution-waiter';
 import { HttpTaskWorker } from './services/http-task-worker';
 import { parseEgressRules } from './services/http-task/egress-policy';
 import { Indexer } from './services/indexer';
+import { isTerminalWorkflow } from './model/statuses';
 import { LongPollSlots } from './limits/long-poll-slots';
 import { MetadataService } from './services/metadata-service';
 import { SchemaEnforcer } from './services/schema-enforcer';
@@ -134,7 +135,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
   const access = await createAccessControl(auth, { metadata: stores.metadata, authorization: stores.authorization }, log, adapters.attempts);
   await adapters.watchDefinitions(() => metadata.refresh());
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
-  const indexer = new Indexer(index, log, cfg.BATON_INDEX_FLUSH_MS);
+  const indexer = new Indexer(index, log, { delayMs: cfg.BATON_INDEX_FLUSH_MS, holdMs: cfg.BATON_INDEX_OPEN_HOLD_MS });
   // Queue partitions: the profile's own (Redis) or QueueActors on the actor host.
   const queueStore = adapters.queues;
   const queues = queueStore ? (id: string) => queueStore.partition(id) : (id: string) => queueActor(host, id);
@@ -206,7 +207,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
         scripts,
         runDeferred: (id, e) => effects.runDeferred(id, e),
         index: (state, changed, workflowChanged) => {
-          indexer.add(workflowChanged ? state.workflow : undefined, changed);
+          indexer.add(workflowChanged ? state.workflow : undefined, changed, isTerminalWorkflow(state.workflow.status));
           waiter.changed(state.workflow.workflowId);
         },
         removeFromIndex: (id) => indexer.remove(id),

@@ -45,7 +45,7 @@ export function adminRoutes(r: RouteTable, d: AdminDeps): void {
     },
   );
 
-  // The search index finds the candidates (its lag is the flush interval); the store has the say on
+  // The search index finds the candidates (its lag: the flush interval, or the open-document hold); the store has the say on
   // what is still pending, so a task that ended since it was indexed is left out.
   r.get(
     '/task/{tasktype}',

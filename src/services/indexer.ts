@@ -1,33 +1,70 @@
 import type { Logger } from 'pino';
 import type { Task, WorkflowRecord } from '../model/execution';
+import { isTerminalTask, isTerminalWorkflow } from '../model/statuses';
 import type { SearchIndex } from '../search/ports';
+import { PendingDocuments, type Pending } from './pending-documents';
+
+export interface IndexerOptions {
+  /** Interval of the regular batch write (BATON_INDEX_FLUSH_MS). */
+  delayMs?: number;
+  /** How long the document of an open task or execution may wait for a newer version (BATON_INDEX_OPEN_HOLD_MS); 0: none. */
+  holdMs?: number;
+  now?: () => number;
+}
 
 /**
- * Feeds the search index from committed turns: coalesces by id (the latest state wins) and writes
- * in batches, so the index is visible within a second and costs one write per batch, not per turn.
+ * Feeds the search index from committed turns: coalesces by id (the newest version wins, see
+ * PendingDocuments) and writes in batches, one write per batch, not per turn. Documents of ended tasks
+ * and executions go at the next batch; those of open ones may wait `holdMs` so that one write carries
+ * several changes (a task scheduled, claimed and completed within the window is written once).
  */
 export class Indexer {
-  private workflows = new Map<string, WorkflowRecord>();
-  private tasks = new Map<string, Task>();
+  private readonly workflows = new PendingDocuments<WorkflowRecord>((w) => w.updateTime);
+  private readonly tasks = new PendingDocuments<Task>((t) => t.updateTime);
   private timer?: NodeJS.Timeout;
-  /** A batch is being written: later documents wait in the maps (coalescing) instead of queueing copies. */
+  /** When the armed timer fires (epoch ms). */
+  private timerAt = 0;
+  /** A batch is being written: later documents wait (coalescing) instead of queueing copies. */
   private running = false;
   private waiters: Array<{ resolve(): void; reject(e: unknown): void }> = [];
   /** The batch being written, if any (ends when drain() returns). */
   private draining?: Promise<void>;
   /** Executions being removed: their documents are not taken any more (counted: removals may overlap). */
   private readonly removing = new Map<string, number>();
+  /** Set by flush(): the next batch takes every waiting document, held or not. */
+  private everything = false;
+  private readonly delayMs: number;
+  private readonly holdMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly index: SearchIndex,
     private readonly log: Logger,
-    private readonly delayMs = 200,
-  ) {}
+    options: IndexerOptions = {},
+  ) {
+    this.delayMs = options.delayMs ?? 200;
+    this.holdMs = options.holdMs ?? 0;
+    this.now = options.now ?? Date.now;
+  }
 
-  add(workflow: WorkflowRecord | undefined, tasks: Iterable<Task>): void {
-    if (workflow && !this.removing.has(workflow.workflowId)) this.workflows.set(workflow.workflowId, workflow);
-    for (const t of tasks) if (!this.removing.has(t.workflowInstanceId)) this.tasks.set(t.taskId, t);
-    if (!this.timer && !this.running) this.arm(this.delayMs);
+  /** `ended`: the execution is terminal, so every document of this turn is final (written at the next batch). */
+  add(workflow: WorkflowRecord | undefined, tasks: Iterable<Task>, ended = false): void {
+    const now = this.now();
+    let final = false;
+    if (workflow && !this.removing.has(workflow.workflowId)) {
+      const f = ended || isTerminalWorkflow(workflow.status);
+      this.workflows.put(workflow.workflowId, workflow, now, f);
+      final ||= f;
+    }
+    for (const t of tasks) {
+      if (this.removing.has(t.workflowInstanceId)) continue;
+      const f = ended || isTerminalTask(t.status);
+      this.tasks.put(t.taskId, t, now, f);
+      final ||= f;
+    }
+    if (this.running) return; // the batch re-arms when it ends
+    const at = now + (final || this.holdMs === 0 ? this.delayMs : Math.max(this.delayMs, this.holdMs));
+    if (!this.timer || this.timerAt > at) this.arm(at);
   }
 
   /**
@@ -51,17 +88,30 @@ export class Indexer {
   }
 
   private drop(workflowId: string): void {
-    this.workflows.delete(workflowId);
-    for (const [id, t] of this.tasks) if (t.workflowInstanceId === workflowId) this.tasks.delete(id);
+    this.workflows.drop((w) => w.workflowId === workflowId);
+    this.tasks.drop((t) => t.workflowInstanceId === workflowId);
   }
 
-  /** The regular flush: no waiter of its own, so a failed write (index down) rejects only callers that asked. */
-  private arm(ms: number): void {
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.kick();
-    }, ms);
+  /** The regular flush at `at`: no waiter of its own, so a failed write (index down) rejects only callers that asked. */
+  private arm(at: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(
+      () => {
+        this.timer = undefined;
+        this.kick();
+      },
+      Math.max(0, at - this.now()),
+    );
     this.timer.unref();
+  }
+
+  /** After a batch: the next one when the first waiting document is due, at least `delayMs` on. */
+  private rearm(): void {
+    const next = Math.min(this.workflows.nextDue(this.holdMs) ?? Infinity, this.tasks.nextDue(this.holdMs) ?? Infinity);
+    if (next === Infinity) return;
+    const at = Math.max(next, this.now() + this.delayMs);
+    if (!this.timer || this.timerAt > at) this.arm(at);
   }
 
   private kick(): void {
@@ -77,21 +127,31 @@ export class Indexer {
     });
   }
 
-  /** Resolves once everything added so far is in the index, at the next regular flush. */
+  /**
+   * Resolves once every final document added so far (an ended task or execution) is in the index, at
+   * the next regular batch. Documents of open ones held for the window are not waited for.
+   */
   settled(): Promise<void> {
-    if (!this.timer && !this.running && this.workflows.size === 0 && this.tasks.size === 0) return Promise.resolve();
+    if (!this.running && !this.dueWaiting()) return Promise.resolve();
     return new Promise((resolve, reject) => {
       this.waiters.push({ resolve, reject });
     });
   }
 
-  /** Writes everything added so far; resolves when it is in the index. */
+  /** Writes everything added so far, held documents included; resolves when it is in the index. */
   flush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.everything = true;
     const done = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     this.kick();
     return done;
+  }
+
+  /** Documents wait that the next regular batch writes whatever the time (held ones count only without a hold). */
+  private dueWaiting(): boolean {
+    if (this.holdMs === 0) return this.workflows.size + this.tasks.size > 0;
+    return this.workflows.finals + this.tasks.finals > 0;
   }
 
   /** Set by a flush() during a write: the next batch follows at once instead of after the delay. */
@@ -104,37 +164,39 @@ export class Indexer {
       // References, not copies: an adapter summarises a document when it writes it, so a document may
       // show a later committed (or committing) turn of its execution than the one that queued it. The
       // next batch writes that turn anyway, and recovery re-indexes open executions after a crash.
-      const workflows = [...this.workflows.values()];
-      const tasks = [...this.tasks.values()];
-      this.workflows = new Map();
-      this.tasks = new Map();
+      const all = this.everything;
+      this.everything = false;
+      const now = this.now();
+      const workflows = all ? this.workflows.takeAll() : this.workflows.takeDue(now, this.holdMs);
+      const tasks = all ? this.tasks.takeAll() : this.tasks.takeDue(now, this.holdMs);
       const waiters = this.waiters;
       this.waiters = [];
       try {
-        if (workflows.length) await this.index.indexWorkflows(workflows);
-        if (tasks.length) await this.index.indexTasks(tasks);
+        if (workflows.size) await this.index.indexWorkflows(docsOf(workflows));
+        if (tasks.size) await this.index.indexTasks(docsOf(tasks));
         waiters.forEach((w) => w.resolve());
       } catch (e) {
         waiters.forEach((w) => w.reject(e));
         this.log.error({ err: e }, 'indexing failed; documents will be re-added');
-        for (const w of workflows) if (!this.workflows.has(w.workflowId)) this.workflows.set(w.workflowId, w);
-        for (const t of tasks) if (!this.tasks.has(t.taskId)) this.tasks.set(t.taskId, t);
+        this.workflows.putBack(workflows);
+        this.tasks.putBack(tasks);
         this.running = false;
         this.urgent = false;
-        if (!this.timer) this.arm(1000);
+        if (!this.timer) this.arm(this.now() + 1000);
         return;
       }
       if (!this.urgent) break;
       this.urgent = false;
     }
     this.running = false;
-    if (this.workflows.size === 0 && this.tasks.size === 0) {
-      // Waiters that came during the write wanted that batch: nothing newer is pending.
+    if (!this.dueWaiting()) {
+      // Waiters that came during the write wanted that batch: nothing due at the next one is pending.
       const waiters = this.waiters;
       this.waiters = [];
       waiters.forEach((w) => w.resolve());
-    } else if (!this.timer) {
-      this.arm(this.delayMs);
     }
+    this.rearm();
   }
 }
+
+const docsOf = <T>(taken: ReadonlyMap<string, Pending<T>>): T[] => [...taken.values()].map((p) => p.doc);

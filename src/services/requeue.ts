@@ -7,7 +7,7 @@ const PAGE = 1000;
 /**
  * Re-pushes the SCHEDULED tasks of a type to their queues (Conductor's requeue of pending tasks):
  * each execution holding one is re-evaluated, which re-pushes all its SCHEDULED tasks (idempotent).
- * Candidates come from the search index, so its flush lag applies. Answers how many tasks qualified.
+ * Candidates come from the search index, so its flush lag (and the hold of open documents) applies. Answers how many tasks qualified.
  */
 export async function requeueByType(d: { index: SearchIndex; store: ExecutionStore; workflows: WorkflowService }, taskType: string): Promise<number> {
   let requeued = 0;

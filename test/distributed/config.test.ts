@@ -36,6 +36,13 @@ describe('profile-dependent configuration', () => {
     });
   });
 
+  test('open documents are held 5 s for Elasticsearch and not at all for SQLite; an explicit value wins', () => {
+    expect(loadConfig(distributed)).toMatchObject({ BATON_INDEX_OPEN_HOLD_MS: 5000 });
+    expect(loadConfig({ ...distributed, BATON_INDEX: 'sqlite' })).toMatchObject({ BATON_INDEX_OPEN_HOLD_MS: 0 });
+    expect(loadConfig({})).toMatchObject({ BATON_INDEX_OPEN_HOLD_MS: 0 });
+    expect(loadConfig({ ...distributed, BATON_INDEX_OPEN_HOLD_MS: '0' })).toMatchObject({ BATON_INDEX_OPEN_HOLD_MS: 0 });
+  });
+
   test('a missing server or a bad combination stops the start naming the variable', () => {
     const message = (env: Record<string, string>): string => {
       try {

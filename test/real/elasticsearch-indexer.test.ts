@@ -141,7 +141,7 @@ engineSuite('Elasticsearch', node ? undefined : 'ELASTICSEARCH_URL is not set')(
     it('indexes the rest of a batch when the mapping refuses one document, logs its id and does not send it again', async () => {
       const { log, lines } = recordingLog();
       const es = await freshIndex({ log });
-      const indexer = new Indexer(es.index, pino({ level: 'silent' }), 50);
+      const indexer = new Indexer(es.index, pino({ level: 'silent' }), { delayMs: 50 });
       const good = [makeWorkflowRecord({ workflowId: 'good-1', workflowName: 'mixed' }), makeWorkflowRecord({ workflowId: 'good-2', workflowName: 'mixed' })];
       // `priority` is an integer field: 2^40 breaks the mapping and Elasticsearch answers 400 for it alone.
       const bad = makeWorkflowRecord({ workflowId: 'bad-1', workflowName: 'mixed', priority: 2 ** 40 });

@@ -44,7 +44,7 @@ const log = pino({ level: 'silent' });
 
 test('documents added while a batch is written wait, coalesced by id, for one next batch', async () => {
   const g = gatedIndex();
-  const indexer = new Indexer(g.index, log, 60_000);
+  const indexer = new Indexer(g.index, log, { delayMs: 60_000 });
   indexer.add(makeWorkflowRecord({ workflowId: 'w1', status: 'RUNNING' }), [makeTask({ taskId: 't1', workflowInstanceId: 'w1' })]);
   const first = indexer.flush();
   const writing = await g.next();
@@ -72,7 +72,7 @@ test('documents added while a batch is written wait, coalesced by id, for one ne
 
 test('settled() waits for the regular flush; with nothing pending it resolves at once', async () => {
   const g = gatedIndex();
-  const indexer = new Indexer(g.index, log, 10);
+  const indexer = new Indexer(g.index, log, { delayMs: 10 });
   await indexer.settled();
   indexer.add(makeWorkflowRecord({ workflowId: 'w2' }), []);
   let settled = false;
@@ -85,7 +85,7 @@ test('settled() waits for the regular flush; with nothing pending it resolves at
 
 test('a failed write rejects its waiters, keeps its documents and writes them on the retry', async () => {
   const g = gatedIndex();
-  const indexer = new Indexer(g.index, log, 60_000);
+  const indexer = new Indexer(g.index, log, { delayMs: 60_000 });
   indexer.add(makeWorkflowRecord({ workflowId: 'w3', status: 'RUNNING' }), []);
   const failed = indexer.flush();
   (await g.next()).fail(new Error('index down'));
@@ -104,7 +104,7 @@ test('a regular flush that fails (index down) leaves no rejection unhandled and 
   const record = (reason: unknown): void => void unhandled.push(reason);
   process.on('unhandledRejection', record);
   try {
-    const indexer = new Indexer(g.index, log, 1);
+    const indexer = new Indexer(g.index, log, { delayMs: 1 });
     indexer.add(makeWorkflowRecord({ workflowId: 'w9', status: 'RUNNING' }), []);
     (await g.next()).fail(new Error('connect ECONNREFUSED'));
     // The retry after the failure: the index is back.
@@ -126,7 +126,7 @@ describe('removing an execution from the index (Indexer.remove)', () => {
 
   test('documents still queued when the execution is removed are never written', async () => {
     const g = gatedIndex();
-    const indexer = new Indexer(g.index, log, 60_000);
+    const indexer = new Indexer(g.index, log, { delayMs: 60_000 });
     indexer.add(...docs('r1'));
     await indexer.remove('r1');
     const flushed = indexer.flush();
@@ -139,7 +139,7 @@ describe('removing an execution from the index (Indexer.remove)', () => {
 
   test('a batch being written when the removal comes ends first; the delete follows it', async () => {
     const g = gatedIndex();
-    const indexer = new Indexer(g.index, log, 60_000);
+    const indexer = new Indexer(g.index, log, { delayMs: 60_000 });
     indexer.add(...docs('r2'));
     indexer.add(...docs('keep'));
     const flushed = indexer.flush();
@@ -158,7 +158,7 @@ describe('removing an execution from the index (Indexer.remove)', () => {
 
   test('a batch that fails during the removal does not put the removed documents back for its retry', async () => {
     const g = gatedIndex();
-    const indexer = new Indexer(g.index, log, 60_000);
+    const indexer = new Indexer(g.index, log, { delayMs: 60_000 });
     indexer.add(...docs('r3'));
     const failed = indexer.flush();
     const write = await g.next();
@@ -174,7 +174,7 @@ describe('removing an execution from the index (Indexer.remove)', () => {
 
   test('documents of the execution added while it is being removed are dropped; others are kept', async () => {
     const g = gatedIndex();
-    const indexer = new Indexer(g.index, log, 60_000);
+    const indexer = new Indexer(g.index, log, { delayMs: 60_000 });
     indexer.add(...docs('r4'));
     const flushed = indexer.flush();
     const write = await g.next();
@@ -191,5 +191,84 @@ describe('removing an execution from the index (Indexer.remove)', () => {
     await next;
     expect(await gone(g, 'r4')).toBe(true);
     expect((await g.search('other')).totalHits).toBe(1);
+  });
+});
+
+describe('holding the documents of open tasks and executions (holdMs)', () => {
+  test('a task scheduled, claimed and completed within the hold is written once, as completed; ended executions do not wait', async () => {
+    const g = gatedIndex();
+    const indexer = new Indexer(g.index, log, { delayMs: 10, holdMs: 60_000 });
+    indexer.add(makeWorkflowRecord({ workflowId: 'h1', updateTime: 1 }), [makeTask({ taskId: 'h1-t', workflowInstanceId: 'h1', updateTime: 1 })]);
+    // Another execution ends meanwhile: its batch goes at once and carries nothing of the open one.
+    indexer.add(
+      makeWorkflowRecord({ workflowId: 'h0', status: 'COMPLETED', updateTime: 1 }),
+      [makeTask({ taskId: 'h0-t', workflowInstanceId: 'h0', status: 'COMPLETED', updateTime: 1 })],
+      true,
+    );
+    let settled = indexer.settled();
+    (await g.next()).open();
+    (await g.next()).open();
+    await settled;
+    indexer.add(undefined, [makeTask({ taskId: 'h1-t', workflowInstanceId: 'h1', status: 'IN_PROGRESS', updateTime: 2 })]);
+    indexer.add(
+      makeWorkflowRecord({ workflowId: 'h1', status: 'COMPLETED', updateTime: 3 }),
+      [makeTask({ taskId: 'h1-t', workflowInstanceId: 'h1', status: 'COMPLETED', updateTime: 3 })],
+      true,
+    );
+    settled = indexer.settled();
+    (await g.next()).open();
+    (await g.next()).open();
+    await settled;
+    expect(g.writes).toEqual([
+      { kind: 'workflows', ids: ['h0'] },
+      { kind: 'tasks', ids: ['h0-t'] },
+      { kind: 'workflows', ids: ['h1'] },
+      { kind: 'tasks', ids: ['h1-t'] },
+    ]);
+    expect((await g.searchTasks('h1')).results[0]).toMatchObject({ taskId: 'h1-t', status: 'COMPLETED' });
+    expect((await g.search('h1')).results[0]).toMatchObject({ status: 'COMPLETED' });
+  });
+
+  test('an open document is written once its hold has passed, without any other change', async () => {
+    const g = gatedIndex();
+    const indexer = new Indexer(g.index, log, { delayMs: 5, holdMs: 20 });
+    indexer.add(makeWorkflowRecord({ workflowId: 'h2' }), []);
+    (await g.next()).open();
+    await indexer.flush();
+    expect(g.writes).toEqual([{ kind: 'workflows', ids: ['h2'] }]);
+    expect((await g.search('h2')).totalHits).toBe(1);
+  });
+
+  test('flush() (shutdown) writes held documents too', async () => {
+    const g = gatedIndex();
+    const indexer = new Indexer(g.index, log, { delayMs: 60_000, holdMs: 60_000 });
+    indexer.add(makeWorkflowRecord({ workflowId: 'h3' }), [makeTask({ taskId: 'h3-t', workflowInstanceId: 'h3' })]);
+    const flushed = indexer.flush();
+    (await g.next()).open();
+    (await g.next()).open();
+    await flushed;
+    expect((await g.searchTasks('h3')).totalHits).toBe(1);
+  });
+
+  test('an older version of a document added after a newer one is not written over it', async () => {
+    const g = gatedIndex();
+    const indexer = new Indexer(g.index, log, { delayMs: 60_000, holdMs: 60_000 });
+    indexer.add(undefined, [makeTask({ taskId: 'h4-t', workflowInstanceId: 'h4', status: 'COMPLETED', updateTime: 5 })]);
+    indexer.add(undefined, [makeTask({ taskId: 'h4-t', workflowInstanceId: 'h4', status: 'IN_PROGRESS', updateTime: 3 })]);
+    const flushed = indexer.flush();
+    (await g.next()).open();
+    await flushed;
+    expect(g.writes).toEqual([{ kind: 'tasks', ids: ['h4-t'] }]);
+    expect((await g.searchTasks('h4')).results[0]).toMatchObject({ status: 'COMPLETED' });
+  });
+
+  test('a removal after an upsert that is still held: nothing of the execution is written', async () => {
+    const g = gatedIndex();
+    const indexer = new Indexer(g.index, log, { delayMs: 10, holdMs: 60_000 });
+    indexer.add(makeWorkflowRecord({ workflowId: 'h5' }), [makeTask({ taskId: 'h5-t', workflowInstanceId: 'h5' })]);
+    await indexer.remove('h5');
+    await indexer.flush();
+    expect(g.writes).toEqual([]);
+    expect((await g.search('h5')).totalHits + (await g.searchTasks('h5')).totalHits).toBe(0);
   });
 });
