@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { WorkflowActor } from '../../../src/actors/workflow-actor';
 import { WorkflowCalls, type WorkflowActorClient } from '../../../src/actors/protocol/workflow-protocol';
@@ -11,10 +8,9 @@ import type { Effect } from '../../../src/model/effects';
 import type { Task } from '../../../src/model/execution';
 import { ActorDeactivated, type ActorHost } from '../../../src/runtime/ports';
 import { currentTurn, inTurn } from '../../../src/runtime/turn-context';
-import { createScriptEngine, type ScriptEngine } from '../../../src/scripting/script-engine';
-import { openSqliteStores, type SqliteStores } from '../../../src/store/sqlite';
 import { FakeActorContext } from './fake-actor-context';
 import { faultyStore } from './faulty-store';
+import { sqliteEngineWorld } from '../../support/sqlite-engine-world';
 
 // The WorkflowActor alone: a fake context (reminders recorded), a real SQLite store behind a
 // fault-injecting wrapper, and a clock the test moves. Commit, fencing, outbox and reminders are
@@ -32,24 +28,12 @@ const def = WorkflowDefSchema.parse({
 });
 const taskDefs = new Map<string, TaskDef>([['work', TaskDefSchema.parse({ name: 'work' })]]);
 
-let scripts: ScriptEngine;
-let dir: string;
-let stores: SqliteStores;
-beforeAll(async () => {
-  scripts = await createScriptEngine({ workers: 1 });
-  dir = mkdtempSync(join(tmpdir(), 'baton-actor-'));
-  stores = openSqliteStores(dir);
-});
-afterAll(async () => {
-  await scripts.dispose();
-  await stores.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = sqliteEngineWorld('baton-actor-');
 
 /** One execution's actor and what it did to the world. */
 class Harness {
   now = T0;
-  readonly store = faultyStore(stores.executions);
+  readonly store = faultyStore(world.stores.executions);
   /** Queue-facing effects run after each commit, and the outbox effects run in the background. */
   readonly immediate: Effect[] = [];
   readonly deferred: Effect[] = [];
@@ -76,7 +60,7 @@ class Harness {
     return new WorkflowActor(this.ctx, {
       store: this.store,
       env: () => this.env(),
-      scripts,
+      scripts: world.scripts,
       runEffects: async (_id, effects) => void this.immediate.push(...effects),
       runDeferred: async (_id, effects) => {
         if (effects.some((e) => this.unreachable.has(e.kind))) throw new Error('parent unreachable');
@@ -135,7 +119,7 @@ class Harness {
   }
 
   async stored() {
-    const s = await stores.executions.load(this.workflowId);
+    const s = await world.stores.executions.load(this.workflowId);
     if (!s) throw new Error(`${this.workflowId} is not stored`);
     return s;
   }
@@ -439,7 +423,7 @@ describe('WorkflowActor: reminders', () => {
     await h.client.terminate({ reason: 'stop' });
     expect(h.ctx.reminders.get('deadline')).toBeNull();
     await h.client.remove({ archive: true });
-    expect(await stores.executions.load(h.workflowId)).toBeUndefined();
+    expect(await world.stores.executions.load(h.workflowId)).toBeUndefined();
     expect(h.ctx.reminderLog.at(-1)).toEqual(['deadline', null]);
   });
 

@@ -1,9 +1,6 @@
 import express from 'express';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pino from 'pino';
 import { request } from 'undici';
 import { WorkflowActor } from '../../../../src/actors/workflow-actor';
@@ -15,9 +12,8 @@ import { DaprActorHost } from '../../../../src/runtime/dapr/dapr-actor-host';
 import type { SidecarHttp, SidecarReply } from '../../../../src/runtime/dapr/sidecar-http';
 import type { ActorContext } from '../../../../src/runtime/ports';
 import { outsideTurn } from '../../../../src/runtime/turn-context';
-import { createScriptEngine, type ScriptEngine } from '../../../../src/scripting/script-engine';
-import { openSqliteStores, type SqliteStores } from '../../../../src/store/sqlite';
 import type { ExecutionStore } from '../../../../src/store/ports';
+import { sqliteEngineWorld } from '../../../support/sqlite-engine-world';
 
 // Turns the Dapr host runs in this process without daprd (a reminder timer of an activation, callSelf)
 // bypass daprd's placement. Here replica A still holds an activation after another activation (replica
@@ -141,19 +137,7 @@ describe('callSelf on a superseded activation', () => {
 });
 
 describe('a reminder timer of a superseded WorkflowActor activation', () => {
-  let scripts: ScriptEngine;
-  let dir: string;
-  let stores: SqliteStores;
-  beforeAll(async () => {
-    scripts = await createScriptEngine({ workers: 1 });
-    dir = mkdtempSync(join(tmpdir(), 'baton-inproc-'));
-    stores = openSqliteStores(dir);
-  });
-  afterAll(async () => {
-    await scripts.dispose();
-    await stores.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const world = sqliteEngineWorld('baton-inproc-');
 
   const def = WorkflowDefSchema.parse({
     name: 'two_steps',
@@ -191,7 +175,7 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
         new WorkflowActor(ctx, {
           store,
           env,
-          scripts,
+          scripts: world.scripts,
           runEffects: async (_id, effects) => void emitted.push(...effects),
           runDeferred: async (_id, effects) => {
             await outboxGate;
@@ -214,18 +198,18 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
     // A's check of its claim waits until B has committed, whenever A's timer fires.
     let superseded!: () => void;
     const bCommitted = new Promise<void>((r) => (superseded = r));
-    const real = stores.executions;
+    const real = world.stores.executions;
     const gated = new Proxy(real, {
       get: (target, p) =>
         p === 'revOf' ? async (wf: string) => (await bCommitted, real.revOf(wf)) : (Reflect.get(target, p) as (...a: unknown[]) => unknown).bind(target),
     });
     const emittedA = hostWorkflows(a, gated, 20); // its sweep timer fires soon after the start
-    const emittedB = hostWorkflows(b, stores.executions, 3_600_000);
+    const emittedB = hostWorkflows(b, world.stores.executions, 3_600_000);
     const id = `wf-inproc-${Date.now()}`;
 
     const started = await a.deliver('WorkflowActor', id, 'start', { workflowId: id, fresh: true, def, request: { name: def.name, version: 1, input: {} } });
     expect(started).toEqual({ status: 200, body: id });
-    const first = (await stores.executions.load(id))!.tasks[0]!;
+    const first = (await world.stores.executions.load(id))!.tasks[0]!;
     expect(emittedA).toEqual([expect.objectContaining({ kind: 'enqueue', taskId: first.taskId })]);
     emittedA.length = 0;
 
@@ -239,7 +223,7 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
     // A's stale memory still had `first` SCHEDULED: a sweep there would have pushed the completed task again.
     expect(emittedA).toEqual([]);
     expect(a.sidecar.calls).toEqual([]);
-    const s = (await stores.executions.load(id))!;
+    const s = (await world.stores.executions.load(id))!;
     expect(s.rev).toBe(2);
     expect(s.tasks.map((t) => [t.referenceTaskName, t.status])).toEqual([
       ['first', 'COMPLETED'],
@@ -250,19 +234,19 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
   test('its clearOutbox after an outbox run is fenced, drops the activation and reaches the new owner through daprd, arming no reminder', async () => {
     const [a, b] = [await replica(), await replica()];
     let releaseA!: () => void;
-    const emittedA = hostWorkflows(a, stores.executions, 3_600_000, new Promise<void>((r) => (releaseA = r)));
-    const emittedB = hostWorkflows(b, stores.executions, 3_600_000);
+    const emittedA = hostWorkflows(a, world.stores.executions, 3_600_000, new Promise<void>((r) => (releaseA = r)));
+    const emittedB = hostWorkflows(b, world.stores.executions, 3_600_000);
     const one = WorkflowDefSchema.parse({ name: 'one_step', version: 1, tasks: [{ name: 'work', taskReferenceName: 'only', type: 'SIMPLE' }] });
     const id = `wf-inproc-outbox-${Date.now()}`;
     await a.deliver('WorkflowActor', id, 'start', { workflowId: id, fresh: true, def: one, request: { name: one.name, version: 1, input: {} } });
-    const only = (await stores.executions.load(id))!.tasks[0]!;
+    const only = (await world.stores.executions.load(id))!.tasks[0]!;
     await a.deliver('WorkflowActor', id, 'update', { workflowInstanceId: id, taskId: only.taskId, status: 'COMPLETED', outputData: {} });
-    expect((await stores.executions.load(id))!.outbox.map((e) => e.kind)).toEqual(['index']); // A's outbox run waits
+    expect((await world.stores.executions.load(id))!.outbox.map((e) => e.kind)).toEqual(['index']); // A's outbox run waits
 
     // daprd moved the execution to B (the recovery scan's call): B runs the outbox and clears it.
     expect((await b.deliver('WorkflowActor', id, 'recover', null)).status).toBe(200);
-    for (let i = 0; i < 1000 && (await stores.executions.load(id))!.outbox.length > 0; i++) await new Promise((r) => setTimeout(r, 5));
-    const cleared = (await stores.executions.load(id))!;
+    for (let i = 0; i < 1000 && (await world.stores.executions.load(id))!.outbox.length > 0; i++) await new Promise((r) => setTimeout(r, 5));
+    const cleared = (await world.stores.executions.load(id))!;
     expect(cleared.outbox).toEqual([]);
     expect(emittedB.map((e) => e.kind)).toEqual(['index']);
 
@@ -273,15 +257,15 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
     for (let i = 0; i < 1000 && a.sidecar.calls.length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     expect(a.sidecar.calls).toEqual([`PUT /v1.0/actors/WorkflowActor/${id}/method/clearOutbox`]);
     expect(emittedA.slice(before).map((e) => e.kind)).toEqual(['index']); // the run it had started from its committed outbox, nothing after
-    expect((await stores.executions.load(id))!.rev).toBe(cleared.rev);
+    expect((await world.stores.executions.load(id))!.rev).toBe(cleared.rev);
   });
 
   test('one that still holds its claim runs the reminder in process (the sweep pushes its scheduled task again)', async () => {
     const a = await replica();
-    const emittedA = hostWorkflows(a, stores.executions, 20);
+    const emittedA = hostWorkflows(a, world.stores.executions, 20);
     const id = `wf-inproc-held-${Date.now()}`;
     await a.deliver('WorkflowActor', id, 'start', { workflowId: id, fresh: true, def, request: { name: def.name, version: 1, input: {} } });
-    const first = (await stores.executions.load(id))!.tasks[0]!;
+    const first = (await world.stores.executions.load(id))!.tasks[0]!;
     for (let i = 0; i < 1000 && emittedA.length < 2; i++) await new Promise((r) => setTimeout(r, 5));
     expect(emittedA.slice(0, 2)).toEqual([
       expect.objectContaining({ kind: 'enqueue', taskId: first.taskId }),
