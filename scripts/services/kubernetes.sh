@@ -92,6 +92,11 @@ EOF
   log "built kubernetes $K8S_VERSION into $k8s_dir/bin in $((SECONDS - t)) s"
 }
 
+# A build's bin/ replaces the cache directory only once it is complete: an interrupted build leaves no half cache.
+install_built() {
+  rm -rf "$2.tmp" && mkdir -p "$2.tmp" && mv "$1" "$2.tmp/bin" && rm -rf "$2" && mv "$2.tmp" "$2"
+}
+
 # CoreDNS builds on its own: its go.mod pins other client-go and cloud SDK versions than Kubernetes'.
 provision_coredns() {
   if [[ -x "$coredns_dir/bin/coredns" ]]; then log "coredns $COREDNS_VERSION cached"; return; fi
@@ -104,8 +109,7 @@ provision_coredns() {
   mkdir -p "$work/bin"
   (cd "$src" && niced_go build -trimpath -ldflags "-s -w" -o "$work/bin/coredns" .) ||
     die "building coredns $COREDNS_VERSION failed"
-  rm -rf "$coredns_dir.tmp" && mkdir -p "$coredns_dir.tmp" && mv "$work/bin" "$coredns_dir.tmp/bin" &&
-    rm -rf "$coredns_dir" && mv "$coredns_dir.tmp" "$coredns_dir"
+  install_built "$work/bin" "$coredns_dir"
   log "built coredns $COREDNS_VERSION in $((SECONDS - t)) s"
 }
 
@@ -125,8 +129,7 @@ provision_dapr_control_plane() {
   (cd "$src" && nice -n 10 env GOFLAGS="-buildvcs=false -p=$build_jobs" go build -trimpath -tags stablecomponents \
     -ldflags "-X github.com/dapr/dapr/pkg/buildinfo.version=$DAPR_VERSION" -o "$work/bin/" \
     ./cmd/operator ./cmd/injector ./cmd/sentry) || die "building Dapr's control plane $DAPR_VERSION failed"
-  rm -rf "$dapr_cp_dir.tmp" && mkdir -p "$dapr_cp_dir.tmp" && mv "$work/bin" "$dapr_cp_dir.tmp/bin" &&
-    rm -rf "$dapr_cp_dir" && mv "$dapr_cp_dir.tmp" "$dapr_cp_dir"
+  install_built "$work/bin" "$dapr_cp_dir"
   log "built dapr operator, injector, sentry $DAPR_VERSION in $((SECONDS - t)) s"
 }
 
@@ -143,8 +146,7 @@ provision_kube_router() {
   mkdir -p "$work/bin"
   (cd "$src" && nice -n 10 env GOFLAGS="-buildvcs=false -p=$build_jobs" go build -o "$work/bin/kube-router" ./cmd/kube-router) ||
     die "building kube-router $KUBE_ROUTER_VERSION failed"
-  rm -rf "$kube_router_dir.tmp" && mkdir -p "$kube_router_dir.tmp" && mv "$work/bin" "$kube_router_dir.tmp/bin" &&
-    rm -rf "$kube_router_dir" && mv "$kube_router_dir.tmp" "$kube_router_dir"
+  install_built "$work/bin" "$kube_router_dir"
   log "built kube-router $KUBE_ROUTER_VERSION in $((SECONDS - t)) s"
 }
 
