@@ -11,7 +11,7 @@ export interface WorkerPoolOptions {
   resourceLimits: ResourceLimits;
   /** How long a (re)started worker may take to load before it is replaced. */
   startupTimeoutMs: number;
-  /** How long a request may wait for a free worker before it fails as `busy`. */
+  /** How long a request may wait for a free worker before it fails as `busy` (time while a worker loads does not count). */
   queueTimeoutMs: number;
 }
 
@@ -75,9 +75,14 @@ export class WorkerPool {
     if (this.disposed) return Promise.reject(new Error(`${request.label}: script workers are stopped`));
     return new Promise<T>((resolve, reject) => {
       const job: Job = { ...request, resolve: resolve as (v: unknown) => void, reject };
-      job.queueTimer = setTimeout(() => {
+      const expire = (): void => {
         const at = this.queue.indexOf(job);
         if (at < 0) return;
+        // A worker still loading (a replacement) is not a busy one: its load has its own deadline.
+        if (this.slots.some((slot) => slot?.state === 'loading')) {
+          job.queueTimer = setTimeout(expire, this.options.queueTimeoutMs);
+          return;
+        }
         this.queue.splice(at, 1);
         reject(
           new ScriptError(
@@ -85,7 +90,8 @@ export class WorkerPool {
             `${request.label} was not started: all ${this.options.size} script workers stayed busy for ${this.options.queueTimeoutMs} ms`,
           ),
         );
-      }, this.options.queueTimeoutMs);
+      };
+      job.queueTimer = setTimeout(expire, this.options.queueTimeoutMs);
       this.queue.push(job);
       this.dispatch();
     });

@@ -385,6 +385,19 @@ describe('ScriptEngine worker pool', () => {
     }
   });
 
+  it('keeps a request waiting while a worker is being replaced, whatever the queue limit', async () => {
+    // A worker that exhausts its heap is replaced; the request behind it waits for the replacement's
+    // load (which has its own deadline) instead of failing as `busy`, as if the worker were evaluating.
+    const engine = await createScriptEngine({ workers: 1, timeoutMs: 5000, queueTimeoutMs: 1 });
+    try {
+      const bomb = engine.evalExpression('(() => { const a = []; for (;;) a.push(new Array(1e6).fill(1)); })()', {});
+      await expectFailure(() => bomb, 'memory', /exceeded the memory limit/);
+      expect(await engine.evalExpression('1', {})).toBe(1);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
   it('refuses results larger than the limit inside the worker', async () => {
     const engine = await createScriptEngine({ workers: 1, maxResultBytes: 1024 });
     try {
