@@ -2,7 +2,6 @@ import pino from 'pino';
 import { WorkflowActor } from '../../../src/actors/workflow-actor';
 import { WorkflowCalls, type WorkflowActorClient } from '../../../src/actors/protocol/workflow-protocol';
 import type { EngineEnv, ExecutionState } from '../../../src/engine/state';
-import { DEFAULT_JSONPATH_LIMITS } from '../../../src/engine/jsonpath-budget';
 import { TaskDefSchema, WorkflowDefSchema, type TaskDef } from '../../../src/model/definitions';
 import type { Effect } from '../../../src/model/effects';
 import type { Task } from '../../../src/model/execution';
@@ -11,6 +10,7 @@ import { currentTurn, inTurn } from '../../../src/runtime/turn-context';
 import { FakeActorContext } from './fake-actor-context';
 import { faultyStore } from './faulty-store';
 import { sqliteEngineWorld } from '../../support/sqlite-engine-world';
+import { smallEngineEnv } from '../../support/small-engine-env';
 
 // The WorkflowActor alone: a fake context (reminders recorded), a real SQLite store behind a
 // fault-injecting wrapper, and a clock the test moves. Commit, fencing, outbox and reminders are
@@ -95,23 +95,7 @@ class Harness {
   }
 
   env(): EngineEnv {
-    return {
-      now: this.now,
-      newId: () => `${this.workflowId}-t${++this.seq}`,
-      derivedId: (seed) => `derived(${seed})`,
-      doWhileMaxIterations: 100,
-      jsonPathMaxSteps: DEFAULT_JSONPATH_LIMITS.maxSteps,
-      jsonPathMaxDepth: DEFAULT_JSONPATH_LIMITS.maxDepth,
-      maxSubWorkflowDepth: 8,
-      maxWorkflowGenerations: 64,
-      maxForkWidth: 100,
-      maxTasksPerExecution: 1000,
-      taskPayloadMaxBytes: 1 << 20,
-      workflowPayloadMaxBytes: 1 << 20,
-      taskDef: (name) => taskDefs.get(name),
-      isDomainActive: () => false,
-      hostName: 'test',
-    };
+    return smallEngineEnv({ now: this.now, newId: () => `${this.workflowId}-t${++this.seq}`, taskDef: (name) => taskDefs.get(name) });
   }
 
   start(): Promise<string> {

@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { request } from 'undici';
 import { WorkflowActor } from '../../../../src/actors/workflow-actor';
-import { DEFAULT_JSONPATH_LIMITS } from '../../../../src/engine/jsonpath-budget';
 import type { EngineEnv } from '../../../../src/engine/state';
 import { TaskDefSchema, WorkflowDefSchema } from '../../../../src/model/definitions';
 import type { Effect } from '../../../../src/model/effects';
@@ -14,6 +13,7 @@ import type { ActorContext } from '../../../../src/runtime/ports';
 import { outsideTurn } from '../../../../src/runtime/turn-context';
 import type { ExecutionStore } from '../../../../src/store/ports';
 import { sqliteEngineWorld } from '../../../support/sqlite-engine-world';
+import { smallEngineEnv } from '../../../support/small-engine-env';
 
 // Turns the Dapr host runs in this process without daprd (a reminder timer of an activation, callSelf)
 // bypass daprd's placement. Here replica A still holds an activation after another activation (replica
@@ -148,23 +148,8 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
     ],
   });
   let seq = 0;
-  const env = (): EngineEnv => ({
-    now: Date.now(),
-    newId: () => `inproc-t${++seq}`,
-    derivedId: (seed) => `derived(${seed})`,
-    doWhileMaxIterations: 100,
-    jsonPathMaxSteps: DEFAULT_JSONPATH_LIMITS.maxSteps,
-    jsonPathMaxDepth: DEFAULT_JSONPATH_LIMITS.maxDepth,
-    maxSubWorkflowDepth: 8,
-    maxWorkflowGenerations: 64,
-    maxForkWidth: 100,
-    maxTasksPerExecution: 1000,
-    taskPayloadMaxBytes: 1 << 20,
-    workflowPayloadMaxBytes: 1 << 20,
-    taskDef: (name) => (name === 'work' ? TaskDefSchema.parse({ name }) : undefined),
-    isDomainActive: () => false,
-    hostName: 'test',
-  });
+  const env = (): EngineEnv =>
+    smallEngineEnv({ now: Date.now(), newId: () => `inproc-t${++seq}`, taskDef: (name) => (name === 'work' ? TaskDefSchema.parse({ name }) : undefined) });
 
   /** Hosts WorkflowActor on `r`; what its turns emitted is recorded; its outbox runs wait for `outboxGate`. */
   const hostWorkflows = (r: Replica, store: ExecutionStore, sweepIntervalMs: number, outboxGate: Promise<void> = Promise.resolve()) => {
