@@ -1,4 +1,4 @@
-import type { Task } from '../model/execution';
+import { outwardTask, type Task } from '../model/execution';
 import { childLineage, lineageOf } from '../model/lineage';
 import { isTerminalTask, isTerminalWorkflow, type WorkflowStatus } from '../model/statuses';
 import { resolveInput } from './context';
@@ -118,7 +118,7 @@ export function endWorkflow(turn: Turn, status: WorkflowStatus, reason: string |
             reason: wf.reasonForIncompletion,
             failureStatus: status,
             ...(opts.failedTask ? { failureTaskId: opts.failedTask.taskId } : {}),
-            failedWorkflow: { ...structuredClone(wf), tasks: structuredClone(state.tasks) },
+            failedWorkflow: { ...structuredClone(wf), tasks: structuredClone(state.tasks.map(outwardTask)) },
           },
         },
       });

@@ -69,6 +69,12 @@ export const HeldTaskSchema = TaskSchema.extend({
 });
 export type Task = z.infer<typeof HeldTaskSchema>;
 
+/** A task as anything outside its execution sees it (answers, a failure workflow's input): without Baton's bookkeeping. */
+export function outwardTask(t: Task): Task {
+  const { claimId: _internal, ...task } = t;
+  return task;
+}
+
 export const WorkflowSchema = z.object({
   workflowId: z.string(),
   status: WorkflowStatus,

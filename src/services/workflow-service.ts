@@ -2,7 +2,7 @@ import { childWorkflowOf, taskTypeNamed } from '../engine/tasks/registry';
 import { newId } from '../ids';
 import type { WorkflowDef } from '../model/definitions';
 import { walkTasks } from '../model/definitions';
-import type { Task, Workflow } from '../model/execution';
+import { outwardTask, type Task, type Workflow } from '../model/execution';
 import type { RerunWorkflowRequest, StartWorkflowRequest, TaskResult, UpgradeWorkflowRequest } from '../model/requests';
 import { workflowActor, type ExternalUpdateArg, type UpdateOutcome, type WorkflowActorClient } from '../actors/protocol/workflow-protocol';
 import { isTerminalWorkflow } from '../model/statuses';
@@ -293,7 +293,7 @@ export class WorkflowService {
 
 /** A task as the API answers it: the computed getters Conductor serialises (Task.queueWaitTime, loopOverTask, taskDefinition), without Baton's internal fields. */
 export function withComputed(t: Task): Task {
-  const { claimId: _internal, ...task } = t;
+  const task = outwardTask(t);
   const queueWaitTime = t.startTime > 0 ? t.startTime - t.scheduledTime : 0;
   return { ...task, queueWaitTime, loopOverTask: t.iteration > 0, ...(t.workflowTask.taskDefinition ? { taskDefinition: t.workflowTask.taskDefinition } : {}) };
 }

@@ -1,3 +1,4 @@
+import { claimTask } from '../../../src/engine/commands/claim';
 import { applyTaskResult } from '../../../src/engine/commands/task-result';
 import { pauseWorkflow } from '../../../src/engine/commands/pause';
 import { resetCallbacks } from '../../../src/engine/commands/reset-callbacks';
@@ -812,6 +813,14 @@ describe('failureWorkflow', () => {
     run.fail('t1');
     const input = run.effects('startWorkflow')[0]!.request.input!;
     expect(input.failedWorkflow).toEqual(expect.objectContaining({ workflowId: 'wf-1', status: 'FAILED' }));
+  });
+
+  test("the failed workflow in its input carries no poll's claim id (Baton's bookkeeping)", () => {
+    const run = new Run(env, twoStep({ failureWorkflow: 'cleanup' }), { input: { x: 1 } });
+    run.turn((t) => claimTask(t, run.task('t1').taskId, 'w', 'claim-1'));
+    run.update('t1', { status: 'FAILED', reasonForIncompletion: 'boom' });
+    const failed = run.effects('startWorkflow')[0]!.request.input!.failedWorkflow as { tasks: Array<Record<string, unknown>> };
+    expect(failed.tasks.map((t) => 'claimId' in t)).toEqual([false]);
   });
 
   it('the dynamic form $workflow.input.key names the workflow from the input', () => {
