@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { outwardTask } from '../model/execution';
 import { isTerminalWorkflow } from '../model/statuses';
 import type { ObjectStore } from '../objects/object-store';
 import type { PeriodIndices, SearchIndex } from '../search/ports';
@@ -169,7 +170,7 @@ export class Purger {
       }
       const key = archiveKey(w.workflowId, w.endTime);
       const archivedAt = this.deps.now();
-      const body = JSON.stringify({ archivedAt, workflow: { ...w, tasks: s.tasks } });
+      const body = JSON.stringify({ archivedAt, workflow: { ...w, tasks: s.tasks.map(outwardTask) } });
       await this.deps.objects.put(key, Buffer.from(body), 'application/json');
       await retention.recordArchive({ workflowId: w.workflowId, key, workflowName: w.workflowName, status: w.status, endTime: w.endTime, archivedAt });
       out.archived++;
