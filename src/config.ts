@@ -115,6 +115,9 @@ export const FieldsSchema = z.object({
   // Profile-dependent default (see withProfileDefaults): embedded 0 (recovery at start only), distributed 60 s.
   BATON_RECOVERY_SCAN_INTERVAL_MS: optionalInt(0),
   BATON_RECOVERY_SCAN_RATE: int(100, 1),
+  /** Every replica marks itself alive, and the scan's lease (held three ticks) is renewed or taken, this often. */
+  BATON_RECOVERY_SCAN_TICK_MS: int(5000, 100),
+  BATON_RECOVERY_SCAN_CONCURRENCY: int(4, 1),
   /** Limit of one recover call of the scan; BATON_RECOVERY_SCAN_MAX_FAILURES failed in a row give the scan's lease up. */
   BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS: int(10_000, 100),
   BATON_RECOVERY_SCAN_MAX_FAILURES: int(5, 1),

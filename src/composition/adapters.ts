@@ -8,7 +8,7 @@ import type { ServedObjectLinks } from '../objects/open-object-store';
 import type { QueuePartitionStore } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { Reclaimed, RetentionStore } from '../retention/ports';
-import type { ScanLease } from '../services/recovery-scan';
+import type { ReplicaRoster, ScanLease } from '../services/recovery-scan';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
 import type { BatchStore } from '../store/batch-store';
@@ -59,6 +59,8 @@ export interface Adapters {
   queueEffects: 'inTurn' | 'afterTurn';
   /** Cluster-wide lease of the recovery scan (distributed profile). */
   scanLease?: ScanLease;
+  /** The replicas that mark themselves alive: one that stops marking sets a recovery pass off at once. */
+  scanRoster?: ReplicaRoster;
   /** The purge's journal and archive lookup, its lease, and (SQLite) the reclaiming of freed pages; absent: no purging. */
   retention?: { store: RetentionStore; lease: ScanLease; reclaim?: () => Promise<Reclaimed> };
   /** Cluster-wide lease of the batch runner (distributed profile); absent: this process runs every batch. */

@@ -1,4 +1,5 @@
 import { CommunicationProtocolEnum, DaprClient, LogLevel } from '@dapr/dapr';
+import { hostname } from 'node:os';
 import Redis from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -12,6 +13,7 @@ import { RedisFailedAttempts } from '../limits/redis/redis-failed-attempts';
 import { RedisQueueDirectory } from '../limits/redis/redis-queue-directory';
 import { RedisQueuePartitions } from '../queues/redis/redis-queue-partitions';
 import { RedisScanLease } from '../limits/redis/redis-scan-lease';
+import { RedisReplicaRoster } from '../limits/redis/redis-replica-roster';
 import { createDaprActorHost } from '../runtime/dapr/dapr-actor-host';
 import { SidecarHttp } from '../runtime/dapr/sidecar-http';
 import { goDurationFromMs } from '../runtime/dapr/durations';
@@ -172,6 +174,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
     const redisQueues = cfg.BATON_QUEUES === 'redis' ? new RedisQueuePartitions(redis(), prefix) : undefined;
     const changes = new MetadataChanges(redis(), redis(), prefix, log);
     const scanLease = new RedisScanLease(redis(), prefix, 'recovery-scan');
+    const scanRoster = new RedisReplicaRoster(redis(), prefix, 'recovery-scan', hostname());
     const retentionLease = new RedisScanLease(redis(), prefix, 'retention');
     const batchLease = new RedisScanLease(redis(), prefix, 'batch-runner');
     const attempts = new RedisFailedAttempts(redis(), prefix);
@@ -184,6 +187,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       async () => redisQueues?.close(),
       () => changes.close(),
       () => scanLease.close(),
+      () => scanRoster.close(),
       () => retentionLease.close(),
       () => batchLease.close(),
       async () => void (await dedupeRedis.quit().catch(() => undefined)),
@@ -236,6 +240,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       // Redis pushes are no actor calls: a turn awaits them (its answer waits until the next task is queued).
       queueEffects: redisQueues ? 'inTurn' : 'afterTurn',
       scanLease,
+      scanRoster,
       retention: stores.retention && {
         store: stores.retention,
         lease: retentionLease,

@@ -159,6 +159,15 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
   const batonPods = (): PodList['items'] =>
     (JSON.parse(kubectl(['get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=baton', '-o', 'json'])) as PodList).items;
 
+  /** Lines of the Baton containers' logs that `keep` selects, each prefixed by its pod. */
+  const podLogLines = (keep: (line: string) => boolean): string[] =>
+    batonPods().flatMap((p) =>
+      run(kubectlBin!, ['logs', '-n', ns, p.metadata.name, '-c', 'baton'], undefined, true)
+        .split('\n')
+        .filter(keep)
+        .map((l) => `${p.metadata.name}: ${l.slice(0, 300)}`),
+    );
+
   /** The Service as a load target, the load's definitions, and three recording workers polling through it. */
   async function serviceLoad() {
     const target: LoadTarget = {
@@ -182,16 +191,13 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
       const killedAt = Date.now();
       kubectl(['delete', 'pod', '-n', ns, victim, '--grace-period=0', '--force']);
       const servingAfterMs = await timeUntilServing(target, load.probe, killedAt, 240_000);
-      await expectAllCompleted(target, [...first, ...(await second)], log);
+      await expectAllCompleted(target, [...first, ...(await second)], log, async (stuck) =>
+        podLogLines((l) => l.includes('recovery') || stuck.some((id) => l.includes(id))).join('\n'),
+      );
       const completedAfterMs = Date.now() - killedAt;
       const errors = log.errors.map((e) => e.slice(0, 100));
       // What the recovery scan brought back (deadlines held in the deleted pod's memory among them).
-      const scans = batonPods().flatMap((p) =>
-        run(kubectlBin!, ['logs', '-n', ns, p.metadata.name, '-c', 'baton'], undefined, true)
-          .split('\n')
-          .filter((l) => l.includes('recovery'))
-          .map((l) => `${p.metadata.name}: ${l.slice(0, 200)}`),
-      );
+      const scans = podLogLines((l) => l.includes('recovery'));
       console.log(
         JSON.stringify({ fault: 'kubectl delete pod --grace-period=0 --force of a Baton pod under load', servingAfterMs, completedAfterMs, errors, scans }),
       );

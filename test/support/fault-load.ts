@@ -95,7 +95,13 @@ export const decide = (t: { retryCount?: number; inputData?: Record<string, unkn
   return 'complete' as const;
 };
 
-export async function expectAllCompleted(cluster: LoadTarget, ids: string[], log: WorkerLog): Promise<void> {
+/** `evidence`: what the servers logged about the executions left open (their ids), added to the failure. */
+export async function expectAllCompleted(
+  cluster: LoadTarget,
+  ids: string[],
+  log: WorkerLog,
+  evidence?: (stuckIds: string[]) => Promise<string>,
+): Promise<void> {
   const pending = new Set(ids);
   const ended: unknown[] = [];
   await eventually(
@@ -125,8 +131,9 @@ export async function expectAllCompleted(cluster: LoadTarget, ids: string[], log
         return executionSummary(r.body);
       }),
     );
+    const logged = evidence ? `\nserver logs:\n${await evidence([...pending]).catch((e: unknown) => String(e))}` : '';
     throw new Error(
-      `${pending.size} workflows did not complete: ${String(err)}\nworker errors: ${JSON.stringify(tally(log.errors))}\n${JSON.stringify(stuck, null, 1)}`,
+      `${pending.size} workflows did not complete: ${String(err)}\nworker errors: ${JSON.stringify(tally(log.errors))}\n${JSON.stringify(stuck, null, 1)}${logged}`,
     );
   });
   expect(ended).toEqual([]);

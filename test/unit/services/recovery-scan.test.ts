@@ -230,3 +230,118 @@ describe('RecoveryScan on a replica whose actor calls fail', () => {
     await healthy.stop();
   });
 });
+
+describe('RecoveryScan when a replica dies', () => {
+  const until = async (cond: () => boolean): Promise<void> => {
+    const end = Date.now() + 10_000;
+    while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    expect(cond()).toBe(true);
+  };
+
+  /** A roster whose departures the test announces. */
+  const roster = () => {
+    const gone: string[] = [];
+    const beats: number[] = [];
+    return {
+      gone,
+      beats,
+      beat: async (ttlMs: number) => void beats.push(ttlMs),
+      departed: async () => gone.splice(0),
+    };
+  };
+
+  test('a replica that stops marking itself alive sets a pass off at once, not at the next interval', async () => {
+    const passes: string[][] = [];
+    let current: string[] = [];
+    const r = roster();
+    const scan = new RecoveryScan({
+      ids: async function* () {
+        current = [];
+        passes.push(current);
+        yield* ['x', 'y'];
+      },
+      recover: async (id) => void current.push(id),
+      lease: new SharedLease().for('r1'),
+      roster: r,
+      intervalMs: 3_600_000,
+      tickMs: 20,
+      ratePerSecond: 1000,
+      log: quiet,
+      ...roomy,
+    });
+    scan.start();
+    await until(() => passes.length === 1 && current.length === 2); // taking the lease: one pass
+    await new Promise((res) => setTimeout(res, 100)); // ticks, and no pass before the hour is up
+    expect(passes).toHaveLength(1);
+    r.gone.push('replica-b/1234');
+    await until(() => passes.length === 2 && current.length === 2);
+    await scan.stop();
+    expect(r.beats.every((ttl) => ttl === 60)).toBe(true); // marked alive for three ticks
+  });
+
+  test('a replica taking the lease over from one that died passes at once', async () => {
+    const lease = new SharedLease();
+    const recoveredBy: string[] = [];
+    const make = (name: string) =>
+      new RecoveryScan({
+        ids: () => ids(['x']),
+        recover: async () => void recoveredBy.push(name),
+        lease: lease.for(name),
+        intervalMs: 3_600_000,
+        tickMs: 20,
+        ratePerSecond: 1000,
+        log: quiet,
+        ...roomy,
+      });
+    lease.holder = 'dead'; // held by a replica that died and never renews it
+    const survivor = make('survivor');
+    survivor.start();
+    await new Promise((res) => setTimeout(res, 100));
+    expect(recoveredBy).toEqual([]);
+    lease.holder = undefined; // its lease ran out
+    await until(() => recoveredBy.length === 1);
+    expect(recoveredBy).toEqual(['survivor']);
+    await survivor.stop();
+  });
+
+  test('a recover call a sidecar holds does not hold the pass up: the others run beside it', async () => {
+    let lastDone!: () => void;
+    const last = new Promise<void>((r) => (lastDone = r));
+    const scan = new RecoveryScan({
+      ids: () => ids(['held', 'a', 'b', 'c']),
+      // 'held' answers only after 'c' was recovered: one call at a time would wait it out and fail it.
+      recover: async (id) => (id === 'held' ? last : id === 'c' ? lastDone() : undefined),
+      lease: new SharedLease().for('r1'),
+      intervalMs: 60_000,
+      ratePerSecond: 1000,
+      concurrency: 2,
+      callTimeoutMs: 60_000,
+      maxConsecutiveFailures: 1000,
+      log: quiet,
+    });
+    expect(await scan.scanOnce()).toBe(4);
+  });
+
+  test('an execution whose recover call failed is asked once more at the next tick, not an interval later', async () => {
+    const seen: string[] = [];
+    let failures = 0;
+    const scan = new RecoveryScan({
+      ids: () => ids(['flaky', 'fine']),
+      recover: async (id) => {
+        seen.push(id);
+        if (id === 'flaky' && failures++ === 0) throw new Error('its replica just died');
+      },
+      lease: new SharedLease().for('r1'),
+      intervalMs: 3_600_000,
+      tickMs: 20,
+      ratePerSecond: 1000,
+      log: quiet,
+      ...roomy,
+    });
+    scan.start();
+    await until(() => seen.length === 3);
+    await new Promise((res) => setTimeout(res, 100));
+    await scan.stop();
+    expect(seen).toEqual(['flaky', 'fine', 'flaky']);
+  });
+});
