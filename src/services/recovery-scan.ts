@@ -106,6 +106,10 @@ export class RecoveryScan {
   private sitOutUntil = 0;
   /** Executions whose recover call failed in the last full pass: asked once more at the next tick. */
   private readonly retry = new Set<string>();
+  /** The pass running now, beside the ticks: a pass held up by slow calls never holds up the lease's renewal. */
+  private passing?: Promise<unknown>;
+  /** Another replica took the lease while a pass ran: the pass ends. */
+  private lostLease = false;
 
   constructor(private readonly opts: RecoveryScanOptions) {
     this.tickMs = Math.min(opts.tickMs ?? 5000, opts.intervalMs);
@@ -114,7 +118,6 @@ export class RecoveryScan {
       jitterFirst: true,
       round: (signal) => this.tick(signal),
       onError: (err) => opts.log.warn({ err }, 'recovery scan failed; next try in a tick'),
-      afterStop: () => opts.lease.release(),
     });
   }
 
@@ -123,8 +126,10 @@ export class RecoveryScan {
   }
 
   /** Ends at once: an in-flight recover call is abandoned (it is idempotent; the next scan repeats it), not awaited. */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    await this.passing;
+    await this.opts.lease.release().catch(() => undefined);
   }
 
   private get leaseMs(): number {
@@ -136,14 +141,18 @@ export class RecoveryScan {
       await this.opts.roster?.beat(this.leaseMs);
       return;
     }
-    if (!(await this.heartbeat())) return;
-    if (this.passDue || Date.now() - this.lastPassAt >= this.opts.intervalMs) {
-      await this.scanOnce(signal);
-    } else if (this.retry.size > 0) {
+    if (!(await this.heartbeat()) || this.passing) return;
+    let pass: (() => Promise<number>) | undefined;
+    if (this.passDue || Date.now() - this.lastPassAt >= this.opts.intervalMs) pass = () => this.scanOnce(signal);
+    else if (this.retry.size > 0) {
       const again = [...this.retry];
       this.retry.clear();
-      await this.pass(listed(again), signal, false);
+      pass = () => this.pass(listed(again), signal, false);
     }
+    if (!pass) return;
+    this.passing = pass()
+      .catch((err: unknown) => this.opts.log.warn({ err }, 'recovery pass failed; next try in a tick'))
+      .finally(() => (this.passing = undefined));
   }
 
   /**
@@ -155,7 +164,10 @@ export class RecoveryScan {
     await roster?.beat(this.leaseMs);
     const was = this.held;
     this.held = await lease.acquire(this.leaseMs);
-    if (!this.held) return false;
+    if (!this.held) {
+      if (was) this.lostLease = true;
+      return false;
+    }
     if (!was) this.passDue = true; // the last holder may have died mid-pass, with its own deadlines
     const gone = (await roster?.departed()) ?? [];
     if (gone.length > 0) {
@@ -182,7 +194,7 @@ export class RecoveryScan {
     let failedInRow = 0;
     let gaveUp = false;
     let next = Date.now();
-    let renewAt = Date.now() + this.tickMs;
+    this.lostLease = false;
     const inFlight = new Set<Promise<void>>();
     const one = async (id: string): Promise<void> => {
       try {
@@ -201,11 +213,7 @@ export class RecoveryScan {
       }
     };
     for await (const id of ids) {
-      if (signal.aborted || gaveUp) break;
-      if (Date.now() >= renewAt) {
-        if (!(await this.heartbeat())) break; // another replica took over
-        renewAt = Date.now() + this.tickMs;
-      }
+      if (signal.aborted || gaveUp || this.lostLease) break; // lostLease: another replica took over
       const wait = next - Date.now();
       if (wait > 0) await abortableSleep(wait, signal);
       if (signal.aborted) break;

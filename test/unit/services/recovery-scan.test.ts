@@ -322,6 +322,39 @@ describe('RecoveryScan when a replica dies', () => {
     expect(await scan.scanOnce()).toBe(4);
   });
 
+  test('a pass held up by a call that does not answer never holds up the lease: it is renewed every tick', async () => {
+    let renewals = 0;
+    let entered!: () => void;
+    const inPass = new Promise<void>((r) => (entered = r));
+    const r = roster();
+    const scan = new RecoveryScan({
+      ids: () => ids(['held']),
+      recover: () => {
+        entered();
+        return new Promise<void>(() => undefined);
+      },
+      lease: {
+        acquire: async () => {
+          renewals++;
+          return true;
+        },
+        release: async () => undefined,
+      },
+      roster: r,
+      intervalMs: 3_600_000,
+      tickMs: 20,
+      ratePerSecond: 1000,
+      log: quiet,
+      ...roomy,
+    });
+    scan.start();
+    await inPass;
+    const before = renewals;
+    const beatsBefore = r.beats.length;
+    await until(() => renewals >= before + 3 && r.beats.length >= beatsBefore + 3);
+    await scan.stop();
+  });
+
   test('an execution whose recover call failed is asked once more at the next tick, not an interval later', async () => {
     const seen: string[] = [];
     let failures = 0;
