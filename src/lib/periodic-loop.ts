@@ -1,3 +1,6 @@
+/** Longest delay a Node timer takes; a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Resolves after `ms`, or at once when `signal` aborts or already has (an aborted signal fires no more events). */
 export const abortableSleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { abortableSleep, PeriodicLoop } from '../lib/periodic-loop';
+import { abortableSleep, MAX_TIMER_MS, PeriodicLoop } from '../lib/periodic-loop';
 
 /** Who runs the scan now: one replica of a cluster at a time (a lease with a time limit). */
 export interface ScanLease {
@@ -110,6 +110,7 @@ export class RecoveryScan {
   private passing?: Promise<unknown>;
   /** Another replica took the lease while a pass ran: the pass ends. */
   private lostLease = false;
+  private nextPass?: NodeJS.Timeout;
 
   constructor(private readonly opts: RecoveryScanOptions) {
     this.tickMs = Math.min(opts.tickMs ?? 5000, opts.intervalMs);
@@ -128,6 +129,7 @@ export class RecoveryScan {
   /** Ends at once: an in-flight recover call is abandoned (it is idempotent; the next scan repeats it), not awaited. */
   async stop(): Promise<void> {
     await this.loop.stop();
+    clearTimeout(this.nextPass);
     await this.passing;
     await this.opts.lease.release().catch(() => undefined);
   }
@@ -141,7 +143,12 @@ export class RecoveryScan {
       await this.opts.roster?.beat(this.leaseMs);
       return;
     }
-    if (!(await this.heartbeat()) || this.passing) return;
+    if (await this.heartbeat()) this.maybePass(signal);
+  }
+
+  /** Starts a pass when one is due (a full one, else the retries) and none runs; else arms the next full one. */
+  private maybePass(signal: AbortSignal): void {
+    if (!this.held || this.passing || signal.aborted) return;
     let pass: (() => Promise<number>) | undefined;
     if (this.passDue || Date.now() - this.lastPassAt >= this.opts.intervalMs) pass = () => this.scanOnce(signal);
     else if (this.retry.size > 0) {
@@ -149,10 +156,21 @@ export class RecoveryScan {
       this.retry.clear();
       pass = () => this.pass(listed(again), signal, false);
     }
-    if (!pass) return;
+    if (!pass) return this.armNextPass(signal);
     this.passing = pass()
       .catch((err: unknown) => this.opts.log.warn({ err }, 'recovery pass failed; next try in a tick'))
-      .finally(() => (this.passing = undefined));
+      .finally(() => {
+        this.passing = undefined;
+        this.armNextPass(signal);
+      });
+  }
+
+  /** Full passes an interval apart from start to start (back to back when one outlasts it), not at the tick after. */
+  private armNextPass(signal: AbortSignal): void {
+    clearTimeout(this.nextPass);
+    if (signal.aborted) return;
+    this.nextPass = setTimeout(() => this.maybePass(signal), Math.min(MAX_TIMER_MS, Math.max(0, this.lastPassAt + this.opts.intervalMs - Date.now())));
+    this.nextPass.unref();
   }
 
   /**

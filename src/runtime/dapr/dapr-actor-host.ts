@@ -18,6 +18,7 @@ import { isRetriableRouting, mayHaveRun, SidecarActorApi } from './sidecar-api';
 import type { SidecarHttp } from './sidecar-http';
 import { TurnQueue } from './turn-queue';
 import { SelfProbe } from './self-probe';
+import { MAX_TIMER_MS } from '../../lib/periodic-loop';
 import type { LivenessPolicy } from '../liveness';
 
 type Log = Pick<Logger, 'info' | 'warn' | 'error'>;
@@ -88,9 +89,6 @@ interface Activation {
   /** Recoverable reminders held as timers of this activation; registered with daprd when it ends. */
   local: Map<string, { dueAt: number; timer: NodeJS.Timeout }>;
 }
-
-/** Longest delay a Node timer takes; a recoverable reminder due later is registered with daprd at once. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const keyOf = (type: string, id: string): string => `${type}||${id}`;
 /** A local turn's answer when it did not run here: the call goes through daprd. */
