@@ -20,6 +20,9 @@ DAPR_VERSION="${BATON_DAPR_VERSION:-1.18.2}"
 NODE_VERSION="${BATON_K8S_NODE_VERSION:-22.23.5}"
 NPM_VERSION="${BATON_K8S_NPM_VERSION:-10.9.8}"
 mkdir -p "$cache"
+# RUN steps under runc: buildah's default crun refuses a host whose cgroups are mounted in hybrid mode
+# (v1 controllers beside /sys/fs/cgroup/unified, as on some VMs: "cgroups in hybrid mode not supported").
+if [[ -z "${BUILDAH_RUNTIME:-}" ]] && command -v runc >/dev/null 2>&1; then export BUILDAH_RUNTIME="$(command -v runc)"; fi
 
 ctr_() { ctr --address "$run/containerd/containerd.sock" -n k8s.io "$@"; }
 
