@@ -1,4 +1,4 @@
-import { RecoveryScan, type ScanLease } from '../../../src/services/recovery-scan';
+import { RecoveryScan, type RecoveryScanOptions, type ScanLease } from '../../../src/services/recovery-scan';
 
 const quiet = { info: () => undefined, warn: () => undefined };
 /** Limits that the tests below other than the lease hand-over never reach. */
@@ -232,6 +232,10 @@ describe('RecoveryScan on a replica whose actor calls fail', () => {
 });
 
 describe('RecoveryScan when a replica dies', () => {
+  /** A scan whose periodic pass is an hour away and whose ticks come every 20 ms; `o` sets the rest. */
+  const hourly = (o: Pick<RecoveryScanOptions, 'ids' | 'recover'> & Partial<RecoveryScanOptions>) =>
+    new RecoveryScan({ lease: new SharedLease().for('r1'), intervalMs: 3_600_000, tickMs: 20, ratePerSecond: 1000, log: quiet, ...roomy, ...o });
+
   const until = async (cond: () => boolean): Promise<void> => {
     const end = Date.now() + 10_000;
     while (!cond() && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
@@ -254,20 +258,14 @@ describe('RecoveryScan when a replica dies', () => {
     const passes: string[][] = [];
     let current: string[] = [];
     const r = roster();
-    const scan = new RecoveryScan({
+    const scan = hourly({
       ids: async function* () {
         current = [];
         passes.push(current);
         yield* ['x', 'y'];
       },
       recover: async (id) => void current.push(id),
-      lease: new SharedLease().for('r1'),
       roster: r,
-      intervalMs: 3_600_000,
-      tickMs: 20,
-      ratePerSecond: 1000,
-      log: quiet,
-      ...roomy,
     });
     scan.start();
     await until(() => passes.length === 1 && current.length === 2); // taking the lease: one pass
@@ -283,15 +281,10 @@ describe('RecoveryScan when a replica dies', () => {
     const lease = new SharedLease();
     const recoveredBy: string[] = [];
     const make = (name: string) =>
-      new RecoveryScan({
+      hourly({
         ids: () => ids(['x']),
         recover: async () => void recoveredBy.push(name),
         lease: lease.for(name),
-        intervalMs: 3_600_000,
-        tickMs: 20,
-        ratePerSecond: 1000,
-        log: quiet,
-        ...roomy,
       });
     lease.holder = 'dead'; // held by a replica that died and never renews it
     const survivor = make('survivor');
@@ -327,7 +320,7 @@ describe('RecoveryScan when a replica dies', () => {
     let entered!: () => void;
     const inPass = new Promise<void>((r) => (entered = r));
     const r = roster();
-    const scan = new RecoveryScan({
+    const scan = hourly({
       ids: () => ids(['held']),
       recover: () => {
         entered();
@@ -341,11 +334,6 @@ describe('RecoveryScan when a replica dies', () => {
         release: async () => undefined,
       },
       roster: r,
-      intervalMs: 3_600_000,
-      tickMs: 20,
-      ratePerSecond: 1000,
-      log: quiet,
-      ...roomy,
     });
     scan.start();
     await inPass;
@@ -358,18 +346,12 @@ describe('RecoveryScan when a replica dies', () => {
   test('an execution whose recover call failed is asked once more at the next tick, not an interval later', async () => {
     const seen: string[] = [];
     let failures = 0;
-    const scan = new RecoveryScan({
+    const scan = hourly({
       ids: () => ids(['flaky', 'fine']),
       recover: async (id) => {
         seen.push(id);
         if (id === 'flaky' && failures++ === 0) throw new Error('its replica just died');
       },
-      lease: new SharedLease().for('r1'),
-      intervalMs: 3_600_000,
-      tickMs: 20,
-      ratePerSecond: 1000,
-      log: quiet,
-      ...roomy,
     });
     scan.start();
     await until(() => seen.length === 3);
