@@ -580,7 +580,7 @@ YAML
   KUBECONFIG="$run/admin.kubeconfig" "$helm" upgrade --install dapr "$chart" --namespace dapr-system --create-namespace \
     --set global.registry=ghcr.io/dapr --set global.tag="$DAPR_VERSION" --set global.imagePullPolicy=Never \
     --set global.mtls.enabled=true --wait --timeout 10m >"$run/logs/helm-dapr.log" 2>&1 ||
-    die "helm install of Dapr failed (log: $run/logs/helm-dapr.log)"
+    die "helm install of Dapr failed: $(tail -3 "$run/logs/helm-dapr.log") (log: $run/logs/helm-dapr.log)"
   log "Dapr $DAPR_VERSION installed with its Helm chart in $((SECONDS - t)) s"
 }
 
@@ -593,6 +593,12 @@ start_cluster() {
   need_cmd conntrack conntrack
   need_cmd buildah buildah
   local t=$SECONDS
+  # A run that ended without --stop (its session or CI run ended mid-way) leaves its etcd behind, and a
+  # cluster started on it inherits that run's half-done Helm release ("another operation is in progress").
+  if [[ -d "$run" ]] && ! { pid_alive "$run/etcd.pid" && pid_alive "$run/kube-apiserver.pid"; }; then
+    log "clearing what a run that was not stopped left in $run"
+    stop_cluster
+  fi
   mkdir -p "$run/logs"
   make_pki
   setup_network
