@@ -1,21 +1,20 @@
 import type { Actor, ActorContext } from '../runtime/ports';
 import { MinHeap } from '../lib/min-heap';
 import { PageBook } from './queue/page-book';
-import { QueueCalls, type LeaseArg, type LeaseResult, type QueueEntry } from './protocol/queue-protocol';
+import { QueueCalls, type QueueEntry, type TakeArg, type TakeResult } from './protocol/queue-protocol';
 import { LEGACY_KEY, loadQueueState, saveQueueState, settlePages, type StoredEntry } from './queue/queue-state';
 
 // One task-queue partition: pending entries ordered by priority (lower first) then FIFO, delayed
-// entries by visibility time, leased entries until acked or expired. Its content is derived data:
-// every entry is a SCHEDULED task of some execution, which re-pushes it when a queue lost it.
+// entries by visibility time; a poll takes entries out. Its content is derived data: every entry is a
+// SCHEDULED task of some execution, which re-pushes it when a queue lost it.
 
-export type { LeaseArg, LeaseResult, QueueEntry };
+export type { QueueEntry, TakeArg, TakeResult };
 export type PushArg = QueueEntry;
 
 interface Slot extends QueueEntry {
   seq: number;
   /** Which heap generation the slot is live in; stale heap items are skipped. */
   gen: number;
-  leasedUntil?: number;
 }
 
 export interface QueueActorOptions {
@@ -41,7 +40,6 @@ export class QueueActor implements Actor {
   private seq = 0;
   private readonly ready = new MinHeap<Slot>((a, b) => (a.priority !== b.priority ? a.priority < b.priority : a.seq < b.seq));
   private readonly delayed = new MinHeap<{ at: number; slot: Slot; gen: number }>((a, b) => a.at < b.at);
-  private readonly leases = new MinHeap<{ until: number; slot: Slot; gen: number }>((a, b) => a.until < b.until);
 
   private readonly pageSize: number;
   private readonly maxTransactBytes: number | undefined;
@@ -61,7 +59,7 @@ export class QueueActor implements Actor {
 
   /**
    * Where the host keeps actor state (the Dapr actor state store), entries survive a move to another
-   * replica. Leased entries come back pending: a claim only takes SCHEDULED tasks.
+   * replica.
    */
   async onActivate(): Promise<void> {
     const state = this.ctx.state;
@@ -116,16 +114,9 @@ export class QueueActor implements Actor {
       for (const e of list) this.push(e);
       return null;
     },
-    lease: (a) => this.lease(a),
-    ack: (a) => this.remove(a.taskId),
+    take: (a) => this.take(a),
     remove: (a) => this.remove(a.taskId),
-    removeMany: (a) => {
-      for (const id of a.taskIds) this.remove(id);
-      return null;
-    },
-    release: (a) => this.release(a),
-    size: (a) => this.size(a?.now ?? 0),
-    stats: () => ({ size: this.entries.size, leased: [...this.entries.values()].filter((s) => s.leasedUntil !== undefined).length }),
+    size: () => this.size(),
   });
 
   async onReminder(): Promise<void> {}
@@ -138,7 +129,7 @@ export class QueueActor implements Actor {
   /** Idempotent by task id: a second push of a pending entry only moves its visibility earlier. */
   push(e: PushArg): boolean {
     const existing = this.entries.get(e.taskId);
-    if (existing && existing.leasedUntil === undefined && existing.visibleAt <= e.visibleAt) return false;
+    if (existing && existing.visibleAt <= e.visibleAt) return false;
     this.insert(e, existing?.seq ?? ++this.seq);
     this.book?.add(e.taskId);
     this.pushed = true;
@@ -153,7 +144,6 @@ export class QueueActor implements Actor {
   }
 
   private place(slot: Slot): void {
-    slot.leasedUntil = undefined;
     if (slot.visibleAt > Date.now()) this.delayed.push({ at: slot.visibleAt, slot, gen: slot.gen });
     else this.ready.push(slot);
   }
@@ -162,20 +152,11 @@ export class QueueActor implements Actor {
     return this.entries.get(slot.taskId) === slot && slot.gen === gen;
   }
 
-  /** Takes up to `count` visible entries; they come back by themselves if not acked within leaseMs. */
-  lease({ count, now, leaseMs }: LeaseArg): LeaseResult {
-    for (let l = this.leases.peek(); l && l.until <= now; l = this.leases.peek()) {
-      this.leases.pop();
-      if (this.live(l.slot, l.gen) && l.slot.leasedUntil !== undefined) {
-        l.slot.gen++;
-        l.slot.visibleAt = now;
-        this.ready.push(l.slot);
-        l.slot.leasedUntil = undefined;
-      }
-    }
+  /** Takes up to `count` visible entries out of the partition (see the protocol's take). */
+  take({ count, now }: TakeArg): TakeResult {
     for (let d = this.delayed.peek(); d && d.at <= now; d = this.delayed.peek()) {
       this.delayed.pop();
-      if (this.live(d.slot, d.gen) && d.slot.leasedUntil === undefined) {
+      if (this.live(d.slot, d.gen)) {
         d.slot.gen++;
         this.ready.push(d.slot);
       }
@@ -184,10 +165,8 @@ export class QueueActor implements Actor {
     while (out.length < count) {
       const s = this.ready.pop();
       if (!s) break;
-      if (this.entries.get(s.taskId) !== s || s.leasedUntil !== undefined) continue;
-      s.leasedUntil = now + leaseMs;
-      s.gen++;
-      this.leases.push({ until: s.leasedUntil, slot: s, gen: s.gen });
+      if (this.entries.get(s.taskId) !== s) continue;
+      this.remove(s.taskId);
       out.push({ taskId: s.taskId, workflowId: s.workflowId, priority: s.priority, visibleAt: s.visibleAt });
     }
     let nextVisibleAt: number | undefined;
@@ -202,20 +181,7 @@ export class QueueActor implements Actor {
     return removed;
   }
 
-  /** Puts a leased entry back, visible at `visibleAt` (used when a limit postpones it). */
-  release({ taskId, visibleAt }: { taskId: string; visibleAt: number }): boolean {
-    const s = this.entries.get(taskId);
-    if (!s) return false;
-    s.gen++;
-    s.visibleAt = visibleAt;
-    this.book?.touch(taskId);
-    this.place(s);
-    return true;
-  }
-
-  size(_now: number): number {
-    let n = 0;
-    for (const s of this.entries.values()) if (s.leasedUntil === undefined) n++;
-    return n;
+  size(): number {
+    return this.entries.size;
   }
 }

@@ -29,7 +29,7 @@ export interface PollArgs {
   /** Who polls (clientOf), for the cap on polls in flight per client; Baton's own system workers give none. */
   client?: string;
   /**
-   * Asked with the stored task before a leased entry is claimed; false leaves it in its queue for a
+   * Asked with the stored task before a taken entry is claimed; false puts it back in its queue for a
    * later poll (Baton's HTTP worker uses it to keep a busy host's tasks waiting unclaimed).
    */
   admit?: (task: Task) => boolean;
@@ -37,7 +37,6 @@ export interface PollArgs {
 
 /** Conductor postpones a task held back by a limit by 60 s; Baton retries sooner, as the limit frees up. */
 const LIMIT_POSTPONE_MS = 1000;
-const LEASE_MS = 30_000;
 /** How soon an entry whose claim failed is handed out again. */
 const CLAIM_RETRY_MS = 1000;
 /** A claim is asked twice, 200 ms apart, before its entry goes back to the queue. */
@@ -156,13 +155,13 @@ export class TaskService {
       let nextVisibleAt = Infinity;
       for (const actorId of partitions.actorIds(name, this.rotation++)) {
         if (out.length >= a.count) break;
-        const r = await this.deps.queues(actorId).lease({ count: a.count - out.length, now: Date.now(), leaseMs: LEASE_MS });
+        const r = await this.deps.queues(actorId).take({ count: a.count - out.length, now: Date.now() });
         if (r.nextVisibleAt) nextVisibleAt = Math.min(nextVisibleAt, r.nextVisibleAt);
         if (r.entries.length === 0) continue;
         // Claims of different executions run side by side (and share one group commit); order is kept.
-        const claimed = await Promise.all(r.entries.map((e) => this.claim(actorId, e, a.workerId, taskType, a.admit)));
-        const settled = r.entries.filter((_, i) => claimed[i] !== undefined).map((e) => e.taskId);
-        if (settled.length > 0) await this.deps.queues(actorId).removeMany({ taskIds: settled });
+        const claimed = await Promise.all(
+          r.entries.map((e) => this.claim(actorId, e, a.workerId, taskType, a.admit).catch((err: unknown) => this.returnToQueue(actorId, e, err))),
+        );
         for (const t of claimed) if (t) out.push(t);
       }
       const now = Date.now();
@@ -171,20 +170,14 @@ export class TaskService {
     }
   }
 
-  /** Claims one leased entry: the task (handed out), null (entry is stale: drop it) or undefined (leave the entry alone). */
-  private async claim(
-    actorId: string,
-    e: QueueEntry,
-    workerId: string | undefined,
-    taskDefName: string,
-    admit?: PollArgs['admit'],
-  ): Promise<Task | null | undefined> {
+  /** Claims one taken entry: the task (handed out), or null (stale, or pushed back to be handed out later). */
+  private async claim(actorId: string, e: QueueEntry, workerId: string | undefined, taskDefName: string, admit?: PollArgs['admit']): Promise<Task | null> {
     const { limits } = this.deps;
     if (admit) {
       const stored = await this.deps.store.getTask(e.taskId);
       if (stored && stored.status === 'SCHEDULED' && !admit(stored)) {
-        await this.deps.queues(actorId).release({ taskId: e.taskId, visibleAt: Date.now() + LIMIT_POSTPONE_MS });
-        return undefined;
+        await this.pushBack(actorId, e, LIMIT_POSTPONE_MS);
+        return null;
       }
     }
     // A queue holds tasks of one type, and a worker task's definition is named after its type.
@@ -197,25 +190,31 @@ export class TaskService {
         (rate <= 0 || (await limits.tryRate(taskDefName, rate, def?.rateLimitFrequencyInSeconds ?? 1, Date.now())));
       if (!allowed) {
         if (limit > 0) await limits.release(taskDefName, e.taskId);
-        await this.deps.queues(actorId).release({ taskId: e.taskId, visibleAt: Date.now() + LIMIT_POSTPONE_MS });
-        return undefined;
+        await this.pushBack(actorId, e, LIMIT_POSTPONE_MS);
+        return null;
       }
     }
-    let claimed: Task | null;
-    const claimId = randomUUID();
-    try {
-      claimed = await this.claimOnce(e.workflowId, { taskId: e.taskId, workerId, claimId });
-    } catch (err) {
-      // The execution could not be reached (e.g. its replica just died): hand the entry out again soon
-      // rather than after the whole lease; if even the release fails, the lease expiry brings it back.
-      this.deps.log.warn({ err, taskId: e.taskId }, 'claim failed; the task returns to its queue');
-      await this.deps
-        .queues(actorId)
-        .release({ taskId: e.taskId, visibleAt: Date.now() + CLAIM_RETRY_MS })
-        .catch(() => undefined);
-      return undefined;
-    }
+    const claimed = await this.claimOnce(e.workflowId, { taskId: e.taskId, workerId, claimId: randomUUID() });
     return claimed ? withComputed(claimed) : null;
+  }
+
+  /**
+   * A taken entry whose claim failed (e.g. the execution's replica just died, or a limit could not be
+   * read) is handed out again soon; if the claim took effect after all, the pushed entry is stale and
+   * its claim answers null. Should the push fail too, the task is still SCHEDULED: its execution's
+   * recovery pushes it again.
+   */
+  private async returnToQueue(actorId: string, e: QueueEntry, err: unknown): Promise<null> {
+    this.deps.log.warn({ err, taskId: e.taskId }, 'claim failed; the task returns to its queue');
+    await this.pushBack(actorId, e, CLAIM_RETRY_MS).catch((pushErr: unknown) =>
+      this.deps.log.warn({ err: pushErr, taskId: e.taskId }, 'could not push the task back; its execution re-pushes it when recovered'),
+    );
+    return null;
+  }
+
+  /** Puts a taken entry back, visible `afterMs` from now. */
+  private pushBack(actorId: string, e: QueueEntry, afterMs: number): Promise<boolean> {
+    return this.deps.queues(actorId).push({ ...e, visibleAt: Date.now() + afterMs });
   }
 
   /**
@@ -314,13 +313,11 @@ export class TaskService {
     return n;
   }
 
-  /** Size and leased (unacknowledged) count per partition. */
+  /** Size per partition; none is unacknowledged, as a poll takes its entries out (QueueCalls' take). */
   async queueShards(name: string): Promise<Record<string, { size: number; uacked: number }>> {
     const out: Record<string, { size: number; uacked: number }> = {};
-    for (const id of this.deps.partitions.actorIds(name)) {
-      const s = await this.deps.queues(id).stats();
-      out[id.slice(name.length + 1)] = { size: s.size - s.leased, uacked: s.leased };
-    }
+    for (const id of this.deps.partitions.actorIds(name))
+      out[id.slice(name.length + 1)] = { size: await this.deps.queues(id).size({ now: Date.now() }), uacked: 0 };
     return out;
   }
 }

@@ -13,32 +13,30 @@ export const QueueEntrySchema = z.object({
 });
 export type QueueEntry = z.infer<typeof QueueEntrySchema>;
 
-export const LeaseArgSchema = z.object({ count: z.number().int().min(0), now: z.number(), leaseMs: z.number() });
-export type LeaseArg = z.infer<typeof LeaseArgSchema>;
+export const TakeArgSchema = z.object({ count: z.number().int().min(0), now: z.number() });
+export type TakeArg = z.infer<typeof TakeArgSchema>;
 
-export const LeaseResultSchema = z.object({
+export const TakeResultSchema = z.object({
   entries: z.array(QueueEntrySchema),
   /** When the next delayed entry becomes visible, if any (so a long poll can sleep until then). */
   nextVisibleAt: z.number().optional(),
 });
-export type LeaseResult = z.infer<typeof LeaseResultSchema>;
-
-const byTask = z.object({ taskId: z.string() });
+export type TakeResult = z.infer<typeof TakeResultSchema>;
 
 export const QueueCalls = defineActor('QueueActor', {
   /** Idempotent by task id; answers whether the queue changed. */
   push: { arg: QueueEntrySchema, result: z.boolean() },
   pushMany: { arg: z.array(QueueEntrySchema), result: z.null() },
-  lease: { arg: LeaseArgSchema, result: LeaseResultSchema },
+  /**
+   * Takes up to `count` visible entries out of the partition, as Conductor acknowledges a message when it
+   * is polled: an entry not claimed is pushed back by the poller, and one lost with a dead poller is
+   * pushed again by its execution's recovery (its task is still SCHEDULED).
+   */
+  take: { arg: TakeArgSchema, result: TakeResultSchema },
   /** Answers whether the entry was there. */
-  ack: { arg: byTask, result: z.boolean() },
-  remove: { arg: byTask, result: z.boolean() },
-  removeMany: { arg: z.object({ taskIds: z.array(z.string()) }), result: z.null() },
-  /** Puts a leased entry back, visible at `visibleAt`; answers whether it was there. */
-  release: { arg: z.object({ taskId: z.string(), visibleAt: z.number() }), result: z.boolean() },
-  /** Entries not leased. */
+  remove: { arg: z.object({ taskId: z.string() }), result: z.boolean() },
+  /** Entries held. */
   size: { arg: z.object({ now: z.number() }).optional(), result: z.number() },
-  stats: { arg: z.undefined().or(z.null()).optional(), result: z.object({ size: z.number(), leased: z.number() }) },
 });
 export type QueueActorClient = Client<typeof QueueCalls.calls>;
 

@@ -1,15 +1,17 @@
 /**
  * Lua commands of a task-queue partition kept in Redis. Each runs atomically inside Redis, so replicas
- * never see a half-applied push or lease. All keys of one partition share a hash tag (one cluster slot).
+ * never see a half-applied push or take. All keys of one partition share a hash tag (one cluster slot).
  * Every command a script runs costs Redis as much as one a client sends, so each path runs only what
- * its case needs (a new entry is in no set yet; a leased one is in D only).
+ * its case needs (a new entry is in no set yet).
  *
  * Keys (KEYS[1..5]):
  *   E  hash    taskId -> JSON [workflowId, priority, visibleAt, seq, 0] (the 0: records of older
- *              versions kept a lease time there; leases are told by L alone)
+ *              versions kept a lease time there)
  *   R  zset    ready entries, scored priority * 1e13 + seq (lower priority first, then first in)
- *   D  zset    delayed entries scored by visibleAt, and leased ones by leasedUntil
- *   L  set     leased task ids
+ *   D  zset    delayed entries scored by visibleAt (and entries a replica of an earlier version
+ *              leased, scored by the lease's end)
+ *   L  set     ids leased by a replica of an earlier version (which leased, then removed what it
+ *              claimed): while a rolling upgrade runs both, an expired one comes back like a delayed one
  *   S  string  the partition's push counter (the seq of new entries)
  *
  * Invariant: an id in R, D or L has its record in E, and is in exactly one of R and D; L's ids are in D.
@@ -55,14 +57,13 @@ return changed
 `;
 
 /**
- * Lease up to ARGV count visible entries for leaseMs; an entry not removed or released by then becomes
- * visible again. Due delayed entries and expired leases are moved to ready first (at most 1000 a call).
- * ARGV: now, count, leaseMs. Returns JSON {entries: [[taskId, workflowId, priority, visibleAt]...], next}
- * (cjson writes an empty entries list as {}); `next`, the earliest time in D, only when nothing was
- * leased (a poll that got entries does not wait).
+ * Take up to ARGV count visible entries out of the partition (their records too). Due delayed entries
+ * are moved to ready first (at most 1000 a call). ARGV: now, count. Returns JSON {entries: [[taskId,
+ * workflowId, priority, visibleAt]...], next} (cjson writes an empty entries list as {}); `next`, the
+ * earliest time in D, only when nothing was taken (a poll that got entries does not wait).
  */
-export const LEASE = `${PRELUDE}
-local now, count, leaseMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+export const TAKE = `${PRELUDE}
+local now, count = tonumber(ARGV[1]), tonumber(ARGV[2])
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', D, '-inf', now, 'LIMIT', 0, 1000)) do
   local raw = redis.call('HGET', E, id)
   if raw then
@@ -78,9 +79,8 @@ if count > 0 then
     local id = popped[i]
     local raw = redis.call('HGET', E, id)
     if raw then
+      redis.call('HDEL', E, id)
       local rec = cjson.decode(raw)
-      redis.call('SADD', L, id)
-      redis.call('ZADD', D, now + leaseMs, id)
       out[#out + 1] = { id, rec[1], rec[2], rec[3] }
     end
   end
@@ -104,18 +104,4 @@ for _, id in ipairs(ARGV) do
   end
 end
 return removed
-`;
-
-/** Put an entry back (leased or not), visible at visibleAt. ARGV: now, taskId, visibleAt. Returns 1 when it was there. */
-export const RELEASE = `${PRELUDE}
-local now, id, vis = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])
-local raw = redis.call('HGET', E, id)
-if not raw then return 0 end
-local rec = cjson.decode(raw)
-rec[5] = 0
-rec[3] = vis
-redis.call('HSET', E, id, cjson.encode(rec))
-redis.call('SREM', L, id)
-place(id, rec, now)
-return 1
 `;

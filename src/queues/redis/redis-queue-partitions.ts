@@ -1,13 +1,12 @@
 import type Redis from 'ioredis';
-import type { LeaseArg, LeaseResult, QueueActorClient, QueueEntry } from '../../actors/protocol/queue-protocol';
+import type { QueueActorClient, QueueEntry, TakeArg, TakeResult } from '../../actors/protocol/queue-protocol';
 import type { QueuePartitionStore } from '../ports';
-import { LEASE, PUSH, RELEASE, REMOVE } from './queue-scripts';
+import { PUSH, REMOVE, TAKE } from './queue-scripts';
 
 type QueueCommands = Redis & {
   batonQueuePush(e: string, r: string, d: string, l: string, s: string, now: number, ...entries: Array<string | number>): Promise<number>;
-  batonQueueLease(e: string, r: string, d: string, l: string, s: string, now: number, count: number, leaseMs: number): Promise<string>;
+  batonQueueTake(e: string, r: string, d: string, l: string, s: string, now: number, count: number): Promise<string>;
   batonQueueRemove(e: string, r: string, d: string, l: string, s: string, ...taskIds: string[]): Promise<number>;
-  batonQueueRelease(e: string, r: string, d: string, l: string, s: string, now: number, taskId: string, visibleAt: number): Promise<number>;
 };
 
 /**
@@ -25,9 +24,8 @@ export class RedisQueuePartitions implements QueuePartitionStore {
     private readonly now: () => number = Date.now,
   ) {
     connection.defineCommand('batonQueuePush', { numberOfKeys: 5, lua: PUSH });
-    connection.defineCommand('batonQueueLease', { numberOfKeys: 5, lua: LEASE });
+    connection.defineCommand('batonQueueTake', { numberOfKeys: 5, lua: TAKE });
     connection.defineCommand('batonQueueRemove', { numberOfKeys: 5, lua: REMOVE });
-    connection.defineCommand('batonQueueRelease', { numberOfKeys: 5, lua: RELEASE });
     this.redis = connection as QueueCommands;
   }
 
@@ -51,35 +49,25 @@ export class RedisQueuePartitions implements QueuePartitionStore {
     const now = this.now;
     const push = (entries: QueueEntry[]): Promise<number> =>
       redis.batonQueuePush(...keys, now(), ...entries.flatMap((e) => [e.taskId, e.workflowId, e.priority, e.visibleAt]));
-    const remove = (taskIds: string[]): Promise<number> => (taskIds.length === 0 ? Promise.resolve(0) : redis.batonQueueRemove(...keys, ...taskIds));
     return {
       push: async (e) => (await push([e])) > 0,
       pushMany: async (list) => {
         if (list.length > 0) await push(list);
         return null;
       },
-      lease: async (a: LeaseArg): Promise<LeaseResult> => {
-        const raw = JSON.parse(await redis.batonQueueLease(...keys, a.now, a.count, a.leaseMs)) as { entries: unknown; next?: number };
+      take: async (a: TakeArg): Promise<TakeResult> => {
+        const raw = JSON.parse(await redis.batonQueueTake(...keys, a.now, a.count)) as { entries: unknown; next?: number };
         const rows = Array.isArray(raw.entries) ? (raw.entries as Array<[string, string, number, number]>) : [];
         return {
           entries: rows.map(([taskId, workflowId, priority, visibleAt]) => ({ taskId, workflowId, priority, visibleAt })),
           ...(raw.next !== undefined ? { nextVisibleAt: raw.next } : {}),
         };
       },
-      ack: async ({ taskId }) => (await remove([taskId])) > 0,
-      remove: async ({ taskId }) => (await remove([taskId])) > 0,
-      removeMany: async ({ taskIds }) => {
-        await remove(taskIds);
-        return null;
-      },
-      release: async ({ taskId, visibleAt }) => (await redis.batonQueueRelease(...keys, now(), taskId, visibleAt)) === 1,
+      remove: async ({ taskId }) => (await redis.batonQueueRemove(...keys, taskId)) > 0,
+      // Ids an earlier version leased are not held: their entries come back when the lease ends.
       size: async () => {
         const [[, all], [, leased]] = (await redis.multi().hlen(keys[0]).scard(keys[3]).exec()) as [[null, number], [null, number]];
         return all - leased;
-      },
-      stats: async () => {
-        const [[, size], [, leased]] = (await redis.multi().hlen(keys[0]).scard(keys[3]).exec()) as [[null, number], [null, number]];
-        return { size, leased };
       },
     };
   }

@@ -47,18 +47,18 @@ test('method names on the wire', () => {
     ].sort(),
   );
   expect(QueueCalls.type).toBe('QueueActor');
-  expect(Object.keys(QueueCalls.calls).sort()).toEqual(['ack', 'lease', 'push', 'pushMany', 'release', 'remove', 'removeMany', 'size', 'stats']);
+  expect(Object.keys(QueueCalls.calls).sort()).toEqual(['push', 'pushMany', 'remove', 'size', 'take']);
 });
 
 test('a client call is one host call with the method name and the argument as given', async () => {
   calls.length = 0;
   await workflowActor(host, 'wf-1').terminate({ reason: 'r' });
   await workflowActor(host, 'wf-1').pause();
-  await queueActor(host, 'q#0').release({ taskId: 't', visibleAt: 5 });
+  await queueActor(host, 'q#0').take({ count: 2, now: 5 });
   expect(calls).toEqual([
     ['WorkflowActor', 'wf-1', 'terminate', { reason: 'r' }],
     ['WorkflowActor', 'wf-1', 'pause', undefined],
-    ['QueueActor', 'q#0', 'release', { taskId: 't', visibleAt: 5 }],
+    ['QueueActor', 'q#0', 'take', { count: 2, now: 5 }],
   ]);
 });
 
@@ -66,15 +66,11 @@ test('the dispatcher answers only declared methods', () => {
   const invoke = QueueCalls.dispatcher({
     push: () => true,
     pushMany: () => null,
-    lease: () => ({ entries: [] }),
-    ack: () => true,
+    take: () => ({ entries: [] }),
     remove: () => true,
-    removeMany: () => null,
-    release: () => true,
     size: () => 0,
-    stats: () => ({ size: 0, leased: 0 }),
   });
-  expect(invoke('ack', { taskId: 'x' })).toBe(true);
+  expect(invoke('remove', { taskId: 'x' })).toBe(true);
   expect(() => invoke('toString', undefined)).toThrow('QueueActor has no method toString');
 });
 
@@ -87,8 +83,8 @@ test('arguments are checked against the protocol where calls arrive over the wir
   let reached = 0;
   const inner: Actor = { invoke: async () => void reached++, onReminder: async () => undefined };
   const actor = wireCalls(() => inner, QueueCalls)({ type: 'QueueActor', id: 'q', setReminder: async () => undefined });
-  await expect(actor.invoke('lease', { count: 'many' })).rejects.toMatchObject({ status: 400, code: 'INVALID_INPUT' });
+  await expect(actor.invoke('take', { count: 'many' })).rejects.toMatchObject({ status: 400, code: 'INVALID_INPUT' });
   expect(reached).toBe(0);
-  await actor.invoke('lease', { count: 1, now: 0, leaseMs: 1 });
+  await actor.invoke('take', { count: 1, now: 0 });
   expect(reached).toBe(1);
 });

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { QueueActor, type LeaseResult, type PushArg, type QueueActorOptions } from '../../../src/actors/queue-actor';
+import { QueueActor, type PushArg, type QueueActorOptions, type TakeResult } from '../../../src/actors/queue-actor';
 import type { ActorContext } from '../../../src/runtime/ports';
 import { MemoryStateStore } from './memory-state-store';
 
-// QueueActor semantics (priority then FIFO, delayed visibility, leases, idempotent push) and its
-// persisted layout: a push or ack writes one page plus meta whatever the backlog, and a new
+// QueueActor semantics (priority then FIFO, delayed visibility, takes, idempotent push) and its
+// persisted layout: a push or take writes one page plus meta whatever the backlog, and a new
 // activation rebuilds the same queue from the pages.
 
 const ID = 'q~0';
@@ -21,9 +21,8 @@ async function activate(store: MemoryStateStore | undefined, options: QueueActor
 }
 
 const entry = (taskId: string, priority = 0, visibleAt = 0): PushArg => ({ taskId, workflowId: `wf-${taskId}`, priority, visibleAt });
-const lease = (a: QueueActor, count: number, now = Date.now(), leaseMs = 3_600_000): Promise<LeaseResult> =>
-  a.invoke('lease', { count, now, leaseMs }) as Promise<LeaseResult>;
-const leasedIds = async (a: QueueActor, count: number, now?: number): Promise<string[]> => (await lease(a, count, now)).entries.map((e) => e.taskId);
+const take = (a: QueueActor, count: number, now = Date.now()): Promise<TakeResult> => a.invoke('take', { count, now }) as Promise<TakeResult>;
+const takenIds = async (a: QueueActor, count: number, now?: number): Promise<string[]> => (await take(a, count, now)).entries.map((e) => e.taskId);
 
 const KiB = 1024;
 
@@ -55,7 +54,7 @@ describe('bounded writes over a large backlog', () => {
     expect(store.keys().filter((k) => k.startsWith('page:')).length).toBe(N / 500);
   });
 
-  test('one push and one ack each write at most one page plus meta', async () => {
+  test('one push and one removal each write at most one page plus meta', async () => {
     let mark = store.transacts.length;
     await actor.invoke('push', { taskId: randomUUID(), workflowId: randomUUID(), priority: 0, visibleAt: 0 });
     let written = store.since(mark);
@@ -64,7 +63,7 @@ describe('bounded writes over a large backlog', () => {
     expect(written[0].bytes).toBeLessThan(64 * KiB);
 
     mark = store.transacts.length;
-    await actor.invoke('ack', { taskId: ids[12_345] });
+    await actor.invoke('remove', { taskId: ids[12_345] });
     written = store.since(mark);
     expect(written).toHaveLength(1);
     expect(written[0].ops.map((o) => o.key)).toEqual([`page:${Math.floor(12_345 / 500)}`]);
@@ -72,29 +71,25 @@ describe('bounded writes over a large backlog', () => {
     ids.splice(12_345, 1);
   });
 
-  test('lease writes nothing; release and removeMany write only the pages they touch', async () => {
+  test('a take writes only the pages it took from, in one transaction', async () => {
     const mark = store.transacts.length;
-    const got = await lease(actor, 3);
-    expect(store.since(mark)).toHaveLength(0);
-    await actor.invoke('release', { taskId: got.entries[0].taskId, visibleAt: Date.now() + 1000 });
-    await actor.invoke('removeMany', { taskIds: got.entries.slice(1).map((e) => e.taskId) });
+    await take(actor, 3);
     const written = store.since(mark);
-    expect(written).toHaveLength(2);
-    for (const t of written) expect(t.bytes).toBeLessThan(2 * 64 * KiB);
+    expect(written).toHaveLength(1);
+    expect(written[0].bytes).toBeLessThan(4 * 64 * KiB);
   });
 
   test('a new activation over the same state rebuilds the same queue, reading one get per page', async () => {
-    await lease(actor, 1); // held by the first activation, pending again in the second
     const pages = store.keys().filter((k) => k.startsWith('page:')).length;
     const gets = store.gets;
     const again = await activate(store);
     expect(store.gets - gets).toBe(1 + pages);
-    expect(again.size(0)).toBe(actor.size(0) + 1);
-    // Far enough ahead that every delay and the first activation's lease have run out.
+    expect(again.size()).toBe(actor.size());
+    // Far enough ahead that every delay has run out.
     const far = Date.now() + 7_200_000;
-    const before = await leasedIds(actor, N + 10, far);
-    expect(before.length).toBe(N - 2);
-    expect(await leasedIds(again, N + 10, far)).toEqual(before);
+    const before = await takenIds(actor, N + 10, far);
+    expect(before.length).toBe(N - 3);
+    expect(await takenIds(again, N + 10, far)).toEqual(before);
   }, 60_000);
 });
 
@@ -106,39 +101,28 @@ describe('queue semantics (with and without a state store)', () => {
     test(`${label}: priority first, then FIFO`, async () => {
       const a = await make();
       await a.invoke('pushMany', [entry('a', 2), entry('b', 1), entry('c', 2), entry('d', 0), entry('e', 1)]);
-      expect(await leasedIds(a, 10)).toEqual(['d', 'b', 'e', 'a', 'c']);
+      expect(await takenIds(a, 10)).toEqual(['d', 'b', 'e', 'a', 'c']);
     });
 
     test(`${label}: delayed entries become visible at their time; nextVisibleAt says when`, async () => {
       const a = await make();
       const now = Date.now();
       await a.invoke('pushMany', [entry('late', 0, now + 60_000), entry('now', 5, 0)]);
-      const first = await lease(a, 10, now);
+      const first = await take(a, 10, now);
       expect(first.entries.map((e) => e.taskId)).toEqual(['now']);
       expect(first.nextVisibleAt).toBe(now + 60_000);
-      expect(await leasedIds(a, 10, now + 60_000)).toEqual(['late']);
+      expect(await takenIds(a, 10, now + 60_000)).toEqual(['late']);
     });
 
-    test(`${label}: an unacked lease comes back after leaseMs; an ack removes the entry`, async () => {
+    test(`${label}: a take hands each entry out once; removal takes a pending one out`, async () => {
       const a = await make();
       const now = Date.now();
-      await a.invoke('pushMany', [entry('x'), entry('y')]);
-      expect((await lease(a, 10, now, 1000)).entries.map((e) => e.taskId)).toEqual(['x', 'y']);
-      expect(await leasedIds(a, 10, now + 500)).toEqual([]);
-      expect(await a.invoke('ack', { taskId: 'x' })).toBe(true);
-      expect(await a.invoke('ack', { taskId: 'x' })).toBe(false);
-      expect(await leasedIds(a, 10, now + 1000)).toEqual(['y']);
-    });
-
-    test(`${label}: release puts a leased entry back at a later time`, async () => {
-      const a = await make();
-      const now = Date.now();
-      await a.invoke('push', entry('r'));
-      await lease(a, 1, now);
-      expect(await a.invoke('release', { taskId: 'r', visibleAt: now + 5000 })).toBe(true);
-      expect(await a.invoke('release', { taskId: 'missing', visibleAt: now })).toBe(false);
-      expect(await leasedIds(a, 1, now + 4000)).toEqual([]);
-      expect(await leasedIds(a, 1, now + 5000)).toEqual(['r']);
+      await a.invoke('pushMany', [entry('x'), entry('y'), entry('z')]);
+      expect(await a.invoke('remove', { taskId: 'y' })).toBe(true);
+      expect(await a.invoke('remove', { taskId: 'y' })).toBe(false);
+      expect(await takenIds(a, 1, now)).toEqual(['x']);
+      expect(await a.invoke('remove', { taskId: 'x' })).toBe(false);
+      expect(await takenIds(a, 10, now + 3_600_000)).toEqual(['z']);
     });
 
     test(`${label}: push is idempotent by task id and only moves visibility earlier`, async () => {
@@ -147,21 +131,13 @@ describe('queue semantics (with and without a state store)', () => {
       expect(await a.invoke('push', entry('p', 0, now + 10_000))).toBe(true);
       expect(await a.invoke('push', entry('p', 0, now + 20_000))).toBe(false);
       expect(await a.invoke('push', entry('p', 0, now + 5_000))).toBe(true);
-      expect(a.size(0)).toBe(1);
-      expect(await leasedIds(a, 5, now + 5_000)).toEqual(['p']);
-      // A leased entry pushed again is pending again.
-      expect(await a.invoke('push', entry('p', 0, 0))).toBe(true);
-      expect(await leasedIds(a, 5, now + 5_000)).toEqual(['p']);
-    });
-
-    test(`${label}: size counts pending entries, stats counts leased ones`, async () => {
-      const a = await make();
-      await a.invoke('pushMany', [entry('1'), entry('2'), entry('3')]);
-      await lease(a, 1);
-      expect(await a.invoke('size', { now: Date.now() })).toBe(2);
-      expect(await a.invoke('stats', undefined)).toEqual({ size: 3, leased: 1 });
-      await a.invoke('removeMany', { taskIds: ['1', '2', 'nope'] });
-      expect(await a.invoke('stats', undefined)).toEqual({ size: 1, leased: 0 });
+      expect(a.size()).toBe(1);
+      expect(await takenIds(a, 5, now + 5_000)).toEqual(['p']);
+      expect(a.size()).toBe(0);
+      // A taken entry pushed back (its claim was postponed) is pushed anew.
+      expect(await a.invoke('push', entry('p', 0, now + 6_000))).toBe(true);
+      expect(await takenIds(a, 5, now + 5_000)).toEqual([]);
+      expect(await takenIds(a, 5, now + 6_000)).toEqual(['p']);
     });
   }
 
@@ -170,7 +146,7 @@ describe('queue semantics (with and without a state store)', () => {
     const a = await activate(new MemoryStateStore(), {}, woken);
     await a.invoke('pushMany', [entry('1'), entry('2'), entry('3')]);
     await a.invoke('push', entry('1')); // no change
-    await a.invoke('ack', { taskId: '1' });
+    await a.invoke('remove', { taskId: '1' });
     expect(woken).toEqual([ID]);
   });
 
@@ -178,25 +154,24 @@ describe('queue semantics (with and without a state store)', () => {
     const a = await activate(undefined);
     await a.invoke('pushMany', [entry('1'), entry('2')]);
     expect(a.keepAlive()).toBe(true);
-    expect(await leasedIds(a, 5)).toEqual(['1', '2']);
+    expect(await takenIds(a, 5)).toEqual(['1', '2']);
   });
 });
 
 describe('persisted layout', () => {
-  test('leased entries come back pending in a new activation, in the same order, delays and releases kept', async () => {
+  test('a new activation holds what was left, in the same order, delays and pushed-back entries kept', async () => {
     const store = new MemoryStateStore();
     const a = await activate(store, { pageSize: 3 });
     const now = Date.now();
     await a.invoke('pushMany', [entry('a', 1), entry('b', 0), entry('c', 1), entry('d', 0, now + 60_000), entry('e', 2), entry('f', 0), entry('g', 1)]);
-    await lease(a, 2, now); // b, f
-    await a.invoke('release', { taskId: 'b', visibleAt: now + 30_000 });
-    await a.invoke('ack', { taskId: 'f' });
+    await take(a, 2, now); // b, f
+    await a.invoke('push', entry('b', 0, now + 30_000)); // b's claim postponed: pushed back
     await a.invoke('push', entry('h', 0));
     const b = await activate(store, { pageSize: 3 });
-    expect(b.size(0)).toBe(7);
-    expect(await leasedIds(b, 10, now)).toEqual(['h', 'a', 'c', 'g', 'e']);
-    expect(await leasedIds(b, 10, now + 30_000)).toEqual(['b']);
-    expect(await leasedIds(b, 10, now + 60_000)).toEqual(['d']);
+    expect(b.size()).toBe(7);
+    expect(await takenIds(b, 10, now)).toEqual(['h', 'a', 'c', 'g', 'e']);
+    expect(await takenIds(b, 10, now + 30_000)).toEqual(['b']);
+    expect(await takenIds(b, 10, now + 60_000)).toEqual(['d']);
   });
 
   test('removals anywhere keep pages dense: activation reads at most 4·backlog/pageSize + 1 pages', async () => {
@@ -212,7 +187,7 @@ describe('persisted layout', () => {
     const keep: string[] = [];
     for (const id of ids) {
       x = (x * 1103515245 + 12345) % 2 ** 31;
-      if (x % 10 !== 0) await a.invoke('ack', { taskId: id });
+      if (x % 10 !== 0) await a.invoke('remove', { taskId: id });
       else keep.push(id);
     }
     for (let i = 0; i < 50; i++) await a.invoke('push', entry(`n${i}`, i % 4));
@@ -224,7 +199,7 @@ describe('persisted layout', () => {
     const b = await activate(store, { pageSize });
     expect(store.gets - gets).toBe(1 + pages);
     const far = Date.now() + 1000;
-    expect(await leasedIds(b, 5000, far)).toEqual(await leasedIds(a, 5000, far));
+    expect(await takenIds(b, 5000, far)).toEqual(await takenIds(a, 5000, far));
   });
 
   test('a pushMany larger than one transaction is split into several bounded ones, meta last', async () => {
@@ -238,7 +213,7 @@ describe('persisted layout', () => {
     for (const t of store.transacts) expect(t.bytes).toBeLessThanOrEqual(8 * KiB);
     expect(store.transacts.at(-1)!.ops.at(-1)!.key).toBe('meta');
     const b = await activate(store, { pageSize: 50 });
-    expect(await leasedIds(b, 2000)).toEqual(Array.from({ length: 1000 }, (_, i) => `task-${i}`));
+    expect(await takenIds(b, 2000)).toEqual(Array.from({ length: 1000 }, (_, i) => `task-${i}`));
   });
 
   test('a failed save is retried by the next turn', async () => {
@@ -249,7 +224,7 @@ describe('persisted layout', () => {
     await expect(a.invoke('push', entry('3'))).rejects.toThrow('unavailable');
     await a.invoke('push', entry('4'));
     const b = await activate(store, { pageSize: 2 });
-    expect(await leasedIds(b, 10)).toEqual(['1', '2', '3', '4']);
+    expect(await takenIds(b, 10)).toEqual(['1', '2', '3', '4']);
   });
 
   test('an entry left in two pages by a partial save is kept once, and the stale page rewritten', async () => {
@@ -271,12 +246,12 @@ describe('persisted layout', () => {
     );
     // page:2 is listed but missing
     const a = await activate(store);
-    expect(await leasedIds(a, 10)).toEqual(['a', 'b', 'c']);
+    expect(a.size()).toBe(3);
     await a.invoke('push', entry('d'));
     expect(JSON.parse(store.data.get('page:1')!).map((e: unknown[]) => e[0])).not.toContain('b');
     expect(JSON.parse(store.data.get('meta')!).pages).not.toContain(2);
     const b = await activate(store);
-    expect(await leasedIds(b, 10)).toEqual(['a', 'b', 'c', 'd']);
+    expect(await takenIds(b, 10)).toEqual(['a', 'b', 'c', 'd']);
   });
 
   test('migration: the old single `entries` value becomes pages once, in queue order', async () => {
@@ -293,8 +268,8 @@ describe('persisted layout', () => {
     const gets = store.gets;
     const b = await activate(store, { pageSize: 100 });
     expect(store.gets - gets).toBe(1 + 13); // meta and pages; `entries` is no longer read
-    expect(await leasedIds(b, 5000)).toEqual(expected);
-    expect(await leasedIds(a, 5000)).toEqual(expected);
+    expect(await takenIds(b, 5000)).toEqual(expected);
+    expect(await takenIds(a, 5000)).toEqual(expected);
   });
 
   test('migration split over several transactions deletes `entries` only with meta, in the last one', async () => {
@@ -310,10 +285,10 @@ describe('persisted layout', () => {
   test('an empty partition stays empty and writes nothing until pushed', async () => {
     const store = new MemoryStateStore();
     const a = await activate(store);
-    expect(await leasedIds(a, 10)).toEqual([]);
+    expect(await takenIds(a, 10)).toEqual([]);
     expect(store.transacts).toHaveLength(0);
     await a.invoke('push', entry('1'));
-    await a.invoke('ack', { taskId: '1' });
+    await a.invoke('take', { count: 1, now: Date.now() });
     expect(store.keys()).toEqual(['meta']);
     expect(JSON.parse(store.data.get('meta')!)).toEqual({ v: 1, pages: [] });
   });

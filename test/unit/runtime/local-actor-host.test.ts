@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import pino from 'pino';
-import { QueueActor, type LeaseResult } from '../../../src/actors/queue-actor';
+import { QueueActor, type TakeResult } from '../../../src/actors/queue-actor';
 import { LocalActorHost } from '../../../src/runtime/local/local-actor-host';
 import { SqliteReminderStore } from '../../../src/runtime/local/reminder-store';
 import type { Actor } from '../../../src/runtime/ports';
@@ -55,7 +55,7 @@ test('an idle actor is deactivated; a queue partition holding entries is kept', 
   idleSweep(host);
   await new Promise((r) => setImmediate(r));
   expect(deactivated).toBe(1);
-  const r = await host.invoke<LeaseResult>('QueueActor', 'q#0', 'lease', { count: 5, now: clock.now, leaseMs: 1000 });
+  const r = await host.invoke<TakeResult>('QueueActor', 'q#0', 'take', { count: 5, now: clock.now });
   expect(r.entries.map((e) => e.taskId)).toEqual(['t1']);
   await host.stop();
 });
@@ -126,7 +126,7 @@ test('past maxActive the least recently used idle activations go; busy ones, que
   await held;
   // An evicted actor comes back on its next call.
   expect(await host.invoke('Plain', 'a1', 'x')).toBe('a1');
-  const r = await host.invoke<LeaseResult>('QueueActor', 'q#0', 'lease', { count: 5, now: clock.now, leaseMs: 1000 });
+  const r = await host.invoke<TakeResult>('QueueActor', 'q#0', 'take', { count: 5, now: clock.now });
   expect(r.entries.map((e) => e.taskId)).toEqual(['t1']);
   await host.stop();
 });
