@@ -4,21 +4,23 @@
  * Every command a script runs costs Redis as much as one a client sends, so each path runs only what
  * its case needs (a new entry is in no set yet).
  *
- * Keys (KEYS[1..5]):
- *   E  hash    taskId -> JSON [workflowId, priority, visibleAt, seq, 0] (the 0: records of older
+ * Keys (KEYS[1..4]):
+ *   E  hash    taskId -> JSON [workflowId, priority, visibleAt, pushedAt, 0] (the 0: records of older
  *              versions kept a lease time there)
- *   R  zset    ready entries, scored priority * 1e13 + seq (lower priority first, then first in)
+ *   R  zset    ready entries, scored priority * 1e13 + pushedAt (lower priority first, then first
+ *              pushed, as Conductor's Redis queues order by time; one millisecond's pushes by task id,
+ *              which grows with creation time). pushedAt is the pushing replica's clock (epoch ms);
+ *              earlier versions put a counter there, whose entries go first while both run
  *   D  zset    delayed entries scored by visibleAt (and entries a replica of an earlier version
  *              leased, scored by the lease's end)
  *   L  set     ids leased by a replica of an earlier version (which leased, then removed what it
  *              claimed): while a rolling upgrade runs both, an expired one comes back like a delayed one
- *   S  string  the partition's push counter (the seq of new entries)
  *
  * Invariant: an id in R, D or L has its record in E, and is in exactly one of R and D; L's ids are in D.
  */
 
 const PRELUDE = `
-local E, R, D, L, S = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local E, R, D, L = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local function score(rec) return rec[2] * 1e13 + rec[4] end
 local function place(id, rec, now)
   redis.call('ZREM', R, id)
@@ -28,8 +30,8 @@ end
 `;
 
 /**
- * Push entries, idempotent by task id: a pending entry only moves its visibility earlier; a leased one
- * becomes pending again. ARGV: now, then taskId, workflowId, priority, visibleAt per entry.
+ * Push entries, idempotent by task id: a pending entry only moves its visibility earlier; one an earlier
+ * version leased becomes pending again. ARGV: now, then taskId, workflowId, priority, visibleAt per entry.
  * Returns how many entries changed.
  */
 export const PUSH = `${PRELUDE}
@@ -37,8 +39,7 @@ local now = tonumber(ARGV[1])
 local changed = 0
 for i = 2, #ARGV, 4 do
   local id, vis = ARGV[i], tonumber(ARGV[i + 3])
-  -- A seq drawn for an id already there is skipped: the order only needs seqs to grow.
-  local rec = { ARGV[i + 1], tonumber(ARGV[i + 2]), vis, redis.call('INCR', S), 0 }
+  local rec = { ARGV[i + 1], tonumber(ARGV[i + 2]), vis, now, 0 }
   if redis.call('HSETNX', E, id, cjson.encode(rec)) == 1 then
     if vis <= now then redis.call('ZADD', R, score(rec), id) else redis.call('ZADD', D, vis, id) end
     changed = changed + 1

@@ -4,9 +4,9 @@ import type { QueuePartitionStore } from '../ports';
 import { PUSH, REMOVE, TAKE } from './queue-scripts';
 
 type QueueCommands = Redis & {
-  batonQueuePush(e: string, r: string, d: string, l: string, s: string, now: number, ...entries: Array<string | number>): Promise<number>;
-  batonQueueTake(e: string, r: string, d: string, l: string, s: string, now: number, count: number): Promise<string>;
-  batonQueueRemove(e: string, r: string, d: string, l: string, s: string, ...taskIds: string[]): Promise<number>;
+  batonQueuePush(e: string, r: string, d: string, l: string, now: number, ...entries: Array<string | number>): Promise<number>;
+  batonQueueTake(e: string, r: string, d: string, l: string, now: number, count: number): Promise<string>;
+  batonQueueRemove(e: string, r: string, d: string, l: string, ...taskIds: string[]): Promise<number>;
 };
 
 /**
@@ -23,15 +23,15 @@ export class RedisQueuePartitions implements QueuePartitionStore {
     private readonly keyPrefix: string,
     private readonly now: () => number = Date.now,
   ) {
-    connection.defineCommand('batonQueuePush', { numberOfKeys: 5, lua: PUSH });
-    connection.defineCommand('batonQueueTake', { numberOfKeys: 5, lua: TAKE });
-    connection.defineCommand('batonQueueRemove', { numberOfKeys: 5, lua: REMOVE });
+    connection.defineCommand('batonQueuePush', { numberOfKeys: 4, lua: PUSH });
+    connection.defineCommand('batonQueueTake', { numberOfKeys: 4, lua: TAKE });
+    connection.defineCommand('batonQueueRemove', { numberOfKeys: 4, lua: REMOVE });
     this.redis = connection as QueueCommands;
   }
 
-  private keysOf(partitionId: string): readonly [string, string, string, string, string] {
+  private keysOf(partitionId: string): readonly [string, string, string, string] {
     const tag = `${this.keyPrefix}queue:{${partitionId}}`;
-    return [`${tag}:e`, `${tag}:r`, `${tag}:d`, `${tag}:l`, `${tag}:s`];
+    return [`${tag}:e`, `${tag}:r`, `${tag}:d`, `${tag}:l`];
   }
 
   async depths(partitionIds: string[]): Promise<number[]> {
