@@ -1,0 +1,43 @@
+import { gatedTurns, recoveringOnActivation, wireCalls } from '../../../src/composition/actor-wrappers';
+import { QueueCalls } from '../../../src/actors/protocol/queue-protocol';
+import type { Actor, ActorContext, ActorFactory } from '../../../src/runtime/ports';
+
+// Each wrapper the distributed composition puts around an actor keeps the actor's optional hooks: the
+// Dapr host asks holdsClaim before it runs a turn in process, keepAlive before an idle deactivation.
+
+const ctx: ActorContext = { type: 'T', id: 'a', setReminder: async () => undefined };
+const log = { warn: () => undefined };
+
+function innerActor(calls: string[]): ActorFactory {
+  return () =>
+    ({
+      onActivate: async () => void calls.push('onActivate'),
+      onDeactivate: async () => void calls.push('onDeactivate'),
+      keepAlive: () => (calls.push('keepAlive'), true),
+      holdsClaim: async (turn) => (calls.push(`holdsClaim ${JSON.stringify(turn)}`), false),
+      invoke: async (method) => void calls.push(`invoke ${method}`),
+      onReminder: async (name) => void calls.push(`onReminder ${name}`),
+    }) satisfies Actor;
+}
+
+const wrappers: Array<[string, (f: ActorFactory) => ActorFactory]> = [
+  ['gatedTurns', (f) => gatedTurns(f, () => undefined)],
+  ['wireCalls', (f) => wireCalls(f, QueueCalls)],
+  ['recoveringOnActivation', (f) => recoveringOnActivation(f, log)],
+];
+
+test.each(wrappers)('%s passes every optional hook through to the actor', async (_name, wrap) => {
+  const calls: string[] = [];
+  const actor = wrap(innerActor(calls))(ctx);
+  await actor.onActivate!();
+  expect(actor.keepAlive!()).toBe(true);
+  expect(await actor.holdsClaim!({ reminder: 'deadline' })).toBe(false);
+  await actor.onDeactivate!();
+  expect(calls).toEqual(['onActivate', 'keepAlive', 'holdsClaim {"reminder":"deadline"}', 'onDeactivate']);
+});
+
+test.each(wrappers)('%s leaves a hook the actor lacks absent', (_name, wrap) => {
+  const actor = wrap(() => ({ invoke: async () => undefined, onReminder: async () => undefined }))(ctx);
+  expect(actor.holdsClaim).toBeUndefined();
+  expect(actor.keepAlive).toBeUndefined();
+});
