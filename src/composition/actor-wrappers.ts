@@ -1,3 +1,4 @@
+import { actorHooks } from '../runtime/actor-hooks';
 import type { Actor, ActorFactory } from '../runtime/ports';
 import { checkArg, type ActorKind, type Protocol } from '../actors/protocol/protocol';
 import type { WorkflowCalls } from '../actors/protocol/workflow-protocol';
@@ -5,25 +6,13 @@ import { asBatonError } from '../services/error-catalogue';
 
 type Log = { warn(o: object, m: string): void };
 
-/**
- * The optional hooks a wrapper passes through unchanged. A wrapper that dropped one turned its feature
- * off without a sign: without `holdsClaim` the Dapr host ran no turn in process, so every deadline
- * became a reminder in Dapr's scheduler and every call to itself a round trip through daprd.
- */
-const hooksOf = (inner: Actor): Omit<Actor, 'invoke' | 'onReminder'> => ({
-  onActivate: inner.onActivate && (() => inner.onActivate!()),
-  onDeactivate: inner.onDeactivate && (() => inner.onDeactivate!()),
-  keepAlive: inner.keepAlive && (() => inner.keepAlive!()),
-  holdsClaim: inner.holdsClaim && ((turn) => inner.holdsClaim!(turn)),
-});
-
 /** Every turn first waits for `gate` when it returns a promise (e.g. a definition reload in flight). */
 export const gatedTurns =
   (factory: ActorFactory, gate: () => Promise<void> | undefined): ActorFactory =>
   (ctx) => {
     const inner = factory(ctx);
     return {
-      ...hooksOf(inner),
+      ...actorHooks(inner),
       async invoke(method, arg) {
         const wait = gate();
         if (wait) await wait;
@@ -50,7 +39,7 @@ export const wireCalls =
   (ctx) => {
     const inner = factory(ctx);
     return {
-      ...hooksOf(inner),
+      ...actorHooks(inner),
       async invoke(method, arg) {
         try {
           checkArg(kind, method, arg);
@@ -83,7 +72,7 @@ export const recoveringOnActivation =
         .catch((err) => log.warn({ err, type: ctx.type, id: ctx.id }, 'recovery on activation failed'));
     };
     return {
-      ...hooksOf(inner),
+      ...actorHooks(inner),
       async onActivate() {
         due = true;
         await inner.onActivate?.();

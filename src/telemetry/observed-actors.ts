@@ -1,5 +1,6 @@
 import { context, trace, SpanStatusCode, type Tracer } from '@opentelemetry/api';
 import type { Metrics } from '../metrics/ports';
+import { actorHooks } from '../runtime/actor-hooks';
 import type { Actor, ActorFactory } from '../runtime/ports';
 
 /**
@@ -34,12 +35,11 @@ export const observedActor =
       );
     };
     return {
+      ...actorHooks(inner),
       async onActivate() {
         metrics.actorActivated(type);
         await inner.onActivate?.();
       },
-      onDeactivate: inner.onDeactivate && (() => inner.onDeactivate!()),
-      keepAlive: inner.keepAlive && (() => inner.keepAlive!()),
       invoke: (method, arg) => turn(method, () => inner.invoke(method, arg)),
       // Reminder names are the actor's own and may carry ids: the label says only that a reminder fired.
       onReminder: (name) => turn('reminder', () => inner.onReminder(name)),

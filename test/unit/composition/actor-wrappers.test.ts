@@ -1,8 +1,10 @@
 import { gatedTurns, recoveringOnActivation, wireCalls } from '../../../src/composition/actor-wrappers';
 import { QueueCalls } from '../../../src/actors/protocol/queue-protocol';
+import type { Metrics } from '../../../src/metrics/ports';
 import type { Actor, ActorContext, ActorFactory } from '../../../src/runtime/ports';
+import { observedActor } from '../../../src/telemetry/observed-actors';
 
-// Each wrapper the distributed composition puts around an actor keeps the actor's optional hooks: the
+// Each wrapper the compositions put around an actor (the metrics' one too) keeps the actor's optional hooks: the
 // Dapr host asks holdsClaim before it runs a turn in process, keepAlive before an idle deactivation.
 
 const ctx: ActorContext = { type: 'T', id: 'a', setReminder: async () => undefined };
@@ -24,6 +26,7 @@ const wrappers: Array<[string, (f: ActorFactory) => ActorFactory]> = [
   ['gatedTurns', (f) => gatedTurns(f, () => undefined)],
   ['wireCalls', (f) => wireCalls(f, QueueCalls)],
   ['recoveringOnActivation', (f) => recoveringOnActivation(f, log)],
+  ['observedActor', (f) => observedActor('T', f, { actorActivated: () => undefined, actorTurn: () => undefined } as unknown as Metrics)],
 ];
 
 test.each(wrappers)('%s passes every optional hook through to the actor', async (_name, wrap) => {
