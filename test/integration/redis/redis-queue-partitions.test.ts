@@ -143,24 +143,15 @@ describe('RedisQueuePartitions on a redis-server of its own', () => {
     const partitionId = `q${++seq}:0`;
     const q = partitions().partition(partitionId);
     await q.pushMany([entry('x'), entry('y', { visibleAt: now + 100 })]);
-    // What a replica of an earlier version did to lease x for 50 ms (its lease script's writes).
+    // What a replica of an earlier version did to lease an entry (its lease script's writes).
     const k = keysOf(partitionId);
     const probe = new Redis(url);
-    await probe
-      .multi()
-      .zrem(k.r, 'x')
-      .sadd(k.l, 'x')
-      .zadd(k.d, now + 50, 'x')
-      .exec();
+    const leaseAsEarlierVersion = (id: string, until: number) => probe.multi().zrem(k.r, id).zrem(k.d, id).sadd(k.l, id).zadd(k.d, until, id).exec();
+    await leaseAsEarlierVersion('x', now + 50);
     expect(await q.size()).toBe(1); // leased elsewhere: not held here
     expect(await q.push(entry('x', { visibleAt: now + 1000 }))).toBe(true); // its claim failed there: pending again
     expect(await probe.scard(k.l)).toBe(0);
-    await probe
-      .multi()
-      .zrem(k.d, 'x')
-      .sadd(k.l, 'x')
-      .zadd(k.d, now + 50, 'x')
-      .exec();
+    await leaseAsEarlierVersion('x', now + 50);
     expect(await takeIds(q, 2)).toEqual([]);
     now += 100;
     // x's lease ran out and y came due: both are ready again, x first (it came first)
