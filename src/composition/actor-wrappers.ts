@@ -1,7 +1,9 @@
 import { actorHooks } from '../runtime/actor-hooks';
 import type { Actor, ActorFactory } from '../runtime/ports';
 import { checkArg, type ActorKind, type Protocol } from '../actors/protocol/protocol';
-import type { WorkflowCalls } from '../actors/protocol/workflow-protocol';
+import { QueueCalls } from '../actors/protocol/queue-protocol';
+import { ScheduleCalls } from '../actors/protocol/schedule-protocol';
+import { WorkflowCalls } from '../actors/protocol/workflow-protocol';
 import { asBatonError } from '../services/error-catalogue';
 
 type Log = { warn(o: object, m: string): void };
@@ -86,4 +88,16 @@ export const recoveringOnActivation =
         return inner.onReminder(name);
       },
     } satisfies Actor;
+  };
+
+/**
+ * What the distributed profile puts around each actor type on Dapr: every call checked against its
+ * protocol, and a WorkflowActor's turns behind recovery-on-activation and a pending definition reload.
+ */
+export const distributedActorWrapping =
+  (log: Log, definitionsSettled: () => Promise<void> | undefined) =>
+  (type: string, factory: ActorFactory): ActorFactory => {
+    if (type === WorkflowCalls.type) return wireCalls(gatedTurns(recoveringOnActivation(factory, log), definitionsSettled), WorkflowCalls);
+    if (type === ScheduleCalls.type) return wireCalls(factory, ScheduleCalls);
+    return type === QueueCalls.type ? wireCalls(factory, QueueCalls) : factory;
   };

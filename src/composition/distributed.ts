@@ -26,10 +26,7 @@ import { openObjectStore } from '../objects/open-object-store';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
 import type { BatchStore } from '../store/batch-store';
-import { wireCalls, gatedTurns, recoveringOnActivation } from './actor-wrappers';
-import { QueueCalls } from '../actors/protocol/queue-protocol';
-import { WorkflowCalls } from '../actors/protocol/workflow-protocol';
-import { ScheduleCalls } from '../actors/protocol/schedule-protocol';
+import { distributedActorWrapping } from './actor-wrappers';
 import type { Adapters } from './adapters';
 import { MetadataChanges } from './metadata-changes';
 import { reviveBatonError } from './remote-errors';
@@ -247,15 +244,7 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
         reclaim: stores.reclaim,
       },
       batchLease,
-      wrapActor: (type, factory) => {
-        if (type === WorkflowCalls.type)
-          return wireCalls(
-            gatedTurns(recoveringOnActivation(factory, log), () => changes.settled()),
-            WorkflowCalls,
-          );
-        if (type === ScheduleCalls.type) return wireCalls(factory, ScheduleCalls);
-        return type === QueueCalls.type ? wireCalls(factory, QueueCalls) : factory;
-      },
+      wrapActor: distributedActorWrapping(log, () => changes.settled()),
       watchDefinitions: (refresh) =>
         changes.start(async () => {
           await refresh();

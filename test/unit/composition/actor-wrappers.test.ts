@@ -1,5 +1,7 @@
-import { gatedTurns, recoveringOnActivation, wireCalls } from '../../../src/composition/actor-wrappers';
+import { distributedActorWrapping, gatedTurns, recoveringOnActivation, wireCalls } from '../../../src/composition/actor-wrappers';
 import { QueueCalls } from '../../../src/actors/protocol/queue-protocol';
+import { ScheduleCalls } from '../../../src/actors/protocol/schedule-protocol';
+import { WorkflowCalls } from '../../../src/actors/protocol/workflow-protocol';
 import type { Metrics } from '../../../src/metrics/ports';
 import type { Actor, ActorContext, ActorFactory } from '../../../src/runtime/ports';
 import { observedActor } from '../../../src/telemetry/observed-actors';
@@ -43,4 +45,12 @@ test.each(wrappers)('%s leaves a hook the actor lacks absent', (_name, wrap) => 
   const actor = wrap(() => ({ invoke: async () => undefined, onReminder: async () => undefined }))(ctx);
   expect(actor.holdsClaim).toBeUndefined();
   expect(actor.keepAlive).toBeUndefined();
+});
+
+test.each([WorkflowCalls.type, ScheduleCalls.type, QueueCalls.type])('the distributed wrapping of a %s keeps its hooks', async (type) => {
+  const calls: string[] = [];
+  const actor = distributedActorWrapping(log, () => undefined)(type, innerActor(calls))({ ...ctx, type });
+  expect(actor.keepAlive!()).toBe(true);
+  expect(await actor.holdsClaim!({ method: 'clearOutbox' })).toBe(false);
+  expect(calls).toEqual(['keepAlive', 'holdsClaim {"method":"clearOutbox"}']);
 });
