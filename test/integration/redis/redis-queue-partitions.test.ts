@@ -48,6 +48,17 @@ describe('RedisQueuePartitions on a redis-server of its own', () => {
     expect(await takeIds(q, 10)).toEqual([]);
   });
 
+  test('a take of more entries than one chunk of the script hands each out once, in order, records gone', async () => {
+    const q = fresh();
+    const ids = Array.from({ length: 1203 }, (_, i) => `t${String(i).padStart(5, '0')}`);
+    await q.pushMany(ids.map((id) => entry(id)));
+    const taken = await q.take({ count: 1202, now });
+    expect(taken.entries.map((e) => e.taskId)).toEqual(ids.slice(0, 1202));
+    expect(taken.entries[601]).toEqual(entry(ids[601]));
+    expect(await takeIds(q, 10)).toEqual([ids[1202]]);
+    expect(await q.size()).toBe(0);
+  });
+
   test('first pushed, first out, whatever the task ids; pushes of one millisecond by task id', async () => {
     const q = fresh();
     await q.push(entry('z-first'));
