@@ -36,14 +36,9 @@ export class RedisWakeUps implements WakeUps {
     await this.subscribed;
   }
 
-  /**
-   * A woken waiter leaves its set at once, so of several notifies of one queue in a row the first wakes
-   * this replica's waiters and the next ones reach the others' through the channel.
-   */
   notify(queue: string): void {
     if (this.closed) return;
-    // A local waiter takes what was pushed: the other replicas' need not re-check (one PUBLISH per push fewer).
-    if (this.wakeLocal(queue)) return;
+    this.wakeLocal(queue); // this replica's waiters need no round trip
     this.connection.publish(this.channel, queue).catch(this.onError);
   }
 
@@ -74,11 +69,8 @@ export class RedisWakeUps implements WakeUps {
     await Promise.allSettled([this.subscriber.quit(), this.connection.quit()]);
   }
 
-  /** Wakes this replica's waiters of `queue`; true when there was one. */
-  private wakeLocal(queue: string): boolean {
+  private wakeLocal(queue: string): void {
     const set = this.waiters.get(queue);
-    if (!set || set.size === 0) return false;
-    for (const w of [...set]) w.resolve(true);
-    return true;
+    if (set) for (const w of [...set]) w.resolve(true);
   }
 }

@@ -43,22 +43,6 @@ describe('Redis wake-ups (two replicas)', () => {
     await expect(waiting).resolves.toBe(true);
   });
 
-  it('a notify that wakes a waiter of its own replica is not published; the next one, with none left here, is', async () => {
-    let bWoken = false;
-    const remote = b.wait('SHARED_Q', 30_000).then((v) => (bWoken = v));
-    const local = a.wait('SHARED_Q', 30_000);
-    a.notify('SHARED_Q');
-    await expect(local).resolves.toBe(true);
-    // One channel delivers in order: once B hears a later notify, it would have heard the first one.
-    const marker = b.wait('MARKER_Q', 30_000);
-    a.notify('MARKER_Q');
-    await expect(marker).resolves.toBe(true);
-    expect(bWoken).toBe(false);
-    a.notify('SHARED_Q');
-    await remote;
-    expect(bWoken).toBe(true);
-  });
-
   it('an aborted wait resolves false', async () => {
     const ctrl = new AbortController();
     const waiting = b.wait('ABORTED_Q', 30_000, ctrl.signal);
