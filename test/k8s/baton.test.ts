@@ -168,6 +168,10 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
         .map((l) => `${p.metadata.name}: ${l.slice(0, 300)}`),
     );
 
+  /** What the Baton pods logged that bears on executions left open: recovery passes, warnings and errors, and every line naming one of them. */
+  const stuckEvidence = async (stuck: string[]): Promise<string> =>
+    podLogLines((l) => l.includes('recovery') || /"level":(40|50|60)/.test(l) || stuck.some((id) => l.includes(id))).join('\n');
+
   /** The Service as a load target, the load's definitions, and three recording workers polling through it. */
   async function serviceLoad() {
     const target: LoadTarget = {
@@ -191,9 +195,7 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
       const killedAt = Date.now();
       kubectl(['delete', 'pod', '-n', ns, victim, '--grace-period=0', '--force']);
       const servingAfterMs = await timeUntilServing(target, load.probe, killedAt, 240_000);
-      await expectAllCompleted(target, [...first, ...(await second)], log, async (stuck) =>
-        podLogLines((l) => l.includes('recovery') || stuck.some((id) => l.includes(id))).join('\n'),
-      );
+      await expectAllCompleted(target, [...first, ...(await second)], log, stuckEvidence);
       const completedAfterMs = Date.now() - killedAt;
       const errors = log.errors.map((e) => e.slice(0, 100));
       // What the recovery scan brought back (deadlines held in the deleted pod's memory among them).
@@ -237,7 +239,7 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
         '--wait=false',
       ]);
       const servingAfterMs = await timeUntilServing(target, load.probe, deletedAt, 240_000);
-      await expectAllCompleted(target, [...first, ...(await second)], log);
+      await expectAllCompleted(target, [...first, ...(await second)], log, stuckEvidence);
       // The StatefulSets replaced them and the schedule's reminder fires again afterwards.
       kubectl(['rollout', 'status', '-n', 'dapr-system', 'statefulset/dapr-placement-server', '--timeout=300s']);
       kubectl(['rollout', 'status', '-n', 'dapr-system', 'statefulset/dapr-scheduler-server', '--timeout=300s']);
@@ -295,7 +297,7 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
       await eventually(async () => (batonPods().length === 2 && readyPods().length === 2 ? true : undefined), 300_000, 1000);
       ids.push(...(await scaleDown));
 
-      await expectAllCompleted(target, ids, log);
+      await expectAllCompleted(target, ids, log, stuckEvidence);
       // What clients saw on the way: refused connections, resets and 503s marked retryable, nothing else.
       const errors = [...startErrors, ...log.errors];
       console.log(
