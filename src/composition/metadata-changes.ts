@@ -3,6 +3,7 @@ import type { AccessKeyRecord, ApplicationRecord } from '../model/applications';
 import type { TaskDef, WorkflowDef } from '../model/definitions';
 import type { EventExecution, EventHandler } from '../model/events';
 import type { MetadataStore } from '../store/ports';
+import { subscribeWhenReady } from '../limits/redis/subscription';
 
 type Log = { warn(o: object, m: string): void };
 
@@ -37,7 +38,7 @@ export class MetadataChanges {
   /** Subscribes; from then on every change heard of runs `refresh` (one at a time). */
   async start(refresh: () => Promise<void>): Promise<void> {
     this.refresh = refresh;
-    await this.subscriber.subscribe(this.channel);
+    await subscribeWhenReady(this.subscriber, this.channel);
     const gen = Number((await this.redis.get(this.generationKey)) ?? 0);
     this.seen = Math.max(this.seen, gen);
     this.loaded = Math.max(this.loaded, gen); // the caller loaded its cache just before start

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { WakeUps } from '../ports';
+import { subscribeWhenReady } from './subscription';
 
 interface Waiter {
   resolve(notified: boolean): void;
@@ -28,7 +29,7 @@ export class RedisWakeUps implements WakeUps {
     this.subscriber.on('message', (channel: string, queue: string) => {
       if (channel === this.channel) this.wakeLocal(queue);
     });
-    this.subscribed = this.subscriber.subscribe(this.channel).catch(onError);
+    this.subscribed = subscribeWhenReady(this.subscriber, this.channel).catch(onError);
   }
 
   /** Resolves once the channel subscription is in place (tests and readiness checks). */

@@ -7,7 +7,7 @@ import { MetadataChanges } from '../../../src/composition/metadata-changes';
 
 function fakeRedis(generation: number) {
   let gen = generation;
-  const subscriber = Object.assign(new EventEmitter(), { subscribe: async () => 1, quit: async () => 'OK' });
+  const subscriber = Object.assign(new EventEmitter(), { status: 'ready', subscribe: async () => 1, quit: async () => 'OK' });
   const redis = { get: async () => String(gen), incr: async () => ++gen, publish: async () => 1, quit: async () => 'OK' };
   return {
     subscriber: subscriber as unknown as Redis,
