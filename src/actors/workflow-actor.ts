@@ -316,6 +316,7 @@ export class WorkflowActor implements Actor {
     await this.turn((t) => decide(t));
     if (this.deps.sweepIntervalMs > 0) await this.repush();
     await this.updateReminder();
+    this.deps.log.debug({ workflowId: this.id, reminder: name, rev: this.rev, reminderAt: this.reminderAt }, 'reminder turn done');
   }
 
   /** The sweeper role: every SCHEDULED queued task is (idempotently) pushed to its queue again. */
@@ -429,6 +430,7 @@ export class WorkflowActor implements Actor {
     this.deps.index(state, state.tasks, true);
     await this.repush();
     await this.updateReminder();
+    this.deps.log.debug({ workflowId: this.id, rev: this.rev, reminderAt: this.reminderAt, status: state.workflow.status }, 'recovered');
     this.drainOutbox();
   }
 

@@ -21,7 +21,7 @@ import { SelfProbe } from './self-probe';
 import { MAX_TIMER_MS } from '../../lib/periodic-loop';
 import type { LivenessPolicy } from '../liveness';
 
-type Log = Pick<Logger, 'info' | 'warn' | 'error'>;
+type Log = Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
 
 /** Per-type overrides served in `entitiesConfig` of GET /dapr/config (Go duration strings, no `d` unit). */
 export interface ActorTypeConfig {
@@ -264,6 +264,7 @@ export class DaprActorHost implements ActorHost {
   private async onReminderCall(req: Request, res: Response): Promise<void> {
     const { type, id } = req.params as Record<string, string>;
     const name = joinWildcard(req.params.name);
+    this.log.debug({ type, id, reminder: name }, 'reminder delivered by daprd');
     if (!this.accepting(type, res)) return;
     try {
       await this.turn(type, id, (actor, activation) => {
@@ -286,6 +287,7 @@ export class DaprActorHost implements ActorHost {
 
   private async onDeactivateCall(req: Request, res: Response): Promise<void> {
     const { type, id } = req.params as Record<string, string>;
+    this.log.debug({ type, id }, 'deactivation asked by daprd');
     try {
       await this.turns.run(keyOf(type, id), () => this.deactivate(keyOf(type, id)));
       res.status(200).end();
@@ -378,6 +380,7 @@ export class DaprActorHost implements ActorHost {
     await actor.onActivate?.();
     const activation: Activation = { type, id, actor, armed, local };
     this.active.set(key, activation);
+    this.log.debug({ type, id }, 'activated');
     return activation;
   }
 
@@ -407,6 +410,7 @@ export class DaprActorHost implements ActorHost {
       const timer = setTimeout(() => this.fireLocalReminder(type, id, name, timer), Math.max(0, dueAt - this.now()));
       timer.unref();
       local.set(name, { dueAt, timer });
+      this.log.debug({ type, id, reminder: name, dueAt }, 'reminder held in memory');
     };
     return {
       type,
@@ -435,18 +439,25 @@ export class DaprActorHost implements ActorHost {
 
   /** A recoverable reminder's timer ran out: its turn, unless it was re-armed, cleared or its activation ended since. */
   private fireLocalReminder(type: string, id: string, name: string, timer: NodeJS.Timeout): void {
-    if (this.active.get(keyOf(type, id))?.local.get(name)?.timer !== timer) return; // the activation ended: daprd holds it now
+    if (this.active.get(keyOf(type, id))?.local.get(name)?.timer !== timer) {
+      this.log.debug({ type, id, reminder: name }, 'reminder timer ran out after its activation ended');
+      return; // daprd holds it now
+    }
     // ELSEWHERE needs nothing: a deactivation registered this timer with daprd, a superseding activation holds its own.
     this.localTurn(type, id, { reminder: name }, async (actor, activation) => {
-      if (activation.local.get(name)?.timer !== timer) return;
+      if (activation.local.get(name)?.timer !== timer) return 'rearmed';
       activation.local.delete(name);
       await actor.onReminder(name);
-    }).catch(async (err: unknown) => {
-      this.log.warn({ err, type, id, reminder: name }, 'reminder turn failed; re-arming with daprd');
-      await this.api
-        .setReminder(type, id, name, this.reminderRetryMs, { retry: true }, `${this.reminderRetryMs}ms`)
-        .catch((rearmErr: unknown) => this.log.error({ err: rearmErr, type, id, reminder: name }, 'could not re-arm reminder; the recovery scan re-arms it'));
-    });
+      return 'ran';
+    }).then(
+      (outcome) => this.log.debug({ type, id, reminder: name, outcome: outcome === ELSEWHERE ? 'elsewhere' : outcome }, 'reminder timer ran out'),
+      async (err: unknown) => {
+        this.log.warn({ err, type, id, reminder: name }, 'reminder turn failed; re-arming with daprd');
+        await this.api
+          .setReminder(type, id, name, this.reminderRetryMs, { retry: true }, `${this.reminderRetryMs}ms`)
+          .catch((rearmErr: unknown) => this.log.error({ err: rearmErr, type, id, reminder: name }, 'could not re-arm reminder; the recovery scan re-arms it'));
+      },
+    );
   }
 
   /** The activation ends: its recoverable reminders still pending become daprd reminders. */
@@ -459,6 +470,7 @@ export class DaprActorHost implements ActorHost {
         try {
           await this.api.setReminder(a.type, a.id, name, Math.max(0, dueAt - this.now()), { dueAt }, `${this.reminderRetryMs}ms`, callTimeoutMs);
           a.armed.set(name, dueAt);
+          this.log.debug({ type: a.type, id: a.id, reminder: name, dueAt }, 'reminder registered with daprd at deactivation');
         } catch (err) {
           this.log.warn({ err, type: a.type, id: a.id, reminder: name }, 'could not register a reminder at deactivation; the recovery scan re-arms it');
         }

@@ -72,7 +72,7 @@ describe('what an API client sees when the actor runtime cannot finish a call', 
 
 describe('a call whose turn may have run is answered as an unknown outcome, not as retryable', () => {
   const { toErrorBody } = jest.requireActual('../../../src/api/errors') as typeof import('../../../src/api/errors');
-  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
   /** A sidecar that fails every actor call the same way, counting the attempts. */
   const failingHost = (fail: () => Promise<SidecarReply>) => {
     const sidecar = { attempts: 0, call: () => (sidecar.attempts++, fail()) };

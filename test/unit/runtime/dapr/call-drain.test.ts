@@ -13,7 +13,10 @@ describe("the actor call drain against placement's dissemination round", () => {
   });
 
   test("the host's default drain fits Dapr's default round", () => {
-    const host = new DaprActorHost({ sidecar: {} as SidecarHttp, log: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+    const host = new DaprActorHost({
+      sidecar: {} as SidecarHttp,
+      log: { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined },
+    });
     const drain = String(host.appConfig().drainOngoingCallTimeout);
     const ms = Number(/^(\d+)s$/.exec(drain)?.[1]) * 1000;
     expect(callDrainProblem(ms, 8000)).toBeUndefined();

@@ -20,7 +20,7 @@ class RecordingSidecar {
 }
 
 const errors: string[] = [];
-const log = { info: () => undefined, warn: () => undefined, error: (_o: unknown, m?: string) => void errors.push(String(m)) };
+const log = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: (_o: unknown, m?: string) => void errors.push(String(m)) };
 
 let server: Server | undefined;
 afterEach(async () => {

@@ -18,7 +18,7 @@ class SilentSidecar {
   }
 }
 
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 describe('a replica stops within its bound whatever its sidecar does', () => {
   let server: Server | undefined;

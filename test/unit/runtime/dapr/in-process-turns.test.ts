@@ -44,7 +44,7 @@ class Replica {
     const note = (_o: unknown, m?: string) => void this.logs.push(String(m));
     this.host = new DaprActorHost({
       sidecar: this.sidecar as unknown as SidecarHttp,
-      log: { info: note, warn: note, error: note },
+      log: { debug: () => undefined, info: note, warn: note, error: note },
       recoverableRemindersInMemory: true,
     });
   }

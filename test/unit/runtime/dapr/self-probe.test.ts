@@ -18,7 +18,7 @@ class Sidecar {
   }
 }
 
-const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
 async function probedHost() {
   const sidecar = new Sidecar();
