@@ -68,6 +68,12 @@ export type { ChildChangedArg, StartArg };
 /** Effects that cross to other actors or services: persisted in the outbox until done. */
 const DEFERRED = new Set<Effect['kind']>(['startWorkflow', 'notifyParent', 'terminateWorkflow', 'retryWorkflow', 'publish', 'statusChange', 'index']);
 
+/**
+ * Calls a superseded activation cannot answer wrongly when run in process: what they change is committed
+ * fenced by rev, and an answer without a commit is given only after checking the rev (see holdsClaim).
+ */
+const PROVED_BY_COMMIT = new Set<string>(['claim', 'update', 'updateAndLocate'] satisfies Array<keyof typeof WorkflowCalls.calls>);
+
 const REMINDER = 'deadline';
 /** A failed outbox runs again after 2 s, then 4, 8 ... at most 30 s apart while it keeps failing: an index back from an outage catches up within 30 s. */
 const OUTBOX_RETRY = { firstMs: 2000, maxMs: 30_000 };
@@ -86,6 +92,8 @@ export class WorkflowActor implements Actor {
   private continuing = false;
   /** Outbox length last added to the backlog metric. */
   private reportedOutbox = 0;
+  /** The in-process call holdsClaim let through unchecked: answered without a commit, it checks the rev first. */
+  private unchecked: string | undefined;
 
   constructor(
     private readonly ctx: ActorContext,
@@ -103,9 +111,39 @@ export class WorkflowActor implements Actor {
   /** Whether no other activation committed since this one loaded: one read of the stored rev (asked only before in-process turns). */
   async holdsClaim(turn: InProcessTurn): Promise<boolean> {
     if (!this.loaded) return true; // nothing held: the turn loads what is stored
-    // Its only effect is a commit fenced by rev: on a superseded activation the fence refuses it (ActorDeactivated), at no extra read.
-    if ('method' in turn && turn.method === 'clearOutbox') return true;
+    if ('method' in turn) {
+      // Its only effect is a commit fenced by rev: on a superseded activation the fence refuses it (ActorDeactivated), at no extra read.
+      if (turn.method === 'clearOutbox') return true;
+      // Mostly a commit too (a claim, an update): the read is left to the rare answer given without one.
+      if (PROVED_BY_COMMIT.has(turn.method)) {
+        this.unchecked = turn.method;
+        return true;
+      }
+    }
+    return this.holdsRev();
+  }
+
+  private async holdsRev(): Promise<boolean> {
     return ((await this.deps.store.revOf(this.id)) ?? 0) === this.rev;
+  }
+
+  /**
+   * An in-process call let through unchecked that answers (or fails) without a commit answered from this
+   * activation's memory: before the answer leaves, the rev must still be this activation's.
+   */
+  private async proveUncommitted<T>(run: () => Promise<T>): Promise<T> {
+    const rev = this.rev;
+    const settled = await run().then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+    if (this.loaded && this.rev === rev && !('error' in settled && settled.error instanceof ActorDeactivated) && !(await this.holdsRev())) {
+      this.state = undefined;
+      this.loaded = false;
+      throw new ActorDeactivated(`workflow ${this.id} was written by another activation`);
+    }
+    if ('error' in settled) throw settled.error;
+    return settled.value;
   }
 
   /** State loads lazily on the first call, so a start with a freshly generated id costs no read. */
@@ -137,6 +175,7 @@ export class WorkflowActor implements Actor {
   async onDeactivate(): Promise<void> {
     this.state = undefined;
     this.loaded = false;
+    this.unchecked = undefined;
     this.reportOutbox(0); // still stored, no longer held here
   }
 
@@ -332,8 +371,10 @@ export class WorkflowActor implements Actor {
 
   async invoke(method: string, arg: unknown): Promise<unknown> {
     if (method === 'start' && (arg as StartArg).fresh && !this.loaded) this.loaded = true; // a new random id: nothing to read (fencing still guards)
+    const unchecked = this.unchecked === method && this.loaded;
+    if (this.unchecked === method) this.unchecked = undefined;
     if (!this.loaded) await this.load();
-    return this.dispatch(method, arg);
+    return unchecked ? this.proveUncommitted(async () => this.dispatch(method, arg)) : this.dispatch(method, arg);
   }
 
   /** One handler per call of the WorkflowActor protocol, each over the loaded state. */

@@ -56,15 +56,16 @@ export interface Actor {
   onReminder(name: string): Promise<void>;
   /**
    * Optional: asked before a turn the host runs in this process without its placement (a reminder timer
-   * of this activation, `callSelf`): whether no other activation has committed since this one loaded.
-   * False: the host drops this activation, running none of its timers (the activation that committed
-   * keeps its own) and sends the call through placement; so does an ActorDeactivated from the turn.
-   * Absent: the host runs no such turn.
+   * of this activation, a call made on the replica that holds it, `callSelf`): whether no other activation
+   * has committed since this one loaded. True may also mean that the turn proves it itself: its answer
+   * comes from its own fenced commit, or, answered without one, after that check. False: the host drops
+   * this activation, running none of its timers (the activation that committed keeps its own) and sends
+   * the call through placement; so does an ActorDeactivated from the turn. Absent: the host runs no such turn.
    */
   holdsClaim?(turn: InProcessTurn): Promise<boolean>;
 }
 
-/** A turn the host runs in process: a reminder timer of the activation, or a call of the actor to itself. */
+/** A turn the host runs in process: a reminder timer of the activation, or a call of one of its methods. */
 export type InProcessTurn = { reminder: string } | { method: string };
 
 export type ActorFactory = (ctx: ActorContext) => Actor;

@@ -89,8 +89,9 @@ describe('across two replicas', () => {
     expect(r.body[0].workflowInstanceId).toBe(id);
   });
 
-  test('a write by another activation fences the actor: a retryable 503, then the next call reloads and succeeds', async () => {
-    const name = uniqueName('fence');
+  /** A started execution, then a commit to it by another writer: its activation's memory is now stale. */
+  const startThenWriteElsewhere = async (tag: string) => {
+    const name = uniqueName(tag);
     await A.register({ name, tasks: [{ name: 'approve', taskReferenceName: 'h', type: 'HUMAN' }] });
     const id = await A.start(name); // the actor is active now, at this rev
     const db = openDatabase(cluster.dataDir);
@@ -107,11 +108,25 @@ describe('across two replicas', () => {
     } finally {
       db.close();
     }
-    const fenced = await B.call('PUT', `/api/workflow/${id}/pause`);
+    const hosting = cluster.double.placementOf('WorkflowActor', id) === cluster.replicas[0]!.port;
+    return { id, host: hosting ? A : B, other: hosting ? B : A };
+  };
+
+  test('a write by another activation fences the actor: a retryable 503 through daprd, then the next call reloads and succeeds', async () => {
+    const { id, host, other } = await startThenWriteElsewhere('fence');
+    const fenced = await other.call('PUT', `/api/workflow/${id}/pause`);
     expect(fenced.status).toBe(503);
     expect(fenced.body).toMatchObject({ status: 503, retryable: true });
-    expect((await A.call('PUT', `/api/workflow/${id}/pause`)).status).toBe(200);
-    const w = await B.workflow(id);
+    expect((await host.call('PUT', `/api/workflow/${id}/pause`)).status).toBe(200);
+    const w = await other.workflow(id);
+    expect(w.status).toBe('PAUSED');
+    expect(w.variables).toEqual({ writtenBy: 'other' });
+  });
+
+  test('on the replica that holds the stale activation the call runs after a check of the rev: dropped, reloaded, applied at once', async () => {
+    const { id, host } = await startThenWriteElsewhere('fencein');
+    expect((await host.call('PUT', `/api/workflow/${id}/pause`)).status).toBe(200);
+    const w = await host.workflow(id);
     expect(w.status).toBe('PAUSED');
     expect(w.variables).toEqual({ writtenBy: 'other' });
   });

@@ -155,6 +155,11 @@ export class DaprActorHost implements ActorHost {
       this.log.error({ err }, 'actor call refused inside a turn');
       throw err;
     }
+    // Held here: the turn runs in this process, with no round trip through daprd, while this activation holds the actor.
+    if (!this.stopping && this.active.has(keyOf(type, id))) {
+      const answer = await this.localTurn(type, id, { method }, (actor) => actor.invoke(method, arg));
+      if (answer !== ELSEWHERE) return answer as T;
+    }
     const budget = this.opts.routingRetryBudgetMs ?? 20_000;
     const started = this.now();
     for (let attempt = 0; ; attempt++) {
@@ -328,7 +333,7 @@ export class DaprActorHost implements ActorHost {
   }
 
   /**
-   * A turn daprd did not deliver (a timer of this activation, `callSelf`): it runs only on the activation
+   * A turn daprd did not deliver (a timer of this activation, a call made on this replica): it runs only on the activation
    * still held here that still holds the actor's claim. A superseded one is dropped; ELSEWHERE then
    * tells the caller to go through daprd (never re-activated in process: daprd may have placed it elsewhere).
    */
@@ -418,7 +423,7 @@ export class DaprActorHost implements ActorHost {
       state,
       setReminder,
       ...(this.opts.recoverableRemindersInMemory ? { setRecoverableReminder } : {}),
-      // In process while this activation holds the actor; once superseded, moved or stopping, through daprd like any call.
+      // In process while this activation holds the actor, queued behind the turn it may be made from; once superseded, moved or stopping, through daprd.
       callSelf: async (method, arg) => {
         if (!this.stopping && this.active.has(keyOf(type, id))) {
           const answer = await this.localTurn(type, id, { method }, (actor) => actor.invoke(method, arg));

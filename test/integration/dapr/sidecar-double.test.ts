@@ -91,7 +91,7 @@ describe('Dapr sidecar double with two app instances on DaprActorHost', () => {
     const id = 'self-call';
     const owner = (await a.host.invoke<{ host: string }>('Counter', id, 'get')).host === 'A' ? a : b;
     const before = owner.deliveries.length;
-    await a.host.invoke('Counter', id, 'callSelfLater', { by: 5 });
+    await (owner === a ? b : a).host.invoke('Counter', id, 'callSelfLater', { by: 5 }); // from the other replica: through daprd
     await eventually(() => owner.selfCalls[0], 'the self call to finish');
     expect(owner.selfCalls).toEqual([{ count: 5, host: owner.name }]);
     expect(owner.deliveries.slice(before)).toEqual([`Counter/${id}/callSelfLater`]); // increment never crossed daprd

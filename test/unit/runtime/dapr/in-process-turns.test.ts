@@ -136,6 +136,45 @@ describe('callSelf on a superseded activation', () => {
   });
 });
 
+describe('a call made on the replica that holds the activation', () => {
+  test('runs in process while held; once superseded, drops the activation and reaches the new owner through daprd', async () => {
+    const [a, b] = [await replica(), await replica()];
+    let stored = 0;
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    const gen = (r: Replica, seen: string[]) =>
+      r.host.register('Gen', () => {
+        let generation = 0;
+        return {
+          holdsClaim: async () => generation === stored,
+          onReminder: async () => undefined,
+          invoke: async (method) => {
+            seen.push(method);
+            if (method === 'take') generation = ++stored;
+            return { generation };
+          },
+        };
+      });
+    gen(a, seenA);
+    gen(b, seenB);
+    // Not held here yet: through daprd, which places it on A.
+    a.sidecar.owner = a.base;
+    expect(await a.host.invoke('Gen', 'g2', 'take')).toEqual({ generation: 1 });
+    expect(a.sidecar.calls).toEqual(['PUT /v1.0/actors/Gen/g2/method/take']);
+    expect(await a.host.invoke('Gen', 'g2', 'peek')).toEqual({ generation: 1 });
+    expect(a.sidecar.calls).toHaveLength(1); // held: no sidecar call
+
+    // daprd moved it to B, whose activation committed; A's deactivation never arrived.
+    expect(await b.deliver('Gen', 'g2', 'take', {})).toEqual({ status: 200, body: { generation: 2 } });
+    a.sidecar.owner = b.base;
+    seenA.length = 0;
+    expect(await a.host.invoke('Gen', 'g2', 'peek')).toEqual({ generation: 2 });
+    expect(seenA).toEqual([]);
+    expect(a.sidecar.calls).toEqual(['PUT /v1.0/actors/Gen/g2/method/take', 'PUT /v1.0/actors/Gen/g2/method/peek']);
+    expect(seenB).toEqual(['take', 'peek']);
+  });
+});
+
 describe('a reminder timer of a superseded WorkflowActor activation', () => {
   const world = sqliteEngineWorld('baton-inproc-');
 
@@ -243,6 +282,28 @@ describe('a reminder timer of a superseded WorkflowActor activation', () => {
     expect(a.sidecar.calls).toEqual([`PUT /v1.0/actors/WorkflowActor/${id}/method/clearOutbox`]);
     expect(emittedA.slice(before).map((e) => e.kind)).toEqual(['index']); // the run it had started from its committed outbox, nothing after
     expect((await world.stores.executions.load(id))!.rev).toBe(cleared.rev);
+  });
+
+  test('a claim made on its replica that its stale memory would refuse without a commit reaches the new owner, which claims', async () => {
+    const [a, b] = [await replica(), await replica()];
+    hostWorkflows(a, world.stores.executions, 3_600_000);
+    hostWorkflows(b, world.stores.executions, 3_600_000);
+    const id = `wf-inproc-claim-${Date.now()}`;
+    await a.deliver('WorkflowActor', id, 'start', { workflowId: id, fresh: true, def, request: { name: def.name, version: 1, input: {} } });
+    const first = (await world.stores.executions.load(id))!.tasks[0]!;
+    const claimed = await a.host.invoke<{ taskId: string; status: string }>('WorkflowActor', id, 'claim', { taskId: first.taskId, workerId: 'w' });
+    expect(claimed).toMatchObject({ taskId: first.taskId, status: 'IN_PROGRESS' });
+    expect(a.sidecar.calls).toEqual([]); // held here: claimed in process, its commit the proof
+
+    // daprd moved the execution to B: the first task completes there and B schedules the second, which A's memory lacks.
+    await b.deliver('WorkflowActor', id, 'update', { workflowInstanceId: id, taskId: first.taskId, status: 'COMPLETED', outputData: {} });
+    const second = (await world.stores.executions.load(id))!.tasks[1]!;
+    a.sidecar.owner = b.base;
+    const answer = await a.host.invoke<{ taskId: string; status: string } | null>('WorkflowActor', id, 'claim', { taskId: second.taskId, workerId: 'w' });
+    expect(answer).toMatchObject({ taskId: second.taskId, status: 'IN_PROGRESS' }); // not A's stale "no such task"
+    expect(a.logs).toContain('activation superseded by another; dropped');
+    expect(a.sidecar.calls).toEqual([`PUT /v1.0/actors/WorkflowActor/${id}/method/claim`]);
+    expect((await world.stores.executions.load(id))!.tasks[1]!.status).toBe('IN_PROGRESS');
   });
 
   test('one that still holds its claim runs the reminder in process (the sweep pushes its scheduled task again)', async () => {
