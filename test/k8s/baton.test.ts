@@ -6,7 +6,7 @@
  * daprd sidecars, the app token guarding the actor routes, and the whole interface suite through the
  * Baton Service with auth on.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describeInterface } from '../api/interface-suite';
@@ -142,6 +142,23 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
     }
   });
 
+  /** Subscribers of each Redis channel a replica listens on: one per replica, or a replica misses definition changes or wake-ups. */
+  const subscriptions = (): Record<string, number> => {
+    const channels = ['baton:metadata-changed', 'baton:wakeups'];
+    const out = kubectl(['exec', '-n', ns, 'deploy/redis', '--', 'redis-cli', 'PUBSUB', 'NUMSUB', ...channels])
+      .trim()
+      .split('\n');
+    return Object.fromEntries(channels.map((c) => [c, Number(out[out.indexOf(c) + 1])]));
+  };
+  const everyReplicaSubscribed = (replicas: number) =>
+    eventually(async () => (Object.values(subscriptions()).every((n) => n === replicas) ? true : undefined), 60_000, 1000).catch(() => {
+      throw new Error(`subscribers per channel: ${JSON.stringify(subscriptions())}, replicas: ${replicas}`);
+    });
+
+  it('subscribes every replica to definition changes and long-poll wake-ups in Redis', async () => {
+    await everyReplicaSubscribed(2);
+  });
+
   it('refuses actor calls that do not carry the app token, from another pod of the namespace', () => {
     const pods = JSON.parse(kubectl(['get', 'pods', '-n', ns, '-l', 'app.kubernetes.io/name=baton', '-o', 'json'])) as PodList;
     const target = `http://${pods.items[0]!.status.podIP}:8080/actors/WorkflowActor/some-id/method/status`;
@@ -168,9 +185,31 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
         .map((l) => `${p.metadata.name}: ${l.slice(0, 300)}`),
     );
 
+  /** Recovery passes, warnings and errors, and every line (debug ones too) naming one of the first ten executions left open. */
+  const bearsOn = (stuck: string[]) => {
+    const ids = stuck.slice(0, 10);
+    return (line: string): boolean => line.includes('recovery') || /"level":(40|50|60)/.test(line) || ids.some((id) => line.includes(id));
+  };
+
   /** What the Baton pods logged that bears on executions left open: recovery passes, warnings and errors, and every line naming one of them. */
-  const stuckEvidence = async (stuck: string[]): Promise<string> =>
-    podLogLines((l) => l.includes('recovery') || /"level":(40|50|60)/.test(l) || stuck.some((id) => l.includes(id))).join('\n');
+  const stuckEvidence = async (stuck: string[]): Promise<string> => podLogLines(bearsOn(stuck)).join('\n');
+
+  /** The lines a pod's Baton container logs from now until it ends (kubectl logs -f); `lines` selects as stuckEvidence does. */
+  const followLog = (pod: string) => {
+    const out: string[] = [];
+    let partial = '';
+    const child = spawn(kubectlBin!, ['logs', '-f', '-n', ns, pod, '-c', 'baton', '--since=10m'], { env: { ...process.env, KUBECONFIG: kubeconfig } });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const parts = (partial + chunk).split('\n');
+      partial = parts.pop()!;
+      out.push(...parts);
+    });
+    child.on('error', () => undefined);
+    return {
+      lines: (stuck: string[]) => out.filter(bearsOn(stuck)),
+      stop: () => void child.kill(),
+    };
+  };
 
   /** The Service as a load target, the load's definitions, and three recording workers polling through it. */
   async function serviceLoad() {
@@ -187,15 +226,20 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
 
   it('loses nothing when a Baton pod is force-deleted under load, and serves again through the Service', async () => {
     const { target, load, log, workers } = await serviceLoad();
+    let victimLog: ReturnType<typeof followLog> | undefined;
     try {
       const first = await startMany(target, load.name, WORKFLOWS / 2);
       await eventually(async () => (log.acknowledged.size >= 20 ? true : undefined), 180_000, 200);
       const second = startMany(target, load.name, WORKFLOWS / 2, WORKFLOWS / 2);
       const victim = batonPods()[0]!.metadata.name;
+      // Its log is gone with it: followed until it dies, for the evidence of a failure.
+      victimLog = followLog(victim);
       const killedAt = Date.now();
       kubectl(['delete', 'pod', '-n', ns, victim, '--grace-period=0', '--force']);
       const servingAfterMs = await timeUntilServing(target, load.probe, killedAt, 240_000);
-      await expectAllCompleted(target, [...first, ...(await second)], log, stuckEvidence);
+      await expectAllCompleted(target, [...first, ...(await second)], log, async (stuck) =>
+        [await stuckEvidence(stuck), ...victimLog!.lines(stuck).map((l) => `${victim} (deleted): ${l.slice(0, 300)}`)].join('\n'),
+      );
       const completedAfterMs = Date.now() - killedAt;
       const errors = log.errors.map((e) => e.slice(0, 100));
       // What the recovery scan brought back (deadlines held in the deleted pod's memory among them).
@@ -212,8 +256,11 @@ engineSuite('kubernetes', missing())('Baton installed by its Helm chart', () => 
         300_000,
         2000,
       );
+      // The new pod subscribed as it started (a subscription lost then makes it miss every later definition change).
+      await everyReplicaSubscribed(2);
     } finally {
       for (const w of workers) await w.stop();
+      victimLog?.stop();
     }
   }, 900_000);
 
