@@ -133,7 +133,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     cfg.BATON_MAX_SECRETS,
   );
   const access = await createAccessControl(auth, { metadata: stores.metadata, authorization: stores.authorization }, log, adapters.attempts);
-  await adapters.watchDefinitions(() => metadata.refresh());
+  await adapters.watchDefinitions(metadata);
   const partitions = new QueuePartitions(cfg.BATON_QUEUE_PARTITIONS, (name) => adapters.directory.recordQueue(name));
   const indexer = new Indexer(index, log, { delayMs: cfg.BATON_INDEX_FLUSH_MS, holdMs: cfg.BATON_INDEX_OPEN_HOLD_MS });
   // Queue partitions: the profile's own (Redis) or QueueActors on the actor host.

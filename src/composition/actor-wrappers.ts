@@ -3,25 +3,37 @@ import type { Actor, ActorFactory } from '../runtime/ports';
 import { checkArg, type ActorKind, type Protocol } from '../actors/protocol/protocol';
 import { QueueCalls } from '../actors/protocol/queue-protocol';
 import { ScheduleCalls } from '../actors/protocol/schedule-protocol';
-import { WorkflowCalls } from '../actors/protocol/workflow-protocol';
+import { WorkflowCalls, type StartArg } from '../actors/protocol/workflow-protocol';
+import { registeredDefinitionsNamed } from '../engine/tasks/registry';
 import { asBatonError } from '../services/error-catalogue';
 
 type Log = { warn(o: object, m: string): void };
 
+/** A turn's call as a gate sees it; absent for a reminder's turn. */
+export type GatedCall = { method: string; arg: unknown } | undefined;
+
+/**
+ * Whether a call starts an execution that names a task definition `known` lacks: one registered through
+ * another replica a moment ago, whose announcement has not arrived here yet?
+ */
+export const startLacksDefinition = (call: GatedCall, known: (taskName: string) => boolean): boolean =>
+  call?.method === ('start' satisfies keyof typeof WorkflowCalls.calls) &&
+  registeredDefinitionsNamed((call.arg as StartArg).def.tasks).some((name) => !known(name));
+
 /** Every turn first waits for `gate` when it returns a promise (e.g. a definition reload in flight). */
 export const gatedTurns =
-  (factory: ActorFactory, gate: () => Promise<void> | undefined): ActorFactory =>
+  (factory: ActorFactory, gate: (call: GatedCall) => Promise<void> | undefined): ActorFactory =>
   (ctx) => {
     const inner = factory(ctx);
     return {
       ...actorHooks(inner),
       async invoke(method, arg) {
-        const wait = gate();
+        const wait = gate({ method, arg });
         if (wait) await wait;
         return inner.invoke(method, arg);
       },
       async onReminder(name) {
-        const wait = gate();
+        const wait = gate(undefined);
         if (wait) await wait;
         return inner.onReminder(name);
       },
@@ -95,7 +107,7 @@ export const recoveringOnActivation =
  * protocol, and a WorkflowActor's turns behind recovery-on-activation and a pending definition reload.
  */
 export const distributedActorWrapping =
-  (log: Log, definitionsSettled: () => Promise<void> | undefined) =>
+  (log: Log, definitionsSettled: (call: GatedCall) => Promise<void> | undefined) =>
   (type: string, factory: ActorFactory): ActorFactory => {
     if (type === WorkflowCalls.type) return wireCalls(gatedTurns(recoveringOnActivation(factory, log), definitionsSettled), WorkflowCalls);
     if (type === ScheduleCalls.type) return wireCalls(factory, ScheduleCalls);

@@ -8,6 +8,7 @@ import type { ServedObjectLinks } from '../objects/open-object-store';
 import type { QueuePartitionStore } from '../queues/ports';
 import type { ActorFactory, ActorHost } from '../runtime/ports';
 import type { Reclaimed, RetentionStore } from '../retention/ports';
+import type { MetadataService } from '../services/metadata-service';
 import type { ReplicaRoster, ScanLease } from '../services/recovery-scan';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
@@ -67,8 +68,8 @@ export interface Adapters {
   batchLease?: ScanLease;
   /** Wraps the factory of an actor type before registration (per-profile turn behaviour). */
   wrapActor(type: string, factory: ActorFactory): ActorFactory;
-  /** Connects the definition cache to changes made by other replicas; `refresh` reloads it. */
-  watchDefinitions(refresh: () => Promise<void>): Promise<void>;
+  /** Connects the definition cache to changes made by other replicas: `refresh` reloads it, `taskDef` reads it. */
+  watchDefinitions(cache: Pick<MetadataService, 'refresh' | 'taskDef'>): Promise<void>;
   /** Registers the consumer of task completions published by other services (a no-op without a broker). */
   onTaskCompletion(handler: (m: TaskCompletionMessage, eventId: string) => Promise<void>): void;
   /** Closes every adapter (after the host stopped). */

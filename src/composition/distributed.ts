@@ -26,9 +26,10 @@ import { openObjectStore } from '../objects/open-object-store';
 import type { AuthorizationStore, ExecutionStore, IdempotencyKeyStore, MetadataStore, SchemaStore, SecretStore } from '../store/ports';
 import type { ScheduleStore } from '../store/schedule-store';
 import type { BatchStore } from '../store/batch-store';
-import { distributedActorWrapping } from './actor-wrappers';
+import { distributedActorWrapping, startLacksDefinition } from './actor-wrappers';
 import type { Adapters } from './adapters';
 import { MetadataChanges } from './metadata-changes';
+import type { MetadataService } from '../services/metadata-service';
 import { reviveBatonError } from './remote-errors';
 
 /** Settings of the Cassandra store, from the validated configuration. */
@@ -189,6 +190,8 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
       () => batchLease.close(),
       async () => void (await dedupeRedis.quit().catch(() => undefined)),
     );
+    let definitions: Pick<MetadataService, 'taskDef'> | undefined;
+    const known = (taskName: string): boolean => !definitions || definitions.taskDef(taskName) !== undefined;
     // daprd reads the subscriptions once at its start: topics of handlers added later need a restart.
     let externalEvents: string[] = [];
     const loadExternalEvents = async (): Promise<void> => {
@@ -244,12 +247,14 @@ export async function distributedAdapters(cfg: Config, log: Logger): Promise<Ada
         reclaim: stores.reclaim,
       },
       batchLease,
-      wrapActor: distributedActorWrapping(log, () => changes.settled()),
-      watchDefinitions: (refresh) =>
-        changes.start(async () => {
-          await refresh();
+      wrapActor: distributedActorWrapping(log, (call) => changes.settled() ?? (startLacksDefinition(call, known) ? changes.catchUp() : undefined)),
+      watchDefinitions: (cache) => {
+        definitions = cache;
+        return changes.start(async () => {
+          await cache.refresh();
           await loadExternalEvents();
-        }),
+        });
+      },
       onTaskCompletion: (handler) => bus.onTaskCompletion(handler),
       async close() {
         await bus.close();

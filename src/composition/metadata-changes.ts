@@ -11,7 +11,9 @@ type Log = { warn(o: object, m: string): void };
  * Definition changes between replicas: a write bumps a generation number in Redis and publishes it;
  * every replica reloads its definition cache when it hears a newer one, and actor turns wait for
  * that reload (`settled`), so a turn never schedules a task with a definition older than a write
- * acknowledged before the call that led to the turn. The cache TTL covers a missed message.
+ * acknowledged before the call that led to the turn. A start naming a task definition the cache lacks
+ * first reads the generation (`catchUp`), as Conductor reads its store on a cache miss; the cache TTL
+ * covers a missed message otherwise.
  */
 export class MetadataChanges {
   private seen = 0;
@@ -55,6 +57,20 @@ export class MetadataChanges {
     if (this.loaded >= this.seen) return undefined;
     this.reload();
     return this.reloading;
+  }
+
+  /**
+   * Reads the generation from Redis and loads a change not heard of yet: a message still on its way,
+   * or lost with a subscription. One GET; for a turn about to use a definition its cache lacks.
+   */
+  async catchUp(): Promise<void> {
+    try {
+      this.heard(Number((await this.redis.get(this.generationKey)) ?? 0));
+    } catch (err) {
+      // Redis unreachable: the turn goes on with the cache as it is, as it would without this check.
+      this.log.warn({ err }, 'definition generation unreadable; the cache is used as it is');
+    }
+    await this.settled();
   }
 
   async close(): Promise<void> {

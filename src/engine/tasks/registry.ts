@@ -1,4 +1,4 @@
-import type { WorkflowTask } from '../../model/definitions';
+import { walkTasks, type WorkflowTask } from '../../model/definitions';
 import type { Task } from '../../model/execution';
 import { decisionTask } from './decision';
 import { doWhileTask } from './do-while';
@@ -109,6 +109,14 @@ export const childWorkflowOf = (t: Task): string | undefined => (taskTypeOf(t).f
 
 /** A task a worker takes from its queue (any name not known here is one). */
 export const isWorkerType = (name: string): boolean => !NOT_WORKER.has(name);
+/**
+ * The worker tasks of a definition tree that take their timeouts and retries from a registered task
+ * definition (none is given inline): a start schedules them with whatever definitions its replica holds.
+ * A DYNAMIC task's name is a placeholder; the one it runs is known when it is scheduled.
+ */
+export const registeredDefinitionsNamed = (tasks: WorkflowTask[]): string[] =>
+  [...walkTasks(tasks)].filter((wt) => isWorkerType(wt.type) && wt.type !== TaskTypeName.DYNAMIC && !wt.taskDefinition).map((wt) => wt.name);
+
 /** A task a worker or Baton's own system-task worker takes from a queue. */
 export const isQueuedType = (name: string): boolean => !SYSTEM.has(name);
 /** Never retried automatically (Conductor's TaskType.isBuiltIn). */

@@ -55,6 +55,24 @@ describe('Redis subscriptions made while the connection is not ready yet', () =>
     await Promise.all([watching.close(), writer.close()]);
   });
 
+  test('a replica that lost its subscription catches up on a change when asked, with one read of the generation', async () => {
+    const quiet = { warn: () => undefined };
+    const subscriber = connection();
+    const watching = new MetadataChanges(connection(), subscriber, 'catch-up:', quiet);
+    let reloads = 0;
+    await watching.start(async () => void reloads++);
+    await subscriber.unsubscribe('catch-up:metadata-changed'); // as if the subscription were lost
+    const writer = new MetadataChanges(connection(), connection(), 'catch-up:', quiet);
+    await writer.start(async () => undefined);
+    await writer.changed();
+    expect(watching.settled()).toBeUndefined(); // nothing heard
+    await watching.catchUp();
+    expect(reloads).toBe(1);
+    await watching.catchUp();
+    expect(reloads).toBe(1);
+    await Promise.all([watching.close(), writer.close()]);
+  });
+
   test('a connection closed before it was ready fails the subscription instead of waiting forever', async () => {
     const conn = new Redis(redis!.url, { lazyConnect: true });
     const subscribing = subscribeWhenReady(conn, 'never');

@@ -1,4 +1,4 @@
-import { distributedActorWrapping, gatedTurns, recoveringOnActivation, wireCalls } from '../../../src/composition/actor-wrappers';
+import { distributedActorWrapping, gatedTurns, recoveringOnActivation, startLacksDefinition, wireCalls } from '../../../src/composition/actor-wrappers';
 import { QueueCalls } from '../../../src/actors/protocol/queue-protocol';
 import { ScheduleCalls } from '../../../src/actors/protocol/schedule-protocol';
 import { WorkflowCalls } from '../../../src/actors/protocol/workflow-protocol';
@@ -53,4 +53,39 @@ test.each([WorkflowCalls.type, ScheduleCalls.type, QueueCalls.type])('the distri
   expect(actor.keepAlive!()).toBe(true);
   expect(await actor.holdsClaim!({ method: 'clearOutbox' })).toBe(false);
   expect(calls).toEqual(['keepAlive', 'holdsClaim {"method":"clearOutbox"}']);
+});
+
+test('a gate sees each call, and a reminder as no call, and the turn waits for the promise it returns', async () => {
+  const calls: string[] = [];
+  const seen: unknown[] = [];
+  let release!: () => void;
+  const actor = gatedTurns(innerActor(calls), (call) => {
+    seen.push(call);
+    return call?.method === 'start' ? new Promise<void>((r) => (release = r)) : undefined;
+  })(ctx);
+  const starting = actor.invoke('start', { n: 1 });
+  await actor.onReminder('deadline');
+  await new Promise((r) => setImmediate(r));
+  expect(calls).toEqual(['onReminder deadline']);
+  release();
+  await starting;
+  expect(calls).toEqual(['onReminder deadline', 'invoke start']);
+  expect(seen).toEqual([{ method: 'start', arg: { n: 1 } }, undefined]);
+});
+
+describe('startLacksDefinition', () => {
+  const start = (names: string[]) => ({
+    method: 'start',
+    arg: { def: { tasks: names.map((name) => ({ name, taskReferenceName: name, type: 'SIMPLE' })) } },
+  });
+  const known = (name: string) => name === 'known';
+
+  test('a start naming a task definition the cache lacks', () => {
+    expect(startLacksDefinition(start(['known', 'new']), known)).toBe(true);
+  });
+  test('not a start whose task definitions are all held, nor any other call, nor a reminder', () => {
+    expect(startLacksDefinition(start(['known']), known)).toBe(false);
+    expect(startLacksDefinition({ method: 'update', arg: start(['new']).arg }, known)).toBe(false);
+    expect(startLacksDefinition(undefined, known)).toBe(false);
+  });
 });

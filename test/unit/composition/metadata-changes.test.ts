@@ -48,3 +48,26 @@ test('after Redis lost its counter, the first change announced (generation 1) re
   await c.changes.settled();
   expect(c.reloads()).toBe(2);
 });
+
+test('catching up loads a change whose message has not arrived (or was lost), and nothing when the cache is current', async () => {
+  const c = await started(40);
+  await c.changes.catchUp();
+  expect(c.reloads()).toBe(0);
+  await c.redis.incr('p:metadata-generation'); // another replica's write; its message is not heard here
+  expect(c.changes.settled()).toBeUndefined();
+  await c.changes.catchUp();
+  expect(c.reloads()).toBe(1);
+  // The message arriving late reloads nothing more.
+  c.message(41);
+  expect(c.changes.settled()).toBeUndefined();
+  expect(c.reloads()).toBe(1);
+});
+
+test('catching up with Redis unreachable goes on with the cache as it is', async () => {
+  const c = await started(40);
+  (c.redis as unknown as { get: () => Promise<string> }).get = async () => {
+    throw new Error('Connection is closed.');
+  };
+  await expect(c.changes.catchUp()).resolves.toBeUndefined();
+  expect(c.reloads()).toBe(0);
+});

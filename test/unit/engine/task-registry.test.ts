@@ -8,6 +8,7 @@ import {
   isQueuedType,
   isSelfCompletingType,
   isWorkerType,
+  registeredDefinitionsNamed,
   TASK_TYPES,
   taskTypeNamed,
   taskTypeNameOf,
@@ -39,6 +40,27 @@ const SYSTEM = [
   'HUMAN',
   'YIELD',
 ];
+
+describe('registeredDefinitionsNamed', () => {
+  it('names every worker task of the tree without an inline definition, in branches, forks and loops', () => {
+    const tasks = [
+      { name: 'a', taskReferenceName: 'a', type: 'SIMPLE' },
+      { name: 'inline', taskReferenceName: 'inline', type: 'SIMPLE', taskDefinition: { name: 'inline' } },
+      { name: 'http', taskReferenceName: 'http', type: 'HTTP' },
+      { name: 'dyn', taskReferenceName: 'dyn', type: 'DYNAMIC' },
+      {
+        name: 'sw',
+        taskReferenceName: 'sw',
+        type: 'SWITCH',
+        decisionCases: { x: [{ name: 'b', taskReferenceName: 'b', type: 'SIMPLE' }] },
+        defaultCase: [{ name: 'c', taskReferenceName: 'c', type: 'encode' }],
+      },
+      { name: 'f', taskReferenceName: 'f', type: 'FORK_JOIN', forkTasks: [[{ name: 'd', taskReferenceName: 'd', type: 'SIMPLE' }]] },
+      { name: 'loop', taskReferenceName: 'loop', type: 'DO_WHILE', loopOver: [{ name: 'e', taskReferenceName: 'e', type: 'SIMPLE' }] },
+    ] as unknown as WorkflowTask[];
+    expect(registeredDefinitionsNamed(tasks)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+});
 
 describe('kinds', () => {
   it.each(SYSTEM)('%s is run by the decider: no queue, no worker', (type) => {
