@@ -65,7 +65,9 @@ export class MetadataChanges {
    */
   async catchUp(): Promise<void> {
     try {
-      this.heard(Number((await this.redis.get(this.generationKey)) ?? 0));
+      const gen = Number((await this.redis.get(this.generationKey)) ?? 0);
+      // Forward only: a reply below a message heard meanwhile is older than it, not a counter Redis lost (messages tell that).
+      if (gen > this.seen) this.heard(gen);
     } catch (err) {
       // Redis unreachable: the turn goes on with the cache as it is, as it would without this check.
       this.log.warn({ err }, 'definition generation unreadable; the cache is used as it is');

@@ -53,10 +53,16 @@ test('with Redis queues every replica reports the whole queue, read at the scrap
   const type = uniqueName('metrics_redis_t');
   await A.register({ name, tasks: [{ name: type, taskReferenceName: 'a', type: 'SIMPLE' }] });
   await Promise.all(Array.from({ length: 10 }, () => A.start(name)));
-  await eventually(async () => {
+  // A failure names what each replica reported.
+  const depthsAre = (n: number) => async () => {
     const per = await scrapeAll();
-    return sum(per, 'baton_task_queue_depth', { queue: type, scope: 'cluster' }).every((n) => n === 10) ? true : undefined;
-  });
+    const depths = sum(per, 'baton_task_queue_depth', { queue: type, scope: 'cluster' });
+    if (depths.every((d) => d === n)) return true;
+    throw new Error(
+      `depths by replica ${JSON.stringify(depths)}; series ${JSON.stringify(per.map((s) => s.filter((x) => x.name === 'baton_task_queue_depth')))}`,
+    );
+  };
+  await eventually(depthsAre(10));
   await A.pollOne(type);
-  await eventually(async () => (sum(await scrapeAll(), 'baton_task_queue_depth', { queue: type, scope: 'cluster' }).every((n) => n === 9) ? true : undefined));
+  await eventually(depthsAre(9));
 });

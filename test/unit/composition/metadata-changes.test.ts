@@ -71,3 +71,13 @@ test('catching up with Redis unreachable goes on with the cache as it is', async
   await expect(c.changes.catchUp()).resolves.toBeUndefined();
   expect(c.reloads()).toBe(0);
 });
+
+test('a generation read below the last one heard is older than that message: catching up reloads nothing', async () => {
+  const c = await started(40);
+  c.message(42);
+  await c.changes.settled();
+  expect(c.reloads()).toBe(1);
+  await c.changes.catchUp(); // Redis answers 40: read before the change heard
+  expect(c.reloads()).toBe(1);
+  expect(c.changes.settled()).toBeUndefined();
+});
