@@ -370,6 +370,23 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
     payloads,
     batches,
   });
+  if (adapters.startHost === 'afterListen' && adapters.scanLease && cfg.BATON_RECOVERY_SCAN_INTERVAL_MS > 0) {
+    scan = new RecoveryScan({
+      ids: () => stores.executions.idsNeedingRecovery(),
+      recover: (id) => workflowActor(host, id).recover(),
+      lease: adapters.scanLease,
+      roster: adapters.scanRoster,
+      tickMs: cfg.BATON_RECOVERY_SCAN_TICK_MS,
+      concurrency: cfg.BATON_RECOVERY_SCAN_CONCURRENCY,
+      intervalMs: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS,
+      ratePerSecond: cfg.BATON_RECOVERY_SCAN_RATE,
+      callTimeoutMs: cfg.BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS,
+      maxConsecutiveFailures: cfg.BATON_RECOVERY_SCAN_MAX_FAILURES,
+      log,
+    });
+    // Before the sidecar can place an actor here (it reads /dapr/config once the port accepts).
+    await scan.join().catch((err: unknown) => log.warn({ err }, 'could not mark this replica alive; its first tick does'));
+  }
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -388,22 +405,7 @@ export async function createServer(cfg: Config, log: Logger = pino({ level: cfg.
       await adapters.close().catch(() => undefined);
       throw e;
     }
-    if (adapters.scanLease && cfg.BATON_RECOVERY_SCAN_INTERVAL_MS > 0) {
-      scan = new RecoveryScan({
-        ids: () => stores.executions.idsNeedingRecovery(),
-        recover: (id) => workflowActor(host, id).recover(),
-        lease: adapters.scanLease,
-        roster: adapters.scanRoster,
-        tickMs: cfg.BATON_RECOVERY_SCAN_TICK_MS,
-        concurrency: cfg.BATON_RECOVERY_SCAN_CONCURRENCY,
-        intervalMs: cfg.BATON_RECOVERY_SCAN_INTERVAL_MS,
-        ratePerSecond: cfg.BATON_RECOVERY_SCAN_RATE,
-        callTimeoutMs: cfg.BATON_RECOVERY_SCAN_CALL_TIMEOUT_MS,
-        maxConsecutiveFailures: cfg.BATON_RECOVERY_SCAN_MAX_FAILURES,
-        log,
-      });
-      scan.start();
-    }
+    scan?.start();
     // Behind the start, like recovery: a schedule's reminder fires on whichever replica hosts its actor.
     void syncSchedules().catch((err) => log.warn({ err }, 'arming schedules failed'));
   }

@@ -122,6 +122,15 @@ export class RecoveryScan {
     });
   }
 
+  /**
+   * Marks this replica alive once, before it takes any actor: its first tick comes up to a tick later, and a
+   * replica that died before that tick would never be seen leaving, its actors' in-memory deadlines lost until
+   * the next periodic pass.
+   */
+  async join(): Promise<void> {
+    await this.opts.roster?.beat(this.leaseMs);
+  }
+
   start(): void {
     this.loop.start();
   }

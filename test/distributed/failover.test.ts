@@ -65,12 +65,21 @@ test('killing one replica loses no workflow and no acknowledged completion', asy
   await cluster.kill(victim);
 
   try {
+    // Thrown, so a timeout names the executions still open and their tasks.
     await eventually(
       async () => {
-        for (const id of ids) if ((await call(base(), 'GET', `/api/workflow/${id}?includeTasks=false`)).body.status !== 'COMPLETED') return false;
+        const open: string[] = [];
+        for (const id of ids) {
+          const w = (await call(base(), 'GET', `/api/workflow/${id}`)).body as WorkflowView;
+          if (w.status !== 'COMPLETED')
+            open.push(
+              `${id} ${w.status} on ${onVictim.includes(id) ? 'victim' : 'survivor'}: ${w.tasks.map((x) => `${x.referenceTaskName}/${x.status}`).join(' ')}`,
+            );
+        }
+        if (open.length > 0) throw new Error(`${open.length} open, acked ${acked.length}: ${open.slice(0, 5).join('; ')}`);
         return true;
       },
-      60_000,
+      45_000,
       200,
     );
   } finally {
@@ -96,4 +105,4 @@ test('killing one replica loses no workflow and no acknowledged completion', asy
     expect(w.status).toBe('COMPLETED');
     expect(refs.map((r) => w.tasks.filter((x: any) => x.referenceTaskName === r && x.status === 'COMPLETED').length)).toEqual([1, 1, 1]);
   }
-});
+}, 90_000); // room for the waits above to fail with their own message

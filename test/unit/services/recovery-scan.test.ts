@@ -277,6 +277,23 @@ describe('RecoveryScan when a replica dies', () => {
     expect(r.beats.every((ttl) => ttl === 60)).toBe(true); // marked alive for three ticks
   });
 
+  test('joining marks the replica alive at once, for three ticks, before any tick of its own', async () => {
+    const r = roster();
+    const scan = new RecoveryScan({
+      lease: new SharedLease().for('r1'),
+      intervalMs: 3_600_000,
+      tickMs: 5_000, // the first tick waits up to this long
+      ratePerSecond: 1000,
+      log: quiet,
+      ...roomy,
+      ids: () => ids([]),
+      recover: async () => undefined,
+      roster: r,
+    });
+    await scan.join();
+    expect(r.beats).toEqual([15_000]);
+  });
+
   test('a replica taking the lease over from one that died passes at once', async () => {
     const lease = new SharedLease();
     const recoveredBy: string[] = [];
